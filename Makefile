@@ -1,0 +1,52 @@
+# StateDeck: `make run` serves the dashboard, `make test` runs every test.
+# Both install what they need on a fresh Debian machine with Swift (you are root there).
+
+SWIFT        ?= swift
+HOST         ?= 127.0.0.1
+PORT         ?= 8080
+ARGS         ?=
+VENV         := .venv
+BUILD_DEBS   := libmicrohttpd-dev pkg-config
+TEST_DEBS    := chromium fonts-dejavu-core
+RELEASE_BIN  := .build/release/statedeck
+DEBUG_BIN    := .build/debug/statedeck
+
+.PHONY: run build test test-swift test-browser deps test-deps snapshots clean
+
+## Build a release binary and serve the built-in demo deck on http://$(HOST):$(PORT)/
+run: deps
+	$(SWIFT) build -c release --product statedeck
+	$(RELEASE_BIN) --host $(HOST) --port $(PORT) $(ARGS)
+
+build: deps
+	$(SWIFT) build
+
+## Every test: Swift unit and live tests, then browser tests in headless Chromium.
+test: deps test-deps test-swift test-browser
+
+test-swift:
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+test-browser:
+	$(SWIFT) build --product statedeck
+	STATEDECK_BIN=$(DEBUG_BIN) $(VENV)/bin/python -m pytest -q Tests/browser
+
+## Rewrite the committed reference screenshots from the current page.
+snapshots: deps test-deps
+	$(SWIFT) build --product statedeck
+	UPDATE_SNAPSHOTS=1 STATEDECK_BIN=$(DEBUG_BIN) $(VENV)/bin/python -m pytest -q Tests/browser -k snapshot
+
+deps:
+	@scripts/ensure-packages.sh $(BUILD_DEBS)
+
+test-deps: $(VENV)/.installed
+	@scripts/ensure-packages.sh $(TEST_DEBS)
+
+$(VENV)/.installed: Tests/browser/requirements.txt
+	python3 -m venv $(VENV)
+	$(VENV)/bin/pip install -q -r Tests/browser/requirements.txt
+	touch $@
+
+clean:
+	rm -rf .build $(VENV)

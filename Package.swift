@@ -1,0 +1,67 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let package = Package(
+    name: "StateDeck",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "statedeck", targets: ["statedeck"]),
+        .library(name: "StateDeck", targets: ["StateDeck"]),
+        .library(name: "StateDeckServer", targets: ["StateDeckServer"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
+    ],
+    targets: [
+        // C: libmicrohttpd, plus static inline bridges for what Swift cannot call.
+        .systemLibrary(
+            name: "CMicroHTTPD",
+            pkgConfig: "libmicrohttpd",
+            providers: [.apt(["libmicrohttpd-dev"])]
+        ),
+        .target(name: "Locking"),
+        // Transport: the only module that touches C.
+        .target(
+            name: "MicroHTTP",
+            dependencies: ["CMicroHTTPD", "Locking", .product(name: "Logging", package: "swift-log")]
+        ),
+        // Server-sent events in pure Swift.
+        .target(name: "EventStream", dependencies: ["Locking"]),
+        // The state core: no HTTP, no C.
+        .target(name: "StateDeck", dependencies: ["Locking"]),
+        // Loaders (http, tcp, command, file), the deck file, the demo deck.
+        .target(
+            name: "StateDeckSources",
+            dependencies: ["StateDeck", "Locking", .product(name: "Yams", package: "Yams")]
+        ),
+        .target(
+            name: "StateDeckServer",
+            dependencies: [
+                "MicroHTTP", "EventStream", "StateDeck", "StateDeckSources", "Locking",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(
+            name: "statedeck",
+            dependencies: [
+                "StateDeckServer", "StateDeck", "Locking",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+
+        // Test helpers: a raw-socket HTTP and SSE client.
+        .target(name: "TestSupport", dependencies: ["Locking"], path: "Tests/TestSupport"),
+        .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP", "TestSupport"]),
+        .testTarget(name: "EventStreamTests", dependencies: ["EventStream", "Locking"]),
+        .testTarget(
+            name: "StateDeckTests",
+            dependencies: ["StateDeck", .product(name: "Clocks", package: "swift-clocks")]
+        ),
+        .testTarget(name: "StateDeckSourcesTests", dependencies: ["StateDeckSources", "TestSupport"]),
+        .testTarget(name: "StateDeckServerTests", dependencies: ["StateDeckServer", "TestSupport"]),
+    ]
+)

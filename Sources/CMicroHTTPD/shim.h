@@ -1,0 +1,59 @@
+#ifndef STATEDECK_CMICROHTTPD_SHIM_H
+#define STATEDECK_CMICROHTTPD_SHIM_H
+
+// The few things Swift cannot reach in libmicrohttpd: variadic functions and
+// macros that do not import. Everything else is called directly from Swift.
+
+#include <stdint.h>
+#include <sys/types.h>
+#include <sys/socket.h>
+#include <microhttpd.h>
+
+/// `MHD_start_daemon` is variadic; the options travel as one `MHD_OPTION_ARRAY`.
+static inline struct MHD_Daemon *
+statedeck_start_daemon(unsigned int flags, uint16_t port,
+                       MHD_AccessHandlerCallback handler, void *handler_context,
+                       const struct MHD_OptionItem *options)
+{
+    return MHD_start_daemon(flags, port, NULL, NULL, handler, handler_context,
+                            MHD_OPTION_ARRAY, options, MHD_OPTION_END);
+}
+
+/// `MHD_get_daemon_info` is variadic; StateDeck only asks for the bound port.
+static inline uint16_t
+statedeck_daemon_bound_port(struct MHD_Daemon *daemon)
+{
+    const union MHD_DaemonInfo *info =
+        MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
+    return info == NULL ? 0 : info->port;
+}
+
+/// `MHD_set_connection_option` is variadic; this sets one connection's idle timeout.
+static inline enum MHD_Result
+statedeck_set_connection_timeout(struct MHD_Connection *connection, unsigned int seconds)
+{
+    return MHD_set_connection_option(connection, MHD_CONNECTION_OPTION_TIMEOUT, seconds);
+}
+
+/// `MHD_get_connection_info` is variadic; this asks for the client's address (NULL if unknown).
+static inline const struct sockaddr *
+statedeck_connection_client_address(struct MHD_Connection *connection)
+{
+    const union MHD_ConnectionInfo *info =
+        MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    return info == NULL ? NULL : info->client_addr;
+}
+
+/// `MHD_get_connection_info` is variadic; this asks for the connection's socket (-1 if unknown).
+static inline int
+statedeck_connection_socket(struct MHD_Connection *connection)
+{
+    const union MHD_ConnectionInfo *info =
+        MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+    return info == NULL ? -1 : info->connect_fd;
+}
+
+/// `MHD_SIZE_UNKNOWN` is a macro Swift does not import.
+static const uint64_t statedeck_size_unknown = MHD_SIZE_UNKNOWN;
+
+#endif

@@ -1,0 +1,53 @@
+import EventStream
+import Foundation
+import Logging
+import MicroHTTP
+import StateDeck
+
+/// The dashboard: one deck served over HTTP, its changes streamed to every open page.
+public final class DeckServer: Sendable {
+    public let configuration: ServerConfiguration
+    public let deck: Deck
+    private let http: HTTPServer
+    private let hub: EventHub
+
+    /// Prepares the server; nothing is bound until `start()`.
+    public init(deck: Deck, configuration: ServerConfiguration,
+                logger: Logger = Logger(label: "statedeck")) async throws {
+        self.configuration = configuration
+        self.deck = deck
+        var hubConfiguration = EventHub.Configuration()
+        hubConfiguration.pingInterval = configuration.pingInterval
+        hub = EventHub(configuration: hubConfiguration)
+        let mirror = StateMirror(snapshot: await deck.snapshot(), debug: configuration.debug, hub: hub)
+        await deck.observe { event in mirror.apply(event) }
+
+        let files = try StaticFiles(directory: configuration.publicDirectory)
+        var router = Router { request, _ in .response(files.respond(to: request)) }
+        APIRoutes(deck: deck, mirror: mirror, debugEnabled: configuration.debug)
+            .register(on: &router)
+        http = HTTPServer(configuration: configuration.http, responder: router, logger: logger)
+    }
+
+    /// Binds, starts the deck's loads and returns the port; the server then accepts connections.
+    @discardableResult
+    public func start() async throws -> Int {
+        let port = try http.start()
+        hub.startPinging()
+        await deck.start()
+        return port
+    }
+
+    /// The bound port (after `start()`).
+    public var port: Int { http.port }
+
+    /// Open SSE streams.
+    public var liveStreamCount: Int { http.liveStreamCount }
+
+    /// Ends every stream, stops accepting and cancels the deck's work.
+    public func stop() async {
+        hub.close()
+        http.stop()
+        await deck.stop()
+    }
+}

@@ -1,0 +1,36 @@
+import Foundation
+import MicroHTTP
+
+/// How the dashboard is served. The defaults are the safe ones: loopback only, debug states off.
+public struct ServerConfiguration: Sendable {
+    /// The address to bind; anything but loopback exposes the dashboard to the network.
+    public var host = "127.0.0.1"
+    /// The port to bind; 0 picks a free one.
+    public var port = 8080
+    /// Whether `/api/debug/...` may force panel states.
+    public var debug = false
+    /// The folder the page is served from.
+    public var publicDirectory: URL
+    /// How often idle streams get a `: ping` comment (which also frees dead clients).
+    public var pingInterval: Duration = .seconds(15)
+    /// Bytes a stream client may fall behind by before it is dropped.
+    public var streamCapacity = 1 << 20
+
+    public init(publicDirectory: URL) {
+        self.publicDirectory = publicDirectory
+    }
+
+    /// The transport settings these imply.
+    var http: HTTPServer.Configuration {
+        var http = HTTPServer.Configuration()
+        http.host = host
+        http.port = port
+        return http
+    }
+
+    /// The address printed on start, with an IPv6 host in brackets.
+    func url(port: Int) -> String {
+        let shownHost = host.contains(":") ? "[\(host)]" : host
+        return "http://\(shownHost):\(port)/"
+    }
+}

@@ -1,0 +1,92 @@
+import EventStream
+import Foundation
+import Locking
+import StateDeck
+
+/// The server's copy of the deck's state as encoded JSON, kept in step with the deck's events.
+///
+/// Every change is encoded once: the same bytes feed the SSE event and later `GET /api/state`
+/// answers, which are assembled from bytes already held instead of encoding per request.
+final class StateMirror: Sendable {
+    private struct Contents {
+        var order: [String]
+        var panels: [String: [UInt8]]
+        var toast: (bytes: [UInt8], expires: ContinuousClock.Instant)?
+        /// The last `/api/state` document built, with the event id it was built at.
+        var document: (eventID: UInt64, bytes: [UInt8])?
+    }
+
+    let hub: EventHub
+    private let header: [UInt8]
+    private let contents: Locked<Contents>
+    private let encoder = DeckJSON.encoder()
+
+    init(snapshot: DeckSnapshot, debug: Bool, hub: EventHub) {
+        self.hub = hub
+        header = Array("{\"title\":".utf8) + JSONText.string(snapshot.title)
+            + Array(",\"debug\":\(debug),\"lastEventId\":".utf8)
+        var panels: [String: [UInt8]] = [:]
+        for panel in snapshot.panels {
+            panels[panel.id] = (try? Self.encode(panel, with: encoder)) ?? []
+        }
+        contents = Locked(Contents(order: snapshot.panels.map(\.id), panels: panels))
+    }
+
+    /// Records one deck event and publishes it to every stream. Called in order by the deck.
+    func apply(_ event: DeckEvent) {
+        switch event {
+        case .panel(let panel):
+            guard let bytes = try? Self.encode(panel, with: encoder) else { return }
+            contents.withLock { contents in
+                if contents.panels.updateValue(bytes, forKey: panel.id) == nil {
+                    contents.order.append(panel.id)
+                }
+            }
+            hub.publish(event: "panel", data: String(decoding: bytes, as: UTF8.self))
+        case .toast(let toast):
+            guard let bytes = try? Self.encode(toast, with: encoder) else { return }
+            let expires = ContinuousClock.now.advanced(by: .milliseconds(toast.durationMs))
+            contents.withLock { $0.toast = (bytes, expires) }
+            hub.publish(event: "toast", data: String(decoding: bytes, as: UTF8.self))
+        }
+    }
+
+    /// One panel's current `PanelState` document, or nil for an unknown id.
+    func panel(_ id: String) -> [UInt8]? {
+        contents.withLock { $0.panels[id] }
+    }
+
+    /// The `GET /api/state` document; rebuilt only when an event came since the last one.
+    func stateDocument() -> [UInt8] {
+        stateDocument(at: hub.lastEventID)
+    }
+
+    /// The state document naming `eventID` as its `lastEventId`. It holds every change up to that
+    /// event (the mirror is updated before each publish), and may hold one about to be published.
+    func stateDocument(at eventID: UInt64) -> [UInt8] {
+        contents.withLock { contents in
+            let now = ContinuousClock.now
+            if let toast = contents.toast, toast.expires <= now {
+                contents.toast = nil
+                contents.document = nil
+            }
+            if let document = contents.document, document.eventID == eventID {
+                return document.bytes
+            }
+            var bytes = header + Array(String(eventID).utf8) + Array(",\"panels\":[".utf8)
+            for (index, id) in contents.order.enumerated() {
+                if index > 0 { bytes.append(UInt8(ascii: ",")) }
+                bytes += contents.panels[id] ?? []
+            }
+            bytes += Array("],\"toast\":".utf8)
+            bytes += contents.toast?.bytes ?? Array("null".utf8)
+            bytes.append(UInt8(ascii: "}"))
+            contents.document = (eventID, bytes)
+            return bytes
+        }
+    }
+
+    private static func encode(_ value: some Encodable, with encoder: JSONEncoder) throws -> [UInt8] {
+        try [UInt8](encoder.encode(value))
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+import MicroHTTP
+
+/// Serves the files of `Public/` from a manifest built once at start.
+///
+/// A request is a dictionary lookup of its decoded path segments, so no spelling of `..`, `%2f`,
+/// `%00` or `//` can name anything outside the folder: what is not in the manifest does not exist.
+/// Only regular files are listed; symbolic links and dotfiles are left out.
+public struct StaticFiles: Sendable {
+    /// One file, loaded at start.
+    struct Entry: Sendable {
+        let bytes: [UInt8]
+        let contentType: String
+        let etag: String
+    }
+
+    private let entries: [String: Entry]
+
+    /// Reads every servable file below `directory`.
+    public init(directory: URL) throws {
+        var entries: [String: Entry] = [:]
+        for relativePath in try Self.regularFiles(below: directory) {
+            let bytes = try [UInt8](Data(contentsOf: directory.appendingPathComponent(relativePath)))
+            entries[relativePath] = Entry(
+                bytes: bytes,
+                contentType: ContentType.forPath(relativePath),
+                etag: ETag.strong(for: bytes)
+            )
+        }
+        self.entries = entries
+    }
+
+    /// The relative paths of the files served, sorted.
+    public var paths: [String] { entries.keys.sorted() }
+
+    /// Answers GET and HEAD for a file; 404 for anything not in the manifest, 405 for other methods.
+    public func respond(to request: HTTPRequest) -> HTTPResponse {
+        guard let entry = entry(for: request.pathSegments) else {
+            return .error(.notFound, code: "not_found", message: "no such file: \(request.path)")
+        }
+        guard request.method == .get || request.method == .head else {
+            var response = HTTPResponse.error(
+                .methodNotAllowed, code: "method_not_allowed",
+                message: "\(request.method.rawValue) is not allowed on \(request.path)")
+            response.headers.add("Allow", "GET, HEAD")
+            return response
+        }
+        var headers = HTTPHeaders()
+        headers.add("ETag", entry.etag)
+        headers.add("Cache-Control", "no-cache")
+        if ETag.matches(entry.etag, ifNoneMatch: request.headers["If-None-Match"]) {
+            return HTTPResponse(status: .notModified, headers: headers)
+        }
+        headers.add("Content-Type", entry.contentType)
+        return HTTPResponse(status: .ok, headers: headers, body: .bytes(entry.bytes))
+    }
+
+    /// `/` and `/dir/` mean that folder's `index.html`; an empty segment anywhere else never
+    /// matches, nor does a segment holding a separator once decoded.
+    func entry(for segments: [String]) -> Entry? {
+        var segments = segments
+        if segments.last?.isEmpty ?? true {
+            segments = segments.dropLast() + ["index.html"]
+        }
+        let safe = segments.allSatisfy { segment in
+            !segment.isEmpty && !segment.hasPrefix(".")
+                && !segment.contains(where: { $0 == "/" || $0 == "\\" || $0 == "\0" })
+        }
+        return safe ? entries[segments.joined(separator: "/")] : nil
+    }
+}

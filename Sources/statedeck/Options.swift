@@ -1,0 +1,40 @@
+import ArgumentParser
+
+/// The command line of PROTOCOL.md. Parsing only: `Launcher` does the work.
+struct Options: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "statedeck",
+        abstract: "A live dashboard of loading states, error cards and toasts, served on localhost.",
+        discussion: "Without --config it serves the built-in demo deck."
+    )
+
+    @Option(name: .long, help: ArgumentHelp("A deck file (YAML or JSON).", valueName: "file"))
+    var config: String?
+
+    @Option(name: .long, help: "The address to bind. Anything but loopback exposes the dashboard.")
+    var host = "127.0.0.1"
+
+    @Option(name: .long, help: "The port to bind; 0 picks a free one.")
+    var port = 8080
+
+    @Flag(name: .long, help: "Allow forcing panel states from the page and /api/debug.")
+    var debug = false
+
+    @Option(name: .long, help: ArgumentHelp("Serve the page from this folder.", valueName: "dir"))
+    var `public`: String?
+
+    @Flag(name: .long, help: "Open the dashboard in the default browser once it is served.")
+    var open = false
+
+    @Option(name: .long, help: "Make the demo deck's simulated latency and failures repeatable.")
+    var seed: UInt64?
+
+    func validate() throws {
+        guard (0...65_535).contains(port) else {
+            throw ValidationError("--port must be between 0 and 65535, not \(port)")
+        }
+        guard !host.isEmpty else {
+            throw ValidationError("--host must not be empty")
+        }
+    }
+}

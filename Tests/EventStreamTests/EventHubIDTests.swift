@@ -1,0 +1,42 @@
+import EventStream
+import Testing
+
+@Suite struct EventHubIDTests {
+    @Test func idsIncreaseByOneFromTheFirstID() {
+        let hub = EventHub(configuration: .init(firstEventID: 500))
+        #expect(hub.lastEventID == 499)
+        let ids = (0..<5).map { hub.publish(event: "panel", data: "\($0)") }
+        #expect(ids == [500, 501, 502, 503, 504])
+        #expect(hub.lastEventID == 504)
+    }
+
+    @Test func eventsCarryTheirID() {
+        let hub = EventHub(configuration: .init(firstEventID: 1))
+        let sink = TestSink()
+        _ = hub.subscribe(sink, lastEventID: "0") { _ in "unused" }
+        hub.publish(event: "panel", data: "a")
+        hub.publish(event: "toast", data: "b")
+        #expect(sink.events == [
+            ReceivedBlock(event: "panel", id: 1, data: "a"),
+            ReceivedBlock(event: "toast", id: 2, data: "b"),
+        ])
+    }
+
+    @Test func defaultFirstIDIsMicrosecondsSince1970() {
+        let earlier = EventHub()
+        let later = EventHub()
+        // 2023-11-14 in microseconds, and a bound far in the future.
+        #expect(earlier.lastEventID > 1_700_000_000_000_000)
+        #expect(earlier.lastEventID < 4_000_000_000_000_000)
+        #expect(later.lastEventID >= earlier.lastEventID)
+    }
+
+    @Test func responseHeaders() {
+        let headers = Dictionary(uniqueKeysWithValues: EventHub.responseHeaders.map { ($0.name, $0.value) })
+        #expect(headers == [
+            "Content-Type": "text/event-stream; charset=utf-8",
+            "Cache-Control": "no-store",
+            "X-Accel-Buffering": "no",
+        ])
+    }
+}
