@@ -37,10 +37,12 @@ let package = Package(
             name: "StateDeckSources",
             dependencies: ["StateDeck", "Locking", .product(name: "Yams", package: "Yams")]
         ),
+        // The built-in demo deck: the seed articles' scenarios, simulated.
+        .target(name: "StateDeckDemo", dependencies: ["StateDeck", "Locking"]),
         .target(
             name: "StateDeckServer",
             dependencies: [
-                "MicroHTTP", "EventStream", "StateDeck", "StateDeckSources", "Locking",
+                "MicroHTTP", "EventStream", "StateDeck", "StateDeckSources", "StateDeckDemo", "Locking",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

@@ -50,7 +50,7 @@ struct APIRoutes: Sendable {
             return deferred {
                 let command = try DebugBody.command(from: request)
                 let state = try await deck.debug(command, panel: parameters["id"] ?? "")
-                return .api(.ok, try DeckJSON.encoder().encode(state))
+                return .api(.ok, try DeckJSON.makeEncoder().encode(state))
             }
         }
         router.on(.get, "/events") { request, _ in

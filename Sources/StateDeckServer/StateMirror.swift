@@ -19,7 +19,7 @@ final class StateMirror: Sendable {
     let hub: EventHub
     private let header: [UInt8]
     private let contents: Locked<Contents>
-    private let encoder = DeckJSON.encoder()
+    private let encoder = DeckJSON.makeEncoder()
 
     init(snapshot: DeckSnapshot, debug: Bool, hub: EventHub) {
         self.hub = hub

@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 import Logging
 import StateDeck
 import StateDeckServer
@@ -10,7 +11,8 @@ struct Launcher {
     func run() async -> Never {
         LoggingSystem.bootstrap { StreamLogHandler.standardError(label: $0) }
         let configuration = serverConfiguration()
-        let deck = loadDeck()
+        let selfURL = Locked<URL?>(nil)
+        let deck = DeckLoader.demo(seed: options.seed, selfURL: selfURL)
         let server: DeckServer
         let port: Int
         do {
@@ -20,6 +22,7 @@ struct Launcher {
             Self.fail("cannot serve on \(options.host):\(options.port): \(error)", status: 1)
         }
         let url = configuration.url(port: port)
+        selfURL.withLock { $0 = URL(string: url) }
         print("StateDeck serving on \(url)")
         fflush(nil)
         if options.open {
@@ -43,10 +46,6 @@ struct Launcher {
         configuration.port = options.port
         configuration.debug = options.debug
         return configuration
-    }
-
-    private func loadDeck() -> Deck {
-        DeckLoader.demo(seed: options.seed)
     }
 
     /// Prints `statedeck: message` on standard error and exits.

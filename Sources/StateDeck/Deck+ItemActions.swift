@@ -1,0 +1,45 @@
+extension Deck {
+    /// Runs action `actionId` on item `itemId` of the panel's latest info.
+    ///
+    /// The item is in `modifyingIds` while the action runs; then the info the action returns is
+    /// shown (or the panel reloads), and a toast reports the outcome.
+    ///
+    /// - Throws: `unknownItem`, `unknownAction`, or `conflict` when an action already runs on the item.
+    public func perform(action actionId: String, item itemId: String, panel id: String) throws(DeckError) {
+        let index = try index(of: id)
+        let runtime = panels[index]
+        guard let item = runtime.history.latestInfo?.items?.first(where: { $0.id == itemId }) else {
+            throw .unknownItem(panel: id, item: itemId)
+        }
+        guard let action = runtime.panel.itemAction(actionId, offeredOn: item) else {
+            throw .unknownAction(panel: id, item: itemId, action: actionId)
+        }
+        guard runtime.history.modifyingIds?.contains(itemId) != true else {
+            throw .conflict("An action on item '\(itemId)' of panel '\(id)' is already running.")
+        }
+        update(index) { $0.history.modifyingIds = ($0.history.modifyingIds ?? []) + [itemId] }
+        runActivity { deck in
+            let result = await Result { try await action.handler(itemId) }
+            deck.itemActionEnded(index, item: item, action: action, result: result)
+        }
+    }
+
+    private func itemActionEnded(_ index: Int, item: Info.Item, action: ItemAction, result: Result<Info?, any Error>) {
+        panels[index].endModifying(item.id)
+        let panel = panels[index].panel
+        let work = "\(action.label) \(item.title)"
+        switch result {
+        case .success(let info):
+            if let info {
+                record(.loaded(info), in: index)
+            } else {
+                publish(index)
+                reload(index)
+            }
+            show(.done(work, in: panel, message: action.message))
+        case .failure(let error):
+            publish(index)
+            show(.failed(work, in: panel, with: PanelError(error)))
+        }
+    }
+}

@@ -1,0 +1,103 @@
+import Foundation
+
+extension Deck {
+    /// Starts the first load of every panel; later loads follow each panel's refresh schedule.
+    public func start() {
+        guard !isStarted else { return }
+        isStarted = true
+        for index in panels.indices { reload(index) }
+    }
+
+    /// Cancels all work: loads (so a command loader can kill its process), schedules, recovery
+    /// handlers, item actions and the toast expiry.
+    public func stop() {
+        isStarted = false
+        for index in panels.indices {
+            abandonLoad(index)
+            panels[index].timer?.cancel()
+            publish(index)
+        }
+        toastExpiry?.cancel()
+        for activity in activities.values { activity.cancel() }
+        activities = [:]
+    }
+
+    /// Loads the panel again now; a retry while it loads joins that load instead.
+    @discardableResult
+    public func retry(panel id: String) throws(DeckError) -> RetryResult {
+        let index = try index(of: id)
+        guard !panels[index].debugPinned else { throw .conflict("Panel '\(id)' is pinned by a debug state; send 'live' first.") }
+        return startLoad(index, manual: true)
+    }
+
+    /// Starts a load of panel `index` unless one is in flight (single flight).
+    @discardableResult
+    func startLoad(_ index: Int, manual: Bool) -> RetryResult {
+        if let load = panels[index].load {
+            panels[index].load?.manual = load.manual || manual
+            return RetryResult(coalesced: true)
+        }
+        issuedTickets += 1
+        let ticket = issuedTickets
+        let start = clock.now
+        let panel = panels[index].panel
+        let task = Task { [runner] in
+            let outcome = await runner.run(panel, startedAt: start) { retry in
+                await self.plan(retry, index: index, ticket: ticket)
+            }
+            self.finishLoad(index, ticket: ticket, outcome: outcome)
+        }
+        panels[index].load = PanelRuntime.Load(ticket: ticket, manual: manual, task: task)
+        record(.loading, in: index)
+        return RetryResult(coalesced: false)
+    }
+
+    /// Loads panel `index` on the deck's own initiative, unless a debug state pins it.
+    func reload(_ index: Int) {
+        if !panels[index].debugPinned { startLoad(index, manual: false) }
+    }
+
+    /// Cancels the load in flight, whose result will be discarded.
+    func abandonLoad(_ index: Int) {
+        panels[index].load?.task.cancel()
+        panels[index].endLoad()
+    }
+
+    private func plan(_ retry: Runner.Retry, index: Int, ticket: Int) {
+        guard panels[index].load?.ticket == ticket else { return }
+        let nextAt = configuration.now().addingTimeInterval((retry.startsAt - clock.now) / .seconds(1))
+        update(index) {
+            $0.retry = RetryStatus(attempt: retry.attempt, of: $0.panel.retryPolicy.attempts, nextAt: nextAt)
+        }
+    }
+
+    private func finishLoad(_ index: Int, ticket: Int, outcome: Result<Info, PanelError>?) {
+        guard let load = panels[index].load, load.ticket == ticket, let outcome else { return }
+        panels[index].endLoad()
+        switch outcome {
+        case .success(let info):
+            panels[index].notBefore = nil
+            record(.loaded(info), in: index, manual: load.manual)
+        case .failure(let error):
+            panels[index].notBefore = error.retryAfter.map { clock.now + $0 }
+            record(.error(error), in: index, manual: load.manual)
+        }
+        scheduleNextLoad(index)
+    }
+
+    private func scheduleNextLoad(_ index: Int) {
+        panels[index].timer?.cancel()
+        guard isStarted, let deadline = panels[index].nextScheduledLoad(after: clock.now) else { return }
+        panels[index].timer = Task { [clock] in
+            guard (try? await clock.sleep(until: deadline)) != nil else { return }
+            self.runScheduledLoad(index)
+        }
+    }
+
+    private func runScheduledLoad(_ index: Int) {
+        // A timer replaced while it was waiting for the deck must not load.
+        guard !Task.isCancelled else { return }
+        panels[index].notBefore = nil
+        reload(index)
+    }
+}

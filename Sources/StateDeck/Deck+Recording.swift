@@ -1,0 +1,39 @@
+extension Deck {
+    /// Pushes a state from the library user's own code; results toast like loaded ones.
+    public func push(_ state: ViewState, panel id: String) throws(DeckError) {
+        record(state, in: try index(of: id))
+    }
+
+    /// Records `state` on panel `index`, publishes it, calls the panel's handlers and shows the
+    /// toast the transition calls for.
+    func record(_ state: ViewState, in index: Int, manual: Bool = false) {
+        let previous = panels[index].history.latestNonLoading?.phase
+        update(index) { $0.record(state, at: configuration.now()) }
+        let panel = panels[index].panel
+        switch state {
+        case .loaded(let info): panel.loadedHandler?(info)
+        case .error(let error): panel.errorHandler?(error)
+        case .initial, .loading: break
+        }
+        if let note = Feedback.Note.result(state, after: previous, manual: manual, in: panel) {
+            show(note)
+        }
+    }
+
+    /// Shows `note` as the deck's toast and arms its expiry.
+    func show(_ note: Feedback.Note) {
+        let toast = feedback.show(note)
+        emit(.toast(toast))
+        let revision = feedback.revision
+        let deadline = clock.now + feedback.duration
+        toastExpiry?.cancel()
+        toastExpiry = Task { [clock] in
+            guard (try? await clock.sleep(until: deadline)) != nil else { return }
+            self.expireToast(revision: revision)
+        }
+    }
+
+    private func expireToast(revision: Int) {
+        feedback.expire(revision: revision)
+    }
+}

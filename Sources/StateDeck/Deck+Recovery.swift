@@ -1,0 +1,47 @@
+extension Deck {
+    /// Runs option `optionId` of the panel's current error card.
+    ///
+    /// Try again is a manual retry; dismiss shows the last info marked stale (or the initial
+    /// state); other options run their handler while the card shows its preloader, toast the
+    /// outcome, and reload the panel once they worked.
+    ///
+    /// - Throws: `unknownOption` when the card does not offer the option; `conflict` when the panel
+    ///   shows no error, a recovery already runs, or a retry is asked of a pinned panel.
+    public func recover(panel id: String, option optionId: String) throws(DeckError) {
+        let index = try index(of: id)
+        let runtime = panels[index]
+        guard let error = runtime.history.latestValidError else {
+            throw .conflict("Panel '\(id)' shows no error to recover from.")
+        }
+        guard let option = runtime.presenter.options(for: error).first(where: { $0.id == optionId }) else {
+            throw .unknownOption(panel: id, option: optionId)
+        }
+        guard runtime.recovering == nil else { throw .conflict("A recovery of panel '\(id)' is already running.") }
+        switch option.work {
+        case .retry:
+            try retry(panel: id)
+            update(index) { $0.recovering = option.id }
+        case .dismiss:
+            update(index) { $0.dismissError(at: configuration.now()) }
+            show(.dismissed(in: runtime.panel))
+        case .run(let handler):
+            update(index) { $0.recovering = option.id }
+            runActivity { deck in
+                let result = await Result { try await handler() }
+                deck.recoveryEnded(index, option: option, result: result)
+            }
+        }
+    }
+
+    private func recoveryEnded(_ index: Int, option: RecoveryOption, result: Result<Void, any Error>) {
+        update(index) { $0.recovering = nil }
+        let panel = panels[index].panel
+        switch result {
+        case .success:
+            show(.done(option.label, in: panel))
+            reload(index)
+        case .failure(let error):
+            show(.failed(option.label, in: panel, with: PanelError(error)))
+        }
+    }
+}

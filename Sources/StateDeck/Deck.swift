@@ -1,0 +1,88 @@
+import Foundation
+
+/// The one owner of every panel's state: applies every action, runs every load and tells its
+/// observers about each change, in order.
+///
+/// ```swift
+/// let deck = Deck("My stack") {
+///     Panel("api", title: "API") { try await fetchHealth() }
+///         .refresh(every: .seconds(5))
+/// }
+/// await deck.observe { event in mirror.apply(event) }
+/// await deck.start()
+/// ```
+public actor Deck {
+    /// The deck's heading.
+    public nonisolated let title: String
+    /// The panels' ids, in declaration order.
+    public nonisolated let panelIds: [String]
+    let configuration: Configuration
+    let clock: DeckClock
+    let runner: Runner
+    var panels: [PanelRuntime]
+    var feedback: Feedback
+    var toastExpiry: Task<Void, Never>?
+    /// Recovery handlers and item actions at work, by ticket.
+    var activities: [Int: Task<Void, Never>] = [:]
+    var issuedTickets = 0
+    /// Scheduled loads run only between `start()` and `stop()`.
+    var isStarted = false
+    private var observers: [@Sendable (DeckEvent) -> Void] = []
+
+    /// A deck of `panels`, whose ids must be unique.
+    public init(_ title: String, configuration: Configuration = Configuration(), panels: [Panel]) {
+        let ids = panels.map(\.id)
+        precondition(Set(ids).count == ids.count, "Panel ids must be unique within a deck: \(ids)")
+        self.title = title
+        panelIds = ids
+        self.configuration = configuration
+        clock = DeckClock(configuration.clock)
+        runner = Runner(clock: clock, random: configuration.random)
+        let date = configuration.now()
+        self.panels = panels.map { PanelRuntime($0, at: date) }
+        feedback = Feedback(duration: configuration.toastDuration, position: configuration.toastPosition)
+    }
+
+    /// A deck declared with the DSL.
+    public init(_ title: String, configuration: Configuration = Configuration(), @DeckBuilder panels: () -> [Panel]) {
+        self.init(title, configuration: configuration, panels: panels())
+    }
+
+    /// Registers `observer`, called on the deck, synchronously and in order, for every event.
+    public func observe(_ observer: @escaping @Sendable (DeckEvent) -> Void) {
+        observers.append(observer)
+    }
+
+    /// Every panel and the current toast, at one moment.
+    public func snapshot() -> DeckSnapshot {
+        DeckSnapshot(title: title, panels: panels.map { $0.state() }, toast: feedback.current)
+    }
+
+    /// The current state of panel `id`.
+    public func panelState(_ id: String) throws(DeckError) -> PanelState {
+        panels[try index(of: id)].state()
+    }
+
+    func index(of id: String) throws(DeckError) -> Int {
+        guard let index = panelIds.firstIndex(of: id) else { throw .unknownPanel(id) }
+        return index
+    }
+
+    /// Changes panel `index`, then publishes its state.
+    func update(_ index: Int, _ change: (inout PanelRuntime) -> Void) {
+        change(&panels[index])
+        publish(index)
+    }
+
+    /// Tells observers about panel `index` if its state changed since they last heard.
+    func publish(_ index: Int) {
+        let state = panels[index].state()
+        guard state != panels[index].published else { return }
+        panels[index].published = state
+        emit(.panel(state))
+    }
+
+    func emit(_ event: DeckEvent) {
+        for observer in observers { observer(event) }
+    }
+}

@@ -1,0 +1,7 @@
+/// What a deck's observers hear, in order.
+public enum DeckEvent: Sendable, Equatable {
+    /// Some field of a panel's state changed; this is the whole new state.
+    case panel(PanelState)
+    /// A new toast, or the current one updated in place (same id).
+    case toast(Toast)
+}

@@ -1,0 +1,20 @@
+/// The whole deck at one moment, as the `GET /api/state` document needs it.
+public struct DeckSnapshot: Sendable, Equatable, Encodable {
+    /// The deck's heading.
+    public var title: String
+    /// In declaration order.
+    public var panels: [PanelState]
+    /// The current toast, until it expires; encoded as null when there is none.
+    public var toast: Toast?
+
+    private enum CodingKeys: String, CodingKey {
+        case title, panels, toast
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(title, forKey: .title)
+        try container.encode(panels, forKey: .panels)
+        try container.encode(toast, forKey: .toast)
+    }
+}

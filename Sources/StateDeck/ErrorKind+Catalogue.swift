@@ -1,0 +1,65 @@
+extension ErrorKind {
+    /// The card's default heading.
+    public var title: String { copy.title }
+
+    /// The card's default body text.
+    public var message: String { copy.message }
+
+    /// A short icon name the page maps to a glyph.
+    public var icon: String {
+        switch self {
+        case .noNetwork: "wifi-off"
+        case .timeout: "clock"
+        case .unreachable, .serverError: "server"
+        case .serverMaintenance: "wrench"
+        case .notFound: "search"
+        case .unauthorized: "lock"
+        case .invalidResponse: "file-warning"
+        case .commandFailed: "terminal"
+        case .outOfSpace: "hard-drive"
+        case .updateAvailable, .updateRequired: "download"
+        case .unknown: "alert"
+        }
+    }
+
+    /// Whether trying again on its own may help: transient failures are retried automatically
+    /// before the card is shown; answers that will not change without a person are not.
+    public var isRetryable: Bool {
+        switch self {
+        case .noNetwork, .unreachable, .timeout, .serverError, .serverMaintenance, .unknown: true
+        case .notFound, .unauthorized, .invalidResponse, .commandFailed, .outOfSpace,
+            .updateAvailable, .updateRequired: false
+        }
+    }
+
+    private var copy: (title: String, message: String) {
+        switch self {
+        case .noNetwork:
+            ("No network", "StateDeck can't reach the network. Check the connection, then try again.")
+        case .unreachable:
+            ("Can't reach the service", "Nothing answered at its address. It may be stopped or still starting.")
+        case .timeout:
+            ("Timed out", "The service took too long to answer.")
+        case .serverError:
+            ("Unexpected server issue", "The service ran into a problem while answering.")
+        case .serverMaintenance:
+            ("Under maintenance", "The service is down for maintenance and will be back soon.")
+        case .notFound:
+            ("Not found", "The service answered, but what this panel shows isn't there.")
+        case .unauthorized:
+            ("Not authorized", "The service refused the request. Check the credentials.")
+        case .invalidResponse:
+            ("Unexpected response", "The service answered with something this panel can't read.")
+        case .commandFailed:
+            ("Command failed", "The command ended with an error.")
+        case .outOfSpace:
+            ("Out of space", "There isn't enough disk space left.")
+        case .updateAvailable:
+            ("Update available", "A newer version is available.")
+        case .updateRequired:
+            ("Update required", "This version is no longer supported. Update to continue.")
+        case .unknown:
+            ("Something went wrong", "An unexpected error happened.")
+        }
+    }
+}

@@ -1,0 +1,18 @@
+/// The catalogue of errors a panel can show; each kind has default copy, an icon and a retry
+/// policy (see `ErrorKind+Catalogue.swift`).
+public enum ErrorKind: String, Sendable, Hashable, Codable, CaseIterable {
+    case noNetwork
+    case unreachable
+    case timeout
+    case serverError
+    /// Honours Retry-After through ``PanelError/retryAfter``.
+    case serverMaintenance
+    case notFound
+    case unauthorized
+    case invalidResponse
+    case commandFailed
+    case outOfSpace
+    case updateAvailable
+    case updateRequired
+    case unknown
+}

@@ -1,0 +1,24 @@
+extension PanelRuntime {
+    /// The document the page draws.
+    func state() -> PanelState {
+        let showPreloader = recovering != nil
+        return PanelState(
+            id: panel.id,
+            title: panel.title,
+            phase: history.phase,
+            isInitialLoading: history.isInitialLoading,
+            isLoading: history.isLoading,
+            latestValidInfo: history.latestValidInfo,
+            latestInfo: history.latestInfo,
+            latestValidError: history.latestValidError.map { presenter.card(for: $0, showPreloader: showPreloader) },
+            latestError: history.latestError.map { presenter.card(for: $0, showPreloader: showPreloader) },
+            modifyingIds: history.modifyingIds,
+            history: history.entries,
+            presentation: panel.presentation,
+            placeholder: panel.placeholder,
+            retry: retry,
+            debugPinned: debugPinned,
+            stale: stale
+        )
+    }
+}

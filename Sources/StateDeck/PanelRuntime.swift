@@ -1,0 +1,78 @@
+import Foundation
+
+/// A panel's live state inside the deck: its history and everything in flight around it.
+struct PanelRuntime {
+    /// A load in flight.
+    struct Load {
+        let ticket: Int
+        /// A manual retry started or joined it: its outcome is reported even without a transition.
+        var manual: Bool
+        let task: Task<Void, Never>
+    }
+
+    let panel: Panel
+    let presenter: ErrorPresenter
+    var history: ViewStateHistory
+    var retry: RetryStatus?
+    var stale = false
+    var debugPinned = false
+    /// The id of the recovery option at work; its card shows the preloader meanwhile.
+    var recovering: String?
+    var load: Load?
+    /// The next scheduled load.
+    var timer: Task<Void, Never>?
+    /// No scheduled load before this time: the service asked to be left alone (Retry-After).
+    var notBefore: Duration?
+    /// The state last sent to observers.
+    var published: PanelState?
+
+    init(_ panel: Panel, at date: Date) {
+        self.panel = panel
+        presenter = ErrorPresenter(panelOptions: panel.recoveryOptions)
+        history = ViewStateHistory(at: date)
+    }
+
+    /// Records `state`; info gets the panel's item actions, and any result ends staleness.
+    mutating func record(_ state: ViewState, at date: Date) {
+        switch state {
+        case .loaded(let info):
+            history.setState(.loaded(panel.offeringItemActions(in: info)), at: date)
+            stale = false
+        case .error:
+            history.setState(state, at: date)
+            stale = false
+        case .initial, .loading:
+            history.setState(state, at: date)
+        }
+    }
+
+    /// Dismisses the error card: the last info comes back marked stale, or the history is reset.
+    mutating func dismissError(at date: Date) {
+        guard let info = history.latestInfo else { return reset() }
+        history.setState(.loaded(info), at: date)
+        stale = true
+    }
+
+    mutating func reset() {
+        history.reset()
+        stale = false
+    }
+
+    /// Forgets the load in flight (finished or abandoned) and what it showed.
+    mutating func endLoad() {
+        load = nil
+        retry = nil
+        if recovering == RecoveryOption.tryAgain.id { recovering = nil }
+    }
+
+    mutating func endModifying(_ itemId: String) {
+        history.modifyingIds?.removeAll { $0 == itemId }
+        if history.modifyingIds?.isEmpty == true { history.modifyingIds = nil }
+    }
+
+    /// When the next scheduled load is due, if any, given that the previous one ended at `now`.
+    func nextScheduledLoad(after now: Duration) -> Duration? {
+        let periodic: Duration? = if case .every(let interval) = panel.refresh { now + interval } else { nil }
+        return [periodic, notBefore].compactMap(\.self).max()
+    }
+}

@@ -1,0 +1,43 @@
+extension PanelState: Encodable {
+    private enum CodingKeys: String, CodingKey {
+        case id, title, phase, isInitialLoading, isLoading, latestValidInfo, latestInfo
+        case latestValidError, latestError, latestNonLoading, modifyingIds, history, presentation
+        case placeholder, retry, debugPinned, stale
+    }
+
+    /// Every documented field is written, nil ones as JSON null.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(title, forKey: .title)
+        try container.encode(phase, forKey: .phase)
+        try container.encode(isInitialLoading, forKey: .isInitialLoading)
+        try container.encode(isLoading, forKey: .isLoading)
+        try container.encode(latestValidInfo, forKey: .latestValidInfo)
+        try container.encode(latestInfo, forKey: .latestInfo)
+        try container.encode(latestValidError, forKey: .latestValidError)
+        try container.encode(latestError, forKey: .latestError)
+        try container.encode(latestNonLoading, forKey: .latestNonLoading)
+        try container.encode(modifyingIds, forKey: .modifyingIds)
+        try container.encode(history, forKey: .history)
+        try container.encode(presentation, forKey: .presentation)
+        try container.encode(placeholder, forKey: .placeholder)
+        try container.encode(retry, forKey: .retry)
+        try container.encode(debugPinned, forKey: .debugPinned)
+        try container.encode(stale, forKey: .stale)
+    }
+}
+
+extension PanelState.Outcome: Encodable {
+    private enum CodingKeys: String, CodingKey {
+        case info, error
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        switch self {
+        case .info(let info): try container.encode(info, forKey: .info)
+        case .error(let card): try container.encode(card, forKey: .error)
+        }
+    }
+}

@@ -1,0 +1,46 @@
+/// Everything the page draws for one panel: the `PanelState` document of PROTOCOL.md.
+///
+/// Its derived values follow ``ViewStateHistory``; errors are already presented as ``ErrorCard``s.
+public struct PanelState: Sendable, Equatable {
+    public var id: String
+    public var title: String
+    /// The newest state's name.
+    public var phase: ViewState.Phase
+    public var isInitialLoading: Bool
+    public var isLoading: Bool
+    /// The info shown, if the newest result is info.
+    public var latestValidInfo: Info?
+    /// The newest info, even if an error came after it.
+    public var latestInfo: Info?
+    /// The card shown, if the newest result is an error.
+    public var latestValidError: ErrorCard?
+    /// The newest error's card, even if info came after it.
+    public var latestError: ErrorCard?
+    /// Items with an action in flight.
+    public var modifyingIds: [String]?
+    /// The newest states, oldest first, at most ``ViewStateHistory/displayLimit``.
+    public var history: [ViewStateHistory.Entry]
+    /// How loading is drawn.
+    public var presentation: Presentation
+    /// Info drawn as a redacted skeleton before the first load.
+    public var placeholder: Info?
+    /// Automatic retries in progress.
+    public var retry: RetryStatus?
+    /// A debug command holds the panel: its scheduled loads and retries are paused.
+    public var debugPinned: Bool
+    /// The shown info is the last good one, kept after an error card was dismissed.
+    public var stale: Bool
+
+    /// What the panel shows: its valid info, else its valid error, else nothing.
+    public var latestNonLoading: Outcome? {
+        if let latestValidInfo { return .info(latestValidInfo) }
+        if let latestValidError { return .error(latestValidError) }
+        return nil
+    }
+
+    /// `{"info": …}` or `{"error": …}`.
+    public enum Outcome: Sendable, Equatable {
+        case info(Info)
+        case error(ErrorCard)
+    }
+}

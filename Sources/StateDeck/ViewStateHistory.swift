@@ -1,0 +1,83 @@
+import Foundation
+
+/// A panel's history of view states with the derived values of the seed's `ViewStateController`.
+///
+/// The derived values cover the whole logical history: they are kept as running values, so only
+/// the newest ``displayLimit`` entries are stored (for display) and memory stays bounded.
+///
+/// One deliberate difference from the seed: ``isInitialLoading`` stays true however many `loading`
+/// states come in a row before the first info or error.
+public struct ViewStateHistory: Sendable, Equatable {
+    /// How many entries are kept for display.
+    public static let displayLimit = 50
+
+    /// A state's name and when it was set.
+    public struct Entry: Sendable, Hashable, Codable {
+        public var state: ViewState.Phase
+        public var at: Date
+
+        public init(state: ViewState.Phase, at: Date) {
+            self.state = state
+            self.at = at
+        }
+    }
+
+    /// The newest entries, oldest first, at most ``displayLimit``.
+    public private(set) var entries: [Entry]
+    /// The newest state's phase; `initial` once reset.
+    public private(set) var phase: ViewState.Phase = .initial
+    /// The info of the newest `loaded` state, even if an error came after it.
+    public private(set) var latestInfo: Info?
+    /// The error of the newest `error` state, even if info came after it.
+    public private(set) var latestError: PanelError?
+    /// The newest state that is neither `initial` nor `loading`: `loaded` or `error`.
+    public private(set) var latestNonLoading: ViewState?
+    /// Ids of list items with an action in flight.
+    public var modifyingIds: [String]?
+
+    /// A history holding one `initial` state, as the seed's controller starts.
+    public init(at date: Date) {
+        self.init(entries: [Entry(state: .initial, at: date)])
+    }
+
+    private init(entries: [Entry]) {
+        self.entries = entries
+    }
+
+    /// The newest state is `loading`.
+    public var isLoading: Bool { phase == .loading }
+
+    /// The newest state is `loading` and no info or error was recorded since the last reset.
+    public var isInitialLoading: Bool {
+        isLoading && latestInfo == nil && latestError == nil
+    }
+
+    /// The info of the newest non-loading state, when that state is `loaded`.
+    public var latestValidInfo: Info? { latestNonLoading?.info }
+
+    /// The error of the newest non-loading state, when that state is `error`.
+    public var latestValidError: PanelError? { latestNonLoading?.error }
+
+    /// Appends a state.
+    public mutating func setState(_ state: ViewState, at date: Date) {
+        phase = state.phase
+        entries.append(Entry(state: state.phase, at: date))
+        if entries.count > Self.displayLimit {
+            entries.removeFirst(entries.count - Self.displayLimit)
+        }
+        switch state {
+        case .initial, .loading:
+            return
+        case .loaded(let info):
+            latestInfo = info
+        case .error(let error):
+            latestError = error
+        }
+        latestNonLoading = state
+    }
+
+    /// Forgets everything: no entries, phase `initial`, every derived value nil or false.
+    public mutating func reset() {
+        self = ViewStateHistory(entries: [])
+    }
+}

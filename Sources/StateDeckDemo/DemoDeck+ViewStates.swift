@@ -1,0 +1,68 @@
+import Locking
+import StateDeck
+
+extension DemoDeck {
+    /// Seed 004: a user profile drawn as a redacted skeleton of its placeholder until it loads.
+    static func profile(seed: UInt64) -> Panel {
+        let simulation = Simulation(seed: seed, panel: "profile")
+        return Panel("profile", title: "User profile") {
+            try await simulation.latency(1_500...2_500)
+            return Info(summary: "🦊 Ada Fox", fields: [
+                Info.Field("Name", "Ada Fox"), Info.Field("Age", "36"), demoField("004"),
+            ])
+        }
+        .placeholder(Info(summary: "🙂 Placeholder name", fields: [
+            Info.Field("Name", "Placeholder"), Info.Field("Age", "99"), Info.Field("Data", "simulated"),
+        ]))
+        .presentation(initialLoading: .redacted)
+        .refresh(every: .seconds(40))
+    }
+
+    static let pokemon = ["Bulbasaur", "Charmander", "Squirtle", "Pikachu", "Eevee"]
+
+    /// Seed 004: a list whose items show a spinner while their Remove runs (`modifyingIds`).
+    static func removableList(seed: UInt64) -> Panel {
+        let simulation = Simulation(seed: seed, panel: "pokemon")
+        let remaining = Locked(pokemon)
+        let info: @Sendable () -> Info = {
+            let names = remaining.current
+            return Info(summary: "\(names.count) Pokémon", fields: [demoField("004")],
+                        items: names.map { Info.Item(id: $0.lowercased(), title: $0) })
+        }
+        return Panel("pokemon", title: "Pokémon list") {
+            try await simulation.latency(400...900)
+            remaining.withLock { if $0.isEmpty { $0 = pokemon } }
+            return info()
+        }
+        .itemAction("remove", "Remove", role: .destructive) { itemId in
+            try await simulation.latency(900...1_400)
+            guard simulation.chance(0.85) else {
+                throw PanelError(.serverError, title: "Couldn't remove it", message: "The server refused. Try again.")
+            }
+            remaining.withLock { $0.removeAll { $0.lowercased() == itemId } }
+            return info()
+        }
+    }
+
+    /// Seed 004: each loading presentation, shown while the panel refreshes its info.
+    static func presentations(seed: UInt64) -> [Panel] {
+        let shown: [(name: String, presentation: LoadingPresentation)] = [
+            ("material", .material),
+            ("horizontal", .horizontal(position: .leading, contentOpacity: 0.3, alignment: .center, spacing: 32)),
+            ("vertical", .vertical(position: .bottom, contentOpacity: 0.5, alignment: .center)),
+            ("over content", .overCurrentContent(contentOpacity: 0.5, alignment: .bottomTrailing)),
+            ("custom", .custom(message: "Fetching the latest numbers…")),
+        ]
+        return shown.map { name, presentation in
+            let id = "loading-" + name.split(separator: " ")[0]
+            let simulation = Simulation(seed: seed, panel: id)
+            return Panel(id, title: "Loading: \(name)") {
+                try await simulation.latency(1_800...2_600)
+                return Info(summary: "\(Int(simulation.unit() * 900) + 100) requests/min",
+                            fields: [Info.Field("Shown while refreshing", name), demoField("004")])
+            }
+            .presentation(loadingAfterInfo: presentation)
+            .refresh(every: .seconds(8))
+        }
+    }
+}

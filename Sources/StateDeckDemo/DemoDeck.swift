@@ -1,0 +1,31 @@
+import StateDeck
+
+/// The built-in deck served without `--config`: one panel per idea of the seed articles, with
+/// simulated latency and failures (labelled as such), plus one real panel, StateDeck's own health.
+public enum DemoDeck {
+    /// The deck's title says the data is simulated.
+    public static let title = "StateDeck demo · simulated data"
+
+    /// The demo deck. `seed` makes every panel's story repeatable; `health` loads the real panel.
+    public static func make(seed: UInt64?, health: @escaping Panel.Loader) -> Deck {
+        let seed = seed ?? UInt64.random(in: 0...UInt64.max)
+        return Deck(title) {
+            Panel("statedeck", title: "StateDeck itself", load: health)
+                .refresh(every: .seconds(15))
+            photoDownload(seed: seed)
+            movieRating(seed: seed)
+            errorViews(seed: seed)
+            feed(seed: seed)
+            storage(seed: seed)
+            minimumRequestTime(seed: seed)
+            profile(seed: seed)
+            removableList(seed: seed)
+            presentations(seed: seed)
+        }
+    }
+
+    /// The field every simulated panel carries, so nobody mistakes it for a real service.
+    static func demoField(_ seedArticle: String) -> Info.Field {
+        Info.Field("Data", "simulated · seed \(seedArticle)")
+    }
+}

@@ -1,0 +1,120 @@
+import Clocks
+import Testing
+@testable import StateDeck
+
+@Suite struct DeckLoadingTests {
+    @Test func firstLoadShowsInitialLoadingThenInfoAfterTheMinimumTime() async {
+        let test = await TestDeck { Panel("p", title: "P") { .one } }
+        await test.deck.start()
+        let loading = await test.until { $0.isLoading }
+        #expect(loading?.isInitialLoading == true)
+        await test.settle()
+        #expect(test.states().last?.phase == .loading, "an instant answer waits for the minimum loading time")
+
+        await test.advance(to: .milliseconds(499))
+        await test.settle()
+        #expect(test.states().last?.phase == .loading)
+        await test.advance(to: .milliseconds(500))
+        let loaded = await test.until { $0.phase == .loaded }
+        #expect(loaded?.latestValidInfo == .one)
+        #expect(loaded?.history.map(\.at) == [0, 0, 500].map { TestDeck.date(at: .milliseconds($0)) })
+        #expect(test.toasts.isEmpty, "a quiet first success")
+    }
+
+    @Test func aSlowAnswerIsShownAsSoonAsItArrives() async {
+        let clock = TestClock<Duration>()
+        let test = await TestDeck(clock: clock) {
+            Panel("p", title: "P") {
+                try await clock.sleep(untilOffset: .seconds(2))
+                return .one
+            }
+        }
+        await test.deck.start()
+        await test.until { $0.isLoading }
+        await test.advance(to: .seconds(2))
+        let loaded = await test.until { $0.phase == .loaded }
+        #expect(loaded?.history.last?.at == TestDeck.date(at: .seconds(2)))
+    }
+
+    @Test func aRetryWhileLoadingIsCoalesced() async throws {
+        let loader = ScriptedLoader(.success(.one))
+        let test = await TestDeck { Panel("p", title: "P") { try loader.load() } }
+        await test.deck.start()
+        await test.until { $0.isLoading }
+        #expect(try await test.deck.retry(panel: "p") == RetryResult(coalesced: true))
+        await test.advance(to: .seconds(1))
+        await test.until { $0.phase == .loaded }
+        #expect(loader.callCount == 1)
+        #expect(try await test.deck.retry(panel: "p") == RetryResult(coalesced: false))
+        await test.advance(to: .seconds(2))
+        await test.until { $0.phase == .loaded && $0.history.count == 5 }
+        #expect(loader.callCount == 2)
+    }
+
+    @Test func anAttemptTimesOutEvenIfTheLoaderIgnoresCancellation() async {
+        let gate = Gate()
+        defer { gate.open() }
+        let test = await TestDeck {
+            Panel("p", title: "P") {
+                await gate.wait()
+                return .one
+            }
+            .timeout(.seconds(3))
+            .retry(.none)
+        }
+        await test.deck.start()
+        await test.until { $0.isLoading }
+        await test.advance(to: .seconds(3))
+        let failed = await test.until { $0.phase == .error }
+        #expect(failed?.latestValidError?.kind == .timeout)
+        #expect(failed?.history.last?.at == TestDeck.date(at: .seconds(3)))
+    }
+
+    @Test func anyThrownErrorBecomesAnUnknownCard() async {
+        struct Boom: Error {}
+        let test = await TestDeck { Panel("p", title: "P") { throw Boom() }.retry(.none) }
+        await test.deck.start()
+        await test.advance(to: .seconds(1))
+        let failed = await test.until { $0.phase == .error }
+        #expect(failed?.latestValidError?.kind == .unknown)
+        #expect(failed?.latestValidError?.detail == "Boom()")
+    }
+
+    @Test func aManualRetryReportsItsOutcome() async throws {
+        let test = await TestDeck { Panel("p", title: "P") { .one } }
+        await test.deck.start()
+        await test.advance(to: .milliseconds(500))
+        await test.until { $0.phase == .loaded }
+        try await test.deck.retry(panel: "p")
+        await test.advance(to: .seconds(1))
+        #expect(await test.untilToasts(1)?.message == "P refreshed")
+    }
+
+    @Test func aManualRetryJoiningALoadStillReportsItsOutcome() async throws {
+        let test = await TestDeck { Panel("p", title: "P") { .one } }
+        await test.deck.start()
+        await test.until { $0.isLoading }
+        #expect(try await test.deck.retry(panel: "p").coalesced)
+        await test.advance(to: .milliseconds(500))
+        #expect(await test.untilToasts(1)?.message == "P refreshed")
+    }
+
+    @Test func anUnknownPanelIsRefused() async {
+        let test = await TestDeck { Panel("p", title: "P") { .one } }
+        await #expect(throws: DeckError.unknownPanel("nope")) { try await test.deck.retry(panel: "nope") }
+        await #expect(throws: DeckError.unknownPanel("nope")) { try await test.deck.panelState("nope") }
+    }
+
+    @Test func everyObserverHearsEveryEventInOrder() async throws {
+        let test = await TestDeck { Panel("p", title: "P") { .one } }
+        let second = Recorder<DeckEvent>()
+        await test.deck.observe { second.append($0) }
+        try await test.deck.push(.loading, panel: "p")
+        try await test.deck.push(.error(.server), panel: "p")
+        try await test.deck.push(.loaded(.one), panel: "p")
+        #expect(second.all == test.events.all)
+        #expect(test.states().map(\.phase) == [.loading, .error, .loaded])
+        #expect(test.toasts.count == 2)
+        #expect(await test.deck.snapshot().panels == [try await test.deck.panelState("p")])
+    }
+}

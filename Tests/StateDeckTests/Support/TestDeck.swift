@@ -1,0 +1,88 @@
+import Clocks
+import Foundation
+import Testing
+@testable import StateDeck
+
+/// A deck on a test clock, with every event recorded and wall time derived from the clock.
+struct TestDeck {
+    /// 2026-11-22T10:00:00Z, the wall time when the clock reads zero.
+    static let origin = Date(timeIntervalSince1970: 1_795_341_600)
+
+    let clock: TestClock<Duration>
+    let deck: Deck
+    let events = Recorder<DeckEvent>()
+
+    /// - Parameter clock: the deck's clock, when a loader needs it too.
+    init(
+        clock: TestClock<Duration> = TestClock(),
+        random: Double = 0.5,
+        @DeckBuilder panels: () -> [Panel]
+    ) async {
+        self.clock = clock
+        let configuration = Deck.Configuration(
+            clock: clock,
+            now: { Self.date(at: TestClock<Duration>.Instant().duration(to: clock.now)) },
+            random: { random }
+        )
+        deck = Deck("Test deck", configuration: configuration, panels: panels())
+        await deck.observe { [events] in events.append($0) }
+    }
+
+    /// The wall time `offset` after the clock's zero.
+    static func date(at offset: Duration) -> Date {
+        origin.addingTimeInterval(offset / .seconds(1))
+    }
+
+    /// Advances the clock to `offset` after its zero.
+    func advance(to offset: Duration) async {
+        await clock.advance(to: TestClock<Duration>.Instant(offset: offset))
+    }
+
+    /// The published states of panel `id`, oldest first.
+    func states(_ id: String = "p") -> [PanelState] {
+        events.all.compactMap { if case .panel(let state) = $0, state.id == id { state } else { nil } }
+    }
+
+    var toasts: [Toast] {
+        events.all.compactMap { if case .toast(let toast) = $0 { toast } else { nil } }
+    }
+
+    /// Waits until panel `id`'s published state satisfies `condition`, and returns it.
+    @discardableResult
+    func until(
+        _ id: String = "p",
+        sourceLocation: SourceLocation = #_sourceLocation,
+        _ condition: (PanelState) -> Bool
+    ) async -> PanelState? {
+        await eventually(sourceLocation: sourceLocation) { states(id).last.flatMap { condition($0) ? $0 : nil } }
+    }
+
+    /// Waits until `count` toasts were shown, and returns the newest.
+    @discardableResult
+    func untilToasts(_ count: Int, sourceLocation: SourceLocation = #_sourceLocation) async -> Toast? {
+        await eventually(sourceLocation: sourceLocation) { toasts.count >= count ? toasts.last : nil }
+    }
+
+    /// Polls `value` until it is non-nil; records an issue after 5 s of real time.
+    ///
+    /// Polling advances the clock by zero: that lets the deck's tasks run and wakes a sleep that
+    /// began at the current instant after the clock got there, without moving time.
+    @discardableResult
+    func eventually<Value>(
+        sourceLocation: SourceLocation = #_sourceLocation,
+        _ value: () async -> Value?
+    ) async -> Value? {
+        let deadline = ContinuousClock.now + .seconds(5)
+        while ContinuousClock.now < deadline {
+            if let value = await value() { return value }
+            await clock.advance(by: .zero)
+        }
+        Issue.record("Timed out waiting for a condition", sourceLocation: sourceLocation)
+        return nil
+    }
+
+    /// Lets the deck's tasks run without moving time, for checks that something did not happen.
+    func settle() async {
+        for _ in 0..<50 { await clock.advance(by: .zero) }
+    }
+}

@@ -1,0 +1,193 @@
+import Foundation
+import Testing
+@testable import StateDeck
+
+/// The seed's `ViewStateController` tests, ported, plus where StateDeck differs.
+@Suite struct ViewStateHistoryTests {
+    static let date = Date(timeIntervalSince1970: 0)
+    static let failure = PanelError(.serverError)
+
+    /// A history after `states`, the seed's controller starting with one `initial`.
+    static func history(_ states: ViewState...) -> ViewStateHistory {
+        var history = ViewStateHistory(at: date)
+        for state in states { history.setState(state, at: date) }
+        return history
+    }
+
+    /// Every derived value of `history`, in the seed's terms.
+    struct Derived: Equatable, CustomStringConvertible {
+        var phases: [ViewState.Phase]
+        var isInitialLoading = false
+        var isLoading = false
+        var latestValidInfo: Info?
+        var latestInfo: Info?
+        var latestValidError: PanelError?
+        var latestError: PanelError?
+        var latestNonLoading: ViewState?
+
+        init(_ history: ViewStateHistory) {
+            phases = history.entries.map(\.state)
+            isInitialLoading = history.isInitialLoading
+            isLoading = history.isLoading
+            latestValidInfo = history.latestValidInfo
+            latestInfo = history.latestInfo
+            latestValidError = history.latestValidError
+            latestError = history.latestError
+            latestNonLoading = history.latestNonLoading
+        }
+
+        init(phases: [ViewState.Phase]) {
+            self.phases = phases
+        }
+
+        var description: String { "\(phases)" }
+    }
+
+    // MARK: Seed: loading
+
+    @Test func initialLoadingFalseWhenInitialized() {
+        #expect(Derived(Self.history()) == Derived(phases: [.initial]))
+    }
+
+    @Test func initialLoadingTrueForInitialLoading() {
+        var expected = Derived(phases: [.initial, .loading])
+        expected.isInitialLoading = true
+        expected.isLoading = true
+        #expect(Derived(Self.history(.loading)) == expected)
+    }
+
+    @Test func initialLoadingFalseWhenThereIsInfo() {
+        var expected = Derived(phases: [.initial, .loading, .loaded])
+        expected.latestValidInfo = .one
+        expected.latestInfo = .one
+        expected.latestNonLoading = .loaded(.one)
+        #expect(Derived(Self.history(.loading, .loaded(.one))) == expected)
+    }
+
+    @Test func initialLoadingFalseWhenThereIsInfoBeforeFirstLoading() {
+        var expected = Derived(phases: [.initial, .loaded, .loading])
+        expected.isLoading = true
+        expected.latestValidInfo = .one
+        expected.latestInfo = .one
+        expected.latestNonLoading = .loaded(.one)
+        #expect(Derived(Self.history(.loaded(.one), .loading)) == expected)
+    }
+
+    @Test func initialLoadingFalseWhenThereIsAnError() {
+        var expected = Derived(phases: [.initial, .loading, .error])
+        expected.latestValidError = Self.failure
+        expected.latestError = Self.failure
+        expected.latestNonLoading = .error(Self.failure)
+        #expect(Derived(Self.history(.loading, .error(Self.failure))) == expected)
+    }
+
+    @Test func isLoadingTrueForSubsequentLoadings() {
+        let history = Self.history(.loading, .error(Self.failure), .loading)
+        #expect(history.isLoading)
+        #expect(!history.isInitialLoading)
+        #expect(history.entries.map(\.state) == [.initial, .loading, .error, .loading])
+    }
+
+    // MARK: Seed: info
+
+    @Test func notNilInfoWithLoadingAsFinalState() {
+        let history = Self.history(.loading, .loaded(.one), .loading)
+        #expect(history.latestValidInfo == .one)
+        #expect(history.latestInfo == .one)
+        #expect(history.latestNonLoading == .loaded(.one))
+    }
+
+    @Test func nilInfoWithErrorAsFinalState() {
+        let history = Self.history(.loading, .loaded(.one), .loading, .error(Self.failure))
+        #expect(history.latestValidInfo == nil)
+        #expect(history.latestInfo == .one)
+        #expect(history.latestNonLoading == .error(Self.failure))
+        #expect(history.entries.map(\.state) == [.initial, .loading, .loaded, .loading, .error])
+    }
+
+    // MARK: Seed: error
+
+    @Test func notNilErrorWithLoadingAsFinalState() {
+        let history = Self.history(.loading, .error(Self.failure), .loading)
+        #expect(history.latestValidError == Self.failure)
+        #expect(history.latestNonLoading == .error(Self.failure))
+    }
+
+    @Test func nilErrorWithLoadedInfoAsFinalState() {
+        let history = Self.history(.loading, .error(Self.failure), .loading, .loaded(.one))
+        #expect(history.latestValidError == nil)
+        #expect(history.latestError == Self.failure)
+        #expect(history.latestNonLoading == .loaded(.one))
+    }
+
+    // MARK: Seed: reset
+
+    @Test func resetAfterInit() {
+        var history = Self.history()
+        history.reset()
+        #expect(history.entries.isEmpty)
+        #expect(history.modifyingIds == nil)
+        #expect(history.phase == .initial)
+    }
+
+    @Test func resetForgetsEverything() {
+        var history = Self.history(.loading, .loaded(.one), .loading, .error(Self.failure))
+        history.modifyingIds = ["123", "902"]
+        history.reset()
+        #expect(Derived(history) == Derived(phases: []))
+        #expect(history.modifyingIds == nil)
+        #expect(history.phase == .initial)
+    }
+
+    // MARK: Where StateDeck differs
+
+    @Test func initialLoadingStaysTrueForLoadingsInARow() {
+        // The seed counts loading states and answers false here.
+        let history = Self.history(.loading, .loading, .loading)
+        #expect(history.isInitialLoading)
+    }
+
+    @Test func initialLoadingAgainAfterReset() {
+        var history = Self.history(.loading, .loaded(.one))
+        history.reset()
+        history.setState(.loading, at: Self.date)
+        #expect(history.isInitialLoading)
+        #expect(history.entries.map(\.state) == [.loading])
+    }
+
+    @Test func initialStateEndsLoadingWithoutChangingResults() {
+        let history = Self.history(.loading, .loaded(.one), .initial)
+        #expect(history.phase == .initial)
+        #expect(!history.isLoading)
+        #expect(history.latestValidInfo == .one)
+    }
+
+    // MARK: Bounded history
+
+    @Test func keepsTheNewestFiftyEntriesOldestFirst() {
+        var history = ViewStateHistory(at: Self.date)
+        for second in 1...120 {
+            history.setState(second.isMultiple(of: 2) ? .loading : .loaded(.one), at: Date(timeIntervalSince1970: Double(second)))
+        }
+        #expect(history.entries.count == ViewStateHistory.displayLimit)
+        #expect(history.entries.first?.at == Date(timeIntervalSince1970: 71))
+        #expect(history.entries.last?.at == Date(timeIntervalSince1970: 120))
+    }
+
+    @Test func derivedValuesCoverStatesNoLongerKept() {
+        var history = Self.history(.loading, .error(Self.failure), .loading, .loaded(.one))
+        for _ in 0..<200 { history.setState(.loading, at: Self.date) }
+        #expect(!history.entries.contains { $0.state != .loading })
+        #expect(history.latestError == Self.failure)
+        #expect(history.latestValidInfo == .one)
+        #expect(history.latestNonLoading == .loaded(.one))
+        #expect(!history.isInitialLoading)
+    }
+
+    @Test func initialLoadingSurvivesTheCap() {
+        var history = ViewStateHistory(at: Self.date)
+        for _ in 0..<75 { history.setState(.loading, at: Self.date) }
+        #expect(history.isInitialLoading)
+        #expect(history.entries.count == 50)
+    }
+}
