@@ -57,7 +57,7 @@ let package = Package(
 
         // Test helpers: a raw-socket HTTP and SSE client.
         .target(name: "TestSupport", dependencies: ["Locking"], path: "Tests/TestSupport"),
-        .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP", "TestSupport"]),
+        .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP", "TestSupport", "Locking"]),
         .testTarget(name: "EventStreamTests", dependencies: ["EventStream", "Locking"]),
         .testTarget(
             name: "StateDeckTests",

@@ -28,13 +28,6 @@ statedeck_daemon_bound_port(struct MHD_Daemon *daemon)
     return info == NULL ? 0 : info->port;
 }
 
-/// `MHD_set_connection_option` is variadic; this sets one connection's idle timeout.
-static inline enum MHD_Result
-statedeck_set_connection_timeout(struct MHD_Connection *connection, unsigned int seconds)
-{
-    return MHD_set_connection_option(connection, MHD_CONNECTION_OPTION_TIMEOUT, seconds);
-}
-
 /// `MHD_get_connection_info` is variadic; this asks for the client's address (NULL if unknown).
 static inline const struct sockaddr *
 statedeck_connection_client_address(struct MHD_Connection *connection)

@@ -1,0 +1,40 @@
+/// One request as the responder sees it: the raw target plus its decoded parts.
+public struct HTTPRequest: Sendable {
+    public let method: HTTPMethod
+    /// The request target exactly as received (path and query, still percent-encoded).
+    public let target: String
+    /// The path split on `/` (after the leading one), each segment percent-decoded exactly once,
+    /// so `%2F` stays inside its segment and `%2e%2e` is the segment `..`, never a traversal.
+    /// `/` is `[""]`; a trailing slash adds an empty segment.
+    public let pathSegments: [String]
+    public let query: QueryItems
+    public let headers: HTTPHeaders
+    public let body: [UInt8]
+    /// The client's numeric address, when known.
+    public let remoteAddress: String?
+
+    /// Parses `target`; throws when it is not origin-form (`/…`), has a malformed `%` escape, or
+    /// decodes to something that is not UTF-8. The server answers those with 400 before routing.
+    public init(
+        method: HTTPMethod,
+        target: String,
+        headers: HTTPHeaders = HTTPHeaders(),
+        body: [UInt8] = [],
+        remoteAddress: String? = nil
+    ) throws(TargetError) {
+        let parsed = try RequestTarget(parsing: target)
+        self.method = method
+        self.target = target
+        self.pathSegments = parsed.pathSegments
+        self.query = parsed.query
+        self.headers = headers
+        self.body = body
+        self.remoteAddress = remoteAddress
+    }
+
+    /// The decoded segments joined with `/`: for logs and messages; route on `pathSegments`,
+    /// since a decoded `%2F` makes this ambiguous.
+    public var path: String {
+        "/" + pathSegments.joined(separator: "/")
+    }
+}

@@ -1,0 +1,75 @@
+import Locking
+import Logging
+
+/// An HTTP/1.1 server: one libmicrohttpd daemon with its own polling threads.
+public final class HTTPServer: Sendable {
+    public let configuration: Configuration
+    private let core: ServerCore
+    private let lifecycle = Locked(Lifecycle.idle)
+
+    private enum Lifecycle {
+        case idle
+        case running(Daemon, port: Int)
+        case stopped
+    }
+
+    /// `responder` answers every request, on libmicrohttpd's threads; libmicrohttpd's own
+    /// messages go to `logger`.
+    public init(
+        configuration: Configuration, responder: any HTTPResponder,
+        logger: Logger = Logger(label: "statedeck.http")
+    ) {
+        self.configuration = configuration
+        core = ServerCore(configuration: configuration, responder: responder, logger: logger)
+    }
+
+    deinit {
+        stop()
+    }
+
+    /// Binds and starts serving; returns the bound port (the free one chosen for port 0).
+    /// A server starts once.
+    public func start() throws(HTTPServerError) -> Int {
+        let result = lifecycle.withLock { lifecycle -> Result<Int, HTTPServerError> in
+            guard case .idle = lifecycle else { return .failure(.alreadyStarted) }
+            do throws(HTTPServerError) {
+                try configuration.validate()
+                let address = try SocketAddress(host: configuration.host, port: configuration.port)
+                let daemon = try core.startDaemon(on: address)
+                lifecycle = .running(daemon, port: daemon.boundPort)
+                return .success(daemon.boundPort)
+            } catch {
+                return .failure(error)
+            }
+        }
+        let port = try result.get()
+        core.logger.info("HTTP server listening", metadata: ["host": "\(configuration.host)", "port": "\(port)"])
+        return port
+    }
+
+    /// The bound port while running, else 0.
+    public var port: Int {
+        lifecycle.withLock {
+            guard case .running(_, let port) = $0 else { return 0 }
+            return port
+        }
+    }
+
+    /// Streams currently open.
+    public var liveStreamCount: Int {
+        core.liveStreamCount
+    }
+
+    /// Ends every stream and deferred wait, closes every connection and joins the threads.
+    /// Returns promptly however many streams are open; safe to call more than once.
+    public func stop() {
+        let running = lifecycle.withLock { lifecycle -> Daemon? in
+            defer { lifecycle = .stopped }
+            guard case .running(let daemon, _) = lifecycle else { return nil }
+            return daemon
+        }
+        guard let running else { return }
+        core.windDown()
+        running.stop()
+    }
+}

@@ -1,0 +1,78 @@
+import Locking
+
+/// One request's state across libmicrohttpd's calls to the access handler, and the deferred
+/// work answering it. Created by the URI-log callback, released by the request-completed one.
+final class RequestContext: Sendable {
+    /// The request target as received, before libmicrohttpd splits or decodes it.
+    let target: [UInt8]
+    let connection: Connection
+    let state = Locked(State())
+
+    struct State {
+        var phase = Phase.awaitingHeaders
+        var headers = HTTPHeaders()
+        var body: [UInt8] = []
+        /// The stream this request's response drains, if any.
+        var stream: ResponseStream?
+        /// Listed among the server's deferred requests until it completes.
+        var deferred = false
+    }
+
+    enum Phase {
+        /// The first call: headers are in, no body byte yet; answering now would close the
+        /// connection, so only a refusal is answered here.
+        case awaitingHeaders
+        case receivingBody
+        /// The body outgrew the limit; the rest is counted, dropped, and 413 answered at the end.
+        case bodyTooLarge(discarded: Int)
+        /// Deferred work is running and the connection waits for it, suspended.
+        case deferred
+        case deferredDone(HTTPResponse)
+        /// The server stopped before the deferred work finished.
+        case deferredCancelled
+        case answered
+    }
+
+    init(target: [UInt8], connection: Connection) {
+        self.target = target
+        self.connection = connection
+    }
+
+    /// Suspends the connection while `work` runs, then resumes it with the answer. False,
+    /// with nothing started, if the server stopped first.
+    func runDeferred(_ work: @escaping @Sendable () async -> HTTPResponse) -> Bool {
+        let started = state.withLock { state in
+            guard case .receivingBody = state.phase else { return false }
+            state.phase = .deferred
+            connection.suspend()
+            return true
+        }
+        guard started else { return false }
+        Task {
+            let response = await work()
+            // Resumed under the lock, so a stop that cancels after this finds it done.
+            state.withLock { state in
+                guard case .deferred = state.phase else { return }
+                state.phase = .deferredDone(response)
+                connection.resume()
+            }
+        }
+        return true
+    }
+
+    /// Server stop: the client gets 503 instead of the deferred answer, whether it already
+    /// waits (resumed here; the next access call answers) or is about to (`runDeferred` refuses).
+    func cancelDeferred() {
+        state.withLock { state in
+            switch state.phase {
+            case .receivingBody:
+                state.phase = .deferredCancelled
+            case .deferred:
+                state.phase = .deferredCancelled
+                connection.resume()
+            default:
+                break
+            }
+        }
+    }
+}

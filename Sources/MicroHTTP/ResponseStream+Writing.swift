@@ -1,0 +1,82 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+extension ResponseStream {
+    /// Queues `bytes` for the client. False if the stream is closed, or if the queue would
+    /// exceed `capacity`: the stream then closes and the client is dropped.
+    @discardableResult
+    public func write(_ bytes: [UInt8]) -> Bool {
+        state.withLock { state in
+            guard state.phase == .open else { return false }
+            guard state.queuedBytes + bytes.count <= capacity else {
+                state.phase = .overflowed
+                state.chunks = []
+                state.offset = 0
+                state.queuedBytes = 0
+                if !state.suspended, let attachment = state.attachment {
+                    // The connection waits for a socket the client no longer drains; shutting
+                    // the socket down (under the lock, so it is still the connection's) makes
+                    // libmicrohttpd fail the send and close it now, not at the idle timeout.
+                    shutdown(attachment.socket, Int32(SHUT_RDWR))
+                }
+                state.resumeIfSuspended()
+                return false
+            }
+            // An empty chunk would read as the end of a chunked body.
+            if !bytes.isEmpty {
+                state.chunks.append(bytes)
+                state.queuedBytes += bytes.count
+            }
+            state.resumeIfSuspended()
+            return true
+        }
+    }
+
+    /// Ends the stream once the queued bytes are sent. Later writes return false.
+    public func finish() {
+        _ = end()
+    }
+
+    /// `finish()`, telling whether the connection was waiting suspended (it was resumed, and
+    /// only the end of the stream is left to send).
+    func end() -> Bool {
+        state.withLock { state in
+            guard state.phase == .open else { return false }
+            state.phase = .finishing
+            return state.resumeIfSuspended()
+        }
+    }
+
+    /// Runs `handler` exactly once when the stream ends, whatever ended it: the client left,
+    /// overflow, `finish()`, or server stop. It runs on libmicrohttpd's thread once the server
+    /// lets go of the connection (never inside `write` or `finish`), or at once if that has
+    /// already happened.
+    public func onClose(_ handler: @escaping @Sendable () -> Void) {
+        let ended = state.withLock { state in
+            if state.phase != .ended {
+                state.closeHandlers.append(handler)
+            }
+            return state.phase == .ended
+        }
+        if ended {
+            handler()
+        }
+    }
+}
+
+extension ResponseStream.State {
+    /// Resumes the connection if the reader suspended it; true if it did. Called under the
+    /// lock, so once a stream is closed no resume can still be on its way: `HTTPServer.stop`
+    /// relies on that before `MHD_stop_daemon`, which must not meet a suspended connection
+    /// nor outlive a late resume.
+    @discardableResult
+    mutating func resumeIfSuspended() -> Bool {
+        guard suspended, let connection = attachment?.connection else { return false }
+        suspended = false
+        connection.resume()
+        return true
+    }
+}

@@ -1,0 +1,104 @@
+extension ServerCore {
+    /// What one access-handler call does, decided under the request's lock.
+    private enum Step {
+        case proceed
+        case close
+        case dispatch(HTTPHeaders, [UInt8])
+        case send(HTTPResponse)
+    }
+
+    /// One call of libmicrohttpd's access handler for `context`'s request: the first call
+    /// (headers), one per piece of body, then a final one with no body. Returns false to make
+    /// libmicrohttpd close the connection.
+    func access(_ context: RequestContext, method: HTTPMethod, upload: UnsafeRawBufferPointer) -> Bool {
+        let limit = configuration.maxBodySize
+        let step: Step = context.state.withLock { state in
+            switch state.phase {
+            case .awaitingHeaders:
+                state.headers = context.connection.requestHeaders
+                state.phase = .receivingBody
+                // Refused before any body byte is read; answering on the first call closes
+                // the connection, which is what a client sending too much should get.
+                if let length = state.headers["Content-Length"].flatMap(Int.init), length > limit {
+                    return .send(tooLarge)
+                }
+                return .proceed
+            case .receivingBody where upload.isEmpty:
+                return .dispatch(state.headers, state.body)
+            case .receivingBody:
+                guard state.body.count + upload.count <= limit else {
+                    // libmicrohttpd 0.9.75 refuses a response queued mid-body, so the rest is
+                    // read and dropped, and 413 answered at the end.
+                    state.phase = .bodyTooLarge(discarded: upload.count)
+                    state.body = []
+                    return .proceed
+                }
+                state.body.append(contentsOf: upload)
+                return .proceed
+            case .bodyTooLarge where upload.isEmpty:
+                return .send(tooLarge)
+            case .bodyTooLarge(let discarded):
+                // Past this, the client is not going to stop: drop it unanswered.
+                guard discarded + upload.count <= Self.discardAllowance else { return .close }
+                state.phase = .bodyTooLarge(discarded: discarded + upload.count)
+                return .proceed
+            case .deferredDone(let response):
+                return .send(response)
+            case .deferredCancelled:
+                return .send(stopping)
+            case .deferred, .answered:
+                return .proceed
+            }
+        }
+        switch step {
+        case .proceed:
+            return true
+        case .close:
+            return false
+        case .dispatch(let headers, let body):
+            return dispatch(context, method: method, headers: headers, body: body)
+        case .send(let response):
+            return send(response, for: context)
+        }
+    }
+
+    /// Body bytes read and dropped past the limit, so the client gets to read its 413.
+    static let discardAllowance = 1024 * 1024
+
+    private var tooLarge: HTTPResponse {
+        .error(.payloadTooLarge, code: "payload_too_large",
+               message: "the request body is larger than \(configuration.maxBodySize) bytes")
+    }
+
+    private var stopping: HTTPResponse {
+        .error(.serviceUnavailable, code: "internal", message: "the server is stopping")
+    }
+
+    /// Builds the request and asks the responder; a bad target gets 400 before routing.
+    private func dispatch(_ context: RequestContext, method: HTTPMethod, headers: HTTPHeaders, body: [UInt8]) -> Bool {
+        let request: HTTPRequest
+        do throws(HTTPRequest.TargetError) {
+            guard let target = String(validating: context.target, as: UTF8.self) else { throw .notUTF8 }
+            request = try HTTPRequest(
+                method: method, target: target, headers: headers, body: body,
+                remoteAddress: context.connection.clientAddress)
+        } catch {
+            return send(.error(.badRequest, code: "bad_request", message: error.description), for: context)
+        }
+        switch responder.respond(to: request) {
+        case .response(let response):
+            return send(response, for: context)
+        case .deferred(let work):
+            let accepted = registry.withLock { registry in
+                guard !registry.shuttingDown else { return false }
+                registry.deferred[ObjectIdentifier(context)] = context
+                return true
+            }
+            if accepted {
+                context.state.withLock { $0.deferred = true }
+            }
+            let started = accepted && context.runDeferred(work)
+            return started || send(stopping, for: context)
+        }
+    }
+}

@@ -1,0 +1,51 @@
+extension ServerCore {
+    /// Hands `response` to libmicrohttpd for `context`'s connection. False (close the
+    /// connection) if it cannot be queued.
+    func send(_ response: HTTPResponse, for context: RequestContext) -> Bool {
+        context.state.withLock { $0.phase = .answered }
+        let handle: ResponseHandle?
+        switch response.body {
+        case .bytes(let bytes):
+            handle = ResponseHandle(bytes: bytes)
+        case .stream(let stream):
+            handle = serve(stream, for: context)
+        }
+        guard let handle else {
+            logger.error("libmicrohttpd could not create a response", metadata: ["status": "\(response.status)"])
+            return false
+        }
+        let refused = handle.add(response.headers)
+        if !refused.isEmpty {
+            logger.warning("libmicrohttpd refused response headers", metadata: ["headers": "\(refused)"])
+        }
+        let queued = context.connection.queue(handle, status: response.status)
+        handle.release()
+        return queued
+    }
+
+    /// Attaches `stream` to the connection, counts it live until it detaches, and wraps it in a
+    /// content-reader response. Nil if the stream already answers another request.
+    private func serve(_ stream: ResponseStream, for context: RequestContext) -> ResponseHandle? {
+        let id = ObjectIdentifier(stream)
+        let attached = stream.attach(to: context.connection) { [registry] in
+            registry.withLock { $0.streams[id] = nil }
+        }
+        guard attached else {
+            logger.error("a ResponseStream was returned for a second request")
+            return nil
+        }
+        let stopping = registry.withLock { registry in
+            registry.streams[id] = stream
+            return registry.shuttingDown
+        }
+        if stopping {
+            stream.finish()
+        }
+        context.state.withLock { $0.stream = stream }
+        guard let handle = ResponseHandle(streaming: stream) else {
+            stream.detach()
+            return nil
+        }
+        return handle
+    }
+}

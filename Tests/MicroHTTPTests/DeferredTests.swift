@@ -1,0 +1,53 @@
+import Foundation
+import Locking
+import MicroHTTP
+import TestSupport
+import Testing
+
+extension Live {
+    @Suite struct DeferredTests {
+        @Test func deferredReplyArrivesAndTheConnectionStaysUsable() throws {
+            let responder = Respond { request in
+                .deferred {
+                    try? await Task.sleep(for: .milliseconds(20))
+                    return .json(.accepted, Array(#"{"path":"\#(request.path)"}"#.utf8))
+                }
+            }
+            try withServer(responder: responder) { _, port in
+                let connection = try HTTPTestConnection(port: port)
+                for path in ["/first", "/second"] {
+                    try connection.send("POST", path, body: Array("{}".utf8))
+                    let response = try connection.readResponse()
+                    #expect(response.status == 202)
+                    #expect(response.text == #"{"path":"\#(path)"}"#)
+                }
+            }
+        }
+
+        @Test func stopAnswersWaitingDeferredRequestsWith503() throws {
+            let waiting = Locked(0)
+            let responder = Respond { _ in
+                .deferred {
+                    waiting.withLock { $0 += 1 }
+                    try? await Task.sleep(for: .seconds(30))
+                    return HTTPResponse(status: .ok)
+                }
+            }
+            let server = HTTPServer(configuration: HTTPServer.Configuration(), responder: responder)
+            let port = try server.start()
+            let clients = try (0..<10).map { _ in try HTTPTestConnection(port: port) }
+            for client in clients {
+                try client.send("POST", "/slow", body: [])
+            }
+            // The work starts only once its connection is suspended.
+            #expect(waitUntil { waiting.current == 10 })
+            let started = ContinuousClock.now
+            server.stop()
+            #expect(ContinuousClock.now - started < .seconds(1))
+            for client in clients {
+                let response = try client.readResponse()
+                #expect(response.status == 503)
+            }
+        }
+    }
+}

@@ -1,0 +1,50 @@
+import MicroHTTP
+import Testing
+
+/// Request targets decoded once, without a server.
+@Suite struct RequestTests {
+    @Test func segmentsAreDecodedExactlyOnce() throws {
+        let request = try HTTPRequest(method: .get, target: "/a/%2e%2e/b%2Fc/%252e/%C3%A9")
+        #expect(request.pathSegments == ["a", "..", "b/c", "%2e", "é"])
+        #expect(request.target == "/a/%2e%2e/b%2Fc/%252e/%C3%A9")
+    }
+
+    @Test func rootAndTrailingSlash() throws {
+        #expect(try HTTPRequest(method: .get, target: "/").pathSegments == [""])
+        #expect(try HTTPRequest(method: .get, target: "/a/").pathSegments == ["a", ""])
+        #expect(try HTTPRequest(method: .get, target: "/a/b?x").path == "/a/b")
+    }
+
+    @Test func queryItemsInOrder() throws {
+        let query = try HTTPRequest(method: .get, target: "/s?q=a+b%26c&flag&q=2&empty=").query
+        #expect(query["q"] == "a b&c")
+        #expect(query["flag"] == "")
+        #expect(query["missing"] == nil)
+        #expect(query.map(\.name) == ["q", "flag", "q", "empty"])
+    }
+
+    @Test(arguments: ["/a%", "/a%2", "/a%zz", "/a?x=%g0"])
+    func malformedPercentEncodingIsRefused(target: String) {
+        #expect(throws: HTTPRequest.TargetError.malformedPercentEncoding) {
+            try HTTPRequest(method: .get, target: target)
+        }
+    }
+
+    @Test func nonUTF8AfterDecodingIsRefused() {
+        #expect(throws: HTTPRequest.TargetError.notUTF8) { try HTTPRequest(method: .get, target: "/%ff") }
+    }
+
+    @Test(arguments: ["*", "http://example.com/", "example.com:80", ""])
+    func nonOriginFormIsRefused(target: String) {
+        #expect(throws: HTTPRequest.TargetError.notOriginForm) { try HTTPRequest(method: .get, target: target) }
+    }
+
+    @Test func headersAreCaseInsensitiveAndOrdered() {
+        var headers: HTTPHeaders = ["Accept": "a", "X-One": "1"]
+        headers.add("accept", "b")
+        #expect(headers["ACCEPT"] == "a")
+        #expect(headers.values(for: "Accept") == ["a", "b"])
+        headers.set("Accept", "c")
+        #expect(headers.map(\.name) == ["X-One", "Accept"])
+    }
+}

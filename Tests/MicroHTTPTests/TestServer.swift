@@ -1,0 +1,40 @@
+import Foundation
+import Testing
+import MicroHTTP
+import TestSupport
+
+/// Live tests share the machine's two cores; running them one at a time keeps timings honest.
+@Suite(.serialized) enum Live {}
+
+/// A responder made of a closure, for tests.
+struct Respond: HTTPResponder {
+    let body: @Sendable (HTTPRequest) -> HTTPReply
+
+    init(_ body: @escaping @Sendable (HTTPRequest) -> HTTPReply) {
+        self.body = body
+    }
+
+    func respond(to request: HTTPRequest) -> HTTPReply {
+        body(request)
+    }
+}
+
+/// Starts a server on a free port, runs `body`, and always stops it.
+func withServer<Result>(
+    _ configure: (inout HTTPServer.Configuration) -> Void = { _ in },
+    responder: any HTTPResponder,
+    _ body: (HTTPServer, Int) throws -> Result
+) throws -> Result {
+    var configuration = HTTPServer.Configuration()
+    configure(&configuration)
+    let server = HTTPServer(configuration: configuration, responder: responder)
+    let port = try server.start()
+    defer { server.stop() }
+    return try body(server, port)
+}
+
+/// The JSON error document's code, or nil.
+func errorCode(_ response: HTTPTestResponse) -> String? {
+    let object = try? JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any]
+    return (object?["error"] as? [String: Any])?["code"] as? String
+}

@@ -1,0 +1,15 @@
+/// A response as read off the wire.
+public struct HTTPTestResponse: Sendable {
+    public let status: Int
+    public let headers: [(name: String, value: String)]
+    public let body: [UInt8]
+
+    /// The first value of a header, compared case-insensitively.
+    public func header(_ name: String) -> String? {
+        headers.first { $0.name.lowercased() == name.lowercased() }?.value
+    }
+
+    public var text: String {
+        String(decoding: body, as: UTF8.self)
+    }
+}
