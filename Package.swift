@@ -54,6 +54,12 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // Benchmarks (`make bench`).
+        .executableTarget(
+            name: "statedeck-churn",
+            dependencies: ["StateDeckServer", "StateDeck"],
+            path: "Benchmarks/DeckChurn"
+        ),
 
         // Test helpers: a raw-socket HTTP and SSE client.
         .target(name: "TestSupport", dependencies: ["Locking"], path: "Tests/TestSupport"),

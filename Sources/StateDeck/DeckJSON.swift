@@ -3,9 +3,10 @@ import Foundation
 /// The JSON conventions of the wire contract.
 public enum DeckJSON {
     /// An encoder for the deck's documents: timestamps as ISO 8601 with milliseconds in UTC,
-    /// such as "2026-11-22T10:00:00.123Z".
+    /// such as "2026-11-22T10:00:00.123Z"; keys sorted so that equal states encode to equal bytes.
     public static func makeEncoder() -> JSONEncoder {
         let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .custom { date, encoder in
             var container = encoder.singleValueContainer()
             try container.encode(timestamp(date))

@@ -7,6 +7,8 @@ struct APIRoutes: Sendable {
     let deck: Deck
     let mirror: StateMirror
     let debugEnabled: Bool
+    /// Bytes an SSE client may fall behind by before it is dropped.
+    let streamCapacity: Int
 
     /// Adds every API route and `/events` to `router`.
     func register(on router: inout Router) {
@@ -54,7 +56,7 @@ struct APIRoutes: Sendable {
             }
         }
         router.on(.get, "/events") { request, _ in
-            .response(EventsRoute.open(request: request, hub: mirror.hub, mirror: mirror))
+            .response(EventsRoute.open(request: request, mirror: mirror, capacity: streamCapacity))
         }
     }
 

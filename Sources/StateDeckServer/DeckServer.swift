@@ -24,7 +24,8 @@ public final class DeckServer: Sendable {
 
         let files = try StaticFiles(directory: configuration.publicDirectory)
         var router = Router { request, _ in .response(files.respond(to: request)) }
-        APIRoutes(deck: deck, mirror: mirror, debugEnabled: configuration.debug)
+        APIRoutes(deck: deck, mirror: mirror, debugEnabled: configuration.debug,
+                  streamCapacity: configuration.streamCapacity)
             .register(on: &router)
         http = HTTPServer(configuration: configuration.http, responder: router, logger: logger)
     }

@@ -1,12 +1,13 @@
 import EventStream
 import MicroHTTP
 
-extension ResponseStream: @retroactive EventSink {}
+extension ResponseStream: EventSink {}
 
 /// `GET /events`: one SSE stream per client, registered with the hub.
 enum EventsRoute {
-    static func open(request: HTTPRequest, hub: EventHub, mirror: StateMirror) -> HTTPResponse {
-        let stream = ResponseStream(capacity: streamCapacity)
+    static func open(request: HTTPRequest, mirror: StateMirror, capacity: Int) -> HTTPResponse {
+        let hub = mirror.hub
+        let stream = ResponseStream(capacity: capacity)
         let subscription = hub.subscribe(stream, lastEventID: request.headers["Last-Event-ID"]) { eventID in
             String(decoding: mirror.stateDocument(at: eventID), as: UTF8.self)
         }
@@ -19,7 +20,4 @@ enum EventsRoute {
         }
         return HTTPResponse(status: .ok, headers: headers, body: .stream(stream))
     }
-
-    /// Bytes a client may fall behind by before it is dropped: about a thousand panel changes.
-    static let streamCapacity = 1 << 20
 }

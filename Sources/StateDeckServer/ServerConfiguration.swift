@@ -13,8 +13,8 @@ public struct ServerConfiguration: Sendable {
     public var publicDirectory: URL
     /// How often idle streams get a `: ping` comment (which also frees dead clients).
     public var pingInterval: Duration = .seconds(15)
-    /// Bytes a stream client may fall behind by before it is dropped.
-    public var streamCapacity = 1 << 20
+    /// Bytes a stream client may fall behind by before it is dropped: a few hundred panel changes.
+    public var streamCapacity = 256 * 1024
 
     public init(publicDirectory: URL) {
         self.publicDirectory = publicDirectory
@@ -29,7 +29,7 @@ public struct ServerConfiguration: Sendable {
     }
 
     /// The address printed on start, with an IPv6 host in brackets.
-    func url(port: Int) -> String {
+    public func url(port: Int) -> String {
         let shownHost = host.contains(":") ? "[\(host)]" : host
         return "http://\(shownHost):\(port)/"
     }
