@@ -29,8 +29,14 @@ public actor Deck {
     var isStarted = false
     private var observers: [@Sendable (DeckEvent) -> Void] = []
 
-    /// A deck of `panels`, whose ids must be unique.
-    public init(_ title: String, configuration: Configuration = Configuration(), panels: [Panel]) {
+    /// A deck of `panels`, whose ids must be unique; panels named in `memories` continue from
+    /// where they were in the deck this one replaces.
+    public init(
+        _ title: String,
+        configuration: Configuration = Configuration(),
+        panels: [Panel],
+        memories: [String: PanelMemory] = [:]
+    ) {
         let ids = panels.map(\.id)
         precondition(Set(ids).count == ids.count, "Panel ids must be unique within a deck: \(ids)")
         self.title = title
@@ -39,7 +45,11 @@ public actor Deck {
         clock = DeckClock(configuration.clock)
         runner = Runner(clock: clock, random: configuration.random)
         let date = configuration.now()
-        self.panels = panels.map { PanelRuntime($0, at: date) }
+        self.panels = panels.map { panel in
+            var runtime = PanelRuntime(panel, at: date)
+            if let memory = memories[panel.id] { runtime.restore(memory) }
+            return runtime
+        }
         feedback = Feedback(duration: configuration.toastDuration, position: configuration.toastPosition)
     }
 

@@ -2,9 +2,10 @@ import EventStream
 import MicroHTTP
 import StateDeck
 
-/// The routes of PROTOCOL.md over one deck.
+/// The routes of PROTOCOL.md over the deck being served.
 struct APIRoutes: Sendable {
-    let deck: Deck
+    /// The current deck: a reloaded deck file replaces it.
+    let deck: @Sendable () -> Deck
     let mirror: StateMirror
     let debugEnabled: Bool
     /// Bytes an SSE client may fall behind by before it is dropped.
@@ -24,20 +25,20 @@ struct APIRoutes: Sendable {
         }
         router.on(.post, "/api/panels/{id}/retry") { _, parameters in
             deferred {
-                let result = try await deck.retry(panel: parameters["id"] ?? "")
+                let result = try await deck().retry(panel: parameters["id"] ?? "")
                 return .api(.accepted, #"{"accepted":true,"coalesced":\#(result.coalesced)}"#)
             }
         }
         router.on(.post, "/api/panels/{id}/recover") { request, parameters in
             deferred {
                 let body = try RequestBody.decode(RecoverBody.self, from: request)
-                try await deck.recover(panel: parameters["id"] ?? "", option: body.option)
+                try await deck().recover(panel: parameters["id"] ?? "", option: body.option)
                 return .api(.accepted, #"{"accepted":true}"#)
             }
         }
         router.on(.post, "/api/panels/{id}/items/{itemId}/actions/{actionId}") { _, parameters in
             deferred {
-                try await deck.perform(
+                try await deck().perform(
                     action: parameters["actionId"] ?? "", item: parameters["itemId"] ?? "",
                     panel: parameters["id"] ?? "")
                 return .api(.accepted, #"{"accepted":true}"#)
@@ -51,7 +52,7 @@ struct APIRoutes: Sendable {
             }
             return deferred {
                 let command = try DebugBody.command(from: request)
-                let state = try await deck.debug(command, panel: parameters["id"] ?? "")
+                let state = try await deck().debug(command, panel: parameters["id"] ?? "")
                 return .api(.ok, try DeckJSON.makeEncoder().encode(state))
             }
         }

@@ -2,12 +2,14 @@ import EventStream
 import Foundation
 import Logging
 import MicroHTTP
+import Locking
 import StateDeck
 
 /// The dashboard: one deck served over HTTP, its changes streamed to every open page.
 public final class DeckServer: Sendable {
     public let configuration: ServerConfiguration
-    public let deck: Deck
+    private let current: Locked<Deck>
+    private let mirror: StateMirror
     private let http: HTTPServer
     private let hub: EventHub
 
@@ -15,16 +17,18 @@ public final class DeckServer: Sendable {
     public init(deck: Deck, configuration: ServerConfiguration,
                 logger: Logger = Logger(label: "statedeck")) async throws {
         self.configuration = configuration
-        self.deck = deck
+        let current = Locked(deck)
+        self.current = current
         var hubConfiguration = EventHub.Configuration()
         hubConfiguration.pingInterval = configuration.pingInterval
         hub = EventHub(configuration: hubConfiguration)
-        let mirror = StateMirror(snapshot: await deck.snapshot(), debug: configuration.debug, hub: hub)
-        await deck.observe { event in mirror.apply(event) }
+        let mirror = StateMirror(debug: configuration.debug, hub: hub)
+        self.mirror = mirror
+        await mirror.follow(deck)
 
         let files = try StaticFiles(directory: configuration.publicDirectory)
         var router = Router { request, _ in .response(files.respond(to: request)) }
-        APIRoutes(deck: deck, mirror: mirror, debugEnabled: configuration.debug,
+        APIRoutes(deck: { current.current }, mirror: mirror, debugEnabled: configuration.debug,
                   streamCapacity: configuration.streamCapacity)
             .register(on: &router)
         http = HTTPServer(configuration: configuration.http, responder: router, logger: logger)
@@ -39,6 +43,21 @@ public final class DeckServer: Sendable {
         return port
     }
 
+    /// The deck being served.
+    public var deck: Deck { current.current }
+
+    /// Serves `newDeck` in place of the current deck, which is stopped. Every open page gets the
+    /// new deck as a `snapshot` event.
+    public func replaceDeck(with newDeck: Deck) async {
+        let old = current.withLock { deck in
+            defer { deck = newDeck }
+            return deck
+        }
+        await old.stop()
+        await mirror.follow(newDeck, announce: true)
+        await newDeck.start()
+    }
+
     /// The bound port (after `start()`).
     public var port: Int { http.port }
 
@@ -49,6 +68,6 @@ public final class DeckServer: Sendable {
     public func stop() async {
         hub.close()
         http.stop()
-        await deck.stop()
+        await current.current.stop()
     }
 }

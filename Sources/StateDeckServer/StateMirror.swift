@@ -9,6 +9,9 @@ import StateDeck
 /// answers, which are assembled from bytes already held instead of encoding per request.
 final class StateMirror: Sendable {
     private struct Contents {
+        /// Counts the decks followed: events of a deck no longer followed are ignored.
+        var generation = 0
+        var header: [UInt8]
         var order: [String]
         var panels: [String: [UInt8]]
         var toast: (bytes: [UInt8], expires: ContinuousClock.Instant)?
@@ -17,37 +20,68 @@ final class StateMirror: Sendable {
     }
 
     let hub: EventHub
-    private let header: [UInt8]
+    private let debug: Bool
     private let contents: Locked<Contents>
     private let encoder = DeckJSON.makeEncoder()
 
-    init(snapshot: DeckSnapshot, debug: Bool, hub: EventHub) {
+    /// An empty mirror; `follow(_:)` fills it.
+    init(debug: Bool, hub: EventHub) {
         self.hub = hub
-        header = Array("{\"title\":".utf8) + JSONText.string(snapshot.title)
-            + Array(",\"debug\":\(debug),\"lastEventId\":".utf8)
-        var panels: [String: [UInt8]] = [:]
-        for panel in snapshot.panels {
-            panels[panel.id] = (try? Self.encode(panel, with: encoder)) ?? []
-        }
-        contents = Locked(Contents(order: snapshot.panels.map(\.id), panels: panels))
+        self.debug = debug
+        contents = Locked(Contents(header: [], order: [], panels: [:]))
     }
 
-    /// Records one deck event and publishes it to every stream. Called in order by the deck.
-    func apply(_ event: DeckEvent) {
+    /// Mirrors `deck` from now on, and forgets any deck followed before. With `announce`, every
+    /// open stream gets the whole new state as a `snapshot` event.
+    func follow(_ deck: Deck, announce: Bool = false) async {
+        let generation = contents.withLock { contents in
+            contents.generation += 1
+            return contents.generation
+        }
+        await deck.observe { [self] event in apply(event, generation: generation) }
+        let snapshot = await deck.snapshot()
+        contents.withLock { load(snapshot, into: &$0) }
+        if announce {
+            let document = stateDocument(at: hub.lastEventID + 1)
+            hub.publish(event: "snapshot", data: String(decoding: document, as: UTF8.self))
+        }
+    }
+
+    private func load(_ snapshot: DeckSnapshot, into contents: inout Contents) {
+        contents.header = Array("{\"title\":".utf8) + JSONText.string(snapshot.title)
+            + Array(",\"debug\":\(debug),\"lastEventId\":".utf8)
+        contents.order = snapshot.panels.map(\.id)
+        contents.panels = [:]
+        for panel in snapshot.panels {
+            contents.panels[panel.id] = (try? Self.encode(panel, with: encoder)) ?? []
+        }
+        contents.toast = nil
+        contents.document = nil
+    }
+
+    /// Records one event of the deck of `generation` and publishes it to every stream. Called in
+    /// order by the deck.
+    private func apply(_ event: DeckEvent, generation: Int) {
         switch event {
         case .panel(let panel):
             guard let bytes = try? Self.encode(panel, with: encoder) else { return }
-            contents.withLock { contents in
+            let current = contents.withLock { contents in
+                guard contents.generation == generation else { return false }
                 if contents.panels.updateValue(bytes, forKey: panel.id) == nil {
                     contents.order.append(panel.id)
                 }
+                return true
             }
-            hub.publish(event: "panel", data: String(decoding: bytes, as: UTF8.self))
+            if current { hub.publish(event: "panel", data: String(decoding: bytes, as: UTF8.self)) }
         case .toast(let toast):
             guard let bytes = try? Self.encode(toast, with: encoder) else { return }
             let expires = ContinuousClock.now.advanced(by: .milliseconds(toast.durationMs))
-            contents.withLock { $0.toast = (bytes, expires) }
-            hub.publish(event: "toast", data: String(decoding: bytes, as: UTF8.self))
+            let current = contents.withLock { contents in
+                guard contents.generation == generation else { return false }
+                contents.toast = (bytes, expires)
+                return true
+            }
+            if current { hub.publish(event: "toast", data: String(decoding: bytes, as: UTF8.self)) }
         }
     }
 
@@ -73,7 +107,7 @@ final class StateMirror: Sendable {
             if let document = contents.document, document.eventID == eventID {
                 return document.bytes
             }
-            var bytes = header + Array(String(eventID).utf8) + Array(",\"panels\":[".utf8)
+            var bytes = contents.header + Array(String(eventID).utf8) + Array(",\"panels\":[".utf8)
             for (index, id) in contents.order.enumerated() {
                 if index > 0 { bytes.append(UInt8(ascii: ",")) }
                 bytes += contents.panels[id] ?? []
