@@ -12,6 +12,7 @@ public final class DeckServer: Sendable {
     private let mirror: StateMirror
     private let http: HTTPServer
     private let hub: EventHub
+    private let gate: RequestGate
 
     /// Prepares the server; nothing is bound until `start()`.
     public init(deck: Deck, configuration: ServerConfiguration,
@@ -31,13 +32,16 @@ public final class DeckServer: Sendable {
         APIRoutes(deck: { current.current }, mirror: mirror, debugEnabled: configuration.debug,
                   streamCapacity: configuration.streamCapacity)
             .register(on: &router)
-        http = HTTPServer(configuration: configuration.http, responder: router, logger: logger)
+        gate = RequestGate(configuredHost: configuration.host, token: configuration.token)
+        http = HTTPServer(configuration: configuration.http,
+                          responder: SecureResponder(gate: gate, routes: router), logger: logger)
     }
 
     /// Binds, starts the deck's loads and returns the port; the server then accepts connections.
     @discardableResult
     public func start() async throws -> Int {
         let port = try http.start()
+        gate.bind(port: port)
         hub.startPinging()
         await deck.start()
         return port

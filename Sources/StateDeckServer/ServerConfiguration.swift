@@ -13,6 +13,9 @@ public struct ServerConfiguration: Sendable {
     public var publicDirectory: URL
     /// How often idle streams get a `: ping` comment (which also frees dead clients).
     public var pingInterval: Duration = .seconds(15)
+    /// The secret every request must carry, when the dashboard is reachable by others. Required
+    /// beyond loopback.
+    public var token: AccessToken?
     /// Bytes a stream client may fall behind by before it is dropped: a few hundred panel changes.
     public var streamCapacity = 256 * 1024
 
@@ -28,9 +31,14 @@ public struct ServerConfiguration: Sendable {
         return http
     }
 
-    /// The address printed on start, with an IPv6 host in brackets.
+    /// The address printed on start, with an IPv6 host in brackets and the token to open it with.
     public func url(port: Int) -> String {
         let shownHost = host.contains(":") ? "[\(host)]" : host
-        return "http://\(shownHost):\(port)/"
+        return "http://\(shownHost):\(port)/" + (token.map { "?token=\($0)" } ?? "")
+    }
+
+    /// Whether `host` can only be reached from this machine.
+    public var isLoopback: Bool {
+        host == "localhost" || host == "::1" || host.hasPrefix("127.")
     }
 }

@@ -45,6 +45,15 @@ struct Launcher {
         configuration.host = options.host
         configuration.port = options.port
         configuration.debug = options.debug
+        if let tokenFile = options.tokenFile {
+            do {
+                configuration.token = try AccessToken.read(from: tokenFile)
+            } catch {
+                Self.fail(error.description, status: 2)
+            }
+        } else if !configuration.isLoopback {
+            configuration.token = AccessToken.generate()
+        }
         return configuration
     }
 

@@ -23,6 +23,11 @@ struct Options: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Serve the page from this folder.", valueName: "dir"))
     var `public`: String?
 
+    @Option(name: .long, help: ArgumentHelp(
+        "Require the token in this file (mode 0600) on every request. Beyond loopback a token is always required; without this file one is generated.",
+        valueName: "file"))
+    var tokenFile: String?
+
     @Flag(name: .long, help: "Open the dashboard in the default browser once it is served.")
     var open = false
 

@@ -1,0 +1,93 @@
+import Locking
+import MicroHTTP
+
+/// Decides, before any routing, whether a request may reach the dashboard at all.
+///
+/// The bar is the most trusted local servers (Jupyter, VS Code, Chrome DevTools): the `Host`
+/// header must name this server (a DNS-rebinding page names its own), and a request that reads
+/// or changes live state must come from this server's own page, never from another site nor from
+/// another port on localhost, which browsers count as the same site.
+struct RequestGate: Sendable {
+    /// Host names this server answers to, as they appear before `:port` in `Host` and `Origin`.
+    let hostNames: [String]
+    let token: AccessToken?
+    private let boundPort = Locked(0)
+
+    init(configuredHost: String, token: AccessToken?) {
+        let configured = configuredHost.contains(":") ? "[\(configuredHost)]" : configuredHost
+        hostNames = ["127.0.0.1", "localhost", "[::1]"] + (["127.0.0.1", "localhost", "[::1]"].contains(configured) ? [] : [configured])
+        self.token = token
+    }
+
+    /// Records the port once bound (it may have been 0).
+    func bind(port: Int) {
+        boundPort.withLock { $0 = port }
+    }
+
+    var port: Int { boundPort.current }
+
+    /// The answer given before routing, or nil when `request` may pass to the routes: a refusal,
+    /// or the redirect that turns a `?token=` visit into a cookie.
+    func intercept(_ request: HTTPRequest) -> HTTPResponse? {
+        if let refusal = originRefusal(request) { return refusal }
+        guard let token else { return nil }
+        if let visit = tokenVisit(request, token: token) { return visit }
+        guard token.matches(presented(in: request) ?? "") else {
+            return .apiError(.forbidden, code: "forbidden",
+                             message: "open the address with the ?token= that statedeck printed at start")
+        }
+        return nil
+    }
+
+    /// Refuses a `Host` that is not this server, and cross-site or cross-origin requests for
+    /// live state.
+    private func originRefusal(_ request: HTTPRequest) -> HTTPResponse? {
+        let port = self.port
+        guard let host = request.headers["Host"], hostNames.contains(where: { host == "\($0):\(port)" }) else {
+            return .apiError(.forbidden, code: "forbidden", message: "this server does not answer to that Host")
+        }
+        if isStateful(request) {
+            if let site = request.headers["Sec-Fetch-Site"], site != "same-origin", site != "none" {
+                return .apiError(.forbidden, code: "forbidden", message: "cross-site requests are refused")
+            }
+            if let origin = request.headers["Origin"], !hostNames.contains(where: { origin == "http://\($0):\(port)" }) {
+                return .apiError(.forbidden, code: "forbidden", message: "cross-origin requests are refused")
+            }
+        }
+        return nil
+    }
+
+    /// The answer to a visit that brings the token in its query: the cookie, and a 303 to the
+    /// same path without it (so the token leaves the address bar and history). Nil otherwise.
+    private func tokenVisit(_ request: HTTPRequest, token: AccessToken) -> HTTPResponse? {
+        guard let given = request.query["token"], request.method == .get, token.matches(given) else {
+            return nil
+        }
+        var response = HTTPResponse(status: .seeOther)
+        response.headers.add("Location", "/" + request.pathSegments.joined(separator: "/"))
+        response.headers.add("Set-Cookie", "\(AccessToken.cookieName(port: port))=\(token); HttpOnly; SameSite=Strict; Path=/")
+        response.headers.add("Cache-Control", "no-store")
+        return response
+    }
+
+    /// The token a request carries: `Authorization: Bearer`, else the port's cookie.
+    private func presented(in request: HTTPRequest) -> String? {
+        if let authorization = request.headers["Authorization"], authorization.hasPrefix("Bearer ") {
+            return String(authorization.dropFirst("Bearer ".count))
+        }
+        let name = AccessToken.cookieName(port: port) + "="
+        for header in request.headers.values(for: "Cookie") {
+            for pair in header.split(separator: ";") {
+                let pair = pair.drop { $0 == " " }
+                if pair.hasPrefix(name) { return String(pair.dropFirst(name.count)) }
+            }
+        }
+        return nil
+    }
+
+    /// The API, the stream and every method but GET and HEAD read or change live state.
+    private func isStateful(_ request: HTTPRequest) -> Bool {
+        (request.method != .get && request.method != .head)
+            || request.pathSegments.first == "api" || request.path == "/events"
+    }
+}
