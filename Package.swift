@@ -49,7 +49,7 @@ let package = Package(
         .executableTarget(
             name: "statedeck",
             dependencies: [
-                "StateDeckServer", "StateDeck", "Locking",
+                "StateDeckServer", "StateDeck", "StateDeckSources", "Locking",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -69,7 +69,7 @@ let package = Package(
             name: "StateDeckTests",
             dependencies: ["StateDeck", .product(name: "Clocks", package: "swift-clocks")]
         ),
-        .testTarget(name: "StateDeckSourcesTests", dependencies: ["StateDeckSources", "TestSupport"]),
+        .testTarget(name: "StateDeckSourcesTests", dependencies: ["StateDeckSources", "StateDeck"]),
         .testTarget(name: "StateDeckServerTests", dependencies: ["StateDeckServer", "TestSupport"]),
     ]
 )

@@ -30,6 +30,12 @@ extension Deck {
         return startLoad(index, manual: true)
     }
 
+    /// Loads the panel again now as a scheduled load would (a watched file changed, say): no
+    /// outcome toast unless the outcome is a transition, and nothing while a debug state pins it.
+    public func refresh(panel id: String) throws(DeckError) {
+        reload(try index(of: id))
+    }
+
     /// Starts a load of panel `index` unless one is in flight (single flight).
     @discardableResult
     func startLoad(_ index: Int, manual: Bool) -> RetryResult {

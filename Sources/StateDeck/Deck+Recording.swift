@@ -21,6 +21,11 @@ extension Deck {
     }
 
     /// Shows `note` as the deck's toast and arms its expiry.
+    /// Shows a toast about the deck itself, such as a deck file that could not be reloaded.
+    public func announce(_ message: String, style: Toast.Style) {
+        show(Feedback.Note(style: style, message: message))
+    }
+
     func show(_ note: Feedback.Note) {
         let toast = feedback.show(note)
         emit(.toast(toast))

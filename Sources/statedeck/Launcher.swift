@@ -3,6 +3,7 @@ import Locking
 import Logging
 import StateDeck
 import StateDeckServer
+import StateDeckSources
 
 /// Turns parsed options into a running dashboard, and stops it on SIGINT or SIGTERM.
 struct Launcher {
@@ -12,7 +13,8 @@ struct Launcher {
         LoggingSystem.bootstrap { StreamLogHandler.standardError(label: $0) }
         let configuration = serverConfiguration()
         let selfURL = Locked<URL?>(nil)
-        let deck = DeckLoader.demo(seed: options.seed, selfURL: selfURL)
+        let session = options.config.map(openDeckFile)
+        let deck = if let session { await session.makeDeck() } else { DeckLoader.demo(seed: options.seed, selfURL: selfURL) }
         let server: DeckServer
         let port: Int
         do {
@@ -28,11 +30,13 @@ struct Launcher {
         if options.open {
             Browser.open(url)
         }
+        let reloading = session.map { session in Task { await session.run(serving: server) } }
 
         let signal = await TerminationSignal.next()
         Logger(label: "statedeck").info("signal \(signal): stopping")
         // PROTOCOL.md promises exit within 2 s, whatever a stuck loader does.
         DispatchQueue.global().asyncAfter(deadline: .now() + 1.8) { exit(0) }
+        reloading?.cancel()
         await server.stop()
         exit(0)
     }
@@ -55,6 +59,15 @@ struct Launcher {
             configuration.token = AccessToken.generate()
         }
         return configuration
+    }
+
+    /// The deck file session of `path`; a file with problems ends the process with status 2.
+    private func openDeckFile(_ path: String) -> DeckFileSession {
+        do {
+            return DeckFileSession(file: try DeckFile.load(path: path), path: path)
+        } catch {
+            Self.fail("\(path) has problems:\n\(error.description)", status: 2)
+        }
     }
 
     /// Prints `statedeck: message` on standard error and exits.

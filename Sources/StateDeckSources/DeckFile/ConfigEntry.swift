@@ -1,0 +1,9 @@
+import Yams
+
+/// One key and its value in a mapping.
+struct ConfigEntry {
+    let key: String
+    /// Where an unknown key is reported.
+    let keyMark: Mark?
+    let value: ConfigNode
+}

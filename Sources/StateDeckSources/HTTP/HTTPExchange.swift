@@ -1,0 +1,64 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import StateDeck
+
+/// One answer to an http source: judged against the source's expectations, then turned into info.
+struct HTTPExchange {
+    let source: HTTPSource
+    let response: HTTPURLResponse
+    let body: Data
+    let latency: Duration
+
+    var status: Int { response.statusCode }
+    var text: String { String(decoding: body, as: UTF8.self) }
+
+    /// Throws the catalogue's error when the status is not expected or the check fails.
+    func validate() throws(PanelError) {
+        guard source.expectedStatuses?.contains(status) ?? (200..<300).contains(status) else {
+            throw statusFailure()
+        }
+        switch source.check {
+        case .contains(let needle) where !text.contains(needle):
+            throw invalid("The answer does not contain \"\(needle)\".")
+        case .equals(let pointer, let expected):
+            let actual = try json()[pointer]
+            guard actual == expected else {
+                throw invalid("\(pointer) is \(actual?.jsonText ?? "missing"), not \(expected.jsonText).")
+            }
+        case .contains, nil:
+            break
+        }
+    }
+
+    /// Status and latency, then the picked fields, or an excerpt of the body when nothing is picked.
+    func info() throws(PanelError) -> Info {
+        var fields = [Info.Field("Status", "\(status)"), Info.Field("Latency", latency.shortText)]
+        let document = source.picks.isEmpty ? nil : try json()
+        for pick in source.picks {
+            guard let value = document?[pick.pointer] else { throw invalid("The JSON has nothing at \(pick.pointer).") }
+            fields.append(Info.Field(pick.label, value.displayText))
+        }
+        let excerpt = text.trimmingCharacters(in: .whitespacesAndNewlines).excerpt(limit: 2000)
+        return Info(summary: "HTTP \(status) in \(latency.shortText)", fields: fields,
+                    text: source.picks.isEmpty && !excerpt.isEmpty ? excerpt : nil)
+    }
+
+    /// The body as JSON, which a check or a pick needs.
+    func json() throws(PanelError) -> JSONValue {
+        guard let value = JSONValue(parsing: text) else { throw invalid("The answer is not JSON.") }
+        return value
+    }
+
+    /// "GET http://… answered 503", then the start of the body.
+    var detail: String {
+        let excerpt = text.trimmingCharacters(in: .whitespacesAndNewlines).excerpt(limit: 500)
+        let line = "\(source.method) \(source.url.absoluteString) answered \(status)"
+        return excerpt.isEmpty ? line : "\(line)\n\(excerpt)"
+    }
+
+    func invalid(_ reason: String) -> PanelError {
+        PanelError(.invalidResponse, failureReason: reason, detail: detail)
+    }
+}

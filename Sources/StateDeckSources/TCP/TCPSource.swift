@@ -1,0 +1,48 @@
+import Dispatch
+import StateDeck
+
+/// Checks that something accepts TCP connections at a host and port; the info is the time the
+/// connection took. The connection is closed at once, without a byte sent.
+public struct TCPSource: Sendable, Hashable {
+    /// A name or an address.
+    public var host: String
+    /// From 1 to 65535.
+    public var port: Int
+    /// The connection attempt's limit, name resolution aside.
+    public var timeout: Duration
+
+    /// A source connecting to `host`:`port`.
+    public init(host: String, port: Int, timeout: Duration = .seconds(10)) {
+        self.host = host
+        self.port = port
+        self.timeout = timeout
+    }
+
+    /// One connection attempt; throws a `PanelError`.
+    ///
+    /// The attempt blocks a Dispatch worker (never a thread of Swift's concurrency pool) for at
+    /// most `timeout`, name resolution aside; a cancelled load still waits for it.
+    public func load() async throws -> Info {
+        let probe = TCPProbe(host: host, port: port, timeout: timeout)
+        let outcome = await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(returning: probe.connect()) }
+        }
+        let address = "\(host):\(port)"
+        switch outcome {
+        case .success(let latency):
+            return Info(summary: "Port \(port) open", fields: [
+                Info.Field("Address", address), Info.Field("Connect", latency.shortText),
+            ])
+        case .failure(.refused):
+            throw PanelError.refused(host, port, detail: "connect \(address): connection refused")
+        case .failure(.timedOut):
+            throw PanelError.timedOut(after: timeout, detail: "connect \(address): no answer")
+        case .failure(.unresolved(let reason)):
+            throw PanelError.unresolved(host, detail: reason)
+        case .failure(.noRoute(let reason)):
+            throw PanelError(.noNetwork, failureReason: "There is no route to \(host).", detail: reason)
+        case .failure(.failed(let reason)):
+            throw PanelError(.unreachable, failureReason: "The connection to \(address) failed.", detail: reason)
+        }
+    }
+}

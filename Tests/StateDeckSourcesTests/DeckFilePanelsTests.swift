@@ -1,0 +1,129 @@
+import Foundation
+import StateDeck
+import Testing
+@testable import StateDeckSources
+
+@Suite("DeckFile panels")
+struct DeckFilePanelsTests {
+    let folder: TemporaryFolder
+
+    init() throws {
+        folder = try TemporaryFolder()
+    }
+
+    func deck(_ yaml: String) throws -> DeckFile {
+        try DeckFile.parse(yaml, file: "deck.yaml", folder: folder.path)
+    }
+
+    @Test func panelsCarryTheFilesSettings() throws {
+        let panel = try #require(try deck("""
+            panels:
+              - id: api
+                title: API
+                http: { url: "http://127.0.0.1:9/health", timeout: 2s }
+                refresh: manual
+                retry: { attempts: 5, delay: 2s, maxDelay: 1m, jitter: 0.1 }
+                minimumLoading: 0ms
+                loading: { afterInfo: { type: vertical, position: top, spacing: 4 } }
+                placeholder: { summary: Loading…, fields: [{ label: Status, value: "200" }] }
+                recovery:
+                  - { id: restart, label: Restart, role: primary, run: [true] }
+                actions:
+                  - { id: remove, label: Remove, run: [true] }
+            """).makePanels().first)
+        #expect(panel.id == "api")
+        #expect(panel.title == "API")
+        #expect(panel.refresh == .manual)
+        #expect(panel.timeout == .seconds(3))
+        #expect(panel.retryPolicy == RetryPolicy(attempts: 5, initialDelay: .seconds(2), maximumDelay: .seconds(60), jitter: 0.1))
+        #expect(panel.minimumLoadingTime == .zero)
+        #expect(panel.presentation.loadingAfterInfo == .vertical(position: .top, spacing: 4))
+        #expect(panel.placeholder == Info(summary: "Loading…", fields: [Info.Field("Status", "200")]))
+        #expect(panel.recoveryOptions.map(\.id) == ["restart", "try-again", "cancel"])
+        #expect(panel.recoveryOptions.first?.role == .primary)
+        #expect(panel.itemActions.map(\.id) == ["remove"])
+    }
+
+    @Test func aRecoveryCommandRunsAndThePanelReloads() async throws {
+        let deck = try deck("""
+            panels:
+              - id: jobs
+                command: { run: [test, -f, fixed] }
+                refresh: manual
+                retry: none
+                minimumLoading: 0ms
+                recovery:
+                  - { id: fix, label: Fix it, run: [touch, fixed] }
+            """).makeDeck()
+        let events = await DeckEvents(observing: deck)
+        await deck.start()
+        #expect(await events.panel("jobs") { $0.latestValidError?.kind == .commandFailed } != nil)
+        try await deck.recover(panel: "jobs", option: "fix")
+        #expect(await events.toast("Fix it: done") != nil)
+        #expect(await events.panel("jobs") { $0.latestValidInfo != nil } != nil)
+        await deck.stop()
+    }
+
+    @Test func itemActionsGetTheItemId() async throws {
+        let deck = try deck("""
+            panels:
+              - id: files
+                command: { shell: "printf 'alpha\\\\nbeta\\\\n'", output: lines }
+                refresh: manual
+                minimumLoading: 0ms
+                actions:
+                  - { id: touch, label: Touch, run: [touch, "{item}"], message: Touched }
+                  - { id: mark, label: Mark, shell: 'touch "marked-$STATEDECK_ITEM_ID"' }
+                  - { id: fail, label: Fail, run: ["false"] }
+            """).makeDeck()
+        let events = await DeckEvents(observing: deck)
+        await deck.start()
+        let loaded = await events.panel("files") { $0.latestValidInfo != nil }
+        #expect(loaded?.latestValidInfo?.items?.map(\.id) == ["alpha", "beta"])
+        try await deck.perform(action: "touch", item: "beta", panel: "files")
+        #expect(await events.toast("Touched") != nil)
+        try await deck.perform(action: "mark", item: "alpha", panel: "files")
+        #expect(await events.toast("Mark alpha: done") != nil)
+        try await deck.perform(action: "fail", item: "alpha", panel: "files")
+        #expect(await events.toast("Fail alpha failed: exited with status 1") != nil)
+        #expect(FileManager.default.fileExists(atPath: folder.path("beta")))
+        #expect(FileManager.default.fileExists(atPath: folder.path("marked-alpha")))
+        await deck.stop()
+    }
+
+    @Test func customToastsReplaceTheDefaults() async throws {
+        let deck = try deck("""
+            panels:
+              - id: jobs
+                command: { run: ["false"] }
+                refresh: manual
+                retry: none
+                minimumLoading: 0ms
+                toasts: { failure: The jobs are stuck }
+            """).makeDeck()
+        let events = await DeckEvents(observing: deck)
+        await deck.start()
+        #expect(await events.toast("The jobs are stuck") != nil)
+        await deck.stop()
+    }
+
+    @Test func aWatchedFileReloadsItsPanel() async throws {
+        try folder.write("first", to: "status.txt")
+        let file = try deck("""
+            panels:
+              - id: status
+                file: { path: status.txt }
+                refresh: manual
+                minimumLoading: 0ms
+            """)
+        let deck = file.makeDeck()
+        let events = await DeckEvents(observing: deck)
+        await deck.start()
+        let watching = Task { await file.watchFiles(reloading: deck) }
+        defer { watching.cancel() }
+        #expect(await events.panel("status") { $0.latestValidInfo?.text == "first" } != nil)
+        try folder.write("second version", to: "status.txt")
+        #expect(await events.panel("status") { $0.latestValidInfo?.text == "second version" } != nil)
+        await deck.stop()
+    }
+}

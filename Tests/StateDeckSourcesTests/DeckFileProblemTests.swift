@@ -1,0 +1,225 @@
+import Testing
+@testable import StateDeckSources
+
+@Suite("DeckFile problems")
+struct DeckFileProblemTests {
+    /// A broken deck file and the one problem it must report.
+    struct Case: Sendable, CustomTestStringConvertible {
+        let name: String
+        let yaml: String
+        let problem: String
+
+        var testDescription: String { name }
+    }
+
+    static let cases: [Case] = [
+        Case(name: "a typo in a top-level key", yaml: """
+            titel: Stack
+            panels: [{ id: db, tcp: { host: localhost, port: 5432 } }]
+            """, problem: "deck.yaml:1: titel: unknown key; did you mean title?"),
+        Case(name: "no panels", yaml: "title: Stack", problem: "deck.yaml:1: panels: is required"),
+        Case(name: "an empty panel list", yaml: "panels: []", problem: "deck.yaml:1: panels: needs at least one panel"),
+        Case(name: "panels as a mapping", yaml: "panels: { api: 1 }", problem: "deck.yaml:1: panels: must be a list"),
+        Case(name: "a panel without id", yaml: """
+            panels:
+              - tcp: { host: localhost, port: 5432 }
+            """, problem: "deck.yaml:2: panels[0].id: is required"),
+        Case(name: "an id with capitals", yaml: """
+            panels:
+              - id: API
+                tcp: { host: localhost, port: 5432 }
+            """, problem: #"deck.yaml:2: panels[0].id: "API" must be lowercase letters, digits and dashes, like api-health"#),
+        Case(name: "a reused id", yaml: """
+            panels:
+              - id: db
+                tcp: { host: localhost, port: 5432 }
+              - id: db
+                tcp: { host: localhost, port: 5433 }
+            """, problem: "deck.yaml:4: panels[1].id: db is already the id of panels[0]"),
+        Case(name: "a panel without source", yaml: """
+            panels:
+              - id: db
+                title: Database
+            """, problem: "deck.yaml:2: panels[0]: needs a source: one of http, tcp, command, file"),
+        Case(name: "a panel with two sources", yaml: """
+            panels:
+              - id: db
+                http: { url: "http://localhost/" }
+                tcp: { host: localhost, port: 5432 }
+            """, problem: "deck.yaml:4: panels[0].tcp: a panel has exactly one source, and this one already has http"),
+        Case(name: "a URL that is not http", yaml: """
+            panels:
+              - id: api
+                title: API
+                http:
+                  url: ftp://files.local/health
+            """, problem: "deck.yaml:5: panels[0].http.url: must be an http or https URL"),
+        Case(name: "an unset environment variable", yaml: """
+            panels:
+              - id: api
+                http: { url: "${API_URL}/health" }
+            """, problem: "deck.yaml:3: panels[0].http.url: environment variable API_URL is not set (give a default with ${API_URL:-value})"),
+        Case(name: "a typo in an http key", yaml: """
+            panels:
+              - id: api
+                http: { url: "http://localhost/", expectedStatus: 200 }
+            """, problem: "deck.yaml:3: panels[0].http.expectedStatus: unknown key; did you mean expectStatus?"),
+        Case(name: "a status out of range", yaml: """
+            panels:
+              - id: api
+                http: { url: "http://localhost/", expectStatus: [200, 999] }
+            """, problem: "deck.yaml:3: panels[0].http.expectStatus[1]: must be a whole number from 100 to 599, not 999"),
+        Case(name: "an unknown method", yaml: """
+            panels:
+              - id: api
+                http: { url: "http://localhost/", method: fetch }
+            """, problem: "deck.yaml:3: panels[0].http.method: FETCH is not a method (GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS)"),
+        Case(name: "a pointer without slash", yaml: """
+            panels:
+              - id: api
+                http:
+                  url: "http://localhost/"
+                  check: { pointer: status, equals: ok }
+            """, problem: #"deck.yaml:5: panels[0].http.check.pointer: "status" is not a JSON pointer; it starts with /, like /status"#),
+        Case(name: "a check of both kinds", yaml: """
+            panels:
+              - id: api
+                http:
+                  url: "http://localhost/"
+                  check: { contains: ok, pointer: /status, equals: ok }
+            """, problem: "deck.yaml:5: panels[0].http.check.pointer: a check is either contains, or pointer with equals, not both"),
+        Case(name: "a port out of range", yaml: """
+            panels:
+              - id: db
+                tcp: { host: localhost, port: 70000 }
+            """, problem: "deck.yaml:3: panels[0].tcp.port: must be a whole number from 1 to 65535, not 70000"),
+        Case(name: "a refresh that is no duration", yaml: """
+            panels:
+              - id: db
+                tcp: { host: localhost, port: 5432 }
+                refresh: 5 seconds
+            """, problem: #"deck.yaml:4: panels[0].refresh: "5 seconds" is neither manual nor a duration like 30s or 5m"#),
+        Case(name: "a timeout without unit", yaml: """
+            defaults:
+              timeout: 5
+            panels: [{ id: db, tcp: { host: localhost, port: 5432 } }]
+            """, problem: #"deck.yaml:2: defaults.timeout: "5" is not a duration; write it like 500ms, 5s, 2m or 1h"#),
+        Case(name: "no retry at all", yaml: """
+            panels:
+              - id: db
+                tcp: { host: localhost, port: 5432 }
+                retry: { attempts: 0 }
+            """, problem: "deck.yaml:4: panels[0].retry.attempts: must be a whole number from 1 to 20, not 0"),
+        Case(name: "an unknown loading type", yaml: """
+            panels:
+              - id: db
+                tcp: { host: localhost, port: 5432 }
+                loading: { initial: spinner }
+            """, problem: #"deck.yaml:4: panels[0].loading.initial: "spinner" is not allowed here (expected material, horizontal, vertical, overCurrentContent, redacted, custom)"#),
+        Case(name: "an option of another loading type", yaml: """
+            panels:
+              - id: db
+                tcp: { host: localhost, port: 5432 }
+                loading:
+                  afterInfo: { type: material, spacing: 4 }
+            """, problem: "deck.yaml:5: panels[0].loading.afterInfo.spacing: is not an option of material"),
+        Case(name: "both run and shell", yaml: """
+            panels:
+              - id: jobs
+                command:
+                  run: [ls]
+                  shell: ls
+            """, problem: "deck.yaml:5: panels[0].command.shell: give either run (a program and its arguments) or shell (a script), not both"),
+        Case(name: "a command line as run", yaml: """
+            panels:
+              - id: jobs
+                command: { run: ls -l }
+            """, problem: "deck.yaml:3: panels[0].command.run: must be a list"),
+        Case(name: "an unknown output format", yaml: """
+            panels:
+              - id: status
+                file: { path: status.yaml, format: yaml }
+            """, problem: #"deck.yaml:3: panels[0].file.format: "yaml" is not allowed here (expected auto, json, text, lines)"#),
+        Case(name: "a recovery option taking a card's id", yaml: """
+            panels:
+              - id: db
+                tcp: { host: localhost, port: 5432 }
+                recovery:
+                  - { id: try-again, label: Again, run: [true] }
+            """, problem: "deck.yaml:5: panels[0].recovery[0].id: try-again is an option every error card already has"),
+        Case(name: "an item action without label", yaml: """
+            panels:
+              - id: jobs
+                command: { run: [ls] }
+                actions:
+                  - id: remove
+                    run: [rm, "{item}"]
+            """, problem: "deck.yaml:5: panels[0].actions[0].label: is required"),
+        Case(name: "a typo in toasts", yaml: """
+            panels:
+              - id: db
+                tcp: { host: localhost, port: 5432 }
+                toasts: { succes: Back }
+            """, problem: "deck.yaml:4: panels[0].toasts.succes: unknown key; did you mean success?"),
+        Case(name: "a YAML syntax error", yaml: """
+            panels:
+              - id: db
+                tcp: { host: localhost, port: 5432
+            """, problem: "deck.yaml:4: YAML syntax: did not find expected ',' or '}' (while parsing a flow mapping on line 3)"),
+        Case(name: "a key given twice", yaml: """
+            title: One
+            title: Two
+            panels: [{ id: db, tcp: { host: localhost, port: 5432 } }]
+            """, problem: "deck.yaml:1: the key title appears twice in one mapping"),
+        Case(name: "an empty file", yaml: "", problem: "deck.yaml: the file is empty; a deck file needs at least a list of panels"),
+    ]
+
+    @Test(arguments: cases)
+    func aBrokenFileNamesTheProblem(_ broken: Case) {
+        #expect(problems(broken.yaml) == [broken.problem])
+    }
+
+    @Test func everyProblemIsReportedInLineOrder() {
+        let report = problems("""
+            title: Stack
+            panels:
+              - id: api
+                http: { url: "localhost:3000" }
+                refresh: often
+              - id: db
+                tcp: { host: localhost, port: 0 }
+              - id: jobs
+                command: { run: [], output: csv }
+                colour: red
+            """)
+        #expect(report == [
+            "deck.yaml:4: panels[0].http.url: must be an http or https URL",
+            #"deck.yaml:5: panels[0].refresh: "often" is neither manual nor a duration like 30s or 5m"#,
+            "deck.yaml:7: panels[1].tcp.port: must be a whole number from 1 to 65535, not 0",
+            "deck.yaml:9: panels[2].command.run: needs at least the program to run",
+            #"deck.yaml:9: panels[2].command.output: "csv" is not allowed here (expected auto, json, text, lines)"#,
+            "deck.yaml:10: panels[2].colour: unknown key (expected id, title, http, tcp, command, file, refresh, timeout, retry, minimumLoading, loading, placeholder, toasts, recovery, actions)",
+        ])
+    }
+
+    @Test func theErrorDescriptionIsTheWholeReport() {
+        do {
+            _ = try DeckFile.parse("panels: [{ id: A }]", file: "stack.yaml", folder: "/")
+            Issue.record("a broken file loaded")
+        } catch {
+            #expect(error.description == """
+                stack.yaml:1: panels[0]: needs a source: one of http, tcp, command, file
+                stack.yaml:1: panels[0].id: "A" must be lowercase letters, digits and dashes, like api-health
+                """)
+        }
+    }
+
+    func problems(_ yaml: String) -> [String] {
+        do {
+            _ = try DeckFile.parse(yaml, file: "deck.yaml", folder: "/stack", environment: [:])
+            return []
+        } catch {
+            return error.problems.map(\.description)
+        }
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+import StateDeck
+import Testing
+@testable import StateDeckSources
+
+@Suite("DeckFile")
+struct DeckFileTests {
+    static let example = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("examples/stack.yaml").path
+
+    @Test func theExampleLoads() throws {
+        let deck = try DeckFile.load(path: Self.example, environment: [:])
+        #expect(deck.title == "Local stack")
+        #expect(deck.panels.map(\.id) == ["api", "db", "worker", "build"])
+        let api = deck.panels[0]
+        guard case .http(let http) = api.source else { Issue.record("api is not http"); return }
+        #expect(http.url.absoluteString == "http://127.0.0.1:3000/health")
+        #expect(http.check == .equals(JSONPointer("/status")!, .string("ok")))
+        #expect(http.picks.map(\.label) == ["Version", "Uptime"])
+        #expect(http.timeout == .seconds(2))
+        #expect(api.settings.refresh == .every(.seconds(10)))
+        #expect(api.settings.retry == RetryPolicy(attempts: 3, initialDelay: .seconds(1), maximumDelay: .seconds(10)))
+        #expect(api.settings.presentation.initialLoading == .redacted)
+        #expect(api.placeholder?.fields?.first == Info.Field("Status", "200"))
+        #expect(api.recovery.map(\.id) == ["restart-api"])
+        #expect(deck.panels[2].settings.retry == .none)
+        #expect(deck.panels[2].actions.map(\.id) == ["restart", "logs-to-file"])
+    }
+
+    @Test func relativePathsStartAtTheFilesFolder() throws {
+        let deck = try DeckFile.load(path: Self.example, environment: [:])
+        let folder = URL(fileURLWithPath: Self.example).deletingLastPathComponent()
+        guard case .file(let file) = deck.panels[3].source else { Issue.record("build is not a file"); return }
+        #expect(file.path == folder.deletingLastPathComponent().appendingPathComponent("build/status.json").path)
+        guard case .command(let command) = deck.panels[2].source else { Issue.record("worker is not a command"); return }
+        #expect(command.command.workingDirectory == folder.standardizedFileURL.path)
+        #expect(deck.panels[3].recovery.first?.command.workingDirectory == folder.deletingLastPathComponent().path)
+    }
+
+    @Test func environmentVariablesAreSubstituted() throws {
+        let deck = try DeckFile.load(path: Self.example, environment: ["API_URL": "https://api.test:8443", "PGPORT": "6543"])
+        guard case .http(let http) = deck.panels[0].source, case .tcp(let tcp) = deck.panels[1].source else {
+            Issue.record("unexpected sources")
+            return
+        }
+        #expect(http.url.absoluteString == "https://api.test:8443/health")
+        #expect(tcp.port == 6543)
+    }
+
+    @Test func dollarsAreKeptOrEscaped() throws {
+        let deck = try parse("""
+            panels:
+              - id: job
+                command: { shell: 'echo "$HOME" $${NOT_A_VARIABLE} ${NAME:-world}' }
+            """)
+        guard case .command(let command) = deck.panels[0].source else { return }
+        #expect(command.command.arguments.last == #"echo "$HOME" ${NOT_A_VARIABLE} world"#)
+    }
+
+    @Test func aJSONFileLoads() throws {
+        let deck = try parse(#"{"title": "JSON deck", "panels": [{"id": "db", "tcp": {"host": "localhost", "port": 5432}}]}"#)
+        #expect(deck.title == "JSON deck")
+        #expect(deck.panels.first?.title == "db")
+        #expect(deck.panels.first?.source == .tcp(TCPSource(host: "localhost", port: 5432, timeout: .seconds(10))))
+    }
+
+    @Test func aMissingFileIsReported() {
+        #expect(throws: DeckFileError(problems: [
+            DeckFileProblem(file: "/no/such/deck.yaml", line: nil, path: "", message: "no such file"),
+        ])) { try DeckFile.load(path: "/no/such/deck.yaml") }
+    }
+
+    func parse(_ text: String, environment: [String: String] = [:]) throws -> DeckFile {
+        try DeckFile.parse(text, file: "deck.yaml", folder: "/stack", environment: environment)
+    }
+}

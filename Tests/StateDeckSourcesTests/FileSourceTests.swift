@@ -1,0 +1,71 @@
+import Foundation
+import StateDeck
+import Testing
+@testable import StateDeckSources
+
+@Suite("FileSource")
+struct FileSourceTests {
+    let folder: TemporaryFolder
+
+    init() throws {
+        folder = try TemporaryFolder()
+    }
+
+    @Test func anInfoShapedJSONFileIsTakenAsInfo() async throws {
+        let path = try folder.write(##"{"summary": "Build passed", "items": [{"id": "42", "title": "#42"}]}"##, to: "build.json")
+        let info = try await FileSource(path: path).load()
+        #expect(info == Info(summary: "Build passed", items: [Info.Item(id: "42", title: "#42")]))
+    }
+
+    @Test func aJSONObjectGivesFields() async throws {
+        let path = try folder.write(#"{"branch": "main", "passed": true}"#, to: "status")
+        let info = try await FileSource(path: path).load()
+        #expect(info.fields == [Info.Field("branch", "main"), Info.Field("passed", "true")])
+    }
+
+    @Test func aTextFileIsText() async throws {
+        let path = try folder.write("deployed v1.4\n", to: "status.txt")
+        #expect(try await FileSource(path: path).load().text == "deployed v1.4")
+    }
+
+    @Test func brokenJSONInAJSONFileIsAnInvalidResponse() async throws {
+        let path = try folder.write(#"{"summary": "#, to: "broken.json")
+        let error = await panelError { try await FileSource(path: path).load() }
+        #expect(error?.kind == .invalidResponse)
+    }
+
+    @Test func aMissingFileIsNotFound() async {
+        let error = await panelError { try await FileSource(path: folder.path("missing.json")).load() }
+        #expect(error?.kind == .notFound)
+        #expect(error?.failureReason == "There is no file at \(folder.path("missing.json")).")
+    }
+
+    @Test func aFolderIsAnInvalidResponse() async {
+        let error = await panelError { try await FileSource(path: folder.path).load() }
+        #expect(error?.kind == .invalidResponse)
+    }
+
+    @Test func theWatcherReportsChangesRemovalAndRecreation() async throws {
+        let path = try folder.write("one", to: "watched.txt")
+        var changes = FileWatcher(path: path, interval: .milliseconds(50)).changes().makeAsyncIterator()
+        try await Task.sleep(for: .milliseconds(120))
+        try folder.write("two, longer", to: "watched.txt")
+        #expect(await changes.next() != nil)
+        try FileManager.default.removeItem(atPath: path)
+        #expect(await changes.next() != nil)
+        try folder.write("three", to: "watched.txt")
+        #expect(await changes.next() != nil)
+    }
+
+    @Test func theWatcherIsQuietWhileNothingChanges() async throws {
+        let path = try folder.write("steady", to: "steady.txt")
+        let watcher = FileWatcher(path: path, interval: .milliseconds(20))
+        let changed = Task {
+            for await _ in watcher.changes() { return true }
+            return false
+        }
+        try await Task.sleep(for: .milliseconds(300))
+        changed.cancel()
+        #expect(await changed.value == false)
+    }
+}

@@ -1,0 +1,138 @@
+import Foundation
+import StateDeck
+import Testing
+@testable import StateDeckSources
+
+@Suite("HTTPSource")
+struct HTTPSourceTests {
+    let server: TestHTTPServer
+
+    init() throws {
+        let json = #"{"status": "ok", "version": "1.2.3", "checks": {"db": "up"}, "jobs": 4}"#
+        server = try TestHTTPServer(routes: [
+            "/health": .init(status: 200, headers: ["Content-Type": "application/json"], body: json),
+            "/text": .init(status: 200, body: "all good\n"),
+            "/created": .init(status: 201),
+            "/crash": .init(status: 500, body: "stack trace"),
+            "/gateway": .init(status: 502),
+            "/overloaded": .init(status: 503, body: "too busy"),
+            "/retry-after": .init(status: 503, headers: ["Retry-After": "120"]),
+            "/retry-date": .init(status: 503, headers: ["Retry-After": "Wed, 21 Oct 2099 07:28:00 GMT"]),
+            "/maintenance": .init(status: 503, body: "Down for scheduled Maintenance"),
+            "/login": .init(status: 401),
+            "/forbidden": .init(status: 403),
+            "/redirect": .init(status: 302, headers: ["Location": "/text"]),
+            "/slow": .init(status: 200, delay: .seconds(3)),
+        ])
+    }
+
+    func source(_ path: String, configure: (inout HTTPSource) -> Void = { _ in }) -> HTTPSource {
+        var source = HTTPSource(url: server.url(path), timeout: .seconds(2))
+        configure(&source)
+        return source
+    }
+
+    @Test func aHealthyEndpointGivesStatusLatencyAndPickedFields() async throws {
+        let info = try await source("/health") {
+            $0.picks = [.init(label: "Version", pointer: JSONPointer("/version")!),
+                        .init(label: "Database", pointer: JSONPointer("/checks/db")!),
+                        .init(label: "Jobs", pointer: JSONPointer("/jobs")!)]
+        }.load()
+        #expect(info.summary?.hasPrefix("HTTP 200 in ") == true)
+        #expect(info.fields?.map(\.label) == ["Status", "Latency", "Version", "Database", "Jobs"])
+        #expect(info.fields?.suffix(3).map(\.value) == ["1.2.3", "up", "4"])
+        #expect(info.text == nil)
+    }
+
+    @Test func aTextBodyGivesAnExcerpt() async throws {
+        let info = try await source("/text").load()
+        #expect(info.text == "all good")
+    }
+
+    @Test func headersMethodAndBodyAreSent() async throws {
+        _ = try await source("/text") {
+            $0.method = "POST"
+            $0.headers = ["Authorization": "Bearer secret"]
+            $0.body = "{}"
+        }.load()
+        let request = try #require(server.requests.last)
+        #expect(request.hasPrefix("POST /text HTTP/1.1"))
+        #expect(request.contains("Authorization: Bearer secret"))
+    }
+
+    @Test(arguments: [
+        ("/crash", ErrorKind.serverError),
+        ("/gateway", .serverError),
+        ("/overloaded", .serverError),
+        ("/maintenance", .serverMaintenance),
+        ("/retry-after", .serverMaintenance),
+        ("/login", .unauthorized),
+        ("/forbidden", .unauthorized),
+        ("/nowhere", .notFound),
+        ("/created", .invalidResponse),
+    ])
+    func statusesMapToKinds(path: String, kind: ErrorKind) async {
+        let source = source(path) { $0.expectedStatuses = path == "/created" ? [204] : nil }
+        let error = await panelError { try await source.load() }
+        #expect(error?.kind == kind)
+        #expect(error?.detail?.contains("answered") == true)
+    }
+
+    @Test func anExpectedStatusOtherThan2xxLoads() async throws {
+        let info = try await source("/login") { $0.expectedStatuses = [401] }.load()
+        #expect(info.fields?.first?.value == "401")
+    }
+
+    @Test func redirectsAreFollowed() async throws {
+        #expect(try await source("/redirect").load().text == "all good")
+    }
+
+    @Test func retryAfterIsCarried() async {
+        let seconds = await panelError { try await source("/retry-after").load() }
+        #expect(seconds?.retryAfter == .seconds(120))
+        let date = await panelError { try await source("/retry-date").load() }
+        #expect((date?.retryAfter ?? .zero) > .seconds(3600))
+    }
+
+    @Test func checksTheBody() async throws {
+        _ = try await source("/health") { $0.check = .contains("\"ok\"") }.load()
+        _ = try await source("/health") { $0.check = .equals(JSONPointer("/checks/db")!, .string("up")) }.load()
+        _ = try await source("/health") { $0.check = .equals(JSONPointer("/jobs")!, .number(4)) }.load()
+        let text = await panelError { try await source("/text") { $0.check = .contains("ready") }.load() }
+        #expect(text?.kind == .invalidResponse)
+        let value = await panelError {
+            try await source("/health") { $0.check = .equals(JSONPointer("/status")!, .string("down")) }.load()
+        }
+        #expect(value?.failureReason == #"/status is "ok", not "down"."#)
+    }
+
+    @Test func wrongJSONIsAnInvalidResponse() async {
+        let notJSON = await panelError {
+            try await source("/text") { $0.picks = [.init(label: "Version", pointer: JSONPointer("/version")!)] }.load()
+        }
+        #expect(notJSON?.kind == .invalidResponse)
+        let missing = await panelError {
+            try await source("/health") { $0.picks = [.init(label: "Uptime", pointer: JSONPointer("/uptime")!)] }.load()
+        }
+        #expect(missing?.failureReason == "The JSON has nothing at /uptime.")
+    }
+
+    @Test func aSlowAnswerTimesOut() async {
+        let started = ContinuousClock.now
+        let error = await panelError { try await source("/slow") { $0.timeout = .milliseconds(300) }.load() }
+        #expect(error?.kind == .timeout)
+        #expect(ContinuousClock.now - started < .seconds(2))
+    }
+
+    @Test func aRefusedConnectionIsUnreachable() async throws {
+        let port = try LoopbackSocket.closedPort()
+        let error = await panelError { try await HTTPSource(url: URL(string: "http://127.0.0.1:\(port)/")!).load() }
+        #expect(error?.kind == .unreachable)
+        #expect(error?.failureReason == "Nothing accepts connections at 127.0.0.1:\(port).")
+    }
+
+    @Test func anUnknownHostIsUnreachable() async {
+        let error = await panelError { try await HTTPSource(url: URL(string: "http://no-such-host.invalid/")!).load() }
+        #expect(error?.kind == .unreachable)
+    }
+}

@@ -1,0 +1,36 @@
+import Foundation
+import StateDeck
+
+/// Every event of a deck, kept for tests to wait on.
+final class DeckEvents: Sendable {
+    private let lock = NSLock()
+    nonisolated(unsafe) private var events: [DeckEvent] = []
+
+    init(observing deck: Deck) async {
+        await deck.observe { [self] event in lock.withLock { events.append(event) } }
+    }
+
+    /// The first panel state matching `predicate`, waiting up to five seconds for it.
+    func panel(_ id: String, where predicate: @escaping (PanelState) -> Bool) async -> PanelState? {
+        await first { event in
+            guard case .panel(let state) = event, state.id == id, predicate(state) else { return nil }
+            return state
+        }
+    }
+
+    /// The first toast whose message is `message`, waiting up to five seconds for it.
+    func toast(_ message: String) async -> Toast? {
+        await first { event in
+            guard case .toast(let toast) = event, toast.message == message else { return nil }
+            return toast
+        }
+    }
+
+    private func first<Match>(_ match: (DeckEvent) -> Match?) async -> Match? {
+        for _ in 0..<500 {
+            if let found = lock.withLock({ events.lazy.compactMap(match).first }) { return found }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        return nil
+    }
+}

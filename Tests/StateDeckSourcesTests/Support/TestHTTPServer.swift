@@ -1,0 +1,60 @@
+import Foundation
+
+/// A tiny HTTP/1.1 server on 127.0.0.1 for the tests: each path answers a canned response, on a
+/// thread per connection, then closes the connection.
+final class TestHTTPServer: Sendable {
+    struct Response: Sendable {
+        var status: Int
+        var headers: [String: String] = [:]
+        var body: String = ""
+        /// Waits this long before answering.
+        var delay: Duration = .zero
+    }
+
+    let port: UInt16
+    private let listener: Int32
+    private let routes: [String: Response]
+    private let received = NSLock()
+    nonisolated(unsafe) private var heads: [String] = []
+
+    init(routes: [String: Response]) throws {
+        self.routes = routes
+        (listener, port) = try LoopbackSocket.listen()
+        Thread.detachNewThread { [self] in acceptLoop() }
+    }
+
+    deinit {
+        shutdown(listener, Int32(SHUT_RDWR))
+        close(listener)
+    }
+
+    func url(_ path: String) -> URL {
+        URL(string: "http://127.0.0.1:\(port)\(path)")!
+    }
+
+    /// The request heads received so far (request line and headers).
+    var requests: [String] {
+        received.withLock { heads }
+    }
+
+    private func acceptLoop() {
+        while case let client = accept(listener, nil, nil), client >= 0 {
+            Thread.detachNewThread { [self] in answer(client) }
+        }
+    }
+
+    private func answer(_ client: Int32) {
+        defer { close(client) }
+        let head = LoopbackSocket.readHead(client)
+        received.withLock { heads.append(head) }
+        let path = head.split(separator: " ").dropFirst().first.map(String.init) ?? "/"
+        let response = routes[path] ?? Response(status: 404, body: "no route")
+        Thread.sleep(forTimeInterval: Double(response.delay.components.seconds)
+            + Double(response.delay.components.attoseconds) / 1e18)
+        let body = Array(response.body.utf8)
+        var text = "HTTP/1.1 \(response.status) Test\r\nContent-Length: \(body.count)\r\nConnection: close\r\n"
+        for (name, value) in response.headers { text += "\(name): \(value)\r\n" }
+        let bytes = Array((text + "\r\n").utf8) + body
+        _ = bytes.withUnsafeBytes { send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+    }
+}
