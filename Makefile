@@ -50,3 +50,5 @@ $(VENV)/.installed: Tests/browser/requirements.txt
 
 clean:
 	rm -rf .build $(VENV)
+
+include Benchmarks/bench.mk

@@ -6,14 +6,14 @@ import Musl
 
 extension ResponseStream {
     /// Queues `bytes` for the client. False if the stream is closed, or if the client has fallen
-    /// behind: bytes still queued and these would exceed `capacity`. The stream then closes and
-    /// the client is dropped. A client that is caught up always takes a write, however large
-    /// (a first snapshot of a big deck).
+    /// behind: more than `capacity` bytes are still waiting. The stream then closes and the
+    /// client is dropped. A client within its capacity always takes a write, however large (the
+    /// first snapshot of a big deck).
     @discardableResult
     public func write(_ bytes: [UInt8]) -> Bool {
         state.withLock { state in
             guard state.phase == .open else { return false }
-            guard state.queuedBytes == 0 || state.queuedBytes + bytes.count <= capacity else {
+            guard state.queuedBytes <= capacity else {
                 state.phase = .overflowed
                 state.chunks = []
                 state.offset = 0

@@ -9,6 +9,9 @@ extension Deck {
         switch command {
         case .live:
             panels[index].debugPinned = false
+            // Forced ids go; the items whose actions really run show again.
+            let running = panels[index].runningActions
+            panels[index].history.modifyingIds = running.isEmpty ? nil : running
             reload(index)
         case .loading:
             record(.loading, in: index)

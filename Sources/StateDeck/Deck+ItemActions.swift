@@ -14,10 +14,10 @@ extension Deck {
         guard let action = runtime.panel.itemAction(actionId, offeredOn: item) else {
             throw .unknownAction(panel: id, item: itemId, action: actionId)
         }
-        guard runtime.history.modifyingIds?.contains(itemId) != true else {
+        guard !runtime.runningActions.contains(itemId) else {
             throw .conflict("An action on item '\(itemId)' of panel '\(id)' is already running.")
         }
-        update(index) { $0.history.modifyingIds = ($0.history.modifyingIds ?? []) + [itemId] }
+        update(index) { $0.startModifying(itemId) }
         runActivity { deck in
             let result = await Result { try await action.handler(itemId) }
             deck.itemActionEnded(index, item: item, action: action, result: result)

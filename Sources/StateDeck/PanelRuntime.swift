@@ -16,6 +16,9 @@ struct PanelRuntime {
     var retry: RetryStatus?
     var stale = false
     var debugPinned = false
+    /// Items with an action really running, in the order they started. `history.modifyingIds`
+    /// shows them, but a debug state may show other ids there.
+    var runningActions: [String] = []
     /// The id of the recovery option at work; its card shows the preloader meanwhile.
     var recovering: String?
     var load: Load?
@@ -65,7 +68,13 @@ struct PanelRuntime {
         if recovering == RecoveryOption.tryAgain.id { recovering = nil }
     }
 
+    mutating func startModifying(_ itemId: String) {
+        runningActions.append(itemId)
+        history.modifyingIds = (history.modifyingIds ?? []) + [itemId]
+    }
+
     mutating func endModifying(_ itemId: String) {
+        runningActions.removeAll { $0 == itemId }
         history.modifyingIds?.removeAll { $0 == itemId }
         if history.modifyingIds?.isEmpty == true { history.modifyingIds = nil }
     }

@@ -21,6 +21,9 @@ enum RequestBody {
 
     static func message(for error: DecodingError) -> String {
         switch error {
+        case .typeMismatch(_, let context) where context.codingPath.isEmpty,
+             .valueNotFound(_, let context) where context.codingPath.isEmpty:
+            "the request body must be a JSON object"
         case .typeMismatch(let type, let context):
             "field '\(path(context.codingPath))' must be \(typeName(type))"
         case .valueNotFound(let type, let context):
@@ -52,8 +55,7 @@ enum RequestBody {
         case is String.Type: "a string"
         case is Bool.Type: "true or false"
         case is Int.Type, is Double.Type: "a number"
-        case is [Any].Type: "an array"
-        default: "an object"
+        default: String(describing: type).hasPrefix("Array") ? "an array" : "an object"
         }
     }
 }

@@ -1,0 +1,316 @@
+#!/usr/bin/env python3
+"""Browser rendering under load: a StateDeck page in headless Chromium while the server changes
+panel states at a steady rate. Run by Benchmarks/run.py in a Python that has Playwright.
+
+    browser_bench.py --base-url http://127.0.0.1:PORT --panels 500 --prefix p --rate 200 \\
+        --seconds 30 --chromium /usr/bin/chromium --out result.json
+
+Every change is a debug POST `{"state":"loaded","info":{"summary":"~SDB<run>:<seq>:<ns>~"}}`
+to one panel (round robin), where ns is the wall-clock time the POST was sent: the page then
+receives a `panel` event carrying that marker. Times in the page are wall-clock too
+(performance.timeOrigin + performance.now()), on the same machine. A plain SSE client in this
+script (a thread on GET /events) maps each event id to its marker, and its own receive times give
+the server's share of the latency.
+
+"DOM updated" is read from the page's hook when it has one:
+
+    performance.mark("statedeck:applied", {detail: {eventId: <the SSE id, a number>}})
+
+set right after the page has changed the DOM for that event (or for every event up to that id,
+when it applies them in batches). Without the hook, a MutationObserver notes when each marker's
+text first enters the DOM (less exact: it needs the page to show the summary text, and it costs
+a little main-thread time itself). The result names the mode used.
+
+Frames: a requestAnimationFrame loop records frame intervals, and the main-thread work of each
+frame (from the frame's rAF callback to a message posted from it, which runs once the frame's
+style, layout and paint are done). CDP Performance.getMetrics gives the main thread's busy time.
+"""
+
+import argparse
+import http.client
+import json
+import random
+import re
+import socket
+import statistics
+import sys
+import threading
+import time
+
+from playwright.sync_api import sync_playwright
+
+INIT_SCRIPT = r"""
+(() => {
+  const wall = () => performance.timeOrigin + performance.now();
+  const bench = window.__bench = {dom: {}, frames: [], work: [], recording: false};
+  // Frames: intervals, and work from rAF to after paint.
+  const channel = new MessageChannel();
+  let frameStart = 0;
+  channel.port1.onmessage = () => { if (bench.recording) bench.work.push(performance.now() - frameStart); };
+  let last = 0;
+  const frame = (ts) => {
+    if (bench.recording && last) bench.frames.push(ts - last);
+    last = ts;
+    frameStart = performance.now();
+    channel.port2.postMessage(0);
+    requestAnimationFrame(frame);
+  };
+  requestAnimationFrame(frame);
+  // Fallback "DOM updated": the first time a marker's text is in the DOM.
+  bench.observeDom = () => {
+    const pattern = /~SDB[0-9a-f]+:(\d+):\d+~/g;
+    const seen = (text, t) => {
+      if (!text || text.indexOf("~SDB") < 0) return;
+      for (const m of text.matchAll(pattern)) if (!(m[1] in bench.dom)) bench.dom[m[1]] = t;
+    };
+    new MutationObserver((records) => {
+      const t = wall();
+      for (const r of records) {
+        if (r.type === "characterData") seen(r.target.data, t);
+        else for (const node of r.addedNodes) seen(node.textContent, t);
+        if (r.type === "attributes") seen(r.target.getAttribute(r.attributeName), t);
+      }
+    }).observe(document, {subtree: true, childList: true, characterData: true});
+  };
+})();
+"""
+
+COLLECT_SCRIPT = r"""
+() => {
+  const marks = performance.getEntriesByName("statedeck:applied").map(
+    (m) => [Number(m.detail && m.detail.eventId), performance.timeOrigin + m.startTime]);
+  const b = window.__bench;
+  return {dom: b.dom, frames: b.frames, work: b.work, marks: marks};
+}
+"""
+
+
+class Subscriber(threading.Thread):
+    """A plain SSE client: event id -> (sequence number, publish ns, receive ns)."""
+
+    MARKER = re.compile(r"~SDB([0-9a-f]+):(\d+):(\d+)~")
+
+    def __init__(self, host, port, run_id):
+        super().__init__(daemon=True)
+        self.run_id = run_id
+        self.events = {}
+        self.stopped = threading.Event()
+        # Resume from the current state, as the page does: no snapshot (of 500 panels) to read.
+        self.connection = http.client.HTTPConnection(host, port, timeout=5)
+        self.connection.request("GET", "/api/state")
+        last_id = json.loads(self.connection.getresponse().read())["lastEventId"]
+        self.connection.request("GET", "/events", headers={"Accept": "text/event-stream",
+                                                           "Last-Event-ID": str(last_id)})
+        self.response = self.connection.getresponse()
+        if self.response.status != 200:
+            raise RuntimeError(f"GET /events answered {self.response.status}")
+        self.connection.sock.settimeout(None)   # a quiet stream is no error
+
+    def run(self):
+        buffer, event_id = "", None
+        while not self.stopped.is_set():
+            try:
+                chunk = self.response.read1(65536)
+            except (OSError, ValueError, AttributeError, http.client.HTTPException):
+                break   # the stream ended, or stop() shut it down under this read
+            if not chunk:
+                break
+            received = time.time_ns()
+            buffer += chunk.decode("utf-8", "replace")
+            *lines, buffer = buffer.split("\n")
+            for line in lines:
+                if line.startswith("id:"):
+                    event_id = int(line[3:].strip())
+                elif line.startswith("data:") and event_id is not None:
+                    m = self.MARKER.search(line)
+                    if m and m.group(1) == self.run_id and event_id not in self.events:
+                        self.events[event_id] = (int(m.group(2)), int(m.group(3)), received)
+
+    def stop(self):
+        self.stopped.set()
+        try:
+            self.connection.sock.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+        self.connection.close()
+
+
+class Publisher(threading.Thread):
+    """POSTs debug state changes at a steady rate on one keep-alive connection."""
+
+    def __init__(self, host, port, panels, rate, seconds, run_id):
+        super().__init__(daemon=True)
+        self.host, self.port, self.panels, self.rate, self.seconds = host, port, panels, rate, seconds
+        self.run_id = run_id
+        self.sent = {}          # seq -> ns
+        self.failed = 0
+        self.elapsed = 0.0
+        self.seq = 0
+        self.done = False
+
+    def post(self, connection, panel, seq):
+        ns = time.time_ns()
+        body = json.dumps({"state": "loaded", "info": {
+            "summary": f"~SDB{self.run_id}:{seq}:{ns}~",
+            "fields": [{"label": "sequence", "value": str(seq)}]}})
+        connection.request("POST", f"/api/debug/panels/{panel}/state", body,
+                           {"Content-Type": "application/json"})
+        response = connection.getresponse()
+        response.read()
+        return ns, response.status
+
+    def publish(self, count, rate):
+        """Sends `count` changes at `rate` per second, giving up 10 s after the last is due."""
+        connection = http.client.HTTPConnection(self.host, self.port, timeout=5)
+        start = time.monotonic()
+        give_up = start + count / rate + 10
+        for i in range(count):
+            if time.monotonic() > give_up:
+                break
+            delay = start + i / rate - time.monotonic()
+            if delay > 0:
+                time.sleep(delay)
+            self.seq += 1
+            panel = self.panels[self.seq % len(self.panels)]
+            try:
+                ns, status = self.post(connection, panel, self.seq)
+                if 200 <= status < 300:
+                    self.sent[self.seq] = ns
+                else:
+                    self.failed += 1
+            except (OSError, http.client.HTTPException):
+                self.failed += 1
+                connection.close()
+                connection = http.client.HTTPConnection(self.host, self.port, timeout=5)
+        connection.close()
+        return time.monotonic() - start
+
+    def run(self):
+        self.elapsed = self.publish(int(self.rate * self.seconds), self.rate)
+        self.done = True
+
+
+def percentile(values, q):
+    if not values:
+        return None
+    values = sorted(values)
+    return values[min(len(values) - 1, int(q * len(values)))]
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--base-url", required=True)
+    p.add_argument("--panels", type=int, default=500)
+    p.add_argument("--prefix", default="p")
+    p.add_argument("--ids", help="comma-separated panel ids, instead of --panels and --prefix")
+    p.add_argument("--rate", type=float, default=200)
+    p.add_argument("--seconds", type=float, default=30)
+    p.add_argument("--chromium", default="/usr/bin/chromium")
+    p.add_argument("--out", required=True)
+    args = p.parse_args()
+
+    match = re.match(r"http://([^:/]+):(\d+)", args.base_url)
+    host, port = match.group(1), int(match.group(2))
+    panels = args.ids.split(",") if args.ids else [f"{args.prefix}{i:03d}" for i in range(args.panels)]
+    run_id = format(random.getrandbits(32), "x")
+
+    subscriber = Subscriber(host, port, run_id)
+    subscriber.start()
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=args.chromium, headless=True)
+        try:
+            page = browser.new_page(viewport={"width": 1600, "height": 1000})
+            page.add_init_script(INIT_SCRIPT)
+            cdp = page.context.new_cdp_session(page)
+            cdp.send("Performance.enable")
+            page.goto(args.base_url + "/", wait_until="load", timeout=30000)
+            page.wait_for_timeout(2000)   # snapshot applied, page settled
+
+            # Probe: does the page set the "statedeck:applied" mark?
+            probe = Publisher(host, port, panels, 20, 0.25, run_id)
+            probe.publish(5, 20)
+            page.wait_for_timeout(1000)
+            has_hook = page.evaluate(
+                "performance.getEntriesByName('statedeck:applied').length") > 0
+            mode = "the page's statedeck:applied marks" if has_hook else "a MutationObserver"
+            if not has_hook:
+                page.evaluate("window.__bench.observeDom()")
+            page.evaluate("performance.clearMarks('statedeck:applied'); window.__bench.dom = {};")
+
+            before = {m["name"]: m["value"] for m in cdp.send("Performance.getMetrics")["metrics"]}
+            page.evaluate("window.__bench.recording = true")
+            publisher = Publisher(host, port, panels, args.rate, args.seconds, run_id)
+            publisher.seq = probe.seq
+            started = time.monotonic()
+            publisher.start()
+            publisher.join(args.seconds + 20)
+            publish_seconds = time.monotonic() - started
+            page.wait_for_timeout(2000)   # let the last events land
+            page.evaluate("window.__bench.recording = false")
+            wall = time.monotonic() - started
+            after = {m["name"]: m["value"] for m in cdp.send("Performance.getMetrics")["metrics"]}
+            data = page.evaluate(COLLECT_SCRIPT)
+        finally:
+            browser.close()
+            subscriber.stop()
+
+    sent = publisher.sent
+    if not subscriber.events:
+        print("browser_bench: the plain SSE client saw no marked event", file=sys.stderr)
+    id_to_seq = {event_id: seq for event_id, (seq, _, _) in subscriber.events.items() if seq in sent}
+    recv_latency = [(recv - ns) / 1e6 for seq, ns, recv in subscriber.events.values() if seq in sent]
+
+    applied = {}   # seq -> wall ms when the DOM had it
+    if has_hook:
+        ids = sorted(id_to_seq)
+        j = 0
+        for event_id, t in sorted(data["marks"]):   # a mark covers every event up to its id
+            while j < len(ids) and ids[j] <= event_id:
+                applied.setdefault(id_to_seq[ids[j]], t)
+                j += 1
+    else:
+        applied = {int(seq): t for seq, t in data["dom"].items() if int(seq) in sent}
+    dom_latency = {seq: t - sent[seq] / 1e6 for seq, t in applied.items() if seq in sent}
+
+    order = sorted(dom_latency)
+    first_end = min(sent.values()) + 5e9 if sent else 0
+    last_start = max(sent.values()) - 5e9 if sent else 0
+    first = [dom_latency[s] for s in order if sent[s] <= first_end]
+    last = [dom_latency[s] for s in order if sent[s] >= last_start]
+    frames, work = data["frames"], data["work"]
+    interval = statistics.median(frames) if frames else 16.7
+    busy = after.get("TaskDuration", 0) - before.get("TaskDuration", 0)
+    values = list(dom_latency.values())
+    result = {
+        "mode": mode,
+        "published": len(sent),
+        "publish_failed": publisher.failed,
+        "publisher_finished": publisher.done,
+        "achieved_rate": len(sent) / (publisher.elapsed if publisher.done else publish_seconds),
+        "received_by_plain_client": len(recv_latency),
+        "applied": len(dom_latency),
+        "applied_fraction": len(dom_latency) / len(sent) if sent else 0,
+        "dom_p50_ms": percentile(values, 0.50),
+        "dom_p99_ms": percentile(values, 0.99),
+        "dom_max_ms": max(values) if values else None,
+        "recv_p50_ms": percentile(recv_latency, 0.50),
+        "recv_p99_ms": percentile(recv_latency, 0.99),
+        "first_window_p50_ms": percentile(first, 0.5) or 0,
+        "last_window_p50_ms": percentile(last, 0.5) or 0,
+        "frames": len(frames),
+        "frame_p50_ms": percentile(frames, 0.50),
+        "frame_p95_ms": percentile(frames, 0.95),
+        "work_p95_ms": percentile(work, 0.95),
+        "long_frames_pct": 100 * sum(f > 1.5 * interval for f in frames) / len(frames) if frames else None,
+        "busy_pct": 100 * busy / wall if wall else None,
+    }
+    result["keeps_up"] = bool(
+        sent and result["applied_fraction"] >= 0.999
+        and result["last_window_p50_ms"] <= max(2 * result["first_window_p50_ms"],
+                                                result["first_window_p50_ms"] + 10))
+    with open(args.out, "w") as f:
+        json.dump(result, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()
