@@ -54,6 +54,12 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // The README's example of embedding StateDeck in a program.
+        .executableTarget(
+            name: "statedeck-embedded-example",
+            dependencies: ["StateDeckServer", "StateDeck"],
+            path: "Examples/Embedded"
+        ),
         // Benchmarks (`make bench`).
         .executableTarget(
             name: "statedeck-churn",
@@ -71,5 +77,6 @@ let package = Package(
         ),
         .testTarget(name: "StateDeckSourcesTests", dependencies: ["StateDeckSources", "StateDeck"]),
         .testTarget(name: "StateDeckServerTests", dependencies: ["StateDeckServer", "TestSupport"]),
+        .testTarget(name: "HardeningTests", dependencies: ["StateDeckServer", "StateDeck", "MicroHTTP", "TestSupport", "Locking"]),
     ]
 )

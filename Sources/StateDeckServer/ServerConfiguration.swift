@@ -19,8 +19,13 @@ public struct ServerConfiguration: Sendable {
     /// Bytes a stream client may fall behind by before it is dropped: a few hundred panel changes.
     public var streamCapacity = 256 * 1024
 
-    public init(publicDirectory: URL) {
-        self.publicDirectory = publicDirectory
+    /// Serves on `host:port` the page of `publicDirectory`, or of the `Public/` folder found by
+    /// ``PublicDirectory/locate(override:)`` when nil.
+    public init(host: String = "127.0.0.1", port: Int = 8080, publicDirectory: URL? = nil) {
+        self.host = host
+        self.port = port
+        self.publicDirectory = publicDirectory ?? PublicDirectory.locate(override: nil)
+            ?? URL(fileURLWithPath: "Public")
     }
 
     /// The transport settings these imply.
