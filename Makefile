@@ -5,7 +5,6 @@ SWIFT        ?= swift
 HOST         ?= 127.0.0.1
 PORT         ?= 8080
 ARGS         ?=
-VENV         := .venv
 BUILD_DEBS   := libmicrohttpd-dev pkg-config
 TEST_DEBS    := chromium fonts-dejavu-core
 RELEASE_BIN  := .build/release/statedeck
@@ -30,25 +29,21 @@ test-swift:
 
 test-browser:
 	$(SWIFT) build --product statedeck
-	STATEDECK_BIN=$(DEBUG_BIN) $(VENV)/bin/python -m pytest -q Tests/browser
+	STATEDECK_BIN=$(CURDIR)/$(DEBUG_BIN) Tests/browser/run.sh -q
 
 ## Rewrite the committed reference screenshots from the current page.
 snapshots: deps test-deps
 	$(SWIFT) build --product statedeck
-	UPDATE_SNAPSHOTS=1 STATEDECK_BIN=$(DEBUG_BIN) $(VENV)/bin/python -m pytest -q Tests/browser -k snapshot
+	UPDATE_SNAPSHOTS=1 STATEDECK_BIN=$(CURDIR)/$(DEBUG_BIN) Tests/browser/run.sh -q -k snapshot
 
 deps:
 	@scripts/ensure-packages.sh $(BUILD_DEBS)
 
-test-deps: $(VENV)/.installed
+## Debian packages the browser tests need; Tests/browser/run.sh keeps Playwright in .venv.
+test-deps:
 	@scripts/ensure-packages.sh $(TEST_DEBS)
 
-$(VENV)/.installed: Tests/browser/requirements.txt
-	python3 -m venv $(VENV)
-	$(VENV)/bin/pip install -q -r Tests/browser/requirements.txt
-	touch $@
-
 clean:
-	rm -rf .build $(VENV)
+	rm -rf .build .venv
 
 include Benchmarks/bench.mk

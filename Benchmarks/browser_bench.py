@@ -16,6 +16,8 @@ the server's share of the latency.
 
     performance.mark("statedeck:applied", {detail: {eventId: <the SSE id, a number>}})
 
+(the page sets it when opened with `?bench`, which this script does)
+
 set right after the page has changed the DOM for that event (or for every event up to that id,
 when it applies them in batches). Without the hook, a MutationObserver notes when each marker's
 text first enters the DOM (less exact: it needs the page to show the summary text, and it costs
@@ -223,7 +225,7 @@ def main():
             page.add_init_script(INIT_SCRIPT)
             cdp = page.context.new_cdp_session(page)
             cdp.send("Performance.enable")
-            page.goto(args.base_url + "/", wait_until="load", timeout=30000)
+            page.goto(args.base_url + "/?bench", wait_until="load", timeout=30000)
             page.wait_for_timeout(2000)   # snapshot applied, page settled
 
             # Probe: does the page set the "statedeck:applied" mark?

@@ -1,0 +1,233 @@
+// @ts-check
+// Wiring: the store feeds the views; the leader tab's stream (or the relay, in the other tabs) feeds
+// the store; clicks go out through api.js. No module below decides anything the server decides.
+import { config } from "./config.js";
+import { createApi } from "./api.js";
+import { store } from "./store.js";
+import { createEventStream } from "./stream.js";
+import { createTabs } from "./tabs.js";
+import { createPanelView } from "./panel.js";
+import { createToaster } from "./toast.js";
+import { createConnectionView } from "./connection.js";
+import { refreshCountdowns } from "./error-card.js";
+
+/** @typedef {import('./panel.js').PanelView} PanelView */
+/** @typedef {import('./debug.js').Debug} Debug */
+
+/**
+ * @template {HTMLElement} T
+ * @param {string} selector
+ * @returns {T}
+ */
+function $(selector) {
+  const el = document.querySelector(selector);
+  if (!el) throw new Error(`index.html lacks ${selector}`);
+  return /** @type {T} */ (el);
+}
+
+const panelsRoot = $("#panels");
+const emptyState = $("#empty");
+const deckTitle = $("#deck-title");
+const headerTools = $("#header-tools");
+
+let localToasts = 0;
+const toaster = createToaster({
+  host: $("#toast-host"),
+  onAction: (toast) => {
+    if (toast.panelId && toast.action) void api.recover(toast.panelId, toast.action.id);
+  },
+});
+
+const api = createApi({
+  onError: (failure) =>
+    toaster.show({
+      id: `local-${++localToasts}`,
+      style: "error",
+      message: failure.message,
+      durationMs: config.localToastDurationMs,
+      position: store.toast?.position ?? "bottom",
+    }),
+});
+
+const connectionView = createConnectionView({
+  banner: $("#connection-banner"),
+  detail: $("#connection-detail"),
+  reconnectButton: $("#reconnect-now"),
+  pill: $("#connection-status"),
+  announce: toaster.announce,
+  onReconnectNow: () => reconnectNow(),
+});
+
+// ---- panels -------------------------------------------------------------------------------------
+
+/** @type {Map<string, PanelView>} */
+const views = new Map();
+const panelActions = {
+  retry: (/** @type {string} */ id) => api.retry(id),
+  recover: (/** @type {string} */ id, /** @type {string} */ option) => api.recover(id, option),
+  itemAction: (/** @type {string} */ id, /** @type {string} */ item, /** @type {string} */ action) => api.itemAction(id, item, action),
+};
+
+/** @param {string} id */
+function viewFor(id) {
+  let view = views.get(id);
+  if (!view) {
+    view = createPanelView(id, panelActions);
+    views.set(id, view);
+    debug?.decorate(view, id);
+  }
+  return view;
+}
+
+function reconcilePanels() {
+  const order = store.order;
+  for (const [id, view] of views) {
+    if (!order.includes(id)) {
+      view.el.remove();
+      views.delete(id);
+    }
+  }
+  order.forEach((id, index) => {
+    const view = viewFor(id);
+    const state = store.panel(id);
+    if (state) view.update(state);
+    if (panelsRoot.children[index] !== view.el) panelsRoot.insertBefore(view.el, panelsRoot.children[index] ?? null);
+  });
+  renderEmpty();
+}
+
+function renderEmpty() {
+  const none = store.order.length === 0;
+  emptyState.hidden = !none;
+  emptyState.textContent = store.synced ? "This deck has no panels." : "Connecting to StateDeck…";
+}
+
+// ---- debug (loaded only when the server runs with --debug) ---------------------------------------
+
+/** @type {Debug | null} */
+let debug = null;
+let debugWanted = false;
+
+async function syncDebug() {
+  debugWanted = store.debug;
+  if (debugWanted && !debug) {
+    const { installDebug } = await import("./debug.js");
+    if (!debugWanted || debug) return;
+    debug = installDebug({
+      api,
+      store,
+      panelsRoot,
+      headerSlot: headerTools,
+      onDialogOpen: (dialog) => toaster.hostIn(dialog),
+      onDialogClose: () => toaster.hostIn(document.body),
+    });
+    for (const [id, view] of views) debug.decorate(view, id);
+  } else if (!debugWanted && debug) {
+    debug.uninstall();
+    debug = null;
+  }
+}
+
+function renderMeta() {
+  const title = store.title || "StateDeck";
+  deckTitle.textContent = title;
+  document.title = title === "StateDeck" ? title : `${title} · StateDeck`;
+  void syncDebug();
+}
+
+store.subscribe((change) => {
+  switch (change.kind) {
+    case "meta":
+      renderMeta();
+      break;
+    case "snapshot":
+      reconcilePanels();
+      break;
+    case "panel": {
+      const state = store.panel(change.id);
+      if (!state) break;
+      const isNew = !views.has(change.id);
+      viewFor(change.id).update(state);
+      if (isNew) reconcilePanels();
+      break;
+    }
+    case "toast":
+      toaster.show(change.toast);
+      break;
+    case "connection":
+      connectionView.update(store.connection);
+      break;
+  }
+});
+
+// ---- the stream, shared by the tabs ---------------------------------------------------------------
+
+const stream = createEventStream({
+  url: config.routes.events,
+  lastEventId: () => (store.lastEventId === null ? null : String(store.lastEventId)),
+  onEvent: (e) => {
+    let data;
+    try {
+      data = JSON.parse(e.data);
+    } catch {
+      return;
+    }
+    const id = e.hasId && e.lastEventId ? e.lastEventId : null;
+    store.applyEvent(e.type, data, id);
+    if (config.markAppliedEvents) performance.mark("statedeck:applied", { detail: { eventId: Number(id) } });
+    tabs.relayEvent(e.type, data, id);
+  },
+  onStatus: (s) => {
+    store.setConnection(s);
+    tabs.relayConnection(s);
+  },
+});
+
+const bootstrap = api.getState().then((doc) => {
+  if (doc) store.applySnapshot(doc, { authoritative: false });
+});
+
+const tabs = createTabs({
+  onBecomeLeader: () => {
+    // Open the stream once the state document is in, so the stream resumes right after it
+    // (Last-Event-ID) instead of sending the same state again.
+    void bootstrap.finally(() => stream.start());
+  },
+  getSync: () => ({ snapshot: store.synced ? store.toSnapshot() : null, connection: store.connection }),
+  onEvent: (type, data, id) => store.applyEvent(type, data, id),
+  onConnection: (c) => store.setConnection(c),
+  onSync: (snapshot, c) => {
+    if (snapshot) store.applySnapshot(snapshot, { authoritative: false });
+    store.setConnection(c);
+  },
+  onReconnectRequest: () => stream.reconnectNow(),
+});
+
+// ---- housekeeping ---------------------------------------------------------------------------------
+
+setInterval(() => {
+  refreshCountdowns(panelsRoot);
+  connectionView.tick();
+}, config.tickMs);
+
+/** The leader reconnects at once; another tab asks the leader to. */
+function reconnectNow() {
+  if (tabs.isLeader) stream.reconnectNow();
+  else tabs.requestReconnect();
+}
+// Back online, or back in front (a background leader's timers may be throttled): try at once.
+window.addEventListener("online", () => {
+  if (store.connection.status === "down") reconnectNow();
+});
+document.addEventListener("visibilitychange", () => {
+  if (!document.hidden && store.connection.status === "down") reconnectNow();
+});
+
+window.addEventListener("pagehide", () => stream.stop());
+window.addEventListener("pageshow", (ev) => {
+  // Back from the back/forward cache: the stream and the tab relay were torn down; start afresh.
+  if (ev.persisted) location.reload();
+});
+
+renderEmpty();
+connectionView.update(store.connection);

@@ -1,0 +1,256 @@
+// @ts-check
+// One panel card, drawn by seed 004's ViewStateModifier rule:
+//
+//   isInitialLoading        → the initial-loading presentation over the skeleton (placeholder, redacted)
+//   else latestValidInfo    → the loaded view (+ the loading-after-info presentation while isLoading)
+//   else latestValidError   → the error card (+ the loading-after-error presentation while isLoading)
+//   else                    → the initial content (placeholder skeleton, or "not loaded yet")
+//
+// The card's shell (header, tools, footer) is built once; its body is rebuilt on every state, with
+// focus and open disclosures carried over. The only memory kept here is presentational: when a spinner
+// started, so that it can wait spinnerDelayMs before showing, even across re-renders.
+import { config } from "./config.js";
+import { h, icon, button, whileBusy, replaceChildren, clockTime } from "./dom.js";
+import { renderInfo, renderSkeleton } from "./info.js";
+import { renderErrorCard, retryLine } from "./error-card.js";
+import { withLoading, genericSkeleton } from "./loading.js";
+
+/** @typedef {import('./types.js').PanelState} PanelState */
+
+/**
+ * @typedef {object} PanelActions
+ * @property {(panelId: string) => Promise<unknown>} retry
+ * @property {(panelId: string, optionId: string) => Promise<unknown>} recover
+ * @property {(panelId: string, itemId: string, actionId: string) => Promise<unknown>} itemAction
+ */
+
+/** @typedef {"initial-loading" | "loaded" | "error" | "initial"} ViewKind */
+
+/**
+ * The ViewStateModifier rule (seed 004), as a pure function.
+ * @param {PanelState} s
+ * @returns {{view: ViewKind, loading: boolean}}
+ */
+export function chooseView(s) {
+  if (s.isInitialLoading) return { view: "initial-loading", loading: true };
+  if (s.latestValidInfo) return { view: "loaded", loading: Boolean(s.isLoading) };
+  if (s.latestValidError) return { view: "error", loading: Boolean(s.isLoading) };
+  return { view: "initial", loading: false };
+}
+
+const PHASE_LABEL = /** @type {Record<string, string>} */ ({
+  initial: "Not loaded",
+  loading: "Loading",
+  loaded: "Up to date",
+  error: "Failed",
+});
+
+/**
+ * @param {string} panelId
+ * @param {PanelActions} actions
+ */
+export function createPanelView(panelId, actions) {
+  const titleId = `panel-title-${panelId}`;
+  const title = h("h2", { class: "panel-title", attrs: { id: titleId } });
+  const pinnedBadge = h("span", {
+    class: ["badge", "badge-debug"],
+    text: "debug",
+    data: { testid: "debug-badge" },
+    attrs: { title: "Forced by a debug state: scheduled loads are paused" },
+  });
+  const offlineNote = h("span", {
+    class: ["badge", "badge-offline"],
+    text: "May be stale",
+    data: { testid: "panel-offline-note" },
+    attrs: { title: "Disconnected from the server: this data may be out of date" },
+  });
+  const refresh = button({
+    label: "Refresh",
+    icon: "refresh",
+    iconOnly: true,
+    class: ["btn-icon", "panel-refresh"],
+    key: "refresh",
+    testid: "panel-refresh",
+    onClick: (ev) => whileBusy(/** @type {HTMLButtonElement} */ (ev.currentTarget), () => actions.retry(panelId)),
+  });
+  const tools = h("div", { class: "panel-tools", data: { testid: "panel-tools" } }, refresh);
+  const heading = h("div", { class: "panel-heading" }, h("span", { class: "status-dot", attrs: { "aria-hidden": "true" } }), title, offlineNote);
+  const body = h("div", { class: "panel-body", data: { testid: "panel-body" } });
+  const phaseLabel = h("span", { class: "phase-label", data: { testid: "phase-label" } });
+  const updated = h("time", { class: "updated" });
+  const footerExtra = h("span", { class: "footer-extra" });
+  const el = h(
+    "section",
+    { class: "panel", data: { testid: "panel", "panel-id": panelId }, attrs: { "aria-labelledby": titleId, tabindex: -1 } },
+    h(
+      "header",
+      { class: "panel-header" },
+      heading,
+      tools,
+    ),
+    body,
+    h("footer", { class: "panel-footer" }, phaseLabel, updated, footerExtra),
+  );
+
+  /** Presentational memory: when the current loading / item actions were first seen. */
+  /** @type {number | null} */
+  let loadingSince = null;
+  /** @type {Map<string, number>} */
+  const modifyingSince = new Map();
+  let detailsOpen = false;
+  /** @type {PanelState | null} */
+  let current = null;
+
+  /** @param {number} since */
+  const delayFrom = (since) => Math.max(0, config.spinnerDelayMs - (performance.now() - since));
+
+  /** @param {PanelState} s */
+  function remember(s) {
+    const now = performance.now();
+    if (s.isLoading || s.isInitialLoading) loadingSince ??= now;
+    else loadingSince = null;
+    const ids = new Set(Array.isArray(s.modifyingIds) ? s.modifyingIds : []);
+    for (const id of [...modifyingSince.keys()]) if (!ids.has(id)) modifyingSince.delete(id);
+    for (const id of ids) if (!modifyingSince.has(id)) modifyingSince.set(id, now);
+    if (!s.latestValidError) detailsOpen = false;
+  }
+
+  /** @param {PanelState} s */
+  function renderBody(s) {
+    const { view, loading } = chooseView(s);
+    const pres = s.presentation ?? {};
+    const label = `Loading ${s.title}`;
+    const delayMs = loadingSince === null ? config.spinnerDelayMs : delayFrom(loadingSince);
+    /** @type {(Node | null)[]} */
+    const parts = [];
+    if (view === "initial-loading") {
+      const skeleton = s.placeholder ? renderSkeleton(s.placeholder) : genericSkeleton();
+      parts.push(withLoading(skeleton, pres.initialLoading, config.presentationDefaults.initialLoading, { label, delayMs }));
+    } else if (view === "loaded") {
+      if (s.stale) parts.push(staleBanner(s));
+      const info = renderInfo(/** @type {import('./types.js').Info} */ (s.latestValidInfo), {
+        panelTitle: s.title,
+        modifyingIds: s.modifyingIds,
+        itemSpinnerDelay: (itemId) => delayFrom(modifyingSince.get(itemId) ?? performance.now()),
+        onItemAction: (itemId, actionId, btn) => whileBusy(btn, () => actions.itemAction(panelId, itemId, actionId)),
+      });
+      parts.push(loading ? withLoading(info, pres.loadingAfterInfo, config.presentationDefaults.loadingAfterInfo, { label, delayMs }) : info);
+    } else if (view === "error") {
+      const card = renderErrorCard(/** @type {import('./types.js').ErrorCard} */ (s.latestValidError), {
+        panelTitle: s.title,
+        retry: s.retry,
+        detailsOpen,
+        onDetailsToggle: (open) => {
+          detailsOpen = open;
+        },
+        onOption: (optionId, btn) => whileBusy(btn, () => actions.recover(panelId, optionId)),
+      });
+      parts.push(loading ? withLoading(card, pres.loadingAfterError, config.presentationDefaults.loadingAfterError, { label, delayMs }) : card);
+    } else {
+      parts.push(s.placeholder ? renderSkeleton(s.placeholder) : initialContent(s));
+    }
+    return { view, loading, parts };
+  }
+
+  /** @param {PanelState} s */
+  function staleBanner(s) {
+    const failed = s.latestError?.title;
+    return h(
+      "div",
+      { class: "stale-banner", data: { testid: "stale-banner" } },
+      icon("alert"),
+      h(
+        "div",
+        { class: "stale-text" },
+        h("strong", { text: "Refresh failed" }),
+        h("span", { text: failed ? ` — ${failed}. Showing the last good data.` : " — showing the last good data." }),
+        s.retry ? retryLine(s.retry) : null,
+      ),
+      button({
+        label: "Retry",
+        key: "stale-retry",
+        testid: "stale-retry",
+        class: ["btn-small", "btn-secondary"],
+        onClick: (ev) => whileBusy(/** @type {HTMLButtonElement} */ (ev.currentTarget), () => actions.retry(panelId)),
+      }),
+    );
+  }
+
+  /** @param {PanelState} s */
+  function initialContent(s) {
+    return h(
+      "div",
+      { class: "initial-content", data: { testid: "initial-content" } },
+      h("p", { text: "Not loaded yet." }),
+      button({
+        label: "Load now",
+        key: "load-now",
+        testid: "load-now",
+        class: ["btn-small", "btn-secondary"],
+        icon: "refresh",
+        onClick: (ev) => whileBusy(/** @type {HTMLButtonElement} */ (ev.currentTarget), () => actions.retry(panelId)),
+        ariaLabel: `Load ${s.title} now`,
+      }),
+    );
+  }
+
+  /**
+   * Draws a new state.
+   * @param {PanelState} s
+   */
+  function update(s) {
+    current = s;
+    remember(s);
+    const focusKey = focusedKey();
+    const { view, loading, parts } = renderBody(s);
+
+    title.textContent = s.title;
+    // The badge exists only while pinned (without --debug no debug element is in the DOM).
+    if (s.debugPinned && !pinnedBadge.isConnected) heading.insertBefore(pinnedBadge, offlineNote);
+    else if (!s.debugPinned) pinnedBadge.remove();
+    refresh.setAttribute("aria-label", `Refresh ${s.title}`);
+    el.dataset.view = view;
+    el.dataset.phase = s.phase;
+    el.dataset.loading = String(loading);
+    el.dataset.pinned = String(Boolean(s.debugPinned));
+    el.dataset.stale = String(Boolean(s.stale));
+    body.setAttribute("aria-busy", String(loading));
+    replaceChildren(body, parts);
+
+    phaseLabel.textContent = PHASE_LABEL[s.phase] ?? s.phase;
+    const last = Array.isArray(s.history) && s.history.length ? s.history[s.history.length - 1] : null;
+    const when = clockTime(last?.at);
+    updated.textContent = when ? `since ${when}` : "";
+    if (last?.at) updated.setAttribute("datetime", last.at);
+    else updated.removeAttribute("datetime");
+    replaceChildren(footerExtra, view === "loaded" && !s.stale && s.retry ? retryLine(s.retry) : null);
+
+    if (focusKey) restoreFocus(focusKey);
+  }
+
+  /** @returns {string | null} the data-key of the focused element inside this panel */
+  function focusedKey() {
+    const active = document.activeElement;
+    if (!active || !el.contains(active) || active === el) return null;
+    const keyed = /** @type {HTMLElement | null} */ (active.closest("[data-key]"));
+    return keyed?.dataset.key ?? "__panel__";
+  }
+
+  /** @param {string} key */
+  function restoreFocus(key) {
+    if (el.contains(document.activeElement) && document.activeElement !== document.body) return;
+    const target = /** @type {HTMLElement | null} */ (el.querySelector(`[data-key="${CSS.escape(key)}"]`));
+    (target ?? el).focus({ preventScroll: true });
+  }
+
+  return {
+    el,
+    tools,
+    update,
+    get state() {
+      return current;
+    },
+  };
+}
+
+/** @typedef {ReturnType<typeof createPanelView>} PanelView */

@@ -1,0 +1,159 @@
+// @ts-check
+// The page's copy of the server's state: panel states by id (in deck order), the deck title and debug
+// flag, the last toast and the stream's health. It applies the three stream events of PROTOCOL.md
+// (snapshot, panel, toast) and tells its listeners what changed. It never derives anything: what the
+// server sends is what is kept.
+
+/** @typedef {import('./types.js').PanelState} PanelState */
+/** @typedef {import('./types.js').StateDocument} StateDocument */
+/** @typedef {import('./types.js').Toast} Toast */
+/** @typedef {import('./types.js').ConnectionState} ConnectionState */
+
+/**
+ * @typedef {{kind: "snapshot"} | {kind: "panel", id: string} | {kind: "toast", toast: Toast}
+ *   | {kind: "connection"} | {kind: "meta"}} Change
+ */
+
+export function createStore() {
+  /** @type {Map<string, PanelState>} */
+  const panels = new Map();
+  /** @type {string[]} */
+  let order = [];
+  let title = "";
+  let debug = false;
+  let synced = false;
+  /** @type {number | null} */
+  let lastEventId = null;
+  /** @type {Toast | null} */
+  let toast = null;
+  /** @type {ConnectionState} */
+  let connection = { status: "connecting", attempt: 0, downSince: null, nextRetryAt: null };
+  /** @type {Set<(c: Change) => void>} */
+  const listeners = new Set();
+
+  /** @param {Change} change */
+  function emit(change) {
+    for (const l of listeners) l(change);
+  }
+
+  /** @param {unknown} v */
+  function toId(v) {
+    if (v === null || v === undefined || v === "") return null;
+    const n = Number(v);
+    return Number.isFinite(n) ? n : null;
+  }
+
+  const store = {
+    /** @param {(c: Change) => void} listener @returns {() => void} */
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+
+    /**
+     * Replaces everything with a state document.
+     * @param {StateDocument} doc
+     * @param {{authoritative: boolean, eventId?: number | string | null}} opts authoritative: it came
+     *   from the stream (always applied); otherwise (GET /api/state, another tab) it is applied only
+     *   when it is not older than what the store already holds.
+     * @returns {boolean} whether it was applied
+     */
+    applySnapshot(doc, opts) {
+      if (!doc || !Array.isArray(doc.panels)) return false;
+      const docId = toId(doc.lastEventId) ?? toId(opts.eventId);
+      if (!opts.authoritative && synced && lastEventId !== null && (docId === null || docId < lastEventId)) {
+        return false;
+      }
+      const metaChanged = doc.title !== title || Boolean(doc.debug) !== debug;
+      title = typeof doc.title === "string" ? doc.title : "";
+      debug = Boolean(doc.debug);
+      lastEventId = docId ?? lastEventId;
+      panels.clear();
+      order = [];
+      for (const p of doc.panels) {
+        if (!p || typeof p.id !== "string") continue;
+        if (!panels.has(p.id)) order.push(p.id);
+        panels.set(p.id, p);
+      }
+      synced = true;
+      if (metaChanged) emit({ kind: "meta" });
+      emit({ kind: "snapshot" });
+      // The toast in a state document is news only if it differs from the last one heard
+      // (a reconnecting tab must not re-show, and re-arm, the toast it is already showing).
+      if (doc.toast && JSON.stringify(doc.toast) !== JSON.stringify(toast)) {
+        toast = doc.toast;
+        emit({ kind: "toast", toast: doc.toast });
+      }
+      return true;
+    },
+
+    /**
+     * Applies one stream event. Events whose id is not newer than the last applied one are dropped
+     * (a tab can hear the same event twice: relayed, and in a state document).
+     * @param {string} type "snapshot" | "panel" | "toast"; others are ignored
+     * @param {any} data the parsed JSON
+     * @param {number | string | null} [eventId]
+     */
+    applyEvent(type, data, eventId = null) {
+      if (type === "snapshot") {
+        store.applySnapshot(data, { authoritative: true, eventId });
+        return;
+      }
+      const id = toId(eventId);
+      if (id !== null && lastEventId !== null && id <= lastEventId) return;
+      if (type === "panel") {
+        if (!data || typeof data.id !== "string") return;
+        if (id !== null) lastEventId = id;
+        if (!panels.has(data.id)) order.push(data.id);
+        panels.set(data.id, data);
+        emit({ kind: "panel", id: data.id });
+      } else if (type === "toast") {
+        if (!data || typeof data.message !== "string") return;
+        if (id !== null) lastEventId = id;
+        toast = data;
+        emit({ kind: "toast", toast: data });
+      }
+    },
+
+    /** @param {ConnectionState} next */
+    setConnection(next) {
+      connection = next;
+      emit({ kind: "connection" });
+    },
+
+    /** @returns {StateDocument} the current state as a state document (for a new tab) */
+    toSnapshot() {
+      return { title, debug, lastEventId: lastEventId ?? 0, panels: order.map((id) => /** @type {PanelState} */ (panels.get(id))), toast: null };
+    },
+
+    /** @param {string} id */
+    panel: (id) => panels.get(id),
+    get order() {
+      return order.slice();
+    },
+    get title() {
+      return title;
+    },
+    get debug() {
+      return debug;
+    },
+    get synced() {
+      return synced;
+    },
+    get lastEventId() {
+      return lastEventId;
+    },
+    get toast() {
+      return toast;
+    },
+    get connection() {
+      return connection;
+    },
+  };
+  return store;
+}
+
+/** The page's one store (tests reach it with `import("/store.js")` to render fixture states). */
+export const store = createStore();
+
+/** @typedef {ReturnType<typeof createStore>} Store */

@@ -1,0 +1,153 @@
+// @ts-check
+// The documents of PROTOCOL.md as JSDoc types. This module exports nothing at run time;
+// other modules import these names with `@typedef {import('./types.js').PanelState} PanelState`.
+
+/**
+ * @typedef {"initial" | "loading" | "loaded" | "error"} Phase
+ */
+
+/**
+ * @typedef {object} Field
+ * @property {string} label
+ * @property {string} value
+ */
+
+/**
+ * @typedef {object} ItemAction
+ * @property {string} id
+ * @property {string} label
+ * @property {string} [role] "primary" | "secondary" | "destructive" | …
+ */
+
+/**
+ * @typedef {object} Item
+ * @property {string} id
+ * @property {string} title
+ * @property {string} [subtitle]
+ * @property {ItemAction[]} [actions]
+ */
+
+/**
+ * Display-ready data: the page draws it, never interprets it.
+ * @typedef {object} Info
+ * @property {string | null} [summary]
+ * @property {Field[] | null} [fields]
+ * @property {Item[] | null} [items]
+ * @property {string | null} [image] a URL
+ * @property {string | null} [imageAlt] optional alternative text for `image`
+ * @property {string | null} [text]
+ */
+
+/**
+ * @typedef {object} RecoveryOption
+ * @property {string} id
+ * @property {string} label
+ * @property {"primary" | "secondary" | "cancel" | "destructive"} role
+ */
+
+/**
+ * The universal error view configuration (seed 002), built by the server.
+ * @typedef {object} ErrorCard
+ * @property {string} kind
+ * @property {string} title
+ * @property {string} description
+ * @property {string} icon
+ * @property {boolean} showPreloader
+ * @property {string | null} [failureReason]
+ * @property {string | null} [recoverySuggestion]
+ * @property {string | null} [detail]
+ * @property {RecoveryOption[]} options
+ */
+
+/**
+ * One loading presentation (seed 004) with its options.
+ * @typedef {object} LoadingPresentation
+ * @property {"material" | "horizontal" | "vertical" | "overCurrentContent" | "redacted" | "custom"} type
+ * @property {string} [position] horizontal: "leading" | "trailing"; vertical: "top" | "bottom"
+ * @property {string} [alignment] horizontal: "top" | "center" | "bottom"; vertical: "leading" | "center" | "trailing";
+ *   material and overCurrentContent: "topLeading" | "top" | "topTrailing" | "leading" | "center" | "trailing" |
+ *   "bottomLeading" | "bottom" | "bottomTrailing"
+ * @property {number} [contentOpacity] 0…1
+ * @property {number} [spacing] CSS pixels
+ * @property {string} [message] custom: the text beside the indicator
+ * @property {string} [icon] custom: an icon name
+ */
+
+/**
+ * @typedef {object} Presentations
+ * @property {LoadingPresentation} [initialLoading]
+ * @property {LoadingPresentation} [loadingAfterInfo]
+ * @property {LoadingPresentation} [loadingAfterError]
+ */
+
+/**
+ * @typedef {object} Retry
+ * @property {number} attempt
+ * @property {number} of
+ * @property {string | null} [nextAt] ISO time of the next automatic attempt
+ */
+
+/**
+ * @typedef {object} HistoryEntry
+ * @property {Phase} state
+ * @property {string} at ISO time
+ */
+
+/**
+ * @typedef {object} PanelState
+ * @property {string} id
+ * @property {string} title
+ * @property {Phase} phase
+ * @property {boolean} isInitialLoading
+ * @property {boolean} isLoading
+ * @property {Info | null} [latestValidInfo]
+ * @property {Info | null} [latestInfo]
+ * @property {ErrorCard | null} [latestValidError]
+ * @property {ErrorCard | null} [latestError]
+ * @property {{info?: Info, error?: ErrorCard} | null} [latestNonLoading]
+ * @property {string[] | null} [modifyingIds]
+ * @property {HistoryEntry[]} [history]
+ * @property {Presentations} [presentation]
+ * @property {Info | null} [placeholder]
+ * @property {Retry | null} [retry]
+ * @property {boolean} [debugPinned]
+ * @property {boolean} [stale] the shown info is the last good one, kept after a dismissed error card
+ */
+
+/**
+ * @typedef {object} ToastAction
+ * @property {string} id
+ * @property {string} label
+ */
+
+/**
+ * @typedef {object} Toast
+ * @property {string} id
+ * @property {"success" | "error" | "info"} style
+ * @property {string} message
+ * @property {string} [panelId]
+ * @property {number} durationMs
+ * @property {"top" | "bottom"} position
+ * @property {ToastAction | null} [action]
+ */
+
+/**
+ * The `/api/state` document, also the data of the `snapshot` event.
+ * @typedef {object} StateDocument
+ * @property {string} title
+ * @property {boolean} debug
+ * @property {number} lastEventId
+ * @property {PanelState[]} panels
+ * @property {Toast | null} [toast]
+ */
+
+/**
+ * The stream's health as the page sees it.
+ * @typedef {object} ConnectionState
+ * @property {"connecting" | "open" | "down"} status
+ * @property {number} attempt failed attempts since the stream was last healthy
+ * @property {number | null} downSince epoch ms when the stream was lost, null while open
+ * @property {number | null} nextRetryAt epoch ms of the next scheduled attempt, when one is scheduled
+ */
+
+export {};

@@ -1,0 +1,159 @@
+"""Helpers for the browser tests, and the page's stable selectors.
+
+Selectors (data-testid unless noted) — the page keeps these stable for tests:
+
+  connection-status    header pill; attribute data-state = connecting | open | down
+  connection-banner    the "reconnecting" banner (hidden unless the stream has been down > 500 ms)
+  connection-detail    banner text ("Reconnecting (attempt 2) · next try in 1 s")
+  reconnect-now        the banner's "Reconnect now" button
+  panels               the grid of panels
+  panel                one panel: <section data-panel-id=ID data-view=VIEW data-phase=PHASE
+                       data-loading=true|false data-pinned=true|false data-stale=true|false>
+                       VIEW is the ViewStateModifier branch: initial-loading | loaded | error | initial
+  panel-body, panel-tools, panel-refresh, phase-label
+  debug-badge          "debug" badge (visible while the panel is debugPinned)
+  panel-offline-note   "May be stale" (visible while disconnected)
+  skeleton             the redacted placeholder (or the generic skeleton when there is no placeholder)
+  loading              a loading presentation wrapper: data-presentation, data-position, data-alignment
+  loading-indicator    its indicator (revealed after 300 ms); loading-spinner inside it
+  info                 the loaded view; info-summary, info-fields, info-items, item (data-item-id),
+                       item-action, item-progress (spinner of an item in modifyingIds), info-image, info-text
+  stale-banner         "Refresh failed" banner over stale info; stale-retry
+  initial-content      the initial view without placeholder; load-now
+  error-card           the universal error view (data-kind); error-icon, error-title, error-description,
+                       error-reason, error-suggestion, retry-countdown, error-preloader,
+                       error-primary, error-secondary, error-option (further options), error-details
+  toast-host           top-layer popover holding the toasts and the live regions
+  live-polite          role=status aria-live=polite (present from page load)
+  live-assertive       role=alert aria-live=assertive (present from page load)
+  toast                the visible toast: data-style, data-toast-id, data-duration-ms, data-position;
+                       toast-message, toast-action, toast-close
+  debug-bar, debug-open, panel-debug        debug controls (exist only with --debug)
+  debug-dialog         the <dialog>; debug-panel (select), debug-current, debug-loading, debug-loaded,
+                       debug-error-kind (select), debug-error, debug-reset, debug-live, debug-info,
+                       debug-items, debug-modifying, debug-modifying-apply, debug-status, debug-close
+"""
+from __future__ import annotations
+
+import io
+import os
+from pathlib import Path
+
+from playwright.sync_api import Locator, Page, expect
+
+HERE = Path(__file__).resolve().parent
+REFERENCE_DIR = HERE / "reference"
+OUTPUT_DIR = HERE / "output"
+
+
+def tid(name: str) -> str:
+    return f"[data-testid='{name}']"
+
+
+def panel(page: Page, panel_id: str) -> Locator:
+    return page.locator(f"[data-testid='panel'][data-panel-id='{panel_id}']")
+
+
+def wait_live(page: Page, timeout: float = 15_000) -> None:
+    """Waits until the page's stream (its own or the leader tab's) is open and the panels are drawn."""
+    expect(page.locator(tid("connection-status"))).to_have_attribute("data-state", "open", timeout=timeout)
+    expect(page.locator(tid("panel")).first).to_be_attached(timeout=timeout)
+
+
+# ---- fixture states rendered through the page's own store ---------------------------------------
+
+
+def inject_panel(page: Page, state: dict) -> Locator:
+    """Draws a fixture PanelState through the page's store (as if the stream had sent it)."""
+    page.evaluate(
+        "async (s) => { const m = await import('/store.js'); m.store.applyEvent('panel', s, null); }", state
+    )
+    return panel(page, state["id"])
+
+
+def inject_toast(page: Page, toast: dict) -> Locator:
+    page.evaluate(
+        "async (t) => { const m = await import('/store.js'); m.store.applyEvent('toast', t, null); }", toast
+    )
+    return page.locator(tid("toast"))
+
+
+def record_toast_times(page: Page) -> None:
+    """Starts recording, in page time, when toasts appear and disappear: window.__toastLog."""
+    page.evaluate(
+        """() => {
+        window.__toastLog = [];
+        const slot = document.querySelector('.toast-slot');
+        new MutationObserver((records) => {
+          for (const r of records) {
+            for (const n of r.addedNodes) if (n.dataset && n.dataset.testid === 'toast')
+              window.__toastLog.push({ kind: 'shown', id: n.dataset.toastId, style: n.dataset.style,
+                                       message: n.textContent, at: performance.now(), duration: Number(n.dataset.durationMs) });
+            for (const n of r.removedNodes) if (n.dataset && n.dataset.testid === 'toast')
+              window.__toastLog.push({ kind: 'gone', id: n.dataset.toastId, at: performance.now() });
+          }
+        }).observe(slot, { childList: true });
+      }"""
+    )
+
+
+def toast_log(page: Page) -> list[dict]:
+    return page.evaluate("() => window.__toastLog")
+
+
+def toast_gone_at(page: Page, shown: dict) -> float | None:
+    """When the toast of a log entry (kind "shown") left the page, in page time."""
+    log = toast_log(page)
+    start = next(i for i, e in enumerate(log) if e == shown)
+    return next((e["at"] for e in log[start + 1 :] if e["kind"] == "gone" and e["id"] == shown["id"]), None)
+
+
+# ---- screenshot comparison ------------------------------------------------------------------------
+
+#: a pixel differs when one of its channels differs by more than this (0-255)
+PIXEL_THRESHOLD = int(os.environ.get("SNAPSHOT_PIXEL_THRESHOLD", "40"))
+#: the share of differing pixels allowed
+MAX_DIFF_RATIO = float(os.environ.get("SNAPSHOT_MAX_DIFF_RATIO", "0.005"))
+
+
+def compare_snapshot(png: bytes, name: str) -> None:
+    """Compares a PNG with Tests/browser/reference/<name>.png within a small tolerance.
+    UPDATE_SNAPSHOTS=1 writes the reference instead."""
+    from PIL import Image, ImageChops
+
+    ref_path = REFERENCE_DIR / f"{name}.png"
+    OUTPUT_DIR.mkdir(parents=True, exist_ok=True)
+    actual_path = OUTPUT_DIR / f"{name}.actual.png"
+    if os.environ.get("UPDATE_SNAPSHOTS") == "1":
+        REFERENCE_DIR.mkdir(parents=True, exist_ok=True)
+        ref_path.write_bytes(png)
+        return
+    if not ref_path.exists():
+        actual_path.write_bytes(png)
+        raise AssertionError(
+            f"no reference image {ref_path.relative_to(HERE.parents[1])}; this run's image is in {actual_path}.\n"
+            "Look at it, then create the references with:\n"
+            "  UPDATE_SNAPSHOTS=1 Tests/browser/run.sh -k snapshot\n"
+            "and commit Tests/browser/reference/."
+        )
+    actual = Image.open(io.BytesIO(png)).convert("RGBA")
+    expected = Image.open(ref_path).convert("RGBA")
+    if actual.size != expected.size:
+        actual_path.write_bytes(png)
+        raise AssertionError(f"{name}: size {actual.size} differs from the reference {expected.size} (see {actual_path})")
+    diff = ImageChops.difference(actual, expected)
+    # a pixel counts when its largest channel difference exceeds the threshold
+    channels = diff.split()
+    peak = channels[0]
+    for c in channels[1:]:
+        peak = ImageChops.lighter(peak, c)
+    mask = peak.point(lambda v: 255 if v > PIXEL_THRESHOLD else 0)
+    differing = mask.histogram()[255]
+    ratio = differing / (actual.size[0] * actual.size[1])
+    if ratio > MAX_DIFF_RATIO:
+        actual_path.write_bytes(png)
+        mask.save(OUTPUT_DIR / f"{name}.diff.png")
+        raise AssertionError(
+            f"{name}: {differing} pixels ({ratio:.2%}) differ from the reference (allowed {MAX_DIFF_RATIO:.2%}); "
+            f"see {actual_path} and {name}.diff.png. If the change is intended: UPDATE_SNAPSHOTS=1 Tests/browser/run.sh -k snapshot"
+        )

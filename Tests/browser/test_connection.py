@@ -1,0 +1,71 @@
+"""Connection status: killing and restarting the server."""
+from __future__ import annotations
+
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+from playwright.sync_api import expect
+
+from helpers import panel, tid
+
+BANNER_DELAY_MS = 500
+
+
+def test_killing_and_restarting_the_server_shows_the_banner_after_500ms_and_recovers_every_panel(server, open_page):
+    page = open_page(server)
+    # Something the restarted server will not have: a debug-forced error on alpha.
+    server.force("alpha", {"state": "error", "error": {"kind": "unreachable"}})
+    alpha = panel(page, "alpha")
+    expect(alpha).to_have_attribute("data-view", "error")
+    expect(alpha).to_have_attribute("data-pinned", "true")
+
+    banner = page.locator(tid("connection-banner"))
+    page.evaluate(
+        """() => {
+        window.__bannerShownAt = null;
+        const banner = document.querySelector('[data-testid=connection-banner]');
+        new MutationObserver(() => { if (!banner.hidden && window.__bannerShownAt === null) window.__bannerShownAt = performance.now(); })
+          .observe(banner, { attributes: true, attributeFilter: ['hidden'] });
+      }"""
+    )
+    killed_at = page.evaluate("performance.now()")
+    server.kill()
+    page.wait_for_timeout(300)
+    expect(banner).to_be_hidden()  # a blip shows nothing
+    expect(banner).to_be_visible(timeout=5_000)
+    shown_after = page.evaluate("window.__bannerShownAt") - killed_at
+    assert BANNER_DELAY_MS <= shown_after <= BANNER_DELAY_MS + 2_500, shown_after
+    expect(page.locator(tid("connection-status"))).to_have_attribute("data-state", "down")
+    expect(page.locator(tid("reconnect-now"))).to_be_visible()
+    expect(page.locator(tid("connection-detail"))).to_contain_text("attempt")
+    # While disconnected every panel says its data may be stale.
+    for note in page.locator(tid("panel-offline-note")).all():
+        expect(note).to_be_visible()
+
+    page.wait_for_timeout(1_000)
+    server.restart()
+    try:  # either this or the backoff brings it back
+        page.locator(tid("reconnect-now")).click(timeout=2_000)
+    except PlaywrightTimeoutError:
+        pass  # the backoff got there first
+    expect(banner).to_be_hidden(timeout=15_000)
+    expect(page.locator(tid("connection-status"))).to_have_attribute("data-state", "open")
+    for note in page.locator(tid("panel-offline-note")).all():
+        expect(note).to_be_hidden()
+
+    # Every panel is back in sync with the new server (a snapshot or the replayed events).
+    expect(alpha).to_have_attribute("data-pinned", "false", timeout=10_000)
+    server.settle()
+    for p in server.state()["panels"]:
+        view = panel(page, p["id"])
+        expect(view).to_have_attribute("data-phase", p["phase"], timeout=10_000)
+        expect(view).to_have_attribute("data-pinned", str(bool(p["debugPinned"])).lower())
+        expect(view.locator(tid("info") if p["phase"] == "loaded" else tid("error-card"))).to_be_visible()
+
+
+def test_the_stream_reconnects_by_itself_with_backoff(server, open_page):
+    page = open_page(server)
+    server.kill()
+    expect(page.locator(tid("connection-banner"))).to_be_visible(timeout=5_000)
+    server.restart()
+    # No click: the jittered backoff (0.5 s, 1 s, 2 s, … capped at 10 s) reconnects.
+    expect(page.locator(tid("connection-banner"))).to_be_hidden(timeout=20_000)
+    expect(page.locator(tid("connection-status"))).to_have_attribute("data-state", "open")

@@ -1,0 +1,85 @@
+"""Static checks of Public/: shipped as written, strict-CSP friendly, typed modules (no browser)."""
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+HERE = Path(__file__).resolve().parent
+PUBLIC = HERE.parents[1] / "Public"
+MODULES = sorted(PUBLIC.glob("*.js"))
+EXPECTED_MODULES = {
+    "app.js", "api.js", "config.js", "connection.js", "debug.js", "dom.js", "error-card.js", "info.js",
+    "loading.js", "panel.js", "store.js", "stream.js", "tabs.js", "toast.js", "types.js",
+}
+
+
+def test_the_expected_modules_exist():
+    assert EXPECTED_MODULES <= {m.name for m in MODULES}
+    for name in ("index.html", "styles.css", "icons.svg"):
+        assert (PUBLIC / name).is_file(), name
+
+
+def test_index_html_has_no_inline_code_and_a_strict_csp():
+    html = (PUBLIC / "index.html").read_text()
+    assert not re.search(r"<style", html, re.I), "inline <style>"
+    assert not re.search(r"\sstyle\s*=", html, re.I), "style= attribute"
+    assert not re.search(r"\son[a-z]+\s*=", html, re.I), "on*= handler attribute"
+    for script in re.findall(r"<script\b[^>]*>(.*?)</script>", html, re.S | re.I):
+        assert not script.strip(), "inline script"
+    assert re.search(r'<script type="module" src="app.js"></script>', html)
+    csp = re.search(r'http-equiv="Content-Security-Policy" content="([^"]+)"', html)
+    assert csp, "no CSP meta"
+    policy = csp.group(1)
+    assert "default-src 'self'" in policy
+    assert "unsafe-inline" not in policy and "unsafe-eval" not in policy
+
+
+@pytest.mark.parametrize("module", MODULES, ids=lambda p: p.name)
+def test_module_is_typed_and_never_builds_markup_from_strings(module):
+    src = module.read_text()
+    assert src.startswith("// @ts-check"), f"{module.name} must start with // @ts-check"
+    code = re.sub(r"/\*.*?\*/", "", src, flags=re.S)
+    code = re.sub(r"^\s*//.*$", "", code, flags=re.M)
+    for banned in ("innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "eval(", "new Function",
+                   "setAttribute(\"style\"", "cssText", "on" + "click="):
+        assert banned not in code, f"{module.name} uses {banned}"
+    for imp in re.findall(r"""(?:from|import\()\s*["']([^"']+)["']""", code):
+        assert imp.startswith("./") and imp.endswith(".js"), f"{module.name}: import {imp!r} must be ./name.js"
+
+
+def test_no_external_resources():
+    for f in PUBLIC.iterdir():
+        if f.suffix not in (".html", ".js", ".css", ".svg"):
+            continue
+        for url in re.findall(r"https?://[^\s\"')]+", f.read_text()):
+            assert url.startswith("http://www.w3.org/"), f"{f.name} refers to {url}"
+
+
+def test_defaults_live_in_config_js():
+    config = (PUBLIC / "config.js").read_text()
+    for needle in ("spinnerDelayMs: 300", "bannerDelayMs: 500", "pingIntervalMs: 15_000", "deadStreamFactor: 2"):
+        assert needle in config, needle
+    for module in MODULES:
+        if module.name == "config.js":
+            continue
+        numbers = re.findall(r"setTimeout\([^,]+,\s*(\d{3,})\)", module.read_text())
+        assert not numbers, f"{module.name} hard-codes a delay: {numbers}"
+
+
+def test_icons_sprite_has_every_configured_icon():
+    sprite = (PUBLIC / "icons.svg").read_text()
+    names = re.search(r"icons: Object.freeze\(\[(.*?)\]\)", (PUBLIC / "config.js").read_text(), re.S).group(1)
+    for name in re.findall(r'"([a-z-]+)"', names):
+        assert f'<symbol id="{name}"' in sprite, name
+
+
+def test_modules_type_check():
+    tsc = shutil.which("tsc")
+    if not tsc:
+        pytest.skip("tsc not installed (apt-get install node-typescript)")
+    res = subprocess.run([tsc, "-p", str(HERE / "tsconfig.json")], capture_output=True, text=True)
+    assert res.returncode == 0, res.stdout + res.stderr
