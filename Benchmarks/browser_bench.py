@@ -16,10 +16,9 @@ the server's share of the latency.
 
     performance.mark("statedeck:applied", {detail: {eventId: <the SSE id, a number>}})
 
-(the page sets it when opened with `?bench`, which this script does)
-
 set right after the page has changed the DOM for that event (or for every event up to that id,
-when it applies them in batches). Without the hook, a MutationObserver notes when each marker's
+when it applies them in batches); the page sets it when opened with `?bench`, as this script does.
+Without the hook, a MutationObserver notes when each marker's
 text first enters the DOM (less exact: it needs the page to show the summary text, and it costs
 a little main-thread time itself). The result names the mode used.
 
