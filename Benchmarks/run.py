@@ -853,6 +853,25 @@ def bench_startup(args, statedeck, report):
     ])
 
 
+# --------------------------------------------------------------------------- churn
+
+def bench_churn(args, statedeck, report):
+    """Memory under churn: Benchmarks/DeckChurn pushes state changes through one panel of an
+    in-process server (deck, state mirror, SSE history) and prints its RSS every tenth."""
+    if not statedeck:
+        return "StateDeck not measured."
+    if not args.no_build:
+        subprocess.run(["swift", "build", "-c", "release", "--product", "statedeck-churn",
+                        "--scratch-path", str(ROOT / ".build-bench")], cwd=ROOT, check=True)
+    changes = 20_000 if args.quick else 100_000
+    table = subprocess.run([str(ROOT / ".build-bench" / "release" / "statedeck-churn"), str(changes)],
+                           check=True, capture_output=True, text=True, timeout=900).stdout
+    report["churn"] = table
+    return (f"One panel, {changes:,} state changes (loading, loaded, error in turn) pushed through the "
+            "deck, the state mirror (one JSON encoding each) and the SSE history ring (4,096 events); "
+            "RSS of the process every tenth of the way.\n\n" + table)
+
+
 # --------------------------------------------------------------------------- browser
 
 def bench_browser(args, statedeck, report):
@@ -963,7 +982,7 @@ def write_report(sections, info, report, args):
 # --------------------------------------------------------------------------- main
 
 BENCHMARKS = {"startup": bench_startup, "fanout": bench_fanout, "http": bench_http,
-              "browser": bench_browser}
+              "browser": bench_browser, "churn": bench_churn}
 
 
 def parse_args(argv):

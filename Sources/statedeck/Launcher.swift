@@ -11,6 +11,7 @@ struct Launcher {
 
     func run() async -> Never {
         LoggingSystem.bootstrap { StreamLogHandler.standardError(label: $0) }
+        let termination = TerminationSignal()
         let configuration = serverConfiguration()
         let selfURL = Locked<URL?>(nil)
         let session = options.config.map(openDeckFile)
@@ -32,7 +33,7 @@ struct Launcher {
         }
         let reloading = session.map { session in Task { await session.run(serving: server) } }
 
-        let signal = await TerminationSignal.next()
+        let signal = await termination.next()
         Logger(label: "statedeck").info("signal \(signal): stopping")
         // PROTOCOL.md promises exit within 2 s, whatever a stuck loader does.
         DispatchQueue.global().asyncAfter(deadline: .now() + 1.8) { exit(0) }
@@ -42,8 +43,11 @@ struct Launcher {
     }
 
     private func serverConfiguration() -> ServerConfiguration {
-        guard let publicDirectory = PublicDirectory.locate(override: options.public) else {
-            Self.fail("cannot find the page folder Public/; give it with --public DIR", status: 2)
+        guard let publicDirectory = PublicDirectory.locate(override: options.public),
+              FileManager.default.fileExists(atPath: publicDirectory.appendingPathComponent("index.html").path)
+        else {
+            let looked = options.public.map { "\($0) holds no index.html" } ?? "cannot find the page folder Public/"
+            Self.fail("\(looked); give the page folder with --public DIR", status: 2)
         }
         var configuration = ServerConfiguration(publicDirectory: publicDirectory)
         configuration.host = options.host

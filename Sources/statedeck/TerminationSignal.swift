@@ -2,37 +2,38 @@ import Dispatch
 import Foundation
 import Locking
 
-/// Waits for SIGINT or SIGTERM.
-enum TerminationSignal {
-    /// Suspends until the first of SIGINT and SIGTERM arrives; returns its number.
-    static func next() async -> Int32 {
-        let watch = Watch()
-        let number = await withCheckedContinuation { continuation in
-            watch.start { continuation.resume(returning: $0) }
+/// Catches SIGINT and SIGTERM from the moment it is created, so that a signal arriving right
+/// after the start-up line still stops the server cleanly instead of killing the process.
+final class TerminationSignal: Sendable {
+    private let sources = Locked<[any DispatchSourceSignal]>([])
+    private let received = Locked<(number: Int32?, waiter: CheckedContinuation<Int32, Never>?)>((nil, nil))
+
+    init() {
+        for number in [SIGINT, SIGTERM] {
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { [received] in
+                let waiter = received.withLock { state -> CheckedContinuation<Int32, Never>? in
+                    guard state.number == nil else { return nil }
+                    state.number = number
+                    defer { state.waiter = nil }
+                    return state.waiter
+                }
+                waiter?.resume(returning: number)
+            }
+            source.resume()
+            sources.withLock { $0.append(source) }
         }
-        withExtendedLifetime(watch) {}
-        return number
     }
 
-    /// Keeps the dispatch sources alive while waiting, and resumes the waiter once.
-    private final class Watch: Sendable {
-        private let sources = Locked<[any DispatchSourceSignal]>([])
-        private let fired = Locked(false)
-
-        func start(_ handler: @escaping @Sendable (Int32) -> Void) {
-            for number in [SIGINT, SIGTERM] {
-                signal(number, SIG_IGN)
-                let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-                source.setEventHandler { [fired] in
-                    let first = fired.withLock { fired in
-                        defer { fired = true }
-                        return !fired
-                    }
-                    if first { handler(number) }
-                }
-                source.resume()
-                sources.withLock { $0.append(source) }
+    /// The first signal received, waiting for it if none came yet.
+    func next() async -> Int32 {
+        await withCheckedContinuation { continuation in
+            let number = received.withLock { state -> Int32? in
+                if state.number == nil { state.waiter = continuation }
+                return state.number
             }
+            if let number { continuation.resume(returning: number) }
         }
     }
 }
