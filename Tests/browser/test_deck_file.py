@@ -1,0 +1,66 @@
+"""A deck file edited while the server runs: a valid edit replaces the deck and unchanged panels
+keep their history; a broken edit is reported and the running deck stays as it was."""
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+DECK = """title: {title}
+panels:
+  - id: steady
+    title: Steady
+    command: {{ run: [echo, steady] }}
+    refresh: manual
+  - id: {second}
+    title: Second
+    command: {{ run: [echo, second] }}
+    refresh: manual
+"""
+
+
+def write(path: Path, text: str) -> None:
+    path.write_text(text)
+    # The watcher compares size, modification time and inode; make the change visible at once.
+    stamp = time.time() + 1
+    os.utime(path, (stamp, stamp))
+
+
+def wait_for(condition, timeout: float = 10.0):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = condition()
+        if value:
+            return value
+        time.sleep(0.1)
+    raise AssertionError("condition never held")
+
+
+def test_a_valid_edit_replaces_the_deck_and_unchanged_panels_keep_their_history(make_server, tmp_path):
+    deck = tmp_path / "deck.yaml"
+    deck.write_text(DECK.format(title="Before", second="old"))
+    srv = make_server(config=deck)
+    srv.wait_panel("steady", lambda p: p["phase"] == "loaded")
+    history_before = srv.panel("steady")["history"]
+
+    write(deck, DECK.format(title="After", second="new"))
+    state = wait_for(lambda: (s := srv.state())["title"] == "After" and s)
+    assert [p["id"] for p in state["panels"]] == ["steady", "new"]
+    steady = srv.panel("steady")
+    assert steady["history"][:len(history_before)] == history_before, "the unchanged panel started over"
+    assert steady["latestInfo"]["text"].strip() == "steady"
+
+
+def test_a_broken_edit_is_reported_and_the_running_deck_stays(make_server, tmp_path):
+    deck = tmp_path / "deck.yaml"
+    deck.write_text(DECK.format(title="Running", second="second"))
+    srv = make_server(config=deck)
+    srv.wait_panel("second", lambda p: p["phase"] == "loaded")
+
+    write(deck, "title: Broken\npanels:\n  - id: Not Valid\n")
+    toast = wait_for(lambda: (t := srv.state()["toast"]) and "has errors" in t["message"] and t)
+    assert toast["style"] == "error"
+    state = srv.state()
+    assert state["title"] == "Running"
+    assert [p["id"] for p in state["panels"]] == ["steady", "second"]
+    assert any("panels[0].id" in line for line in srv.log_lines), "the problems are not in the log"
