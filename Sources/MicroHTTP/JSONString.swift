@@ -1,6 +1,8 @@
-/// JSON string literals, escaped per RFC 8259, for the few documents this module writes itself.
-enum JSONString {
-    static func quoted(_ string: String) -> String {
+/// JSON string literals, escaped per RFC 8259, for documents written by hand around bytes already
+/// encoded (this module's error answers, the server's state document).
+public enum JSONString {
+    /// `string` as a JSON string literal, quotes included.
+    public static func quoted(_ string: String) -> String {
         var out = "\""
         for scalar in string.unicodeScalars {
             switch scalar {

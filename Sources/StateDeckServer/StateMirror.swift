@@ -1,6 +1,7 @@
 import EventStream
 import Foundation
 import Locking
+import MicroHTTP
 import StateDeck
 
 /// The server's copy of the deck's state as encoded JSON, kept in step with the deck's events.
@@ -48,7 +49,7 @@ final class StateMirror: Sendable {
     }
 
     private func load(_ snapshot: DeckSnapshot, into contents: inout Contents) {
-        contents.header = Array("{\"title\":".utf8) + JSONText.string(snapshot.title)
+        contents.header = Array(("{\"title\":" + JSONString.quoted(snapshot.title)).utf8)
             + Array(",\"debug\":\(debug),\"lastEventId\":".utf8)
         contents.order = snapshot.panels.map(\.id)
         contents.panels = [:]
