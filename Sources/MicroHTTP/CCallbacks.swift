@@ -36,6 +36,7 @@ extension ServerCore {
                 option(.STRICT_FOR_CLIENT, 1),
                 option(.URI_LOG_CALLBACK, unsafeBitCast(requestStarted as URILogCallback, to: Int.self), core),
                 option(.NOTIFY_COMPLETED, unsafeBitCast(requestFinished as MHD_RequestCompletedCallback, to: Int.self), core),
+                option(.NOTIFY_CONNECTION, unsafeBitCast(connectionChanged as MHD_NotifyConnectionCallback, to: Int.self), core),
                 option(.UNESCAPE_CALLBACK, unsafeBitCast(keepEscaped as UnescapeCallback, to: Int.self)),
                 option(.END),
             ]
@@ -45,6 +46,7 @@ extension ServerCore {
             throw .cannotStart(
                 host: configuration.host, port: configuration.port, reason: String(cString: strerror(errno)))
         }
+        deadlines?.start()
         return Daemon(pointer: started)
     }
 }
@@ -98,6 +100,20 @@ private func requestFinished(
     requestContext.pointee = nil
     let context = Unmanaged<RequestContext>.fromOpaque(pointer).takeRetainedValue()
     core(cls).requestCompleted(context)
+}
+
+/// `MHD_OPTION_NOTIFY_CONNECTION`: a connection opened or closed. `CLOSED` comes before
+/// libmicrohttpd closes the socket.
+private func connectionChanged(
+    _ cls: UnsafeMutableRawPointer?, _ connection: OpaquePointer?,
+    _ socketContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>?, _ code: MHD_ConnectionNotificationCode
+) {
+    guard let connection, let deadlines = core(cls).deadlines else { return }
+    switch code {
+    case .CONNECTION_NOTIFY_STARTED: deadlines.opened(Connection(pointer: connection))
+    case .CONNECTION_NOTIFY_CLOSED: deadlines.closed(Connection(pointer: connection))
+    default: break
+    }
 }
 
 /// `MHD_OPTION_UNESCAPE_CALLBACK`: a no-op. Requests are decoded once, by `HTTPRequest`, from

@@ -19,6 +19,10 @@ extension HTTPServer {
         /// Idle time after which a connection is closed (rounded up to whole seconds; zero means
         /// never). A stream waiting for its next write is suspended and exempt, so idle event
         /// streams stay open; what frees their dead clients is the next write (the SSE ping).
+        ///
+        /// It also bounds how long one request may take to arrive whole, head and body, counted
+        /// from the connection opening or the previous answer (see `RequestDeadlines`): a client
+        /// sending a byte now and then never goes idle, yet cannot hold its connection past this.
         public var connectionTimeout: Duration = .seconds(30)
         /// Memory pool per connection. It bounds the request head: larger heads get 431.
         public var connectionMemoryLimit = 32 * 1024
@@ -28,6 +32,10 @@ extension HTTPServer {
         /// Bytes a stream may hold for a client that is not reading before it is dropped;
         /// the capacity the server layer gives `ResponseStream(capacity:)`.
         public var streamQueueCapacity = 256 * 1024
+        /// Headers every response carries, the server's own answers included (400 for a bad
+        /// target or framing, 413, 503 while stopping); a response that sets one keeps its own.
+        /// libmicrohttpd's own error pages (431, 414, 505, some 400s) cannot carry them.
+        public var standardHeaders = HTTPHeaders()
 
         public init() {}
     }

@@ -18,7 +18,11 @@ extension ServerCore {
                 state.headers = context.connection.requestHeaders
                 state.phase = .receivingBody
                 // Refused before any body byte is read; answering on the first call closes
-                // the connection, which is what a client sending too much should get.
+                // the connection, which is what a client sending too much (or framing its body
+                // two ways) should get.
+                if let refusal = RequestFraming.refusal(for: state.headers) {
+                    return .send(refusal)
+                }
                 if let length = state.headers["Content-Length"].flatMap(Int.init), length > limit {
                     return .send(tooLarge)
                 }
@@ -56,8 +60,10 @@ extension ServerCore {
         case .close:
             return false
         case .dispatch(let headers, let body):
+            deadlines?.arrived(context.connection)
             return dispatch(context, method: method, headers: headers, body: body)
         case .send(let response):
+            deadlines?.arrived(context.connection)
             return send(response, for: context)
         }
     }
@@ -83,7 +89,10 @@ extension ServerCore {
                 method: method, target: target, headers: headers, body: body,
                 remoteAddress: context.connection.clientAddress)
         } catch {
-            return send(.error(.badRequest, code: "bad_request", message: error.description), for: context)
+            // Whatever else the client sends on this connection is not worth reading.
+            var refusal = HTTPResponse.error(.badRequest, code: "bad_request", message: error.description)
+            refusal.headers.set("Connection", "close")
+            return send(refusal, for: context)
         }
         switch responder.respond(to: request) {
         case .response(let response):

@@ -14,7 +14,11 @@ extension ServerCore {
             logger.error("libmicrohttpd could not create a response", metadata: ["status": "\(response.status)"])
             return false
         }
-        let refused = handle.add(response.headers)
+        var headers = response.headers
+        for standard in configuration.standardHeaders where headers[standard.name] == nil {
+            headers.add(standard.name, standard.value)
+        }
+        let refused = handle.add(headers)
         if !refused.isEmpty {
             logger.warning("libmicrohttpd refused response headers", metadata: ["headers": "\(refused)"])
         }

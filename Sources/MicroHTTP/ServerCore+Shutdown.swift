@@ -13,6 +13,7 @@ extension ServerCore {
     /// so first end every stream and deferred wait, resume those connections, and give them a
     /// bounded moment to send the end of the stream or the 503.
     func windDown() {
+        deadlines?.stop()
         let (streams, deferred) = registry.withLock { registry in
             // From here on, new streams are finished at once and deferred replies refused.
             registry.shuttingDown = true

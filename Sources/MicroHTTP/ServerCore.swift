@@ -8,6 +8,8 @@ final class ServerCore: Sendable {
     let responder: any HTTPResponder
     let logger: Logger
     let registry = Locked(Registry())
+    /// Nil when `connectionTimeout` is zero (never).
+    let deadlines: RequestDeadlines?
 
     struct Registry {
         var shuttingDown = false
@@ -19,6 +21,8 @@ final class ServerCore: Sendable {
         self.configuration = configuration
         self.responder = responder
         self.logger = logger
+        let timeout = configuration.connectionTimeout
+        deadlines = timeout > .zero ? RequestDeadlines(limit: timeout) : nil
     }
 
     var liveStreamCount: Int {
@@ -27,6 +31,7 @@ final class ServerCore: Sendable {
 
     /// libmicrohttpd finished with a request (sent, failed, client gone, or daemon stopping).
     func requestCompleted(_ context: RequestContext) {
+        deadlines?.answered(context.connection)
         let (stream, deferred) = context.state.withLock { ($0.stream, $0.deferred) }
         stream?.detach()
         if deferred {

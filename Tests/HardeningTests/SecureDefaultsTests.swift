@@ -1,0 +1,83 @@
+import Foundation
+import MicroHTTP
+import StateDeck
+import StateDeckServer
+import Testing
+
+extension Live {
+    /// Issue 7, item 1: libmicrohttpd's own defaults bind every interface and never time out;
+    /// ours are set explicitly and safe.
+    @Suite("Secure defaults") struct SecureDefaultsTests {
+        @Test("The transport's defaults are loopback, a 30 s timeout and bounded memory, bodies and connections")
+        func transportDefaults() {
+            let configuration = HTTPServer.Configuration()
+            #expect(configuration.host == "127.0.0.1")
+            #expect(configuration.connectionTimeout == .seconds(30))
+            #expect(configuration.connectionMemoryLimit == 32 * 1024)
+            #expect(configuration.maxBodySize == 64 * 1024)
+            #expect(configuration.connectionLimit >= 16)
+            #expect(configuration.connectionLimit <= FileDescriptorLimit.raiseSoftLimitToHard())
+            // Off on purpose: every local tab and script shares 127.0.0.1 (see its doc comment).
+            #expect(configuration.perIPConnectionLimit == 0)
+        }
+
+        @Test("A transport server with the default host listens on 127.0.0.1 only")
+        func transportBindsLoopback() async throws {
+            try await TransportHarness.run { harness in
+                let addresses = try ListeningSockets.addresses(port: harness.port)
+                #expect(addresses == ["127.0.0.1"])
+            }
+        }
+
+        @Test("The dashboard with the default host listens on 127.0.0.1 only")
+        func dashboardBindsLoopback() async throws {
+            try await DeckHarness.run(Fixtures.instantDeck()) { harness in
+                let addresses = try ListeningSockets.addresses(port: harness.port)
+                #expect(addresses == ["127.0.0.1"])
+            }
+        }
+
+        @Test("The dashboard's default host is loopback, and it needs no token there")
+        func dashboardConfigurationDefaults() {
+            let configuration = ServerConfiguration(publicDirectory: URL(fileURLWithPath: "/tmp"))
+            #expect(configuration.host == "127.0.0.1")
+            #expect(configuration.isLoopback)
+            #expect(configuration.token == nil)
+            #expect(!configuration.debug)
+        }
+
+        @Test("An HTTP/1.1 request without Host is refused by the transport (strict for clients)")
+        func strictForClients() async throws {
+            try await TransportHarness.run { harness in
+                let outcome = try await harness.exchange("GET /hello HTTP/1.1\r\n\r\n")
+                #expect(outcome.status == 400)
+                #expect(harness.requests.count == 0)
+            }
+        }
+    }
+}
+
+/// The kernel's table of listening TCP sockets (`/proc/net/tcp` and `tcp6`).
+enum ListeningSockets {
+    /// The local addresses listening on `port`, dotted (IPv4) or `v6:` plus hex (IPv6).
+    static func addresses(port: Int) throws -> [String] {
+        var found: [String] = []
+        for (file, isIPv6) in [("/proc/net/tcp", false), ("/proc/net/tcp6", true)] {
+            guard let text = try? String(contentsOfFile: file, encoding: .utf8) else { continue }
+            for line in text.split(separator: "\n").dropFirst() {
+                let columns = line.split(separator: " ")
+                guard columns.count > 3, columns[3] == "0A" else { continue }  // TCP_LISTEN
+                let local = columns[1].split(separator: ":")
+                guard local.count == 2, Int(local[1], radix: 16) == port else { continue }
+                found.append(isIPv6 ? "v6:\(local[0])" : dotted(String(local[0])))
+            }
+        }
+        return found
+    }
+
+    /// `0100007F` (little-endian hex) as `127.0.0.1`.
+    private static func dotted(_ hex: String) -> String {
+        let value = UInt32(hex, radix: 16) ?? 0
+        return (0..<4).map { String((value >> (8 * $0)) & 0xFF) }.joined(separator: ".")
+    }
+}

@@ -1,0 +1,169 @@
+import Foundation
+import Glibc
+import TestSupport
+import Testing
+
+extension Live {
+    /// Issue 7, item 6: SIGTERM while streams are open, an item action and a recovery command
+    /// run and a load's command is mid-flight: the streams end, every child process is killed,
+    /// and `statedeck` exits 0 within 2 s with nothing left running.
+    @Suite("Clean ends") struct ShutdownTests {
+        @Test("SIGTERM with streams open and commands running ends everything and exits 0 within 2 s", .timeLimit(.minutes(1)))
+        func sigtermEndsEverything() async throws {
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("statedeck-sigterm-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: folder.appendingPathComponent("Public"), withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: folder) }
+            try Data("<!doctype html><title>x</title>\n".utf8).write(to: folder.appendingPathComponent("Public/index.html"))
+            // Every long command records its pid, then becomes `sleep`.
+            let sleeper = "echo $$$$ >> pids; exec sleep 3600"
+            let yaml = """
+                title: Shutdown
+                defaults: { retry: none, minimumLoading: 0ms, refresh: manual }
+                panels:
+                  - id: midflight
+                    title: Mid-flight
+                    command: { shell: "\(sleeper)", timeout: 60s }
+                  - id: jobs
+                    title: Jobs
+                    command: { run: [printf, "job-1\\tJob 1\\n"], output: lines }
+                    actions:
+                      - { id: run, label: Run, shell: "\(sleeper)", timeout: 60s }
+                  - id: broken
+                    title: Broken
+                    command: { run: ["false"] }
+                    recovery:
+                      - { id: restart, label: Restart, shell: "\(sleeper)", timeout: 60s }
+                """
+            try yaml.write(to: folder.appendingPathComponent("deck.yaml"), atomically: true, encoding: .utf8)
+
+            let server = try StatedeckProcess(arguments: [
+                "--config", folder.appendingPathComponent("deck.yaml").path, "--port", "0",
+                "--public", folder.appendingPathComponent("Public").path,
+            ])
+            defer { server.kill() }
+            let port = try #require(await server.port(), "statedeck printed no address")
+
+            let streams = try await offPool { try (0..<3).map { _ in SSEReader(try SSEClient(port: port, path: "/events")) } }
+            defer { streams.forEach { $0.client.close() } }
+            let origin = [("Origin", "http://127.0.0.1:\(port)")]
+            let ready = await eventually(timeout: .seconds(10)) {
+                let state = try? await offPool { try HTTPTestClient.request("GET", "/api/state", port: port) }
+                return state.map { Reply($0).text.contains(#""phase":"error""#) && Reply($0).text.contains("Job 1") } ?? false
+            }
+            try #require(ready, "the deck did not load")
+            let action = try await offPool {
+                try HTTPTestClient.request("POST", "/api/panels/jobs/items/job-1/actions/run", port: port, headers: origin, body: [])
+            }
+            #expect(action.status == 202)
+            let recovery = try await offPool {
+                try HTTPTestClient.request("POST", "/api/panels/broken/recover", port: port,
+                                           headers: origin + [("Content-Type", "application/json")],
+                                           body: Array(#"{"option":"restart"}"#.utf8))
+            }
+            #expect(recovery.status == 202)
+            let pidsFile = folder.appendingPathComponent("pids").path
+            let pids = await Self.pids(in: pidsFile, count: 3)
+            try #require(pids.count == 3, "the commands did not all start: \(pids)")
+            #expect(pids.allSatisfy(ProcessTable.isRunning))
+            let family = ProcessTable.descendants(of: server.pid)
+            #expect(Set(pids).isSubset(of: Set(family)), "pids \(pids), descendants \(family)")
+
+            let started = ContinuousClock.now
+            server.signal(SIGTERM)
+            let status = await server.exitStatus(timeout: .seconds(5))
+            let elapsed = ContinuousClock.now - started
+            #expect(status == 0)
+            #expect(elapsed < .seconds(2), "exited after \(elapsed)")
+            #expect(elapsed < .milliseconds(1700), "exited after \(elapsed): the 1.8 s fallback exit, not a clean stop")
+            for stream in streams {
+                #expect(await Self.ends(stream), "a stream stayed open")
+            }
+            #expect(await eventually { family.allSatisfy { !ProcessTable.isRunning($0) } },
+                    "left running: \(family.filter(ProcessTable.isRunning))")
+        }
+
+        static func pids(in path: String, count: Int) async -> [Int32] {
+            var found: [Int32] = []
+            _ = await eventually(timeout: .seconds(10)) {
+                let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+                found = text.split(separator: "\n").compactMap { Int32($0) }
+                return found.count >= count
+            }
+            return found
+        }
+
+        static func ends(_ stream: SSEReader) async -> Bool {
+            (try? await offPool { stream.client.waitForEnd(timeout: .seconds(2)) }) ?? false
+        }
+    }
+}
+
+/// The `statedeck` binary built beside this test bundle, run as a child process.
+final class StatedeckProcess: Sendable {
+    let process: Process
+    private let output = Pipe()
+    let pid: Int32
+
+    init(arguments: [String]) throws {
+        let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+            .deletingLastPathComponent().appendingPathComponent("statedeck")
+        guard FileManager.default.isExecutableFile(atPath: executable.path) else {
+            throw StatedeckProcessError.notBuilt(executable.path)
+        }
+        process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        // Under AddressSanitizer, LeakSanitizer would turn `exit(0)` with work still in flight (what
+        // SIGTERM does by design) into exit status 1; leaks are the in-process suites' business.
+        var environment = ProcessInfo.processInfo.environment
+        environment["ASAN_OPTIONS"] = (environment["ASAN_OPTIONS"].map { $0 + ":" } ?? "") + "detect_leaks=0"
+        process.environment = environment
+        try process.run()
+        pid = process.processIdentifier
+    }
+
+    /// The port from the `StateDeck serving on http://HOST:PORT/` line.
+    func port() async -> Int? {
+        let handle = output.fileHandleForReading
+        return try? await offPool {
+            var text = ""
+            while !text.contains("\n") {
+                let data = handle.availableData
+                if data.isEmpty { break }
+                text += String(decoding: data, as: UTF8.self)
+            }
+            guard let range = text.range(of: #":(\d+)/"#, options: .regularExpression) else { return nil }
+            return Int(text[range].dropFirst().dropLast())
+        }
+    }
+
+    func signal(_ number: Int32) {
+        Glibc.kill(pid, number)
+    }
+
+    /// The exit status once the process has ended, or nil if it is still running at `timeout`.
+    func exitStatus(timeout: Duration) async -> Int32? {
+        let ended = await eventually(timeout: timeout) { !self.process.isRunning }
+        return ended ? process.terminationStatus : nil
+    }
+
+    /// Ends the process if a failed test left it running.
+    func kill() {
+        if process.isRunning {
+            Glibc.kill(pid, SIGKILL)
+            process.waitUntilExit()
+        }
+    }
+}
+
+enum StatedeckProcessError: Error, CustomStringConvertible {
+    case notBuilt(String)
+
+    var description: String {
+        switch self {
+        case .notBuilt(let path): "statedeck is not at \(path): run swift build --build-tests first"
+        }
+    }
+}

@@ -1,0 +1,106 @@
+import Foundation
+import Locking
+import StateDeck
+import TestSupport
+
+/// Decks and small pieces the suites share.
+enum Fixtures {
+    /// One panel `a` whose load answers at once.
+    static func instantDeck() -> Deck {
+        Deck("Hardening") {
+            Panel("a", title: "A") { Info(summary: "A is fine") }
+                .minimumLoadingTime(.zero)
+                .retry(.none)
+        }
+    }
+
+    /// The headers `SecureResponder` puts on every answer, with their values.
+    static let securityHeaders: [(name: String, value: String)] = [
+        ("Content-Security-Policy", "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+            + "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"),
+        ("X-Content-Type-Options", "nosniff"),
+        ("Referrer-Policy", "no-referrer"),
+        ("X-Frame-Options", "DENY"),
+        ("Cross-Origin-Resource-Policy", "same-origin"),
+    ]
+}
+
+/// Counts calls from any thread.
+final class Counter: Sendable {
+    private let value = Locked(0)
+
+    @discardableResult
+    func increment() -> Int {
+        value.withLock {
+            $0 += 1
+            return $0
+        }
+    }
+
+    var count: Int { value.current }
+}
+
+/// A latch that waits without looking at cancellation: a stand-in for a loader stuck in code that
+/// never checks for it. `open()` lets every waiter (and every later one) through.
+final class Latch: Sendable {
+    private let state = Locked<(open: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
+
+    func wait() async {
+        await withCheckedContinuation { continuation in
+            let resumeNow = state.withLock { state -> Bool in
+                if state.open { return true }
+                state.waiters.append(continuation)
+                return false
+            }
+            if resumeNow { continuation.resume() }
+        }
+    }
+
+    func open() {
+        let waiters = state.withLock { state in
+            state.open = true
+            defer { state.waiters = [] }
+            return state.waiters
+        }
+        waiters.forEach { $0.resume() }
+    }
+
+    var waiting: Int { state.withLock { $0.waiters.count } }
+}
+
+/// A response as read off the wire (`HTTPTestResponse`, or only the head of a stream).
+struct Reply: Sendable {
+    let status: Int
+    let headers: [(name: String, value: String)]
+    let body: [UInt8]
+
+    init(status: Int, headers: [(name: String, value: String)], body: [UInt8]) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
+    init(_ response: HTTPTestResponse) {
+        self.init(status: response.status, headers: response.headers, body: response.body)
+    }
+
+    /// The first value of a header, compared case-insensitively.
+    func header(_ name: String) -> String? {
+        headers.first { $0.name.lowercased() == name.lowercased() }?.value
+    }
+
+    var text: String {
+        String(decoding: body, as: UTF8.self)
+    }
+
+    /// The `code` of the JSON error answer, or nil.
+    var errorCode: String? {
+        let object = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any]
+        return (object?["error"] as? [String: Any])?["code"] as? String
+    }
+
+    /// The security headers this response lacks or carries with another value.
+    var missingSecurityHeaders: [String] {
+        Fixtures.securityHeaders.filter { header($0.name) != $0.value }.map(\.name)
+    }
+}
