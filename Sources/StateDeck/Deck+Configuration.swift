@@ -1,7 +1,7 @@
 import Foundation
 
 extension Deck {
-    /// What a deck takes from its surroundings: time, randomness and toast settings.
+    /// What a deck takes from its surroundings: time, randomness, toast settings and limits.
     public struct Configuration: Sendable {
         /// Every wait of the deck (schedules, timeouts, retries, minimum loading time, toast
         /// expiry) goes through it; a test clock makes them instant and exact.
@@ -14,6 +14,14 @@ extension Deck {
         public var toastDuration: Duration
         /// Where the page draws toasts.
         public var toastPosition: Toast.Position
+        /// The most text a loaded `Info` may hold (1 MiB, see ``Info/textSize``): a loader
+        /// answering more gets an invalid-response card instead of sending it to every stream
+        /// with each change.
+        public var maximumInfoSize = 1 << 20
+        /// The shortest time between the starts of two loads of one panel asked for by hand
+        /// (1 s): a retry sooner than that joins one load at the floor, so no client can
+        /// hammer a source by clicking or scripting retries.
+        public var manualLoadFloor: Duration = .seconds(1)
 
         /// Production defaults: the continuous clock, the system's wall time and randomness.
         public init(

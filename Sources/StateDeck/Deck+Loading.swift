@@ -22,11 +22,20 @@ extension Deck {
         activities = [:]
     }
 
-    /// Loads the panel again now; a retry while it loads joins that load instead.
+    /// Loads the panel again now; a retry while it loads joins that load instead, and one within
+    /// `manualLoadFloor` of the previous retry's load joins a load at the floor.
     @discardableResult
     public func retry(panel id: String) throws(DeckError) -> RetryResult {
         let index = try index(of: id)
         guard !panels[index].debugPinned else { throw .conflict("Panel '\(id)' is pinned by a debug state; send 'live' first.") }
+        if panels[index].load == nil, let last = panels[index].lastManualLoadStart,
+            case let floor = last + configuration.manualLoadFloor, floor > clock.now {
+            if !panels[index].manualLoadPending {
+                panels[index].manualLoadPending = true
+                schedule(index, at: floor)
+            }
+            return RetryResult(coalesced: true)
+        }
         return startLoad(index, manual: true)
     }
 
@@ -36,9 +45,12 @@ extension Deck {
         reload(try index(of: id))
     }
 
-    /// Starts a load of panel `index` unless one is in flight (single flight).
+    /// Starts a load of panel `index` unless one is in flight (single flight). A retry waiting
+    /// for the floor joins whichever load comes first.
     @discardableResult
     func startLoad(_ index: Int, manual: Bool) -> RetryResult {
+        let manual = manual || panels[index].manualLoadPending
+        panels[index].manualLoadPending = false
         if let load = panels[index].load {
             panels[index].load?.manual = load.manual || manual
             return RetryResult(coalesced: true)
@@ -46,6 +58,7 @@ extension Deck {
         issuedTickets += 1
         let ticket = issuedTickets
         let start = clock.now
+        if manual { panels[index].lastManualLoadStart = start }
         let panel = panels[index].panel
         let task = Task { [runner] in
             let outcome = await runner.run(panel, startedAt: start) { retry in
@@ -92,8 +105,17 @@ extension Deck {
     }
 
     private func scheduleNextLoad(_ index: Int) {
+        guard let deadline = panels[index].nextScheduledLoad(after: clock.now) else {
+            panels[index].timer?.cancel()
+            return
+        }
+        schedule(index, at: deadline)
+    }
+
+    /// Replaces the panel's timer with one that loads at `deadline`.
+    private func schedule(_ index: Int, at deadline: Duration) {
         panels[index].timer?.cancel()
-        guard isStarted, let deadline = panels[index].nextScheduledLoad(after: clock.now) else { return }
+        guard isStarted else { return }
         panels[index].timer = Task { [clock] in
             guard (try? await clock.sleep(until: deadline)) != nil else { return }
             self.runScheduledLoad(index)

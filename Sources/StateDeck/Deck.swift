@@ -43,7 +43,7 @@ public actor Deck {
         panelIds = ids
         self.configuration = configuration
         clock = DeckClock(configuration.clock)
-        runner = Runner(clock: clock, random: configuration.random)
+        runner = Runner(clock: clock, random: configuration.random, maximumInfoSize: configuration.maximumInfoSize)
         let date = configuration.now()
         self.panels = panels.map { panel in
             var runtime = PanelRuntime(panel, at: date)

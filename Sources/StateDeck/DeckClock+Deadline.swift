@@ -20,6 +20,9 @@ extension DeckClock {
             try await outcome.value()
         } onCancel: {
             outcome.offer(.failure(CancellationError()))
+            // Now, not in the `defer`: that runs only once this task is scheduled again, and a
+            // process exiting right after `Deck.stop()` must not leave a command behind.
+            work.cancel()
         }
     }
 }

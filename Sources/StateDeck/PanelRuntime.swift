@@ -22,6 +22,10 @@ struct PanelRuntime {
     /// The id of the recovery option at work; its card shows the preloader meanwhile.
     var recovering: String?
     var load: Load?
+    /// When the newest load asked for by hand started: the next one keeps a floor after it.
+    var lastManualLoadStart: Duration?
+    /// A load asked for by hand waits for the next timer, which was moved up for it.
+    var manualLoadPending = false
     /// The next scheduled load.
     var timer: Task<Void, Never>?
     /// No scheduled load before this time: the service asked to be left alone (Retry-After).

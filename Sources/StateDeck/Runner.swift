@@ -7,6 +7,8 @@ struct Runner: Sendable {
     let clock: DeckClock
     /// A number in `0..<1` for retry jitter.
     let random: @Sendable () -> Double
+    /// Info past this ``Info/textSize`` fails the attempt as an invalid response.
+    let maximumInfoSize: Int
 
     /// The attempt after a failure: its number and when it starts.
     struct Retry: Sendable, Equatable {
@@ -39,7 +41,12 @@ struct Runner: Sendable {
     private func attempt(_ panel: Panel, startedAt start: Duration) async -> Result<Info, PanelError> {
         let timeout = PanelError(.timeout, detail: "No answer within \(panel.timeout).")
         do {
-            return .success(try await clock.run(until: start + panel.timeout, orThrow: timeout, panel.load))
+            let info = try await clock.run(until: start + panel.timeout, orThrow: timeout, panel.load)
+            guard info.textSize <= maximumInfoSize else {
+                return .failure(PanelError(.invalidResponse, detail:
+                    "The answer holds \(info.textSize) bytes of text; a panel shows at most \(maximumInfoSize)."))
+            }
+            return .success(info)
         } catch {
             return .failure(PanelError(error))
         }

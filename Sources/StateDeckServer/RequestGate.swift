@@ -1,3 +1,4 @@
+import Foundation
 import Locking
 import MicroHTTP
 
@@ -64,10 +65,20 @@ struct RequestGate: Sendable {
             return nil
         }
         var response = HTTPResponse(status: .seeOther)
-        response.headers.add("Location", "/" + request.pathSegments.joined(separator: "/"))
+        response.headers.add("Location", Self.location(of: request.pathSegments))
         response.headers.add("Set-Cookie", "\(AccessToken.cookieName(port: port))=\(token); HttpOnly; SameSite=Strict; Path=/")
         response.headers.add("Cache-Control", "no-store")
         return response
+    }
+
+    /// `segments` as a path on this server: each one percent-encoded again (a decoded `/` or `\\`
+    /// stays inside its segment), empty ones dropped, so it never starts with `//` or `/\\`,
+    /// which browsers follow to another host.
+    static func location(of segments: [String]) -> String {
+        let segmentCharacters = CharacterSet.urlPathAllowed.subtracting(CharacterSet(charactersIn: "/"))
+        return "/" + segments.filter { !$0.isEmpty }
+            .map { $0.addingPercentEncoding(withAllowedCharacters: segmentCharacters) ?? "" }
+            .joined(separator: "/")
     }
 
     /// The token a request carries: `Authorization: Bearer`, else the port's cookie.

@@ -1,20 +1,16 @@
 import MicroHTTP
 
-/// Puts the `RequestGate` in front of the routes and the security headers on every answer.
+/// Puts the `RequestGate` in front of the routes. The security headers go on every answer through
+/// the transport (`HTTPServer.Configuration.standardHeaders`), so its own refusals carry them too.
 struct SecureResponder: HTTPResponder {
     let gate: RequestGate
     let routes: any HTTPResponder
 
     func respond(to request: HTTPRequest) -> HTTPReply {
         if let answer = gate.intercept(request) {
-            return .response(Self.hardened(answer))
+            return .response(answer)
         }
-        switch routes.respond(to: request) {
-        case .response(let response):
-            return .response(Self.hardened(response))
-        case .deferred(let work):
-            return .deferred { Self.hardened(await work()) }
-        }
+        return routes.respond(to: request)
     }
 
     /// A strict policy the page is written for: its own scripts and styles only, no inline
@@ -27,12 +23,4 @@ struct SecureResponder: HTTPResponder {
         ("X-Frame-Options", "DENY"),
         ("Cross-Origin-Resource-Policy", "same-origin"),
     ]
-
-    static func hardened(_ response: HTTPResponse) -> HTTPResponse {
-        var response = response
-        for header in headers {
-            response.headers.set(header.name, header.value)
-        }
-        return response
-    }
 }

@@ -33,8 +33,18 @@ public struct ServerConfiguration: Sendable {
         var http = HTTPServer.Configuration()
         http.host = host
         http.port = port
+        http.standardHeaders = HTTPHeaders(SecureResponder.headers)
+        // On loopback every tab and script shares 127.0.0.1; exposed, one address cannot take
+        // every connection.
+        if !isLoopback {
+            http.perIPConnectionLimit = Self.exposedPerAddressLimit
+        }
         return http
     }
+
+    /// Connections one client address may hold when the dashboard is exposed: a few browsers'
+    /// tabs and scripts, not the whole connection limit.
+    static let exposedPerAddressLimit = 64
 
     /// The address printed on start, with an IPv6 host in brackets and the token to open it with.
     public func url(port: Int) -> String {

@@ -12,19 +12,11 @@ struct HeaderCase: Sendable, CustomTestStringConvertible {
     /// The raw request; `{host}` and `{token}` are filled in.
     let request: String
     var bodyless = false
-    /// Why this answer cannot carry the headers yet, and who must change what; nil when it must.
-    var knownIssue: String?
 
     var testDescription: String { "\(name) (\(status))" }
 }
 
 extension HeaderCase {
-    static let transportIssue = """
-        The transport answers this itself, before SecureResponder sees the request. Fix \
-        (StateDeckServer/ServerConfiguration.swift, `var http`): set \
-        `http.standardHeaders = HTTPHeaders(SecureResponder.headers)` so MicroHTTP adds them.
-        """
-
     static let table: [HeaderCase] = [
         HeaderCase(name: "static file", status: 200, request: "GET /index.html HTTP/1.1\r\nHost: {host}\r\n\r\n"),
         HeaderCase(name: "static file not modified", status: 304,
@@ -50,15 +42,13 @@ extension HeaderCase {
                    request: "GET /?token={token} HTTP/1.1\r\nHost: {host}\r\n\r\n"),
         HeaderCase(name: "missing token", guarded: true, status: 403, request: "GET / HTTP/1.1\r\nHost: {host}\r\n\r\n"),
         HeaderCase(name: "body too large", status: 413,
-                   request: "POST /api/panels/a/recover HTTP/1.1\r\nHost: {host}\r\nContent-Length: 70000\r\n\r\n",
-                   knownIssue: transportIssue),
+                   request: "POST /api/panels/a/recover HTTP/1.1\r\nHost: {host}\r\nContent-Length: 70000\r\n\r\n"),
         HeaderCase(name: "malformed escape in the target", status: 400,
-                   request: "GET /%zz HTTP/1.1\r\nHost: {host}\r\n\r\n", knownIssue: transportIssue),
+                   request: "GET /%zz HTTP/1.1\r\nHost: {host}\r\n\r\n"),
         HeaderCase(name: "asterisk target", status: 400,
-                   request: "OPTIONS * HTTP/1.1\r\nHost: {host}\r\n\r\n", knownIssue: transportIssue),
+                   request: "OPTIONS * HTTP/1.1\r\nHost: {host}\r\n\r\n"),
         HeaderCase(name: "Content-Length with Transfer-Encoding", status: 400,
-                   request: "POST /api/panels/a/retry HTTP/1.1\r\nHost: {host}\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n",
-                   knownIssue: transportIssue),
+                   request: "POST /api/panels/a/retry HTTP/1.1\r\nHost: {host}\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n"),
     ]
 }
 
@@ -80,13 +70,7 @@ extension Live {
                     .replacingOccurrences(of: "{etag}", with: etag)
                 let response = try await harness.raw(raw, bodyless: row.bodyless)
                 #expect(response.status == row.status, "\(response.text)")
-                if let issue = row.knownIssue {
-                    withKnownIssue(Comment(rawValue: issue)) {
-                        #expect(response.missingSecurityHeaders.isEmpty, "missing \(response.missingSecurityHeaders)")
-                    }
-                } else {
-                    #expect(response.missingSecurityHeaders.isEmpty, "missing \(response.missingSecurityHeaders)")
-                }
+                #expect(response.missingSecurityHeaders.isEmpty, "missing \(response.missingSecurityHeaders)")
             }
         }
 

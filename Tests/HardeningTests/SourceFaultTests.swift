@@ -74,14 +74,7 @@ extension Live {
                 let flood = try await harness.panel("flood")
                 #expect(flood.phase == .loaded || flood.phase == .error)
                 let huge = try await harness.panel("huge")
-                withKnownIssue("""
-                    Nothing bounds the info a loader returns: 20,000 items (5.6 MB as JSON) are recorded as \
-                    they are and sent three times in every PanelState (latestValidInfo, latestInfo, \
-                    latestNonLoading): a 16 MB document per change, to every stream. Fix (StateDeck, \
-                    Deck.finishLoad): refuse info past a size limit as PanelError(.invalidResponse).
-                    """) {
-                    #expect(huge.latestValidError?.kind == .invalidResponse)
-                }
+                #expect(huge.latestValidError?.kind == .invalidResponse)
 
                 // Whatever it holds, the huge panel is served as valid JSON.
                 let document = try await harness.get("/api/panels/huge")

@@ -65,14 +65,7 @@ extension Live {
                 let visit = try await harness.get("\(path)\(separator)token=\(token)")
                 #expect(visit.status == 303)
                 let location = visit.header("Location") ?? ""
-                withKnownIssue("""
-                    RequestGate.tokenVisit builds Location from the decoded segments: `/%2Fevil.example` becomes \
-                    `//evil.example`, which browsers follow to another host (`\\` counts as `/`). Fix \
-                    (StateDeckServer/RequestGate.swift, tokenVisit): percent-encode each segment again and never \
-                    start with `//` or `/\\`.
-                    """) {
-                    #expect(Self.staysOnThisServer(location), "Location: \(location)")
-                }
+                #expect(Self.staysOnThisServer(location), "Location: \(location)")
             }
         }
 

@@ -88,17 +88,15 @@ extension Live {
             }
         }
 
-        @Test(.bug(id: "transport-answers-unhardened", "MicroHTTP answers 413 and a bad target's 400 itself, past SecureResponder.hardened"))
+        @Test("The transport's own refusals carry the security headers too")
         func transportAnswersCarryTheSecurityHeadersToo() async throws {
             try await LiveServer.run { server in
                 let tooLarge = try await server.post("/api/panels/api/recover", json: String(repeating: " ", count: 70 * 1024))
                 let badTarget = try await server.raw("GET", target: "/%c0%ae")
                 #expect(tooLarge.status == 413)
                 #expect(badTarget.status == 400)
-                withKnownIssue("MicroHTTP answers these itself; the security headers are added only by SecureResponder") {
-                    for answer in [tooLarge, badTarget] {
-                        #expect(Self.securityHeaders.filter { answer.header($0) == nil } == [], "\(answer.status)")
-                    }
+                for answer in [tooLarge, badTarget] {
+                    #expect(Self.securityHeaders.filter { answer.header($0) == nil } == [], "\(answer.status)")
                 }
             }
         }

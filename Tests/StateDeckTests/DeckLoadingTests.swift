@@ -36,6 +36,20 @@ import Testing
         #expect(loaded?.history.last?.at == TestDeck.date(at: .seconds(2)))
     }
 
+    @Test func infoPastTheSizeLimitIsAnInvalidResponseNotRetried() async {
+        let limit = "0123456789"
+        let test = await TestDeck(maximumInfoSize: limit.utf8.count) {
+            Panel("fits", title: "Fits") { Info(summary: limit) }
+            Panel("p", title: "Too big") { Info(summary: "0123", items: [.init(id: "4567", title: "89!")]) }
+        }
+        await test.deck.start()
+        await test.advance(to: .seconds(1))
+        #expect(await test.until("fits") { $0.phase == .loaded } != nil)
+        let refused = await test.until { $0.phase == .error }
+        #expect(refused?.latestValidError?.kind == .invalidResponse)
+        #expect(refused?.retry == nil, "an invalid response is not worth retrying")
+    }
+
     @Test func aRetryWhileLoadingIsCoalesced() async throws {
         let loader = ScriptedLoader(.success(.one))
         let test = await TestDeck { Panel("p", title: "P") { try loader.load() } }
@@ -49,6 +63,29 @@ import Testing
         await test.advance(to: .seconds(2))
         await test.until { $0.phase == .loaded && $0.history.count == 5 }
         #expect(loader.callCount == 2)
+    }
+
+    @Test func retriesByHandKeepAFloorBetweenLoads() async throws {
+        let loader = ScriptedLoader(.success(.one))
+        let test = await TestDeck {
+            Panel("p", title: "P") { try loader.load() }.minimumLoadingTime(.zero)
+        }
+        await test.deck.start()
+        await test.until { $0.phase == .loaded }
+        #expect(try await test.deck.retry(panel: "p") == RetryResult(coalesced: false))
+        await test.until { $0.phase == .loaded && $0.history.count == 5 }
+        for _ in 0..<50 {
+            #expect(try await test.deck.retry(panel: "p") == RetryResult(coalesced: true))
+        }
+        await test.advance(to: .milliseconds(999))
+        await test.settle()
+        #expect(loader.callCount == 2, "no load before the floor")
+        await test.advance(to: .seconds(1))
+        await test.until { $0.phase == .loaded && $0.history.count == 7 }
+        #expect(loader.callCount == 3, "fifty retries, one load")
+        #expect(await test.untilToasts(2) != nil, "the joined load reports its outcome like a retry")
+        await test.settle()
+        #expect(test.toasts.count == 2)
     }
 
     @Test func anAttemptTimesOutEvenIfTheLoaderIgnoresCancellation() async {

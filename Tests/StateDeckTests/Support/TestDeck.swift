@@ -16,14 +16,16 @@ struct TestDeck {
     init(
         clock: TestClock<Duration> = TestClock(),
         random: Double = 0.5,
+        maximumInfoSize: Int = 1 << 20,
         @DeckBuilder panels: () -> [Panel]
     ) async {
         self.clock = clock
-        let configuration = Deck.Configuration(
+        var configuration = Deck.Configuration(
             clock: clock,
             now: { Self.date(at: TestClock<Duration>.Instant().duration(to: clock.now)) },
             random: { random }
         )
+        configuration.maximumInfoSize = maximumInfoSize
         deck = Deck("Test deck", configuration: configuration, panels: panels())
         await deck.observe { [events] in events.append($0) }
     }
