@@ -67,16 +67,19 @@ let package = Package(
             path: "Benchmarks/DeckChurn"
         ),
 
-        // Test helpers: a raw-socket HTTP and SSE client.
+        // Test helpers: a raw-socket HTTP and SSE client, polling without fixed sleeps.
         .target(name: "TestSupport", dependencies: ["Locking"], path: "Tests/TestSupport"),
         .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP", "TestSupport", "Locking"]),
-        .testTarget(name: "EventStreamTests", dependencies: ["EventStream", "Locking"]),
+        .testTarget(name: "EventStreamTests", dependencies: ["EventStream", "Locking", "TestSupport"]),
         .testTarget(
             name: "StateDeckTests",
-            dependencies: ["StateDeck", .product(name: "Clocks", package: "swift-clocks")]
+            dependencies: ["StateDeck", "TestSupport", .product(name: "Clocks", package: "swift-clocks")]
         ),
         .testTarget(name: "StateDeckSourcesTests", dependencies: ["StateDeckSources", "StateDeck"]),
         .testTarget(name: "StateDeckServerTests", dependencies: ["StateDeckServer", "TestSupport"]),
-        .testTarget(name: "HardeningTests", dependencies: ["StateDeckServer", "StateDeck", "MicroHTTP", "TestSupport", "Locking"]),
+        .testTarget(
+            name: "HardeningTests",
+            dependencies: ["StateDeckServer", "StateDeck", "StateDeckDemo", "MicroHTTP", "TestSupport", "Locking"]
+        ),
     ]
 )

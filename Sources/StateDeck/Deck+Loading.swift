@@ -112,13 +112,14 @@ extension Deck {
         schedule(index, at: deadline)
     }
 
-    /// Replaces the panel's timer with one that loads at `deadline`.
+    /// Replaces the panel's timer with one that loads at `deadline`. Waiting timers hold the
+    /// deck weakly: a deck its owner dropped without `stop()` ends instead of refreshing forever.
     private func schedule(_ index: Int, at deadline: Duration) {
         panels[index].timer?.cancel()
         guard isStarted else { return }
-        panels[index].timer = Task { [clock] in
+        panels[index].timer = Task { [clock, weak self] in
             guard (try? await clock.sleep(until: deadline)) != nil else { return }
-            self.runScheduledLoad(index)
+            await self?.runScheduledLoad(index)
         }
     }
 

@@ -32,9 +32,9 @@ extension Deck {
         let revision = feedback.revision
         let deadline = clock.now + feedback.duration
         toastExpiry?.cancel()
-        toastExpiry = Task { [clock] in
+        toastExpiry = Task { [clock, weak self] in
             guard (try? await clock.sleep(until: deadline)) != nil else { return }
-            self.expireToast(revision: revision)
+            await self?.expireToast(revision: revision)
         }
     }
 

@@ -1,5 +1,6 @@
 import EventStream
 import Locking
+import TestSupport
 import Testing
 
 @Suite struct EventHubSubscribeTests {

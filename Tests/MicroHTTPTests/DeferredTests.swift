@@ -7,7 +7,7 @@ import Testing
 extension Live {
     @Suite struct DeferredTests {
         @Test func deferredReplyArrivesAndTheConnectionStaysUsable() throws {
-            let responder = Respond { request in
+            let responder = CallbackResponder { request in
                 .deferred {
                     try? await Task.sleep(for: .milliseconds(20))
                     return .json(.accepted, Array(#"{"path":"\#(request.path)"}"#.utf8))
@@ -26,7 +26,7 @@ extension Live {
 
         @Test func stopAnswersWaitingDeferredRequestsWith503() throws {
             let waiting = Locked(0)
-            let responder = Respond { _ in
+            let responder = CallbackResponder { _ in
                 .deferred {
                     waiting.withLock { $0 += 1 }
                     try? await Task.sleep(for: .seconds(30))

@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 
 /// Answers with the request's decoded parts as JSON.
-let echo = Respond { request in
+let echo = CallbackResponder { request in
     let document: [String: Any] = [
         "method": request.method.rawValue, "target": request.target, "segments": request.pathSegments,
         "body": request.body.count, "remote": request.remoteAddress ?? "",

@@ -6,19 +6,6 @@ import TestSupport
 /// Live tests share the machine's two cores; running them one at a time keeps timings honest.
 @Suite(.serialized) enum Live {}
 
-/// A responder made of a closure, for tests.
-struct Respond: HTTPResponder {
-    let body: @Sendable (HTTPRequest) -> HTTPReply
-
-    init(_ body: @escaping @Sendable (HTTPRequest) -> HTTPReply) {
-        self.body = body
-    }
-
-    func respond(to request: HTTPRequest) -> HTTPReply {
-        body(request)
-    }
-}
-
 /// Starts a server on a free port, runs `body`, and always stops it.
 func withServer<Result>(
     _ configure: (inout HTTPServer.Configuration) -> Void = { _ in },

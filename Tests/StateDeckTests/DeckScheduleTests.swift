@@ -1,4 +1,5 @@
 import Clocks
+import TestSupport
 import Testing
 @testable import StateDeck
 
@@ -15,6 +16,21 @@ import Testing
         let second = await test.until { $0.history.count == 5 }
         #expect(second?.history.map(\.at) == [0, 0, 500, 5500, 6000].map { TestDeck.date(at: .milliseconds($0)) })
         #expect(loader.callCount == 2)
+    }
+
+    @Test func aDeckDroppedWithoutStopEndsInsteadOfRefreshingForever() async throws {
+        weak var dropped: Deck?
+        do {
+            let test = await TestDeck { Panel("p", title: "P") { .one }.refresh(every: .seconds(5)) }
+            dropped = test.deck
+            await test.deck.start()
+            await test.advance(to: .milliseconds(500))
+            await test.until { $0.phase == .loaded }
+            try await test.deck.retry(panel: "p")
+            await test.advance(to: .seconds(2))
+            await test.untilToasts(1)
+        }
+        #expect(await eventually { dropped == nil }, "a waiting refresh or toast timer kept the deck alive")
     }
 
     @Test func aPanelFailingInTheBackgroundToastsOnce() async {

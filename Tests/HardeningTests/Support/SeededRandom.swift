@@ -1,21 +1,18 @@
 import Foundation
+import StateDeckDemo
 import Testing
 
 /// A small, fast, seeded generator (SplitMix64): the same seed gives the same cases on every
 /// machine, so a failure found once can be replayed.
 struct SeededRandom: RandomNumberGenerator, Sendable {
-    private var state: UInt64
+    private var generator: SplitMix64
 
     init(seed: UInt64) {
-        state = seed
+        generator = SplitMix64(state: seed)
     }
 
     mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
+        generator.next()
     }
 
     /// A number in `range`.

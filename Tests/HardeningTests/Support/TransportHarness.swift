@@ -3,19 +3,6 @@ import Logging
 import MicroHTTP
 import TestSupport
 
-/// A responder made of a closure.
-struct Respond: HTTPResponder {
-    let body: @Sendable (HTTPRequest) -> HTTPReply
-
-    init(_ body: @escaping @Sendable (HTTPRequest) -> HTTPReply) {
-        self.body = body
-    }
-
-    func respond(to request: HTTPRequest) -> HTTPReply {
-        body(request)
-    }
-}
-
 /// Logs nothing: the suites provoke thousands of refusals on purpose.
 let quietLogger = Logger(label: "statedeck.hardening") { _ in SwiftLogNoOpLogHandler() }
 
@@ -31,7 +18,7 @@ final class TransportHarness: Sendable {
         var configuration = HTTPServer.Configuration()
         configure(&configuration)
         let requests = requests
-        server = HTTPServer(configuration: configuration, responder: Respond { request in
+        server = HTTPServer(configuration: configuration, responder: CallbackResponder { request in
             requests.increment()
             switch (request.method, request.path) {
             case (.get, "/hello"):
