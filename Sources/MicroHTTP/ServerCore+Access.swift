@@ -28,6 +28,8 @@ extension ServerCore {
                 }
                 return .proceed
             case .receivingBody where upload.isEmpty:
+                // Handed over, not kept: a stream's context lives as long as its connection.
+                defer { (state.headers, state.body) = (HTTPHeaders(), []) }
                 return .dispatch(state.headers, state.body)
             case .receivingBody:
                 guard state.body.count + upload.count <= limit else {

@@ -13,12 +13,29 @@ extension Live {
             let configuration = HTTPServer.Configuration()
             #expect(configuration.host == "127.0.0.1")
             #expect(configuration.connectionTimeout == .seconds(30))
-            #expect(configuration.connectionMemoryLimit == 32 * 1024)
+            #expect(configuration.connectionMemoryLimit == 20 * 1024)
             #expect(configuration.maxBodySize == 64 * 1024)
             #expect(configuration.connectionLimit >= 16)
             #expect(configuration.connectionLimit <= FileDescriptorLimit.raiseSoftLimitToHard())
             // Off on purpose: every local tab and script shares 127.0.0.1 (see its doc comment).
             #expect(configuration.perIPConnectionLimit == 0)
+        }
+
+        @Test("A browser's request with an 8 KiB header line among its usual ones is served")
+        func eightKibHeaders() async throws {
+            try await DeckHarness.run(Fixtures.instantDeck()) { harness in
+                let cookie = "session=" + String(repeating: "x", count: 8 * 1024 - "Cookie: session=".count)
+                let browser: [(String, String)] = [
+                    ("User-Agent", "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36"),
+                    ("Accept", "text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8"),
+                    ("Accept-Language", "en-US,en;q=0.9"), ("Accept-Encoding", "gzip, deflate, br, zstd"),
+                    ("sec-ch-ua", #""Chromium";v="131", "Not_A Brand";v="24""#), ("sec-ch-ua-platform", #""Linux""#),
+                    ("Sec-Fetch-Site", "same-origin"), ("Sec-Fetch-Mode", "cors"), ("Sec-Fetch-Dest", "empty"),
+                    ("Referer", "http://\(harness.hostHeader)/"), ("Cookie", cookie),
+                ]
+                let response = try await harness.get("/api/state", headers: browser)
+                #expect(response.status == 200)
+            }
         }
 
         @Test("A transport server with the default host listens on 127.0.0.1 only")

@@ -7,10 +7,16 @@ extension Live {
     /// Sweeps past every limit of the transport: each refusal comes at the limit, never before,
     /// and the server goes on answering.
     @Suite("Transport limits") struct TransportLimitsTests {
+        /// The default connection memory, which bounds request heads.
+        static let limit = HTTPServer.Configuration().connectionMemoryLimit
+        /// Sizes from far below the limit to far past it, densest around it.
+        static let sweep = [1, 2, 4, 8].map { $0 * 1024 }
+            + [0.5, 0.6, 0.7, 0.8, 0.9, 1, 1.1, 1.5, 2, 4, 8].map { Int(Double(limit) * $0) }
+
         @Test("Request heads past the connection memory are 431, smaller ones are served")
         func headerSizeSweep() async throws {
             try await TransportHarness.run { harness in
-                let sizes = [1, 2, 4, 8, 16, 24, 28, 30, 31, 32, 33, 40, 48, 64, 128].map { $0 * 1024 }
+                let sizes = Self.sweep
                 var statuses: [Int: Int] = [:]
                 for size in sizes {
                     let request = "GET /hello HTTP/1.1\r\n\(harness.hostLine)X-Filler: \(String(repeating: "a", count: size))\r\n\r\n"
@@ -21,7 +27,7 @@ extension Live {
                 // One boundary: everything below it served, everything past it refused.
                 let firstRefused = try #require(ordered.firstIndex(of: 431), "\(statuses)")
                 #expect(ordered[firstRefused...].allSatisfy { $0 == 431 }, "\(statuses)")
-                #expect(sizes[firstRefused] > 16 * 1024 && sizes[firstRefused] <= 33 * 1024, "\(statuses)")
+                #expect(sizes[firstRefused] > 8 * 1024 && sizes[firstRefused] <= Self.limit, "\(statuses)")
                 #expect(try await harness.hello() == 200)
             }
         }
@@ -29,7 +35,7 @@ extension Live {
         @Test("Request targets past the connection memory are 414, shorter ones are routed")
         func targetLengthSweep() async throws {
             try await TransportHarness.run { harness in
-                let lengths = [1, 2, 4, 8, 16, 24, 28, 30, 31, 32, 33, 40, 64, 128].map { $0 * 1024 }
+                let lengths = Self.sweep
                 var statuses: [Int: Int] = [:]
                 for length in lengths {
                     let request = "GET /\(String(repeating: "a", count: length)) HTTP/1.1\r\n\(harness.hostLine)\r\n"
@@ -40,7 +46,7 @@ extension Live {
                 #expect(Set(ordered).isSubset(of: [404, 414, 431]), "\(statuses)")
                 let firstRefused = try #require(ordered.firstIndex { $0 != 404 }, "\(statuses)")
                 #expect(ordered[firstRefused...].allSatisfy { $0 != 404 }, "\(statuses)")
-                #expect(lengths[firstRefused] > 16 * 1024 && lengths[firstRefused] <= 33 * 1024, "\(statuses)")
+                #expect(lengths[firstRefused] > 8 * 1024 && lengths[firstRefused] <= Self.limit, "\(statuses)")
                 #expect(ordered.last == 414)
                 #expect(try await harness.hello() == 200)
             }
