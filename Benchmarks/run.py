@@ -872,6 +872,60 @@ def bench_churn(args, statedeck, report):
             "RSS of the process every tenth of the way.\n\n" + table)
 
 
+# --------------------------------------------------------------------------- cycles
+
+def bench_cycles(args, statedeck, report):
+    """Memory across many short clients: SSE streams opened and dropped, then API requests on
+    keep-alive connections, against the demo deck; RSS every tenth of the way."""
+    if not statedeck:
+        return "StateDeck not measured."
+    cycles = 20_000 if args.quick else 100_000
+    server = start_statedeck(statedeck, extra=["--seed", "1"], debug=False)
+    try:
+        panel = json.loads(http("GET", server.base + "/api/state")[1])["panels"][0]["id"]
+        time.sleep(1.0)
+        rows = [("start", 0, server.rss_kib() / 1024)]
+        head = f"Host: 127.0.0.1:{server.port}\r\n"
+        stream_request = f"GET /events HTTP/1.1\r\n{head}Accept: text/event-stream\r\n\r\n".encode()
+        for done in range(1, cycles + 1):
+            with socket.create_connection(("127.0.0.1", server.port), timeout=10) as client:
+                client.sendall(stream_request)
+                received = b""
+                while b"event: snapshot" not in received:
+                    chunk = client.recv(65536)
+                    if not chunk:
+                        raise RuntimeError(f"stream {done} closed before its snapshot")
+                    received += chunk
+            if done % (cycles // 10) == 0:
+                rows.append(("SSE connect/disconnect", done, server.rss_kib() / 1024))
+        api_request = f"GET /api/panels/{panel} HTTP/1.1\r\n{head}\r\n".encode()
+        client = socket.create_connection(("127.0.0.1", server.port), timeout=10)
+        reader = client.makefile("rb")
+        for done in range(1, cycles + 1):
+            client.sendall(api_request)
+            status = reader.readline()
+            length = 0
+            while (line := reader.readline()) not in (b"\r\n", b""):
+                if line.lower().startswith(b"content-length:"):
+                    length = int(line.split(b":")[1])
+            reader.read(length)
+            if not status.startswith(b"HTTP/1.1 200"):
+                raise RuntimeError(f"API request {done}: {status!r}")
+            if done % (cycles // 10) == 0:
+                rows.append((f"GET /api/panels/{panel}", done, server.rss_kib() / 1024))
+        client.close()
+        log(f"cycles: RSS {rows[0][2]:.1f} → {rows[-1][2]:.1f} MiB")
+    finally:
+        server.stop()
+    report["cycles"] = rows
+    return "\n".join([
+        f"Demo deck (`--seed 1`). {cycles:,} SSE clients, one after another, each opening `/events`, "
+        "reading until its `snapshot` event and closing; then "
+        f"{cycles:,} `GET /api/panels/{panel}` on one keep-alive connection. RSS after every tenth.", "",
+        "| phase | done | RSS (MiB) |", "| --- | --- | --- |",
+    ] + [f"| {phase} | {done:,} | {rss:.1f} |" for phase, done, rss in rows])
+
+
 # --------------------------------------------------------------------------- browser
 
 def bench_browser(args, statedeck, report):
@@ -982,7 +1036,7 @@ def write_report(sections, info, report, args):
 # --------------------------------------------------------------------------- main
 
 BENCHMARKS = {"startup": bench_startup, "fanout": bench_fanout, "http": bench_http,
-              "browser": bench_browser, "churn": bench_churn}
+              "browser": bench_browser, "churn": bench_churn, "cycles": bench_cycles}
 
 
 def parse_args(argv):
