@@ -7,6 +7,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 #include <sys/socket.h>
+// Not in Swift's Glibc module; the daemon polls with epoll too, and HangupWatcher uses it.
+#include <sys/epoll.h>
 #include <microhttpd.h>
 
 /// `MHD_start_daemon` is variadic; the options travel as one `MHD_OPTION_ARRAY`.

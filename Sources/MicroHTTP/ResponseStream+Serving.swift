@@ -34,8 +34,19 @@ extension ResponseStream {
                 connection.suspend()
                 return .suspended
             case .finishing: return .finished
-            case .overflowed, .ended: return .failed
+            case .dropped, .ended: return .failed
             }
+        }
+    }
+
+    /// The client closed its end while the connection waited suspended (see `HangupWatcher`):
+    /// drop the stream now, so libmicrohttpd closes the connection instead of holding it until
+    /// the next write fails. A connection that is not suspended is polled by libmicrohttpd,
+    /// which notices the client gone by itself.
+    func clientLeft() {
+        state.withLock { state in
+            guard state.suspended, state.phase == .open else { return }
+            state.drop()
         }
     }
 

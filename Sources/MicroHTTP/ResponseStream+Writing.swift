@@ -14,17 +14,7 @@ extension ResponseStream {
         state.withLock { state in
             guard state.phase == .open else { return false }
             guard state.queuedBytes <= capacity else {
-                state.phase = .overflowed
-                state.chunks = []
-                state.offset = 0
-                state.queuedBytes = 0
-                if !state.suspended, let attachment = state.attachment {
-                    // The connection waits for a socket the client no longer drains; shutting
-                    // the socket down (under the lock, so it is still the connection's) makes
-                    // libmicrohttpd fail the send and close it now, not at the idle timeout.
-                    shutdown(attachment.socket, Int32(SHUT_RDWR))
-                }
-                state.resumeIfSuspended()
+                state.drop()
                 return false
             }
             // An empty chunk would read as the end of a chunked body.
@@ -70,6 +60,21 @@ extension ResponseStream {
 }
 
 extension ResponseStream.State {
+    /// Drops the queue and has libmicrohttpd close the connection: a suspended one is resumed
+    /// (the reader then fails the stream); one waiting for a socket the client no longer drains
+    /// has the socket shut down (under the lock, so it is still the connection's), which fails
+    /// the send now instead of at the idle timeout.
+    mutating func drop() {
+        phase = .dropped
+        chunks = []
+        offset = 0
+        queuedBytes = 0
+        if !suspended, let attachment {
+            shutdown(attachment.socket, Int32(SHUT_RDWR))
+        }
+        resumeIfSuspended()
+    }
+
     /// Resumes the connection if the reader suspended it; true if it did. Called under the
     /// lock, so once a stream is closed no resume can still be on its way: `HTTPServer.stop`
     /// relies on that before `MHD_stop_daemon`, which must not meet a suspended connection

@@ -26,8 +26,9 @@ public final class ResponseStream: Sendable {
         case open
         /// `finish()` or server stop: ends once the queue is sent.
         case finishing
-        /// The client fell too far behind; the queue was dropped and the connection is closed.
-        case overflowed
+        /// The client fell too far behind or left; the queue was dropped and the connection is
+        /// being closed.
+        case dropped
         /// libmicrohttpd is done with the stream; close handlers have run.
         case ended
     }

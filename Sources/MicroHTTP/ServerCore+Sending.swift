@@ -27,10 +27,14 @@ extension ServerCore {
         return queued
     }
 
-    /// Attaches `stream` to the connection, counts it live until it detaches, and wraps it in a
-    /// content-reader response. Nil if the stream already answers another request.
+    /// Attaches `stream` to the connection, counts it live until it detaches, watches for its
+    /// client leaving, and wraps it in a content-reader response. Nil if the stream already
+    /// answers another request.
     private func serve(_ stream: ResponseStream, for context: RequestContext) -> ResponseHandle? {
-        let id = ObjectIdentifier(stream)
+        let id = registry.withLock { registry in
+            registry.lastStreamID += 1
+            return registry.lastStreamID
+        }
         let attached = stream.attach(to: context.connection) { [registry] in
             registry.withLock { $0.streams[id] = nil }
         }
@@ -44,6 +48,8 @@ extension ServerCore {
         }
         if stopping {
             stream.finish()
+        } else {
+            hangups?.watch(context.connection.socket, stream: id)
         }
         context.state.withLock { $0.stream = stream }
         guard let handle = ResponseHandle(streaming: stream) else {

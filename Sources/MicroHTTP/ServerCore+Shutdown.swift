@@ -14,6 +14,7 @@ extension ServerCore {
     /// bounded moment to send the end of the stream or the 503.
     func windDown() {
         deadlines?.stop()
+        hangups?.stop()
         let (streams, deferred) = registry.withLock { registry in
             // From here on, new streams are finished at once and deferred replies refused.
             registry.shuttingDown = true

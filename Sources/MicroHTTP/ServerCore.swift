@@ -7,13 +7,17 @@ final class ServerCore: Sendable {
     let configuration: HTTPServer.Configuration
     let responder: any HTTPResponder
     let logger: Logger
-    let registry = Locked(Registry())
+    let registry: Locked<Registry>
     /// Nil when `connectionTimeout` is zero (never).
     let deadlines: RequestDeadlines?
+    /// Nil if the kernel refused an epoll set.
+    let hangups: HangupWatcher?
 
     struct Registry {
         var shuttingDown = false
-        var streams: [ObjectIdentifier: ResponseStream] = [:]
+        /// Live streams by an id never reused, so a late hang-up cannot reach a newer stream.
+        var streams: [UInt64: ResponseStream] = [:]
+        var lastStreamID: UInt64 = 0
         var deferred: [ObjectIdentifier: RequestContext] = [:]
     }
 
@@ -23,6 +27,11 @@ final class ServerCore: Sendable {
         self.logger = logger
         let timeout = configuration.connectionTimeout
         deadlines = timeout > .zero ? RequestDeadlines(limit: timeout) : nil
+        let registry = Locked(Registry())
+        self.registry = registry
+        hangups = HangupWatcher { id in
+            registry.withLock { $0.streams[id] }?.clientLeft()
+        }
     }
 
     var liveStreamCount: Int {

@@ -13,6 +13,8 @@ extension Live {
             options.pingInterval = .milliseconds(300)
             try await DeckHarness.run(Fixtures.instantDeck(), options) { harness in
                 let port = harness.port
+                // The first load done, so every event after the snapshot is one of the pushes.
+                #expect(try await eventually { try await harness.panel("a").phase == .loaded })
                 let stalled = try await offPool { try StalledStream(try HTTPTestConnection(port: port, receiveBufferSize: 4096)) }
                 defer { stalled.close() }
                 #expect(await eventually { harness.server.liveStreamCount == 1 })
