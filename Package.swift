@@ -73,7 +73,7 @@ let package = Package(
         .testTarget(name: "EventStreamTests", dependencies: ["EventStream", "Locking", "TestSupport"]),
         .testTarget(
             name: "StateDeckTests",
-            dependencies: ["StateDeck", "TestSupport", .product(name: "Clocks", package: "swift-clocks")]
+            dependencies: ["StateDeck", "TestSupport", "Locking", .product(name: "Clocks", package: "swift-clocks")]
         ),
         .testTarget(name: "StateDeckSourcesTests", dependencies: ["StateDeckSources", "StateDeck"]),
         .testTarget(name: "StateDeckServerTests", dependencies: ["StateDeckServer", "TestSupport"]),

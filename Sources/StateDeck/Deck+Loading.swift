@@ -12,6 +12,7 @@ extension Deck {
     /// handlers, item actions and the toast expiry.
     public func stop() {
         isStarted = false
+        isStopped = true
         for index in panels.indices {
             abandonLoad(index)
             panels[index].timer?.cancel()
@@ -73,7 +74,7 @@ extension Deck {
 
     /// Loads panel `index` on the deck's own initiative, unless a debug state pins it.
     func reload(_ index: Int) {
-        if !panels[index].debugPinned { startLoad(index, manual: false) }
+        if !panels[index].debugPinned, !isStopped { startLoad(index, manual: false) }
     }
 
     /// Cancels the load in flight, whose result will be discarded.

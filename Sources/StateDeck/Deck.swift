@@ -27,6 +27,8 @@ public actor Deck {
     var issuedTickets = 0
     /// Scheduled loads run only between `start()` and `stop()`.
     var isStarted = false
+    /// After `stop()`, a recovery or item action that ends late loads nothing.
+    var isStopped = false
     private var observers: [@Sendable (DeckEvent) -> Void] = []
 
     /// A deck of `panels`, whose ids must be unique; panels named in `memories` continue from
@@ -51,6 +53,17 @@ public actor Deck {
             return runtime
         }
         feedback = Feedback(duration: configuration.toastDuration, position: configuration.toastPosition)
+    }
+
+    /// A deck dropped without `stop()` cancels what still waits (loads, timers, the toast's
+    /// expiry, handlers): they hold the deck weakly, and would otherwise wait out their sleep.
+    deinit {
+        toastExpiry?.cancel()
+        for panel in panels {
+            panel.load?.task.cancel()
+            panel.timer?.cancel()
+        }
+        activities.values.forEach { $0.cancel() }
     }
 
     /// A deck declared with the DSL.

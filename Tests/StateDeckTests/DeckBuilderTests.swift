@@ -1,7 +1,7 @@
 import Testing
 @testable import StateDeck
 
-@Suite struct DeckBuilderTests {
+@Suite(.stopsDecks) struct DeckBuilderTests {
     @Test func declaresPanelsWithIfAndFor() async {
         let showWorker = true
         let showCache = false

@@ -2,7 +2,7 @@ import Clocks
 import Testing
 @testable import StateDeck
 
-@Suite struct DeckDebugTests {
+@Suite(.stopsDecks) struct DeckDebugTests {
     @Test func forcedStatesPinThePanel() async throws {
         let test = await TestDeck { Panel("p", title: "P") { .one }.placeholder(.two) }
         let loading = try await test.deck.debug(.loading, panel: "p")

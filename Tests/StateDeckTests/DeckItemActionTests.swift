@@ -2,7 +2,7 @@ import Clocks
 import Testing
 @testable import StateDeck
 
-@Suite struct DeckItemActionTests {
+@Suite(.stopsDecks) struct DeckItemActionTests {
     static let jobs = Info(items: [Info.Item(id: "a", title: "Job A"), Info.Item(id: "b", title: "Job B")])
     static let jobB = Info(items: [Info.Item(id: "b", title: "Job B")])
 
@@ -46,6 +46,26 @@ import Testing
         let reloaded = await test.until { $0.phase == .loaded }
         #expect(reloaded?.latestValidInfo?.items?.map(\.id) == ["b"])
         #expect(loader.callCount == 1)
+    }
+
+    @Test func anActionEndingAfterStopLoadsNothing() async throws {
+        let gate = Gate()
+        defer { gate.open() }
+        let loader = ScriptedLoader(.success(Self.jobB))
+        let test = await TestDeck {
+            Panel("p", title: "P") { try loader.load() }.itemAction("remove", "Remove", message: "Removed") { _ in
+                await gate.wait()
+            }
+        }
+        try await test.deck.push(.loaded(Self.jobs), panel: "p")
+        try await test.deck.perform(action: "remove", item: "a", panel: "p")
+        await test.deck.stop()
+        gate.open()
+        // The handler ignores cancellation, so it ends and toasts, but the stopped deck (replaced
+        // by a reloaded deck file, say) runs no load for it.
+        #expect(await test.untilToasts(1)?.message == "Removed")
+        #expect(await test.until { $0.modifyingIds == nil }?.isLoading == false)
+        #expect(loader.callCount == 0)
     }
 
     @Test func aFailedActionToastsAndKeepsTheInfo() async throws {

@@ -2,7 +2,7 @@ import Clocks
 import Testing
 @testable import StateDeck
 
-@Suite struct DeckLoadingTests {
+@Suite(.stopsDecks) struct DeckLoadingTests {
     @Test func firstLoadShowsInitialLoadingThenInfoAfterTheMinimumTime() async {
         let test = await TestDeck { Panel("p", title: "P") { .one } }
         await test.deck.start()

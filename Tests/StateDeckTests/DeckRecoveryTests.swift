@@ -2,7 +2,7 @@ import Clocks
 import Testing
 @testable import StateDeck
 
-@Suite struct DeckRecoveryTests {
+@Suite(.stopsDecks) struct DeckRecoveryTests {
     /// A panel showing an error card from a pushed error.
     static func failingDeck(
         clock: TestClock<Duration> = TestClock(),

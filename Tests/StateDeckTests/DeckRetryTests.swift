@@ -1,7 +1,7 @@
 import Testing
 @testable import StateDeck
 
-@Suite struct DeckRetryTests {
+@Suite(.stopsDecks) struct DeckRetryTests {
     @Test func failuresAreRetriedBeforeTheErrorIsShown() async {
         let loader = ScriptedLoader(.failure(.server))
         let test = await TestDeck { Panel("p", title: "P") { try loader.load() } }

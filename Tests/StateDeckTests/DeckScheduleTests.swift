@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 @testable import StateDeck
 
-@Suite struct DeckScheduleTests {
+@Suite(.stopsDecks) struct DeckScheduleTests {
     @Test func refreshesEachIntervalAfterTheLoadEnded() async {
         let loader = ScriptedLoader(.success(.one))
         let test = await TestDeck { Panel("p", title: "P") { try loader.load() }.refresh(every: .seconds(5)) }

@@ -1,7 +1,7 @@
 import Testing
 @testable import StateDeck
 
-@Suite struct DeckToastTests {
+@Suite(.stopsDecks) struct DeckToastTests {
     @Test func aFirstErrorToastsAndTheSnapshotKeepsItUntilItExpires() async {
         let test = await TestDeck { Panel("p", title: "P") { throw PanelError.missing } }
         await test.deck.start()

@@ -4,6 +4,7 @@ import Testing
 @testable import StateDeck
 
 /// A deck on a test clock, with every event recorded and wall time derived from the clock.
+/// Suites that make one carry `.stopsDecks`, which stops it when the test ends.
 struct TestDeck {
     /// 2026-11-22T10:00:00Z, the wall time when the clock reads zero.
     static let origin = Date(timeIntervalSince1970: 1_795_341_600)
@@ -28,6 +29,7 @@ struct TestDeck {
         configuration.maximumInfoSize = maximumInfoSize
         deck = Deck("Test deck", configuration: configuration, panels: panels())
         await deck.observe { [events] in events.append($0) }
+        StopsDecks.made?.withLock { [deck] in $0.append(StopsDecks.WeakDeck(deck: deck)) }
     }
 
     /// The wall time `offset` after the clock's zero.
