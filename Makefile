@@ -6,7 +6,7 @@ HOST         ?= 127.0.0.1
 PORT         ?= 8080
 ARGS         ?=
 BUILD_DEBS   := libmicrohttpd-dev pkg-config
-TEST_DEBS    := chromium fonts-dejavu-core
+TEST_DEBS    := chromium fonts-dejavu-core node-typescript
 RELEASE_BIN  := .build/release/statedeck
 DEBUG_BIN    := .build/debug/statedeck
 

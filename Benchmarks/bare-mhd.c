@@ -2,9 +2,10 @@
  * bare-mhd: the floor under StateDeck's HTTP throughput. A bare libmicrohttpd server that answers
  * every GET with one file's bytes, read once into memory at start, with the flags StateDeck uses:
  * internal polling thread + epoll, a thread pool of 2, the response queued on the handler's
- * second call (queued on the first, libmicrohttpd closes the connection).
+ * second call (queued on the first, libmicrohttpd closes the connection). Further arguments
+ * are header lines added to the one response, so it sends the very bytes StateDeck sends.
  *
- *     bare-mhd PORT FILE [CONTENT-TYPE]
+ *     bare-mhd PORT FILE [CONTENT-TYPE ["Name: value"]...]
  *
  * Binds 127.0.0.1:PORT (0 picks a free port), prints "bare-mhd serving on http://127.0.0.1:PORT/"
  * and serves until SIGINT or SIGTERM.
@@ -60,7 +61,7 @@ static char *read_file(const char *path, size_t *size) {
 
 int main(int argc, char **argv) {
     if (argc < 3) {
-        fprintf(stderr, "usage: bare-mhd PORT FILE [CONTENT-TYPE]\n");
+        fprintf(stderr, "usage: bare-mhd PORT FILE [CONTENT-TYPE [\"Name: value\"]...]\n");
         return 2;
     }
     size_t size = 0;
@@ -72,6 +73,15 @@ int main(int argc, char **argv) {
     response = MHD_create_response_from_buffer(size, bytes, MHD_RESPMEM_MUST_FREE);
     MHD_add_response_header(response, MHD_HTTP_HEADER_CONTENT_TYPE,
                             argc > 3 ? argv[3] : "text/plain; charset=utf-8");
+    for (int i = 4; i < argc; i++) {
+        char *colon = strchr(argv[i], ':');
+        if (!colon || colon[1] != ' ') {
+            fprintf(stderr, "bare-mhd: header \"%s\" is not \"Name: value\"\n", argv[i]);
+            return 2;
+        }
+        *colon = '\0';
+        MHD_add_response_header(response, argv[i], colon + 2);
+    }
 
     struct sockaddr_in addr = { .sin_family = AF_INET, .sin_port = htons((uint16_t)atoi(argv[1])) };
     addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);

@@ -193,6 +193,14 @@ def http(method, url, body=None, timeout=10.0):
         return response.status, response.read()
 
 
+def answer_headers(url):
+    """The header lines a server sends with its answer to GET `url`, but those that change per
+    answer or that libmicrohttpd writes itself (Date, Content-Length, Content-Type)."""
+    with urllib.request.urlopen(url, timeout=10) as response:
+        own = {"date", "content-length", "content-type", "connection", "transfer-encoding"}
+        return [f"{name}: {value}" for name, value in response.getheaders() if name.lower() not in own]
+
+
 def median(values):
     values = [v for v in values if v is not None]
     return statistics.median(values) if values else None
@@ -403,8 +411,9 @@ def start_nginx(name, template, root=None):
     return Server(name, proc, port, measured, tempdir)
 
 
-def start_bare_mhd(path, content_type):
-    proc = PROCS.start([TOOLS / "bare-mhd", 0, path, content_type], stdout=subprocess.PIPE,
+def start_bare_mhd(path, content_type, headers=()):
+    """`headers`: further "Name: value" lines the one response carries."""
+    proc = PROCS.start([TOOLS / "bare-mhd", 0, path, content_type, *headers], stdout=subprocess.PIPE,
                        stderr=subprocess.DEVNULL, text=True)
     match = LineReader(proc.stdout).wait_for(r"serving on http://[^:]+:(\d+)/", 10, "start-up line")
     return Server("bare libmicrohttpd", proc, int(match.group(1)), proc.pid)
@@ -756,11 +765,14 @@ def bench_http(args, statedeck, report):
             targets["GET /api/state (demo deck)"] = "api-state.json"
             contenders.append(("StateDeck", sd, {"bench-2k.txt": "/bench-2k.txt",
                                                  "api-state.json": "/api/state"}))
-        bare_static = start_bare_mhd(www / "bench-2k.txt", "text/plain; charset=utf-8")
+        # The bare program answers with StateDeck's bytes, headers included.
+        same = (lambda path: answer_headers(f"{sd.base}{path}")) if statedeck else (lambda path: [])
+        bare_static = start_bare_mhd(www / "bench-2k.txt", "text/plain; charset=utf-8",
+                                     same("/bench-2k.txt"))
         servers.append(bare_static)
         bare = {"bench-2k.txt": (bare_static, "/bench-2k.txt")}
         if statedeck:
-            bare_api = start_bare_mhd(www / "api-state.json", "application/json")
+            bare_api = start_bare_mhd(www / "api-state.json", "application/json", same("/api/state"))
             servers.append(bare_api)
             bare["api-state.json"] = (bare_api, "/api/state")
         nginx = start_nginx("nginx", NGINX_DEFAULT_CONF, root=str(www))
@@ -800,7 +812,8 @@ def http_markdown(results, targets, seconds, report, with_statedeck):
     lines = [f"`wrk -t2 -c64 -d{seconds}s`, requests per second, medians over rounds "
              "(interleaved). The bare program and nginx serve StateDeck's bytes: the same 2 KB "
              f"file, and /api/state as StateDeck answered it ({report.get('api_state_bytes', 'n/a')}"
-             " bytes)."]
+             " bytes); the bare program also sends StateDeck's response headers (security "
+             "headers, ETag, Cache-Control), so both put the same bytes on the wire."]
     header = ("| target | " + " | ".join(names) + " | "
               + ("StateDeck / bare | StateDeck / nginx" if with_statedeck else "bare / nginx")
               + " | p99 latency (ms) | rounds |")

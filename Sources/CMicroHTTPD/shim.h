@@ -48,6 +48,16 @@ statedeck_connection_socket(struct MHD_Connection *connection)
     return info == NULL ? -1 : info->connect_fd;
 }
 
+/// `MHD_get_connection_info` is variadic; this asks for the pointer the connection-notify
+/// callback stored for the connection (NULL if none).
+static inline void *
+statedeck_connection_socket_context(struct MHD_Connection *connection)
+{
+    const union MHD_ConnectionInfo *info =
+        MHD_get_connection_info(connection, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    return info == NULL ? NULL : info->socket_context;
+}
+
 /// `MHD_SIZE_UNKNOWN` is a macro Swift does not import.
 static const uint64_t statedeck_size_unknown = MHD_SIZE_UNKNOWN;
 

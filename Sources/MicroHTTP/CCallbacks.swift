@@ -86,7 +86,10 @@ private func requestStarted(
 ) -> UnsafeMutableRawPointer? {
     guard let uri, let connection else { return nil }
     let target = Array(UnsafeRawBufferPointer(start: uri, count: strlen(uri)))
-    let context = RequestContext(target: target, connection: Connection(pointer: connection))
+    let deadline = statedeck_connection_socket_context(connection).map {
+        Unmanaged<ConnectionDeadline>.fromOpaque($0).takeUnretainedValue()
+    }
+    let context = RequestContext(target: target, connection: Connection(pointer: connection), deadline: deadline)
     // Balanced by `requestFinished`, which libmicrohttpd calls for every request it logged.
     return Unmanaged.passRetained(context).toOpaque()
 }
@@ -108,10 +111,17 @@ private func connectionChanged(
     _ cls: UnsafeMutableRawPointer?, _ connection: OpaquePointer?,
     _ socketContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>?, _ code: MHD_ConnectionNotificationCode
 ) {
-    guard let connection, let deadlines = core(cls).deadlines else { return }
+    guard let connection, let socketContext, let deadlines = core(cls).deadlines else { return }
     switch code {
-    case .CONNECTION_NOTIFY_STARTED: deadlines.opened(Connection(pointer: connection))
-    case .CONNECTION_NOTIFY_CLOSED: deadlines.closed(Connection(pointer: connection))
+    case .CONNECTION_NOTIFY_STARTED:
+        let deadline = deadlines.opened(socket: Connection(pointer: connection).socket)
+        // Balanced by the `CLOSED` notification below, which libmicrohttpd sends for every
+        // connection it announced as started.
+        socketContext.pointee = deadline.map { Unmanaged.passRetained($0).toOpaque() }
+    case .CONNECTION_NOTIFY_CLOSED:
+        guard let pointer = socketContext.pointee else { return }
+        socketContext.pointee = nil
+        deadlines.closed(Unmanaged<ConnectionDeadline>.fromOpaque(pointer).takeRetainedValue())
     default: break
     }
 }

@@ -44,8 +44,11 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
     }
 
     // Header names are ASCII tokens, so an ASCII-only fold is exact and cheaper than Unicode.
+    // Looked up several times per request: names of another length are told apart without a
+    // byte compared, equal spellings by one memcmp.
     private static func same(_ a: String, _ b: String) -> Bool {
-        a.utf8.elementsEqual(b.utf8) { lowercase($0) == lowercase($1) }
+        guard a.utf8.count == b.utf8.count else { return false }
+        return a == b || a.utf8.elementsEqual(b.utf8) { lowercase($0) == lowercase($1) }
     }
 
     private static func lowercase(_ byte: UInt8) -> UInt8 {

@@ -5,6 +5,8 @@
 public struct HTTPResponse: Sendable {
     public enum Body: Sendable {
         case bytes([UInt8])
+        /// Bytes many answers send unchanged; see `SharedBytes`.
+        case shared(SharedBytes)
         /// Sent chunked as it is written, until the stream finishes or the client leaves.
         case stream(ResponseStream)
     }

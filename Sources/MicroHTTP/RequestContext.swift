@@ -6,6 +6,8 @@ final class RequestContext: Sendable {
     /// The request target as received, before libmicrohttpd splits or decodes it.
     let target: [UInt8]
     let connection: Connection
+    /// The connection's arrival deadline; nil when requests are not timed.
+    let deadline: ConnectionDeadline?
     let state = Locked(State())
 
     struct State {
@@ -33,9 +35,10 @@ final class RequestContext: Sendable {
         case answered
     }
 
-    init(target: [UInt8], connection: Connection) {
+    init(target: [UInt8], connection: Connection, deadline: ConnectionDeadline?) {
         self.target = target
         self.connection = connection
+        self.deadline = deadline
     }
 
     /// Suspends the connection while `work` runs, then resumes it with the answer. False,

@@ -21,15 +21,10 @@ final class RequestDeadlines: Sendable {
     private let state = Locked(State())
 
     private struct State {
-        /// Connections by the address of libmicrohttpd's connection; nil deadline means exempt.
-        var connections: [UInt: Entry] = [:]
+        /// Open connections by identity; `closed` removes them before their socket closes.
+        var connections: [ObjectIdentifier: ConnectionDeadline] = [:]
         var timer: (any DispatchSourceTimer)?
         var stopped = false
-    }
-
-    private struct Entry {
-        let socket: Int32
-        var deadline: ContinuousClock.Instant?
     }
 
     init(limit: Duration) {
@@ -66,31 +61,21 @@ final class RequestDeadlines: Sendable {
         timer?.cancel()
     }
 
-    /// A connection opened (`MHD_CONNECTION_NOTIFY_STARTED`): its first request is timed.
-    func opened(_ connection: Connection) {
-        let socket = connection.socket
-        let deadline = ContinuousClock.now + limit
-        state.withLock { state in
-            guard !state.stopped else { return }
-            state.connections[Self.key(connection)] = Entry(socket: socket, deadline: deadline)
+    /// A connection opened (`MHD_CONNECTION_NOTIFY_STARTED`): its first request is timed. Nil
+    /// once stopped.
+    func opened(socket: Int32) -> ConnectionDeadline? {
+        let connection = ConnectionDeadline(socket: socket, limit: limit)
+        return state.withLock { state in
+            guard !state.stopped else { return nil }
+            state.connections[ObjectIdentifier(connection)] = connection
+            return connection
         }
-    }
-
-    /// The connection's request arrived whole (or was answered early): stop timing it.
-    func arrived(_ connection: Connection) {
-        state.withLock { $0.connections[Self.key(connection)]?.deadline = nil }
-    }
-
-    /// The connection's request is over: its next request is timed from now.
-    func answered(_ connection: Connection) {
-        let deadline = ContinuousClock.now + limit
-        state.withLock { $0.connections[Self.key(connection)]?.deadline = deadline }
     }
 
     /// The connection closed (`MHD_CONNECTION_NOTIFY_CLOSED`, which libmicrohttpd sends before it
     /// closes the socket): forget it, so its socket number is never touched again.
-    func closed(_ connection: Connection) {
-        _ = state.withLock { $0.connections.removeValue(forKey: Self.key(connection)) }
+    func closed(_ connection: ConnectionDeadline) {
+        _ = state.withLock { $0.connections.removeValue(forKey: ObjectIdentifier(connection)) }
     }
 
     /// Shuts down the sockets of requests past their deadline. Under the lock that `closed`
@@ -99,17 +84,9 @@ final class RequestDeadlines: Sendable {
         let now = ContinuousClock.now
         state.withLock { state in
             guard !state.stopped else { return }
-            for (key, entry) in state.connections {
-                guard let deadline = entry.deadline, deadline <= now else { continue }
-                state.connections[key]?.deadline = nil
-                if entry.socket >= 0 {
-                    shutdown(entry.socket, Int32(SHUT_RDWR))
-                }
+            for connection in state.connections.values where connection.expire(at: now) && connection.socket >= 0 {
+                shutdown(connection.socket, Int32(SHUT_RDWR))
             }
         }
-    }
-
-    private static func key(_ connection: Connection) -> UInt {
-        UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(connection.pointer)))
     }
 }

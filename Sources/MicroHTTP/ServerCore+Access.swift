@@ -62,10 +62,10 @@ extension ServerCore {
         case .close:
             return false
         case .dispatch(let headers, let body):
-            deadlines?.arrived(context.connection)
+            context.deadline?.arrived()
             return dispatch(context, method: method, headers: headers, body: body)
         case .send(let response):
-            deadlines?.arrived(context.connection)
+            context.deadline?.arrived()
             return send(response, for: context)
         }
     }

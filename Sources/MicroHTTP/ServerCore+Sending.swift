@@ -3,10 +3,19 @@ extension ServerCore {
     /// connection) if it cannot be queued.
     func send(_ response: HTTPResponse, for context: RequestContext) -> Bool {
         context.state.withLock { $0.phase = .answered }
+        var headers = response.headers
+        for standard in configuration.standardHeaders where headers[standard.name] == nil {
+            headers.add(standard.name, standard.value)
+        }
         let handle: ResponseHandle?
         switch response.body {
         case .bytes(let bytes):
             handle = ResponseHandle(bytes: bytes)
+        case .shared(let shared):
+            if let built = shared.builtResponse(status: response.status, headers: headers) {
+                return context.connection.queue(built, status: response.status)
+            }
+            handle = ResponseHandle(bytes: shared.bytes)
         case .stream(let stream):
             handle = serve(stream, for: context)
         }
@@ -14,15 +23,14 @@ extension ServerCore {
             logger.error("libmicrohttpd could not create a response", metadata: ["status": "\(response.status)"])
             return false
         }
-        var headers = response.headers
-        for standard in configuration.standardHeaders where headers[standard.name] == nil {
-            headers.add(standard.name, standard.value)
-        }
         let refused = handle.add(headers)
         if !refused.isEmpty {
             logger.warning("libmicrohttpd refused response headers", metadata: ["headers": "\(refused)"])
         }
         let queued = context.connection.queue(handle, status: response.status)
+        if case .shared(let shared) = response.body, shared.keep(handle, status: response.status, headers: headers) {
+            return queued
+        }
         handle.release()
         return queued
     }

@@ -40,7 +40,7 @@ final class ServerCore: Sendable {
 
     /// libmicrohttpd finished with a request (sent, failed, client gone, or daemon stopping).
     func requestCompleted(_ context: RequestContext) {
-        deadlines?.answered(context.connection)
+        context.deadline?.answered()
         let (stream, deferred) = context.state.withLock { ($0.stream, $0.deferred) }
         stream?.detach()
         if deferred {

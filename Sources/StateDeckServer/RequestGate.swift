@@ -12,7 +12,22 @@ struct RequestGate: Sendable {
     /// Host names this server answers to, as they appear before `:port` in `Host` and `Origin`.
     let hostNames: [String]
     let token: AccessToken?
-    private let boundPort = Locked(0)
+    private let bound = Locked(Binding(port: 0, hostNames: []))
+
+    /// What requests are checked against once the port is known, spelled out once.
+    private struct Binding {
+        let port: Int
+        /// Every accepted `Host` value.
+        let hosts: [String]
+        /// Every accepted `Origin` value.
+        let origins: [String]
+
+        init(port: Int, hostNames: [String]) {
+            self.port = port
+            hosts = hostNames.map { "\($0):\(port)" }
+            origins = hosts.map { "http://\($0)" }
+        }
+    }
 
     init(configuredHost: String, token: AccessToken?) {
         let configured = configuredHost.contains(":") ? "[\(configuredHost)]" : configuredHost
@@ -22,10 +37,11 @@ struct RequestGate: Sendable {
 
     /// Records the port once bound (it may have been 0).
     func bind(port: Int) {
-        boundPort.withLock { $0 = port }
+        let binding = Binding(port: port, hostNames: hostNames)
+        bound.withLock { $0 = binding }
     }
 
-    var port: Int { boundPort.current }
+    var port: Int { bound.current.port }
 
     /// The answer given before routing, or nil when `request` may pass to the routes: a refusal,
     /// or the redirect that turns a `?token=` visit into a cookie.
@@ -43,15 +59,15 @@ struct RequestGate: Sendable {
     /// Refuses a `Host` that is not this server, and cross-site or cross-origin requests for
     /// live state.
     private func originRefusal(_ request: HTTPRequest) -> HTTPResponse? {
-        let port = self.port
-        guard let host = request.headers["Host"], hostNames.contains(where: { host == "\($0):\(port)" }) else {
+        let binding = bound.current
+        guard let host = request.headers["Host"], binding.hosts.contains(host) else {
             return .apiError(.forbidden, code: "forbidden", message: "this server does not answer to that Host")
         }
         if isStateful(request) {
             if let site = request.headers["Sec-Fetch-Site"], site != "same-origin", site != "none" {
                 return .apiError(.forbidden, code: "forbidden", message: "cross-site requests are refused")
             }
-            if let origin = request.headers["Origin"], !hostNames.contains(where: { origin == "http://\($0):\(port)" }) {
+            if let origin = request.headers["Origin"], !binding.origins.contains(origin) {
                 return .apiError(.forbidden, code: "forbidden", message: "cross-origin requests are refused")
             }
         }
@@ -99,6 +115,6 @@ struct RequestGate: Sendable {
     /// The API, the stream and every method but GET and HEAD read or change live state.
     private func isStateful(_ request: HTTPRequest) -> Bool {
         (request.method != .get && request.method != .head)
-            || request.pathSegments.first == "api" || request.path == "/events"
+            || request.pathSegments.first == "api" || request.pathSegments == ["events"]
     }
 }

@@ -9,9 +9,11 @@ import MicroHTTP
 public struct StaticFiles: Sendable {
     /// One file, loaded at start.
     struct Entry: Sendable {
-        let bytes: [UInt8]
-        let contentType: String
+        let body: SharedBytes
         let etag: String
+        /// The headers of a 304; a 200 adds `Content-Type`.
+        let validators: HTTPHeaders
+        let headers: HTTPHeaders
     }
 
     private let entries: [String: Entry]
@@ -21,11 +23,11 @@ public struct StaticFiles: Sendable {
         var entries: [String: Entry] = [:]
         for relativePath in try Self.regularFiles(below: directory) {
             let bytes = try [UInt8](Data(contentsOf: directory.appendingPathComponent(relativePath)))
-            entries[relativePath] = Entry(
-                bytes: bytes,
-                contentType: ContentType.forPath(relativePath),
-                etag: ETag.strong(for: bytes)
-            )
+            let etag = ETag.strong(for: bytes)
+            let validators: HTTPHeaders = ["ETag": etag, "Cache-Control": "no-cache"]
+            var headers = validators
+            headers.add("Content-Type", ContentType.forPath(relativePath))
+            entries[relativePath] = Entry(body: SharedBytes(bytes), etag: etag, validators: validators, headers: headers)
         }
         self.entries = entries
     }
@@ -45,14 +47,10 @@ public struct StaticFiles: Sendable {
             response.headers.add("Allow", "GET, HEAD")
             return response
         }
-        var headers = HTTPHeaders()
-        headers.add("ETag", entry.etag)
-        headers.add("Cache-Control", "no-cache")
         if ETag.matches(entry.etag, ifNoneMatch: request.headers["If-None-Match"]) {
-            return HTTPResponse(status: .notModified, headers: headers)
+            return HTTPResponse(status: .notModified, headers: entry.validators)
         }
-        headers.add("Content-Type", entry.contentType)
-        return HTTPResponse(status: .ok, headers: headers, body: .bytes(entry.bytes))
+        return HTTPResponse(status: .ok, headers: entry.headers, body: .shared(entry.body))
     }
 
     /// `/` and `/dir/` mean that folder's `index.html`; an empty segment anywhere else never

@@ -50,6 +50,27 @@ extension Live {
             }
         }
 
+        @Test func sharedBytesAreSentWithEachAnswersOwnStatusAndHeaders() throws {
+            let logo = SharedBytes(Array("shared body".utf8))
+            let responder = CallbackResponder { request in
+                let flavour = request.pathSegments.last ?? ""
+                let status: HTTPStatus = flavour == "gone" ? .notFound : .ok
+                return .response(HTTPResponse(status: status, headers: ["X-Flavour": flavour], body: .shared(logo)))
+            }
+            try withServer(responder: responder) { _, port in
+                let connection = try HTTPTestConnection(port: port)
+                // The first answer's response is kept and sent again; the others differ in a
+                // header or the status and must not get it.
+                for flavour in ["plain", "plain", "salted", "gone", "plain"] {
+                    try connection.send("GET", "/logo/\(flavour)")
+                    let response = try connection.readResponse()
+                    #expect(response.status == (flavour == "gone" ? 404 : 200))
+                    #expect(response.header("X-Flavour") == flavour)
+                    #expect(response.text == "shared body")
+                }
+            }
+        }
+
         @Test func keepAliveServesTwoRequestsOnOneConnection() throws {
             try withServer(responder: echo) { _, port in
                 let connection = try HTTPTestConnection(port: port)
