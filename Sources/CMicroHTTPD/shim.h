@@ -30,15 +30,6 @@ statedeck_daemon_bound_port(struct MHD_Daemon *daemon)
     return info == NULL ? 0 : info->port;
 }
 
-/// `MHD_get_connection_info` is variadic; this asks for the client's address (NULL if unknown).
-static inline const struct sockaddr *
-statedeck_connection_client_address(struct MHD_Connection *connection)
-{
-    const union MHD_ConnectionInfo *info =
-        MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
-    return info == NULL ? NULL : info->client_addr;
-}
-
 /// `MHD_get_connection_info` is variadic; this asks for the connection's socket (-1 if unknown).
 static inline int
 statedeck_connection_socket(struct MHD_Connection *connection)

@@ -10,9 +10,12 @@ import Darwin
 ///
 /// A pthread mutex rather than `Synchronization.Mutex`: ThreadSanitizer reports false races
 /// inside `Mutex` on this toolchain, and the sanitizer runs are part of the test suite.
+///
+/// `withLock` is inlinable so that each caller's closure is specialized and inlined: it runs on
+/// every request and every stream write, across module boundaries.
 public final class Locked<Value>: @unchecked Sendable {
-    private var value: Value
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    @usableFromInline var value: Value
+    @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
     public init(_ value: Value) {
         self.value = value
@@ -26,7 +29,7 @@ public final class Locked<Value>: @unchecked Sendable {
     }
 
     /// Runs `body` with exclusive access to the value.
-    @inline(__always)
+    @inlinable
     public func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
@@ -34,5 +37,6 @@ public final class Locked<Value>: @unchecked Sendable {
     }
 
     /// A copy of the value, read under the lock.
+    @inlinable
     public var current: Value { withLock { $0 } }
 }

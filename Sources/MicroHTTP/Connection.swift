@@ -1,11 +1,5 @@
 import CMicroHTTPD
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
-
 /// A libmicrohttpd connection (`struct MHD_Connection *`).
 ///
 /// Sendable because libmicrohttpd allows `MHD_resume_connection` from any thread; everything
@@ -35,18 +29,5 @@ struct Connection: @unchecked Sendable {
     /// The connection's socket (`MHD_get_connection_info`, `MHD_CONNECTION_INFO_CONNECTION_FD`).
     var socket: Int32 {
         statedeck_connection_socket(pointer)
-    }
-
-    /// The client's numeric address (`MHD_get_connection_info`,
-    /// `MHD_CONNECTION_INFO_CLIENT_ADDRESS`, formatted by `getnameinfo`).
-    var clientAddress: String? {
-        guard let address = statedeck_connection_client_address(pointer) else { return nil }
-        let length = socklen_t(
-            Int32(address.pointee.sa_family) == AF_INET6
-                ? MemoryLayout<sockaddr_in6>.size : MemoryLayout<sockaddr_in>.size)
-        var host = [CChar](repeating: 0, count: Int(NI_MAXHOST))
-        guard getnameinfo(address, length, &host, socklen_t(host.count), nil, 0, NI_NUMERICHOST) == 0
-        else { return nil }
-        return String(decoding: host.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }

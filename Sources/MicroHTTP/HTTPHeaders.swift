@@ -40,7 +40,12 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
     }
 
     public static func == (lhs: HTTPHeaders, rhs: HTTPHeaders) -> Bool {
-        lhs.fields.elementsEqual(rhs.fields) { $0.name == $1.name && $0.value == $1.value }
+        // Copies of one value (a static file's headers, on every request) share storage, so
+        // they are equal without a field compared.
+        let shared = lhs.fields.withUnsafeBufferPointer { left in
+            rhs.fields.withUnsafeBufferPointer { $0.baseAddress == left.baseAddress && $0.count == left.count }
+        }
+        return shared || lhs.fields.elementsEqual(rhs.fields) { $0.name == $1.name && $0.value == $1.value }
     }
 
     // Header names are ASCII tokens, so an ASCII-only fold is exact and cheaper than Unicode.

@@ -10,8 +10,6 @@ public struct HTTPRequest: Sendable {
     public let query: QueryItems
     public let headers: HTTPHeaders
     public let body: [UInt8]
-    /// The client's numeric address, when known.
-    public let remoteAddress: String?
 
     /// Parses `target`; throws when it is not origin-form (`/…`), has a malformed `%` escape, or
     /// decodes to something that is not UTF-8. The server answers those with 400 before routing.
@@ -19,8 +17,7 @@ public struct HTTPRequest: Sendable {
         method: HTTPMethod,
         target: String,
         headers: HTTPHeaders = HTTPHeaders(),
-        body: [UInt8] = [],
-        remoteAddress: String? = nil
+        body: [UInt8] = []
     ) throws(TargetError) {
         let parsed = try RequestTarget(parsing: target)
         self.method = method
@@ -29,7 +26,6 @@ public struct HTTPRequest: Sendable {
         self.query = parsed.query
         self.headers = headers
         self.body = body
-        self.remoteAddress = remoteAddress
     }
 
     /// The decoded segments joined with `/`: for logs and messages; route on `pathSegments`,

@@ -1,6 +1,11 @@
 /// Decodes `%HH` escapes exactly once, refusing malformed escapes and non-UTF-8 results.
 enum PercentDecoding {
     static func decode(_ bytes: ArraySlice<UInt8>, plusIsSpace: Bool) throws(HTTPRequest.TargetError) -> String {
+        // Most segments hold nothing to decode: validated in place, no copy.
+        if !bytes.contains(where: { $0 == UInt8(ascii: "%") || (plusIsSpace && $0 == UInt8(ascii: "+")) }) {
+            guard let string = String(validUTF8: bytes) else { throw .notUTF8 }
+            return string
+        }
         var decoded: [UInt8] = []
         decoded.reserveCapacity(bytes.count)
         var index = bytes.startIndex
@@ -17,7 +22,7 @@ enum PercentDecoding {
                 index += 1
             }
         }
-        guard let string = String(validating: decoded, as: UTF8.self) else { throw .notUTF8 }
+        guard let string = String(validUTF8: decoded) else { throw .notUTF8 }
         return string
     }
 

@@ -86,10 +86,8 @@ extension ServerCore {
     private func dispatch(_ context: RequestContext, method: HTTPMethod, headers: HTTPHeaders, body: [UInt8]) -> Bool {
         let request: HTTPRequest
         do throws(HTTPRequest.TargetError) {
-            guard let target = String(validating: context.target, as: UTF8.self) else { throw .notUTF8 }
-            request = try HTTPRequest(
-                method: method, target: target, headers: headers, body: body,
-                remoteAddress: context.connection.clientAddress)
+            guard let target = String(validUTF8: context.target) else { throw .notUTF8 }
+            request = try HTTPRequest(method: method, target: target, headers: headers, body: body)
         } catch {
             // Whatever else the client sends on this connection is not worth reading.
             var refusal = HTTPResponse.error(.badRequest, code: "bad_request", message: error.description)

@@ -3,6 +3,11 @@ extension ServerCore {
     /// connection) if it cannot be queued.
     func send(_ response: HTTPResponse, for context: RequestContext) -> Bool {
         context.state.withLock { $0.phase = .answered }
+        // Found by the answer's own headers: the standard ones are the same on every answer.
+        if case .shared(let shared) = response.body,
+           let built = shared.builtResponse(status: response.status, headers: response.headers) {
+            return context.connection.queue(built, status: response.status)
+        }
         var headers = response.headers
         for standard in configuration.standardHeaders where headers[standard.name] == nil {
             headers.add(standard.name, standard.value)
@@ -12,9 +17,6 @@ extension ServerCore {
         case .bytes(let bytes):
             handle = ResponseHandle(bytes: bytes)
         case .shared(let shared):
-            if let built = shared.builtResponse(status: response.status, headers: headers) {
-                return context.connection.queue(built, status: response.status)
-            }
             handle = ResponseHandle(bytes: shared.bytes)
         case .stream(let stream):
             handle = serve(stream, for: context)
@@ -28,7 +30,7 @@ extension ServerCore {
             logger.warning("libmicrohttpd refused response headers", metadata: ["headers": "\(refused)"])
         }
         let queued = context.connection.queue(handle, status: response.status)
-        if case .shared(let shared) = response.body, shared.keep(handle, status: response.status, headers: headers) {
+        if case .shared(let shared) = response.body, shared.keep(handle, status: response.status, headers: response.headers) {
             return queued
         }
         handle.release()

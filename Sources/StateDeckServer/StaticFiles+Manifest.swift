@@ -3,27 +3,27 @@ import Foundation
 extension StaticFiles {
     /// Relative paths of the regular files below `directory`, skipping dotfiles and symbolic links
     /// (a link could point outside the folder).
-    static func regularFiles(below directory: URL) throws -> [String] {
+    static func regularFiles(below directory: URL) throws -> [[String]] {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory),
               isDirectory.boolValue
         else {
             throw StaticFilesError.notADirectory(directory.path)
         }
-        return try walk(directory, prefix: "")
+        return try walk(directory, prefix: [])
     }
 
-    private static func walk(_ directory: URL, prefix: String) throws -> [String] {
-        var found: [String] = []
+    private static func walk(_ directory: URL, prefix: [String]) throws -> [[String]] {
+        var found: [[String]] = []
         let names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
         for name in names.sorted() where !name.hasPrefix(".") {
             let path = directory.appendingPathComponent(name).path
             let attributes = try FileManager.default.attributesOfItem(atPath: path)
             switch attributes[.type] as? FileAttributeType {
             case .typeRegular?:
-                found.append(prefix + name)
+                found.append(prefix + [name])
             case .typeDirectory?:
-                found += try walk(URL(fileURLWithPath: path), prefix: prefix + name + "/")
+                found += try walk(URL(fileURLWithPath: path), prefix: prefix + [name])
             default:
                 continue
             }

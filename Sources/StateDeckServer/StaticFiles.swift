@@ -16,24 +16,23 @@ public struct StaticFiles: Sendable {
         let headers: HTTPHeaders
     }
 
-    private let entries: [String: Entry]
+    /// Keyed by path segments, as requests are.
+    private let entries: [[String]: Entry]
 
     /// Reads every servable file below `directory`.
     public init(directory: URL) throws {
-        var entries: [String: Entry] = [:]
-        for relativePath in try Self.regularFiles(below: directory) {
+        var entries: [[String]: Entry] = [:]
+        for segments in try Self.regularFiles(below: directory) {
+            let relativePath = segments.joined(separator: "/")
             let bytes = try [UInt8](Data(contentsOf: directory.appendingPathComponent(relativePath)))
             let etag = ETag.strong(for: bytes)
             let validators: HTTPHeaders = ["ETag": etag, "Cache-Control": "no-cache"]
             var headers = validators
             headers.add("Content-Type", ContentType.forPath(relativePath))
-            entries[relativePath] = Entry(body: SharedBytes(bytes), etag: etag, validators: validators, headers: headers)
+            entries[segments] = Entry(body: SharedBytes(bytes), etag: etag, validators: validators, headers: headers)
         }
         self.entries = entries
     }
-
-    /// The relative paths of the files served, sorted.
-    public var paths: [String] { entries.keys.sorted() }
 
     /// Answers GET and HEAD for a file; 404 for anything not in the manifest, 405 for other methods.
     public func respond(to request: HTTPRequest) -> HTTPResponse {
@@ -53,17 +52,11 @@ public struct StaticFiles: Sendable {
         return HTTPResponse(status: .ok, headers: entry.headers, body: .shared(entry.body))
     }
 
-    /// `/` and `/dir/` mean that folder's `index.html`; an empty segment anywhere else never
-    /// matches, nor does a segment holding a separator once decoded.
+    /// `/` and `/dir/` mean that folder's `index.html`. Nothing else is checked, because nothing
+    /// else can match: manifest segments are never empty, never start with `.`, and never hold a
+    /// `/` (a decoded `%2F` keeps its segment whole, so it names no folder).
     func entry(for segments: [String]) -> Entry? {
-        var segments = segments
-        if segments.last?.isEmpty ?? true {
-            segments = segments.dropLast() + ["index.html"]
-        }
-        let safe = segments.allSatisfy { segment in
-            !segment.isEmpty && !segment.hasPrefix(".")
-                && !segment.contains(where: { $0 == "/" || $0 == "\\" || $0 == "\0" })
-        }
-        return safe ? entries[segments.joined(separator: "/")] : nil
+        guard segments.last?.isEmpty ?? true else { return entries[segments] }
+        return entries[segments.dropLast() + ["index.html"]]
     }
 }

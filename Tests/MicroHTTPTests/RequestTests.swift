@@ -30,8 +30,18 @@ import Testing
         }
     }
 
-    @Test func nonUTF8AfterDecodingIsRefused() {
-        #expect(throws: HTTPRequest.TargetError.notUTF8) { try HTTPRequest(method: .get, target: "/%ff") }
+    @Test(arguments: [
+        "/%ff", "/%C3", "/a%C3%28", "/%C0%AF", "/%ED%A0%80", "/%F4%90%80%80", "/%E2%82", "/x?q=%E2%82%28",
+    ])
+    func nonUTF8AfterDecodingIsRefused(target: String) {
+        #expect(throws: HTTPRequest.TargetError.notUTF8) { try HTTPRequest(method: .get, target: target) }
+    }
+
+    @Test func everyValidUTF8SequenceIsKept() throws {
+        // A literal U+FFFD is valid input, not a sign of repair.
+        let request = try HTTPRequest(method: .get, target: "/%EF%BF%BD/%F0%9F%98%80/%E2%82%AC/%7F?k=%C2%A0")
+        #expect(request.pathSegments == ["\u{FFFD}", "😀", "€", "\u{7F}"])
+        #expect(request.query["k"] == "\u{A0}")
     }
 
     @Test(arguments: ["*", "http://example.com/", "example.com:80", ""])
