@@ -3,7 +3,12 @@ extension HTTPResponse {
 
     /// Already-encoded JSON bytes with the JSON content type.
     public static func json(_ status: HTTPStatus, _ bytes: [UInt8]) -> HTTPResponse {
-        HTTPResponse(status: status, headers: ["Content-Type": jsonContentType], body: .bytes(bytes))
+        json(status, body: .bytes(bytes))
+    }
+
+    /// Already-encoded JSON, such as a document shared by many answers, with the JSON content type.
+    public static func json(_ status: HTTPStatus, body: Body) -> HTTPResponse {
+        HTTPResponse(status: status, headers: ["Content-Type": jsonContentType], body: body)
     }
 
     /// The wire contract's error document: `{"error": {"code": …, "message": …}}`.

@@ -9,7 +9,7 @@ enum EventsRoute {
         let hub = mirror.hub
         let stream = ResponseStream(capacity: capacity)
         let subscription = hub.subscribe(stream, lastEventID: request.headers["Last-Event-ID"]) { eventID in
-            String(decoding: mirror.stateDocument(at: eventID), as: UTF8.self)
+            String(decoding: mirror.stateDocument(at: eventID).bytes, as: UTF8.self)
         }
         if let subscription {
             stream.onClose { hub.unsubscribe(subscription) }

@@ -4,7 +4,16 @@ import MicroHTTP
 extension HTTPResponse {
     /// A JSON answer of the API: never cached, since it is live state.
     static func api(_ status: HTTPStatus, _ bytes: [UInt8]) -> HTTPResponse {
-        var response = HTTPResponse.json(status, bytes)
+        api(status, body: .bytes(bytes))
+    }
+
+    /// A document sent unchanged to many requests, such as the state document.
+    static func api(_ status: HTTPStatus, _ document: SharedBytes) -> HTTPResponse {
+        api(status, body: .shared(document))
+    }
+
+    private static func api(_ status: HTTPStatus, body: Body) -> HTTPResponse {
+        var response = HTTPResponse.json(status, body: body)
         response.headers.add("Cache-Control", "no-store")
         return response
     }

@@ -7,7 +7,9 @@ import StateDeck
 /// The server's copy of the deck's state as encoded JSON, kept in step with the deck's events.
 ///
 /// Every change is encoded once: the same bytes feed the SSE event and later `GET /api/state`
-/// answers, which are assembled from bytes already held instead of encoding per request.
+/// answers, which are assembled from bytes already held instead of encoding per request. Each
+/// version of the document is one `SharedBytes`, so the transport builds one response for it and
+/// sends that to every request until the state changes.
 final class StateMirror: Sendable {
     private struct Contents {
         /// Counts the decks followed: events of a deck no longer followed are ignored.
@@ -17,7 +19,7 @@ final class StateMirror: Sendable {
         var panels: [String: [UInt8]]
         var toast: (bytes: [UInt8], expires: ContinuousClock.Instant)?
         /// The last `/api/state` document built, with the event id it was built at.
-        var document: (eventID: UInt64, bytes: [UInt8])?
+        var document: (eventID: UInt64, body: SharedBytes)?
     }
 
     let hub: EventHub
@@ -44,7 +46,7 @@ final class StateMirror: Sendable {
         contents.withLock { load(snapshot, into: &$0) }
         if announce {
             let document = stateDocument(at: hub.lastEventID + 1)
-            hub.publish(event: "snapshot", data: String(decoding: document, as: UTF8.self))
+            hub.publish(event: "snapshot", data: String(decoding: document.bytes, as: UTF8.self))
         }
     }
 
@@ -92,13 +94,13 @@ final class StateMirror: Sendable {
     }
 
     /// The `GET /api/state` document; rebuilt only when an event came since the last one.
-    func stateDocument() -> [UInt8] {
+    func stateDocument() -> SharedBytes {
         stateDocument(at: hub.lastEventID)
     }
 
     /// The state document naming `eventID` as its `lastEventId`. It holds every change up to that
     /// event (the mirror is updated before each publish), and may hold one about to be published.
-    func stateDocument(at eventID: UInt64) -> [UInt8] {
+    func stateDocument(at eventID: UInt64) -> SharedBytes {
         contents.withLock { contents in
             let now = ContinuousClock.now
             if let toast = contents.toast, toast.expires <= now {
@@ -106,7 +108,7 @@ final class StateMirror: Sendable {
                 contents.document = nil
             }
             if let document = contents.document, document.eventID == eventID {
-                return document.bytes
+                return document.body
             }
             var bytes = contents.header + Array(String(eventID).utf8) + Array(",\"panels\":[".utf8)
             for (index, id) in contents.order.enumerated() {
@@ -116,8 +118,9 @@ final class StateMirror: Sendable {
             bytes += Array("],\"toast\":".utf8)
             bytes += contents.toast?.bytes ?? Array("null".utf8)
             bytes.append(UInt8(ascii: "}"))
-            contents.document = (eventID, bytes)
-            return bytes
+            let body = SharedBytes(bytes)
+            contents.document = (eventID, body)
+            return body
         }
     }
 

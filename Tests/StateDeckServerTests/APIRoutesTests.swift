@@ -37,6 +37,21 @@ extension Live {
             }
         }
 
+        @Test func stateDocumentIsTheSameUntilTheStateChangesThenTheNewOne() async throws {
+            try await LiveServer.run { server in
+                let first = try await server.get("/api/state")
+                #expect(try await server.get("/api/state").body == first.body)
+
+                server.scripts.api.then(.failure(PanelError(.timeout)))
+                #expect(try await server.post("/api/panels/api/retry").status == 202)
+                #expect(try await eventually { try await server.state().panels[0].phase == .error })
+                let before = try first.decode(WireState.self)
+                let after = try await server.state()
+                #expect(after.lastEventId > before.lastEventId)
+                #expect(before.panels[0].phase == .loaded)
+            }
+        }
+
         @Test func stateDocumentCarriesTheCurrentToast() async throws {
             try await LiveServer.run { server in
                 server.scripts.api.then(.failure(PanelError(.timeout)))
