@@ -611,7 +611,7 @@ def probe_ceiling(contender, limit):
 
 def bench_fanout(args, statedeck, report):
     settings = argparse.Namespace(
-        quick=args.quick, idle_seconds=2 if args.quick else 5, fanouts=3 if args.quick else 5,
+        quick=args.quick, idle_seconds=2 if args.quick else 15, fanouts=3 if args.quick else 5,
         rates=not args.no_rate, rate_seconds=2 if args.quick else 5)
     workdir = Path(tempfile.mkdtemp(prefix="statedeck-bench-deck-"))
     try:

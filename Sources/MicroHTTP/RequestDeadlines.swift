@@ -31,9 +31,12 @@ final class RequestDeadlines: Sendable {
         self.limit = limit
     }
 
-    /// Starts checking deadlines, a few times per `limit` (at most every second).
+    /// Starts checking deadlines six times per `limit`, so a request is cut off at most a sixth
+    /// late. Each check visits every open connection, idle streams included: with the default
+    /// 30 s limit and 18,600 streams, checking every second cost ~1 % of a core (`perf`), every
+    /// 5 s a fifth of that.
     func start() {
-        let tick = min(max(limit / 4, .milliseconds(50)), .seconds(1))
+        let tick = max(limit / 6, .milliseconds(50))
         let nanoseconds = Int(tick.components.seconds) * 1_000_000_000
             + Int(tick.components.attoseconds / 1_000_000_000)
         let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "statedeck.http.deadlines"))
