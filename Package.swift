@@ -22,12 +22,20 @@ let package = Package(
             pkgConfig: "libmicrohttpd",
             providers: [.apt(["libmicrohttpd-dev"])]
         ),
+        // C: libcurl, plus static inline bridges for its variadic functions.
+        .systemLibrary(
+            name: "CCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]
+        ),
         .target(name: "Locking"),
-        // Transport: the only module that touches C.
+        // Transport: the HTTP server, the only module besides HTTPClient that touches C.
         .target(
             name: "MicroHTTP",
             dependencies: ["CMicroHTTPD", "Locking", .product(name: "Logging", package: "swift-log")]
         ),
+        // The http source's client: libcurl behind a small async API.
+        .target(name: "HTTPClient", dependencies: ["CCurl", "Locking"]),
         // Server-sent events in pure Swift.
         .target(name: "EventStream", dependencies: ["Locking"]),
         // The state core: no HTTP, no C.
@@ -35,7 +43,7 @@ let package = Package(
         // Loaders (http, tcp, command, file), the deck file, the demo deck.
         .target(
             name: "StateDeckSources",
-            dependencies: ["StateDeck", "Locking", .product(name: "Yams", package: "Yams")]
+            dependencies: ["StateDeck", "HTTPClient", "Locking", .product(name: "Yams", package: "Yams")]
         ),
         // The built-in demo deck: the seed articles' scenarios, simulated.
         .target(name: "StateDeckDemo", dependencies: ["StateDeck", "Locking"]),

@@ -40,7 +40,7 @@ BENCH = ROOT / "Benchmarks"
 TOOLS = ROOT / ".build-bench" / "bench-tools"
 RESULTS_DIR = ROOT / "bench-results"
 BENCHMARKS_MD = ROOT / "BENCHMARKS.md"
-DEBS = ["wrk", "nginx", "libnginx-mod-nchan", "build-essential", "libmicrohttpd-dev",
+DEBS = ["wrk", "nginx", "libnginx-mod-nchan", "build-essential", "libmicrohttpd-dev", "libcurl4-openssl-dev",
         "pkg-config", "chromium", "fonts-dejavu-core"]
 NCHAN_MODULE = "/usr/lib/nginx/modules/ngx_nchan_module.so"
 CLK_TCK = os.sysconf("SC_CLK_TCK")

@@ -23,6 +23,7 @@ struct HTTPSourceTests {
             "/forbidden": .init(status: 403),
             "/redirect": .init(status: 302, headers: ["Location": "/text"]),
             "/slow": .init(status: 200, delay: .seconds(3)),
+            "/huge": .init(status: 200, body: String(repeating: "x", count: HTTPSource.maxBodySize + 1)),
         ])
     }
 
@@ -78,6 +79,11 @@ struct HTTPSourceTests {
         #expect(error?.detail?.contains("answered") == true)
     }
 
+    @Test func theServersReasonPhraseIsQuoted() async {
+        let error = await panelError { try await source("/crash").load() }
+        #expect(error?.failureReason == "The service answered 500 (Test).")
+    }
+
     @Test func anExpectedStatusOtherThan2xxLoads() async throws {
         let info = try await source("/login") { $0.expectedStatuses = [401] }.load()
         #expect(info.fields?.first?.value == "401")
@@ -122,6 +128,22 @@ struct HTTPSourceTests {
         let error = await panelError { try await source("/slow") { $0.timeout = .milliseconds(300) }.load() }
         #expect(error?.kind == .timeout)
         #expect(ContinuousClock.now - started < .seconds(2))
+    }
+
+    @Test func aCancelledLoadEndsAtOnce() async {
+        let started = ContinuousClock.now
+        let load = Task { try await source("/slow") { $0.timeout = .seconds(10) }.load() }
+        try? await Task.sleep(for: .milliseconds(100))
+        load.cancel()
+        await #expect(throws: CancellationError.self) { try await load.value }
+        // The answer would take 3 s.
+        #expect(ContinuousClock.now - started < .seconds(2))
+    }
+
+    @Test func aBodyOverTheLimitIsAnInvalidResponse() async {
+        let error = await panelError { try await source("/huge").load() }
+        #expect(error?.kind == .invalidResponse)
+        #expect(error?.failureReason == "The answer is larger than 1 MiB.")
     }
 
     @Test func aRefusedConnectionIsUnreachable() async throws {

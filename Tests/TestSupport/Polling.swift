@@ -2,7 +2,10 @@ import Foundation
 
 /// Polls `condition` until it holds or `timeout` passes; true if it held. For state that
 /// settles asynchronously (counters, closed connections) without fixed sleeps.
-public func waitUntil(timeout: Duration = .seconds(5), _ condition: () throws -> Bool) rethrows -> Bool {
+///
+/// The default is generous: it costs nothing when the condition holds, and a machine busy with
+/// the other tests running in parallel must not fail a test that would pass.
+public func waitUntil(timeout: Duration = defaultWait, _ condition: () throws -> Bool) rethrows -> Bool {
     let deadline = ContinuousClock.now + timeout
     while true {
         if try condition() { return true }
@@ -11,9 +14,12 @@ public func waitUntil(timeout: Duration = .seconds(5), _ condition: () throws ->
     }
 }
 
+/// How long `waitUntil` and `eventually` wait by default.
+public let defaultWait = Duration.seconds(20)
+
 /// `waitUntil` for async conditions: polls without blocking a thread of the cooperative pool.
 public func eventually(
-    timeout: Duration = .seconds(5), _ condition: () async throws -> Bool
+    timeout: Duration = defaultWait, _ condition: () async throws -> Bool
 ) async rethrows -> Bool {
     let deadline = ContinuousClock.now + timeout
     while true {

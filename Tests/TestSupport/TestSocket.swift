@@ -23,7 +23,9 @@ public final class TestSocket {
         }
         guard connect(descriptor, address.pointee.ai_addr, address.pointee.ai_addrlen) == 0 else {
             let reason = String(cString: strerror(errno))
-            Glibc.close(descriptor)
+            // Through `close()`, which forgets the number: `deinit` runs after a throwing init
+            // too, and closing the number again could close another thread's new socket.
+            close()
             throw TestClientError.cannotConnect("\(host):\(port): \(reason)")
         }
     }

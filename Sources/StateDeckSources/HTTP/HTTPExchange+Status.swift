@@ -1,13 +1,11 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import StateDeck
 
 extension HTTPExchange {
     /// The catalogue's error for a status the source does not expect.
     func statusFailure() -> PanelError {
-        let reason = "The service answered \(status) (\(HTTPURLResponse.localizedString(forStatusCode: status)))."
+        let phrase = response.reason.isEmpty ? "" : " (\(response.reason))"
+        let reason = "The service answered \(status)\(phrase)."
         let kind: ErrorKind
         switch status {
         case 503 where retryAfter != nil || text.localizedCaseInsensitiveContains("maintenance"):
@@ -24,7 +22,7 @@ extension HTTPExchange {
 
     /// `Retry-After` as a delay: seconds, or an HTTP date from now.
     var retryAfter: Duration? {
-        guard let value = response.value(forHTTPHeaderField: "Retry-After")?
+        guard let value = response.header("Retry-After")?
             .trimmingCharacters(in: .whitespaces) else { return nil }
         if let seconds = Int(value), seconds >= 0 { return .seconds(seconds) }
         guard let date = Self.httpDate.date(from: value) else { return nil }

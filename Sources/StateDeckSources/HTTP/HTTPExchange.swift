@@ -1,18 +1,15 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
+import HTTPClient
 import StateDeck
 
 /// One answer to an http source: judged against the source's expectations, then turned into info.
 struct HTTPExchange {
     let source: HTTPSource
-    let response: HTTPURLResponse
-    let body: Data
+    let response: HTTPClientResponse
     let latency: Duration
 
-    var status: Int { response.statusCode }
-    var text: String { String(decoding: body, as: UTF8.self) }
+    var status: Int { response.status }
+    var text: String { String(decoding: response.body, as: UTF8.self) }
 
     /// Throws the catalogue's error when the status is not expected or the check fails.
     func validate() throws(PanelError) {

@@ -1,40 +1,40 @@
-import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
+import HTTPClient
 import StateDeck
 
 extension HTTPSource {
     /// The catalogue's error for a request that got no HTTP answer.
     ///
-    /// "No network" and "nothing listening" look the same from here (a refused or failed
-    /// connection): the error is `unreachable` unless the system says it has no network at all.
+    /// Nothing listening is `unreachable`; no route to the host is the closest sign of "no
+    /// network" there is.
     ///
     /// - Throws: `CancellationError` when the request was cancelled.
-    func failure(for error: URLError) throws(CancellationError) -> PanelError {
-        let detail = "\(method) \(url.absoluteString): \(error.localizedDescription)"
+    func failure(for error: HTTPClientError) throws(CancellationError) -> PanelError {
+        let detail = "\(method) \(url.absoluteString): \(error.message)"
         let host = url.host ?? url.absoluteString
-        switch error.code {
+        switch error.reason {
         case .cancelled:
             throw CancellationError()
         case .timedOut:
             return .timedOut(after: timeout, detail: detail)
-        case .notConnectedToInternet, .dataNotAllowed, .internationalRoamingOff:
-            return PanelError(.noNetwork, detail: detail)
-        case .cannotConnectToHost:
+        case .noRoute:
+            return PanelError(.noNetwork, failureReason: "There is no route to \(host).", detail: detail)
+        case .refused:
             return .refused(host, port, detail: detail)
-        case .cannotFindHost, .dnsLookupFailed:
+        case .unresolved:
             return .unresolved(host, detail: detail)
-        case .networkConnectionLost:
+        case .connectFailed:
+            return PanelError(.unreachable, failureReason: "The connection to \(host):\(port) failed.", detail: detail)
+        case .connectionLost:
             return PanelError(.unreachable, failureReason: "The connection closed before an answer came.",
                               detail: detail)
-        case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate,
-             .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot, .clientCertificateRejected:
+        case .insecure:
             return PanelError(.unreachable, failureReason: "The secure connection failed.", detail: detail)
-        case .badServerResponse, .cannotParseResponse, .cannotDecodeRawData, .cannotDecodeContentData,
-             .httpTooManyRedirects, .redirectToNonExistentLocation, .zeroByteResource:
+        case .invalidAnswer:
             return PanelError(.invalidResponse, failureReason: "The answer is not valid HTTP.", detail: detail)
-        default:
+        case .bodyTooLarge:
+            return PanelError(.invalidResponse,
+                              failureReason: "The answer is larger than \(Self.maxBodySize >> 20) MiB.", detail: detail)
+        case .badURL, .other:
             return PanelError(.unknown, detail: detail)
         }
     }

@@ -1,7 +1,5 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
+import HTTPClient
 import StateDeck
 
 /// Loads an http(s) endpoint: the status and latency, and fields picked from a JSON body or an
@@ -62,46 +60,20 @@ public struct HTTPSource: Sendable, Hashable {
     /// One request; throws a `PanelError`, or `CancellationError` when the task was cancelled.
     public func load() async throws -> Info {
         let started = ContinuousClock.now
-        let (body, response) = try await withDeadline()
-        let exchange = HTTPExchange(source: self, response: response, body: body,
-                                    latency: ContinuousClock.now - started)
+        let response: HTTPClientResponse
+        do {
+            response = try await HTTPClient.send(HTTPClientRequest(
+                url: url.absoluteString, method: method, headers: headers.sorted { $0.key < $1.key }.map { ($0.key, $0.value) },
+                body: body.map { Array($0.utf8) }, timeout: timeout, maxBodySize: Self.maxBodySize))
+        } catch {
+            throw try failure(for: error)
+        }
+        let exchange = HTTPExchange(source: self, response: response, latency: ContinuousClock.now - started)
         try exchange.validate()
         return try exchange.info()
     }
 
-    /// Shared by every http source: an ephemeral session keeps no cookies or cache between loads.
-    private static let session = URLSession(configuration: .ephemeral)
-
-    /// The exchange within `timeout`: `URLRequest.timeoutInterval` is only an idle timeout, and
-    /// FoundationNetworking rounds it down to whole seconds.
-    private func withDeadline() async throws -> (Data, HTTPURLResponse) {
-        try await withThrowingTaskGroup { group in
-            group.addTask { try await exchange() }
-            group.addTask {
-                try await Task.sleep(for: timeout)
-                throw PanelError.timedOut(after: timeout, detail: "\(method) \(url.absoluteString)")
-            }
-            defer { group.cancelAll() }
-            // The first to finish wins; the group always has both.
-            guard let first = try await group.next() else { throw CancellationError() }
-            return first
-        }
-    }
-
-    private func exchange() async throws -> (Data, HTTPURLResponse) {
-        var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData,
-                                 timeoutInterval: timeout.seconds)
-        request.httpMethod = method
-        request.httpBody = body.map { Data($0.utf8) }
-        headers.forEach { request.setValue($0.value, forHTTPHeaderField: $0.key) }
-        do {
-            let (data, response) = try await Self.session.data(for: request)
-            guard let response = response as? HTTPURLResponse else {
-                throw PanelError(.invalidResponse, failureReason: "The answer is not HTTP.")
-            }
-            return (data, response)
-        } catch let error as URLError {
-            throw try failure(for: error)
-        }
-    }
+    /// A longer answer is an invalid response: a status endpoint never needs more, and the body is
+    /// held in memory to be checked.
+    public static let maxBodySize = 1 << 20
 }

@@ -1,6 +1,7 @@
 import Clocks
 import Foundation
 import Testing
+import TestSupport
 @testable import StateDeck
 
 /// A deck on a test clock, with every event recorded and wall time derived from the clock.
@@ -67,7 +68,7 @@ struct TestDeck {
         await eventually(sourceLocation: sourceLocation) { toasts.count >= count ? toasts.last : nil }
     }
 
-    /// Polls `value` until it is non-nil; records an issue after 5 s of real time.
+    /// Polls `value` until it is non-nil; records an issue after `defaultWait` of real time.
     ///
     /// Polling advances the clock by zero: that lets the deck's tasks run and wakes a sleep that
     /// began at the current instant after the clock got there, without moving time.
@@ -76,7 +77,7 @@ struct TestDeck {
         sourceLocation: SourceLocation = #_sourceLocation,
         _ value: () async -> Value?
     ) async -> Value? {
-        let deadline = ContinuousClock.now + .seconds(5)
+        let deadline = ContinuousClock.now + defaultWait
         while ContinuousClock.now < deadline {
             if let value = await value() { return value }
             await clock.advance(by: .zero)

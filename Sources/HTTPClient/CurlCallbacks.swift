@@ -1,0 +1,56 @@
+// Every `@convention(c)` function libcurl calls for a `CurlTransfer`.
+
+import CCurl
+
+/// Points libcurl's header and body callbacks at `transfer` (`CURLOPT_HEADERFUNCTION`,
+/// `CURLOPT_WRITEFUNCTION`).
+func receive(into transfer: CurlTransfer, from easy: UnsafeMutableRawPointer) {
+    // Unretained: the transfer owns the handle, which calls back only inside its `perform()`.
+    let box = Unmanaged.passUnretained(transfer).toOpaque()
+    statedeck_curl_set_receiver(easy, CURLOPT_HEADERFUNCTION, receiveHeader)
+    statedeck_curl_set_pointer(easy, CURLOPT_HEADERDATA, box)
+    statedeck_curl_set_receiver(easy, CURLOPT_WRITEFUNCTION, receiveBody)
+    statedeck_curl_set_pointer(easy, CURLOPT_WRITEDATA, box)
+}
+
+private func transfer(_ pointer: UnsafeMutableRawPointer?) -> CurlTransfer {
+    Unmanaged<CurlTransfer>.fromOpaque(pointer!).takeUnretainedValue()
+}
+
+/// One header line, status lines included; a new status line (a redirect, `100 Continue`)
+/// starts the answer over.
+private func receiveHeader(_ data: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int, _ cls: UnsafeMutableRawPointer?) -> Int {
+    let length = size * count
+    let line = String(decoding: UnsafeRawBufferPointer(start: data, count: length), as: UTF8.self)
+        .trimmingSuffix(while: \.isNewline)
+    let target = transfer(cls)
+    if line.hasPrefix("HTTP/") {
+        // "HTTP/1.1 503 Service Unavailable": the reason is the third part, if any.
+        let parts = line.split(separator: " ", maxSplits: 2)
+        target.response = HTTPClientResponse(reason: parts.count == 3 ? String(parts[2]) : "")
+    } else if let colon = line.firstIndex(of: ":") {
+        let value = line[line.index(after: colon)...].drop { $0 == " " || $0 == "\t" }
+        target.response.headers.append((String(line[..<colon]), String(value)))
+    }
+    return length
+}
+
+/// A piece of the body; returning less than given makes libcurl fail with `CURLE_WRITE_ERROR`.
+private func receiveBody(_ data: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int, _ cls: UnsafeMutableRawPointer?) -> Int {
+    let length = size * count
+    let target = transfer(cls)
+    guard target.response.body.count + length <= target.maxBodySize else {
+        target.bodyTooLarge = true
+        return 0
+    }
+    target.response.body.append(contentsOf: UnsafeRawBufferPointer(start: data, count: length))
+    return length
+}
+
+private extension String {
+    func trimmingSuffix(while predicate: (Character) -> Bool) -> String {
+        var text = self
+        while let last = text.last, predicate(last) { text.removeLast() }
+        return text
+    }
+}

@@ -1,0 +1,34 @@
+/// Why a request got no answer.
+public struct HTTPClientError: Error, Sendable, Equatable {
+    public enum Reason: Sendable, Equatable {
+        /// The task sending it was cancelled.
+        case cancelled
+        case timedOut
+        /// The host name did not resolve.
+        case unresolved
+        /// Nothing accepts connections at the address.
+        case refused
+        /// The system has no route to the address (no network).
+        case noRoute
+        case connectFailed
+        /// TLS failed: handshake, certificate, or trust.
+        case insecure
+        /// The connection broke before a whole answer came.
+        case connectionLost
+        /// What came back is not valid HTTP, or redirects went round in circles.
+        case invalidAnswer
+        case bodyTooLarge
+        /// Not an http or https URL, or not a URL at all.
+        case badURL
+        case other
+    }
+
+    public var reason: Reason
+    /// libcurl's words for it, for a card's detail.
+    public var message: String
+
+    public init(_ reason: Reason, message: String) {
+        self.reason = reason
+        self.message = message
+    }
+}

@@ -1,0 +1,21 @@
+/// The final answer to a request, after any redirects.
+public struct HTTPClientResponse: Sendable {
+    public var status: Int
+    /// The status line's reason phrase as the server sent it; empty over HTTP/2.
+    public var reason: String
+    /// The header fields in order.
+    public var headers: [(name: String, value: String)]
+    public var body: [UInt8]
+
+    public init(status: Int = 0, reason: String = "", headers: [(name: String, value: String)] = [], body: [UInt8] = []) {
+        self.status = status
+        self.reason = reason
+        self.headers = headers
+        self.body = body
+    }
+
+    /// The first value of the header field `name`, matched without regard to case.
+    public func header(_ name: String) -> String? {
+        headers.first { $0.name.lowercased() == name.lowercased() }?.value
+    }
+}
