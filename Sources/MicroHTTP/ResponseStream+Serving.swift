@@ -29,7 +29,10 @@ extension ResponseStream {
             switch state.phase {
             case .open:
                 // Under the lock that `write` takes, so a write cannot slip in unseen.
-                guard let connection = state.attachment?.connection else { return .failed }
+                guard let connection = state.attachment?.connection, !state.clientHasLeft else {
+                    state.drop()
+                    return .failed
+                }
                 state.suspended = true
                 connection.suspend()
                 return .suspended
@@ -39,14 +42,18 @@ extension ResponseStream {
         }
     }
 
-    /// The client closed its end while the connection waited suspended (see `HangupWatcher`):
-    /// drop the stream now, so libmicrohttpd closes the connection instead of holding it until
-    /// the next write fails. A connection that is not suspended is polled by libmicrohttpd,
-    /// which notices the client gone by itself.
+    /// The client closed its end (see `HangupWatcher`, which reports it once): drop the stream,
+    /// so libmicrohttpd closes the connection instead of holding it until a write fails. A
+    /// connection not suspended right now is still sending: it is dropped at its next suspend,
+    /// as writes to a departed client can still succeed (the kernel buffers them).
     func clientLeft() {
         state.withLock { state in
-            guard state.suspended, state.phase == .open else { return }
-            state.drop()
+            guard state.phase == .open else { return }
+            if state.suspended {
+                state.drop()
+            } else {
+                state.clientHasLeft = true
+            }
         }
     }
 

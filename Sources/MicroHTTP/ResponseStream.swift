@@ -19,6 +19,9 @@ public final class ResponseStream: Sendable {
         /// The reader suspended the connection. Set with the suspend and cleared with the
         /// resume, both under the lock: resuming a connection that is not suspended is undefined.
         var suspended = false
+        /// The client hung up while the connection was being polled: end the stream at the
+        /// next suspend instead, as nothing would report the hang-up again.
+        var clientHasLeft = false
         var closeHandlers: [@Sendable () -> Void] = []
     }
 

@@ -106,6 +106,19 @@ extension Live {
             }
         }
 
+        @Test func clientsLeavingBeforeTheirStreamStartsAreReleased() throws {
+            let route = StreamRoute()
+            try withServer(responder: route) { server, port in
+                // Gone at once: the hang-up often comes before the stream's first suspend.
+                for _ in 0..<200 {
+                    let connection = try HTTPTestConnection(port: port)
+                    try connection.send("GET", "/events")
+                    connection.close()
+                }
+                #expect(waitUntil { server.liveStreamCount == 0 && route.closed.current == route.all.count })
+            }
+        }
+
         @Test func clientThatStopsReadingIsDroppedOnOverflow() throws {
             let route = StreamRoute(capacity: 64 * 1024)
             try withServer(responder: route) { server, port in
