@@ -198,7 +198,7 @@ extension Live {
                 let pid = try #require(await Self.eventuallyValue { ProcessTable.pid(in: pidFile) })
                 #expect(ProcessTable.isRunning(pid))
                 // The failure toast comes once the command is killed at 500 ms.
-                let toast = await Self.eventuallyValue(timeout: .seconds(5)) {
+                let toast = await Self.eventuallyValue {
                     await harness.deck.snapshot().toast.flatMap { $0.message.hasPrefix("Restart failed") ? $0 : nil }
                 }
                 let elapsed = ContinuousClock.now - started
@@ -220,7 +220,7 @@ extension Live {
 
         /// Polls `value` until it is not nil or `timeout` passes.
         static func eventuallyValue<Value>(
-            timeout: Duration = .seconds(5), _ value: () async -> Value?
+            timeout: Duration = defaultWait, _ value: () async -> Value?
         ) async -> Value? {
             let deadline = ContinuousClock.now + timeout
             while ContinuousClock.now < deadline {

@@ -65,7 +65,7 @@ final class StalledStream: @unchecked Sendable {
     }
 
     /// True once the server closes the connection (what arrives meanwhile is dropped).
-    func waitForClose(timeout: Duration = .seconds(5)) async -> Bool {
+    func waitForClose(timeout: Duration = defaultWait) async -> Bool {
         (try? await offPool { self.connection.waitForClose(timeout: timeout) }) ?? false
     }
 
@@ -90,7 +90,7 @@ final class SSEReader: @unchecked Sendable {
 
     /// True once the first `snapshot` event arrived.
     func untilSnapshot() async throws -> Bool {
-        try await offPool { try self.client.nextEvent(timeout: .seconds(5))?.event == "snapshot" }
+        try await offPool { try self.client.nextEvent(timeout: defaultWait)?.event == "snapshot" }
     }
 
     /// The summaries of the info of every panel event, up to and including `last`.

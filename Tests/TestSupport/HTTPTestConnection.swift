@@ -35,7 +35,7 @@ public final class HTTPTestConnection {
 
     /// Reads one response. `bodyless` for answers to HEAD, which carry no body whatever
     /// their `Content-Length` says.
-    public func readResponse(bodyless: Bool = false, timeout: Duration = .seconds(5)) throws -> HTTPTestResponse {
+    public func readResponse(bodyless: Bool = false, timeout: Duration = defaultWait) throws -> HTTPTestResponse {
         let deadline = ContinuousClock.now + timeout
         let (status, headers) = try readHead(until: deadline)
         let response = { (body: [UInt8]) in HTTPTestResponse(status: status, headers: headers, body: body) }
@@ -91,7 +91,7 @@ public final class HTTPTestConnection {
     }
 
     /// True once the server closes the connection before `timeout`.
-    public func waitForClose(timeout: Duration = .seconds(5)) -> Bool {
+    public func waitForClose(timeout: Duration = defaultWait) -> Bool {
         socket.waitForClose(timeout: timeout)
     }
 

@@ -33,7 +33,7 @@ public final class SSEClient {
     /// Opens `path` with `Accept: text/event-stream` plus `headers` (e.g. `Last-Event-ID`).
     public convenience init(
         host: String = "127.0.0.1", port: Int, path: String, headers: [(String, String)] = [],
-        timeout: Duration = .seconds(5)
+        timeout: Duration = defaultWait
     ) throws {
         let connection = try HTTPTestConnection(host: host, port: port)
         try connection.send("GET", path, headers: [("Accept", "text/event-stream")] + headers)
@@ -41,7 +41,7 @@ public final class SSEClient {
     }
 
     /// Reads the response head of a stream request already sent on `connection`.
-    public init(connection: HTTPTestConnection, timeout: Duration = .seconds(5)) throws {
+    public init(connection: HTTPTestConnection, timeout: Duration = defaultWait) throws {
         self.connection = connection
         (status, headers) = try connection.readHead(until: .now + timeout)
         chunked = headers.contains { $0.name.lowercased() == "transfer-encoding" && $0.value.lowercased() == "chunked" }
@@ -63,7 +63,7 @@ public final class SSEClient {
 
     /// The next item, or nil once the stream has ended. Throws `TestClientError.timeout` if
     /// nothing complete arrives in time.
-    public func next(timeout: Duration = .seconds(5)) throws -> SSEItem? {
+    public func next(timeout: Duration = defaultWait) throws -> SSEItem? {
         let deadline = ContinuousClock.now + timeout
         while true {
             if let item = lines.next() { return item }
@@ -78,7 +78,7 @@ public final class SSEClient {
     }
 
     /// The next event, skipping comments and `retry:`; nil once the stream has ended.
-    public func nextEvent(timeout: Duration = .seconds(5)) throws -> SSEEvent? {
+    public func nextEvent(timeout: Duration = defaultWait) throws -> SSEEvent? {
         let deadline = ContinuousClock.now + timeout
         while let item = try next(timeout: ContinuousClock.now.duration(to: deadline)) {
             if case .event(let event) = item { return event }
@@ -87,7 +87,7 @@ public final class SSEClient {
     }
 
     /// True if the stream ends (cleanly or by close) before `timeout`; items are discarded.
-    public func waitForEnd(timeout: Duration = .seconds(5)) -> Bool {
+    public func waitForEnd(timeout: Duration = defaultWait) -> Bool {
         let deadline = ContinuousClock.now + timeout
         do {
             while try next(timeout: ContinuousClock.now.duration(to: deadline)) != nil {}

@@ -96,7 +96,7 @@ public final class TestSocket {
 
     /// True once the server has closed the connection (or reset it) before `deadline`;
     /// any bytes that arrive first are discarded.
-    public func waitForClose(timeout: Duration = .seconds(5)) -> Bool {
+    public func waitForClose(timeout: Duration = defaultWait) -> Bool {
         let deadline = ContinuousClock.now + timeout
         do {
             while try fill(until: deadline) { buffer = [] }

@@ -97,7 +97,7 @@ final class DeckHarness: Sendable {
             try connection.send(bytes)
             // The stream's head is all a test of /events needs.
             if target.hasPrefix("/events") {
-                let (status, headers) = try connection.readHead(until: .now + .seconds(5))
+                let (status, headers) = try connection.readHead(until: .now + defaultWait)
                 return Reply(status: status, headers: headers, body: [])
             }
             return Reply(try connection.readResponse(bodyless: method == "HEAD"))

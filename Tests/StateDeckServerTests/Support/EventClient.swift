@@ -17,17 +17,17 @@ final class EventClient: @unchecked Sendable {
     }
 
     /// The next item (event, comment or `retry:`); nil once the stream has ended.
-    func next(timeout: Duration = .seconds(5)) async throws -> SSEItem? {
+    func next(timeout: Duration = defaultWait) async throws -> SSEItem? {
         try await offPool { try self.client.next(timeout: timeout) }
     }
 
     /// The next event, skipping comments and `retry:`; nil once the stream has ended.
-    func nextEvent(timeout: Duration = .seconds(5)) async throws -> SSEEvent? {
+    func nextEvent(timeout: Duration = defaultWait) async throws -> SSEEvent? {
         try await offPool { try self.client.nextEvent(timeout: timeout) }
     }
 
     /// The `retry:` line and the first event, which every stream starts with.
-    func opening(timeout: Duration = .seconds(5)) async throws -> (retry: SSEItem?, first: SSEEvent?) {
+    func opening(timeout: Duration = defaultWait) async throws -> (retry: SSEItem?, first: SSEEvent?) {
         try await offPool {
             let retry = try self.client.next(timeout: timeout)
             return (retry, try self.client.nextEvent(timeout: timeout))
@@ -35,7 +35,7 @@ final class EventClient: @unchecked Sendable {
     }
 
     /// True if the stream ends before `timeout`.
-    func waitForEnd(timeout: Duration = .seconds(5)) async -> Bool {
+    func waitForEnd(timeout: Duration = defaultWait) async -> Bool {
         (try? await offPool { self.client.waitForEnd(timeout: timeout) }) ?? false
     }
 
@@ -59,7 +59,7 @@ final class StalledClient: @unchecked Sendable {
     }
 
     /// True once the server closes the connection before `timeout` (what arrives is dropped).
-    func waitForClose(timeout: Duration = .seconds(5)) async -> Bool {
+    func waitForClose(timeout: Duration = defaultWait) async -> Bool {
         (try? await offPool { self.connection.waitForClose(timeout: timeout) }) ?? false
     }
 
