@@ -64,6 +64,16 @@ struct DeckFileProblemTests {
               - id: api
                 http: { url: "http://localhost/", expectedStatus: 200 }
             """, problem: "deck.yaml:3: panels[0].http.expectedStatus: unknown key; did you mean expectStatus?"),
+        Case(name: "a header value with a line break", yaml: """
+            panels:
+              - id: api
+                http: { url: "http://localhost/", headers: { X-Token: "a\\r\\nX-Admin: yes" } }
+            """, problem: "deck.yaml:3: panels[0].http.headers.X-Token: a header value cannot hold a line break"),
+        Case(name: "a header name with a space", yaml: """
+            panels:
+              - id: api
+                http: { url: "http://localhost/", headers: { "X Token": abc } }
+            """, problem: "deck.yaml:3: panels[0].http.headers.X Token: must be a header name: letters, digits and !#$%&'*+-.^_`|~"),
         Case(name: "a status out of range", yaml: """
             panels:
               - id: api

@@ -10,7 +10,7 @@ extension HTTPSource {
         let url = map.required("url")?.httpURL()
         let method = map["method"]?.method()
         let headers = map["headers"]?.entries()?.reduce(into: [String: String]()) { headers, entry in
-            headers[entry.key] = entry.value.string()
+            headers[entry.key] = entry.value.headerValue(named: entry.key)
         }
         let expected = map["expectStatus"]?.statuses()
         let check = map["check"].flatMap(ResponseCheck.init(reading:))
@@ -36,6 +36,21 @@ private extension ConfigNode {
         return url
     }
 
+    /// A header field's value, `${VAR}`s substituted. A line break would end the field and start
+    /// another one, so it is refused, as is a name that is not an HTTP token.
+    func headerValue(named name: String) -> String? {
+        guard let text = string() else { return nil }
+        guard !name.isEmpty, name.utf8.allSatisfy(isTokenByte) else {
+            problem("must be a header name: letters, digits and !#$%&'*+-.^_`|~")
+            return nil
+        }
+        guard !text.utf8.contains(where: { $0 == UInt8(ascii: "\r") || $0 == UInt8(ascii: "\n") || $0 == 0 }) else {
+            problem("a header value cannot hold a line break")
+            return nil
+        }
+        return text
+    }
+
     func method() -> String? {
         guard let text = string()?.uppercased() else { return nil }
         guard HTTPSource.methods.contains(text) else {
@@ -51,5 +66,15 @@ private extension ConfigNode {
         let statuses = list()?.map { $0.int(in: 100...599) }
         guard let statuses, !statuses.contains(nil) else { return nil }
         return Set(statuses.compactMap(\.self))
+    }
+}
+
+/// A byte of an HTTP token (RFC 9110 `tchar`).
+private func isTokenByte(_ byte: UInt8) -> Bool {
+    switch byte {
+    case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+        true
+    default:
+        Array("!#$%&'*+-.^_`|~".utf8).contains(byte)
     }
 }
