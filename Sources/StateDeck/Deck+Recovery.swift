@@ -38,7 +38,7 @@ extension Deck {
         let panel = panels[index].panel
         switch result {
         case .success:
-            show(.done(option.label, in: panel))
+            show(.done(option.label, in: panel, message: option.message))
             reload(index)
         case .failure(let error):
             show(.failed(option.label, in: panel, with: PanelError(error)))

@@ -15,7 +15,17 @@ public struct RecoveryOption: Sendable {
     public let id: String
     public let label: String
     public let role: ActionRole
+    /// The success toast's message, instead of "<label>: done".
+    public let message: String?
     let work: Work
+
+    private init(id: String, label: String, role: ActionRole, message: String? = nil, work: Work) {
+        self.id = id
+        self.label = label
+        self.role = role
+        self.message = message
+        self.work = work
+    }
 
     /// Loads the panel again, as a manual retry.
     public static let tryAgain = RecoveryOption(id: "try-again", label: "Try again", role: .primary, work: .retry)
@@ -33,14 +43,16 @@ public struct RecoveryOption: Sendable {
         custom("buy-space", "Buy more space", role: .secondary, handler)
     }
 
-    /// An option that runs `handler`, such as a configured command; the panel reloads once it worked.
+    /// An option that runs `handler`, such as a configured command; the panel reloads once it
+    /// worked, and `message` (or "<label>: done") is the toast.
     public static func custom(
         _ id: String,
         _ label: String,
         role: ActionRole = .secondary,
+        message: String? = nil,
         _ handler: @escaping Handler
     ) -> RecoveryOption {
-        RecoveryOption(id: id, label: label, role: role, work: .run(handler))
+        RecoveryOption(id: id, label: label, role: role, message: message, work: .run(handler))
     }
 }
 

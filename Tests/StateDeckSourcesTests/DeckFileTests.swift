@@ -24,6 +24,7 @@ struct DeckFileTests {
         #expect(api.settings.presentation.initialLoading == .redacted)
         #expect(api.placeholder?.fields?.first == Info.Field("Status", "200"))
         #expect(api.recovery.map(\.id) == ["restart-api"])
+        #expect(api.recovery.first?.message == "API restarted, checking it again")
         #expect(deck.panels[2].settings.retry == .none)
         #expect(deck.panels[2].actions.map(\.id) == ["restart", "logs-to-file"])
     }

@@ -37,6 +37,12 @@ import Testing
         #expect(test.toasts.last?.message == "P is back")
     }
 
+    @Test func anOptionsOwnMessageIsTheSuccessToast() async throws {
+        let test = try await Self.failingDeck(.custom("restart", "Restart", message: "Restarted, reloading") {})
+        try await test.deck.recover(panel: "p", option: "restart")
+        #expect(await test.untilToasts(2)?.message == "Restarted, reloading")
+    }
+
     @Test func aFailedHandlerToastsAndKeepsTheCard() async throws {
         let test = try await Self.failingDeck(.custom("restart", "Restart") { throw PanelError(.commandFailed) })
         try await test.deck.recover(panel: "p", option: "restart")

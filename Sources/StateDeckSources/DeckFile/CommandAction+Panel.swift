@@ -4,7 +4,7 @@ extension CommandAction {
     /// The action as a recovery option of the panel's error cards (a secondary button unless it
     /// says otherwise); the core reloads the panel once it worked.
     func recoveryOption(runner: CommandRunner) -> RecoveryOption {
-        .custom(id, label, role: role ?? .secondary) { [command] in
+        .custom(id, label, role: role ?? .secondary, message: message) { [command] in
             try await Self.run(command, with: runner)
         }
     }

@@ -19,9 +19,9 @@ extension CommandAction {
         return actions.compactMap(\.self)
     }
 
-    /// `{ id, label, role, run | shell, workingDirectory, environment, timeout }`, and `message` on items.
+    /// `{ id, label, role, message, run | shell, workingDirectory, environment, timeout }`.
     init?(reading node: ConfigNode, offeredOn placement: Placement) {
-        let keys = ["id", "label", "role"] + CommandSpec.keys + (placement == .items ? ["message"] : [])
+        let keys = ["id", "label", "role", "message"] + CommandSpec.keys
         guard let map = node.mapping(allowing: keys) else { return nil }
         let id = map.required("id")?.identifier()
         if placement == .errorCard, let id, Self.reservedIds.contains(id) {

@@ -14,7 +14,8 @@ public struct CommandAction: Sendable, Hashable {
     public var label: String
     /// How the button is drawn; a recovery option without one is secondary.
     public var role: ActionRole?
-    /// An item action's success toast, instead of the core's "<label> <item>: done".
+    /// The success toast, instead of the core's "<label> <item>: done" (item action) or
+    /// "<label>: done" (recovery option).
     public var message: String?
     /// What the button runs.
     public var command: CommandSpec
