@@ -12,12 +12,19 @@ cd "$(dirname "$0")/.."
 scripts/ensure-packages.sh strace
 swift build --build-tests
 log=$(mktemp)
-trap 'rm -f "$log"' EXIT
+output=$(mktemp)
+trap 'rm -f "$log" "$output"' EXIT
 bundle=.build/debug/StateDeckPackageTests.xctest
 # -Z: failed calls only; -k: the stack of each; --seccomp-bpf: other calls run at full speed.
-strace -f -Z -k --seccomp-bpf -e trace=close -o "$log" "$bundle" --testing-library swift-testing "$@" >/dev/null
+status=0
+strace -f -Z -k --seccomp-bpf -e trace=close -o "$log" \
+    "$bundle" --testing-library swift-testing "$@" >"$output" 2>&1 || status=$?
+if [ "$status" -ne 0 ]; then
+    echo "the tests failed under strace (exit $status):"
+    grep -E "✘|crashed|Fatal error" "$output" | head -40
+fi
 python3 - "$log" <<'PY'
-import re, sys
+import sys
 lines = open(sys.argv[1]).read().split("\n")
 found = 0
 for index, line in enumerate(lines):
@@ -37,3 +44,4 @@ for index, line in enumerate(lines):
 print(f"{found} double close(s) in the test process" if found else "no double close")
 sys.exit(1 if found else 0)
 PY
+exit "$status"
