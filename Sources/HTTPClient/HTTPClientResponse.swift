@@ -16,6 +16,7 @@ public struct HTTPClientResponse: Sendable {
 
     /// The first value of the header field `name`, matched without regard to case.
     public func header(_ name: String) -> String? {
-        headers.first { $0.name.lowercased() == name.lowercased() }?.value
+        let wanted = name.lowercased()
+        return headers.first { $0.name.lowercased() == wanted }?.value
     }
 }

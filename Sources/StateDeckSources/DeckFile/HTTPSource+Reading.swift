@@ -75,6 +75,6 @@ private func isTokenByte(_ byte: UInt8) -> Bool {
     case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
         true
     default:
-        Array("!#$%&'*+-.^_`|~".utf8).contains(byte)
+        "!#$%&'*+-.^_`|~".utf8.contains(byte)
     }
 }

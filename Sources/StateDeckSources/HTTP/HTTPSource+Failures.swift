@@ -17,13 +17,13 @@ extension HTTPSource {
         case .timedOut:
             return .timedOut(after: timeout, detail: detail)
         case .noRoute:
-            return PanelError(.noNetwork, failureReason: "There is no route to \(host).", detail: detail)
+            return .noRoute(host, detail: detail)
         case .refused:
             return .refused(host, port, detail: detail)
         case .unresolved:
             return .unresolved(host, detail: detail)
         case .connectFailed:
-            return PanelError(.unreachable, failureReason: "The connection to \(host):\(port) failed.", detail: detail)
+            return .connectFailed(host, port, detail: detail)
         case .connectionLost:
             return PanelError(.unreachable, failureReason: "The connection closed before an answer came.",
                               detail: detail)

@@ -40,9 +40,9 @@ public struct TCPSource: Sendable, Hashable {
         case .failure(.unresolved(let reason)):
             throw PanelError.unresolved(host, detail: reason)
         case .failure(.noRoute(let reason)):
-            throw PanelError(.noNetwork, failureReason: "There is no route to \(host).", detail: reason)
+            throw PanelError.noRoute(host, detail: reason)
         case .failure(.failed(let reason)):
-            throw PanelError(.unreachable, failureReason: "The connection to \(address) failed.", detail: reason)
+            throw PanelError.connectFailed(host, port, detail: reason)
         }
     }
 }
