@@ -20,15 +20,15 @@ run: deps
 build: deps
 	$(SWIFT) build
 
-## Every test: Swift unit and live tests, the same under strace for double closes, then browser
-## tests in headless Chromium.
+## Every test: Swift unit and live tests, the same under strace for descriptor misuse, then
+## browser tests in headless Chromium.
 test: deps test-deps test-swift test-fds test-browser
 
 test-swift:
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 
-## A descriptor closed twice can close another thread's socket; libmicrohttpd then aborts.
+## A descriptor closed twice, or closed before epoll lets go of it, crashes the process at random.
 test-fds:
 	scripts/fd-audit.sh
 

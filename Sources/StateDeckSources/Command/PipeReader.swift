@@ -1,47 +1,55 @@
-import Dispatch
 import Foundation
 import Locking
 
-/// Reads one pipe of a running command into a bounded buffer as data arrives, without holding a
-/// thread. It owns the descriptor, and reports once when the pipe ends (end of file or `stop()`).
+/// Reads one pipe of a running command into a bounded buffer, on a thread of its own. It owns the
+/// descriptor, and reports once when the pipe ends (end of file or `stop()`).
+///
+/// A thread rather than a Dispatch read source: libdispatch on Linux can unregister a pipe's
+/// source twice when the pipe's end and the source's cancellation race (seen with strace: a
+/// second `EPOLL_CTL_DEL` after the close), which crashed the process in
+/// `_dispatch_event_loop_drain`.
 final class PipeReader: Sendable {
-    // Dispatch sources are thread-safe; the protocol is just not marked `Sendable`.
-    nonisolated(unsafe) private let source: any DispatchSourceRead
-    private let buffer: Locked<OutputBuffer>
+    /// How often a reader waiting for data checks for `stop()`: a background child that inherited
+    /// the pipe may hold it open long after the command exited.
+    static let stopCheck: Int32 = 50  // milliseconds
 
-    /// Starts reading `descriptor` on `queue`.
-    init(descriptor: Int32, buffer: OutputBuffer, queue: DispatchQueue, onEnd: @escaping @Sendable () -> Void) {
-        // Non-blocking, so that a spurious readiness report can never stall the queue.
-        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
-        source = DispatchSource.makeReadSource(fileDescriptor: descriptor, queue: queue)
+    private let buffer: Locked<OutputBuffer>
+    private let stopped = Locked(false)
+
+    /// Starts reading `descriptor`.
+    init(descriptor: Int32, buffer: OutputBuffer, onEnd: @escaping @Sendable () -> Void) {
         self.buffer = Locked(buffer)
-        source.setEventHandler { [weak self] in self?.readAvailable(from: descriptor) }
-        // Closed only once cancelled: the source must not watch a closed (maybe reused) descriptor.
-        source.setCancelHandler {
+        // Non-blocking, so that a spurious readiness report can never stall the reader.
+        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
+        Thread.detachNewThread { [self] in
+            read(descriptor)
             close(descriptor)
             onEnd()
         }
-        source.resume()
     }
 
     /// Stops reading, keeping what was read.
-    func stop() { source.cancel() }
+    func stop() {
+        stopped.withLock { $0 = true }
+    }
 
     /// What was kept so far.
     var output: OutputBuffer { buffer.current }
 
-    /// Reads until the pipe is empty: Dispatch does not report again what is already pending,
-    /// such as the end of file right after the last data.
-    private func readAvailable(from descriptor: Int32) {
+    /// Reads until the end of file, a read error or `stop()`.
+    private func read(_ descriptor: Int32) {
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-        while true {
-            let count = read(descriptor, &chunk, chunk.count)
+        var request = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        while !stopped.current {
+            let ready = poll(&request, 1, Self.stopCheck)
+            guard ready > 0 else {
+                if ready == 0 || errno == EINTR { continue }
+                return
+            }
+            let count = Foundation.read(descriptor, &chunk, chunk.count)
             if count > 0 {
                 buffer.withLock { $0.append(chunk[..<count]) }
-            } else if count == -1, errno == EINTR {
-                continue
-            } else {
-                if count == 0 || errno != EAGAIN { source.cancel() }
+            } else if count == 0 || (errno != EINTR && errno != EAGAIN) {
                 return
             }
         }

@@ -16,18 +16,17 @@ final class RunningCommand: Sendable {
     /// Launches `command`, reads its output within `runner`'s limits and arms its timeout.
     init(_ command: CommandSpec, runner: CommandRunner) throws(LaunchFailure) {
         process = try command.launch()
-        let queue = DispatchQueue(label: "statedeck.command")
+        let pipeEnded: @Sendable () -> Void = { [completion] in completion.pipeEnded() }
         output = PipeReader(descriptor: process.output, buffer: OutputBuffer(keep: .head, limit: runner.outputLimit),
-                            queue: queue) { [completion] in completion.pipeEnded() }
+                            onEnd: pipeEnded)
         error = PipeReader(descriptor: process.error, buffer: OutputBuffer(keep: .tail, limit: runner.errorLimit),
-                           queue: queue) { [completion] in completion.pipeEnded() }
+                           onEnd: pipeEnded)
         process.watchExit(reportingTo: completion) { [output, error] in
-            queue.asyncAfter(deadline: .now() + Self.drainGrace) {
+            DispatchQueue.global().asyncAfter(deadline: .now() + Self.drainGrace) {
                 output.stop()
                 error.stop()
             }
         }
-        // Not on `queue`, which a flooding command keeps busy until it is killed.
         DispatchQueue.global().asyncAfter(deadline: .now() + command.timeout.dispatchInterval) { [weak self] in
             self?.kill(timedOut: true)
         }
