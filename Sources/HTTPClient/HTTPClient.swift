@@ -1,7 +1,9 @@
-import Dispatch
+import Foundation
 
-/// Sends HTTP requests with libcurl, each on a Dispatch worker of its own (never a thread of
-/// Swift's concurrency pool).
+/// Sends HTTP requests with libcurl, each on a thread of its own: never a thread of Swift's
+/// concurrency pool, nor a shared Dispatch worker, where other blocking work (a TCP probe waiting
+/// out its timeout) could hold a request up before it starts (seen: a cancelled load answered
+/// 2 s late).
 ///
 /// libcurl rather than FoundationNetworking's `URLSession`: on Linux, `URLSession` watches
 /// libcurl's sockets with Dispatch sources and can close a socket before its source is
@@ -15,7 +17,7 @@ public enum HTTPClient {
         }
         let result = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
-                DispatchQueue.global().async { continuation.resume(returning: transfer.perform()) }
+                Thread.detachNewThread { continuation.resume(returning: transfer.perform()) }
             }
         } onCancel: {
             transfer.cancel()

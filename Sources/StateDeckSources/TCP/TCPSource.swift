@@ -1,4 +1,4 @@
-import Dispatch
+import Foundation
 import StateDeck
 
 /// Checks that something accepts TCP connections at a host and port; the info is the time the
@@ -20,12 +20,13 @@ public struct TCPSource: Sendable, Hashable {
 
     /// One connection attempt; throws a `PanelError`.
     ///
-    /// The attempt blocks a Dispatch worker (never a thread of Swift's concurrency pool) for at
-    /// most `timeout`, name resolution aside; a cancelled load still waits for it.
+    /// The attempt blocks a thread of its own (never one of Swift's concurrency pool, nor a shared
+    /// Dispatch worker other probes could hold) for at most `timeout`, name resolution aside; a
+    /// cancelled load still waits for it.
     public func load() async throws -> Info {
         let probe = TCPProbe(host: host, port: port, timeout: timeout)
         let outcome = await withCheckedContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(returning: probe.connect()) }
+            Thread.detachNewThread { continuation.resume(returning: probe.connect()) }
         }
         let address = "\(host):\(port)"
         switch outcome {
