@@ -6,11 +6,11 @@ HOST         ?= 127.0.0.1
 PORT         ?= 8080
 ARGS         ?=
 BUILD_DEBS   := libmicrohttpd-dev libcurl4-openssl-dev pkg-config
-TEST_DEBS    := chromium fonts-dejavu-core node-typescript strace
+TEST_DEBS    := chromium fonts-dejavu-core node-typescript
 RELEASE_BIN  := .build/release/statedeck
 DEBUG_BIN    := .build/debug/statedeck
 
-.PHONY: run build test test-swift test-fds test-browser deps test-deps snapshots clean
+.PHONY: run build test test-swift test-browser deps test-deps snapshots clean
 
 ## Build a release binary and serve the built-in demo deck on http://$(HOST):$(PORT)/
 run: deps
@@ -20,17 +20,12 @@ run: deps
 build: deps
 	$(SWIFT) build
 
-## Every test: Swift unit and live tests, the same under strace for descriptor misuse, then
-## browser tests in headless Chromium.
-test: deps test-deps test-swift test-fds test-browser
+## Every test: Swift unit and live tests, then browser tests in headless Chromium.
+test: deps test-deps test-swift test-browser
 
 test-swift:
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
-
-## A descriptor closed twice, or closed before epoll lets go of it, crashes the process at random.
-test-fds:
-	scripts/fd-audit.sh
 
 test-browser:
 	$(SWIFT) build --product statedeck

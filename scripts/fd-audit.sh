@@ -25,7 +25,8 @@ strace -f -Z -k --seccomp-bpf -e trace=close,epoll_ctl -o "$log" \
     "$bundle" --testing-library swift-testing "$@" >"$output" 2>&1 || status=$?
 if [ "$status" -ne 0 ]; then
     echo "the tests failed under strace (exit $status):"
-    grep -E "✘|crashed|Fatal error" "$output" | head -40 || tail -30 "$output"
+    failures=$(grep -a -E "✘|crashed|Fatal error" "$output" | head -40)
+    if [ -n "$failures" ]; then echo "$failures"; else tail -30 "$output"; fi
 fi
 python3 - "$log" <<'PY'
 import sys
