@@ -3,7 +3,7 @@ import PackageDescription
 
 let package = Package(
     name: "StateDeck",
-    platforms: [.macOS(.v14)],
+    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "statedeck", targets: ["statedeck"]),
         .library(name: "StateDeck", targets: ["StateDeck"]),

@@ -1,38 +1,37 @@
-import Locking
+import Synchronization
 
-/// One connection's arrival deadline: set and cleared by the libmicrohttpd thread serving the
-/// connection, enforced by `RequestDeadlines`' timer. Its own lock, so requests on different
-/// connections never wait for each other; the server-wide list is touched only when a
-/// connection opens or closes.
+/// One connection's arrival deadline, in ticks of its server's `DeadlineClock`: set and cleared
+/// by the libmicrohttpd thread serving the connection, enforced by `RequestDeadlines` on each
+/// tick. An atomic rather than a lock, and ticks rather than clock readings, since it is set
+/// twice per request.
 final class ConnectionDeadline: Sendable {
     let socket: Int32
-    /// Nil while the connection is exempt (a request is being answered).
-    private let deadline: Locked<ContinuousClock.Instant?>
-    private let limit: Duration
+    private let clock: DeadlineClock
+    /// The tick at which the request being received is due; `exempt` while one is answered.
+    private let dueTick: Atomic<Int>
 
-    init(socket: Int32, limit: Duration) {
+    private static let exempt = Int.max
+
+    init(socket: Int32, clock: DeadlineClock) {
         self.socket = socket
-        self.limit = limit
-        deadline = Locked(ContinuousClock.now + limit)
+        self.clock = clock
+        dueTick = Atomic(clock.due)
     }
 
     /// The request arrived whole (or was answered early): stop timing it.
     func arrived() {
-        deadline.withLock { $0 = nil }
+        dueTick.store(Self.exempt, ordering: .relaxed)
     }
 
     /// The request is over: the next one is timed from now.
     func answered() {
-        let next = ContinuousClock.now + limit
-        deadline.withLock { $0 = next }
+        dueTick.store(clock.due, ordering: .relaxed)
     }
 
-    /// True, once, when the deadline has passed; the connection is then exempt.
-    func expire(at now: ContinuousClock.Instant) -> Bool {
-        deadline.withLock { deadline in
-            guard let due = deadline, due <= now else { return false }
-            deadline = nil
-            return true
-        }
+    /// True, once, when the deadline has passed by `tick`; the connection is then exempt.
+    func expire(atTick tick: Int) -> Bool {
+        let due = dueTick.load(ordering: .relaxed)
+        guard due <= tick else { return false }
+        return dueTick.compareExchange(expected: due, desired: Self.exempt, ordering: .relaxed).exchanged
     }
 }

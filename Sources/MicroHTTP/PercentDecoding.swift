@@ -1,10 +1,11 @@
 /// Decodes `%HH` escapes exactly once, refusing malformed escapes and non-UTF-8 results.
 enum PercentDecoding {
-    static func decode(_ bytes: ArraySlice<UInt8>, plusIsSpace: Bool) throws(HTTPRequest.TargetError) -> String {
-        // Most segments hold nothing to decode: validated in place, no copy.
+    /// `bytes` must be valid UTF-8 (part of a string's bytes, cut at ASCII bytes): only what
+    /// escapes decode to is checked.
+    static func decode(_ bytes: UnsafeBufferPointer<UInt8>, plusIsSpace: Bool) throws(HTTPRequest.TargetError) -> String {
+        // Most segments hold nothing to decode.
         if !bytes.contains(where: { $0 == UInt8(ascii: "%") || (plusIsSpace && $0 == UInt8(ascii: "+")) }) {
-            guard let string = String(validUTF8: bytes) else { throw .notUTF8 }
-            return string
+            return String(decoding: bytes, as: UTF8.self)
         }
         var decoded: [UInt8] = []
         decoded.reserveCapacity(bytes.count)

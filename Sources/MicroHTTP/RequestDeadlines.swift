@@ -18,6 +18,9 @@ import Musl
 final class RequestDeadlines: Sendable {
     /// How long a request may take to arrive, from the connection opening or the previous answer.
     let limit: Duration
+    /// Time between two checks.
+    let tick: Duration
+    private let clock: DeadlineClock
     private let state = Locked(State())
 
     private struct State {
@@ -29,14 +32,15 @@ final class RequestDeadlines: Sendable {
 
     init(limit: Duration) {
         self.limit = limit
+        tick = max(limit / 6, .milliseconds(50))
+        clock = DeadlineClock(ticksPerLimit: Int((limit / tick).rounded(.up)))
     }
 
-    /// Starts checking deadlines six times per `limit`, so a request is cut off at most a sixth
-    /// late. Each check visits every open connection, idle streams included: with the default
-    /// 30 s limit and 18,600 streams, checking every second cost ~1 % of a core (`perf`), every
-    /// 5 s a fifth of that.
+    /// Starts checking deadlines six times per `limit` (every `tick`), so a request is cut off at
+    /// most a sixth late. Each check visits every open connection, idle streams included: with
+    /// the default 30 s limit and 18,600 streams, checking every second cost ~1 % of a core
+    /// (`perf`), every 5 s a fifth of that.
     func start() {
-        let tick = max(limit / 6, .milliseconds(50))
         let nanoseconds = Int(tick.components.seconds) * 1_000_000_000
             + Int(tick.components.attoseconds / 1_000_000_000)
         let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "statedeck.http.deadlines"))
@@ -67,7 +71,7 @@ final class RequestDeadlines: Sendable {
     /// A connection opened (`MHD_CONNECTION_NOTIFY_STARTED`): its first request is timed. Nil
     /// once stopped.
     func opened(socket: Int32) -> ConnectionDeadline? {
-        let connection = ConnectionDeadline(socket: socket, limit: limit)
+        let connection = ConnectionDeadline(socket: socket, clock: clock)
         return state.withLock { state in
             guard !state.stopped else { return nil }
             state.connections[ObjectIdentifier(connection)] = connection
@@ -84,10 +88,10 @@ final class RequestDeadlines: Sendable {
     /// Shuts down the sockets of requests past their deadline. Under the lock that `closed`
     /// takes, so each socket still belongs to its connection.
     private func expire() {
-        let now = ContinuousClock.now
+        let tick = clock.advance()
         state.withLock { state in
             guard !state.stopped else { return }
-            for connection in state.connections.values where connection.expire(at: now) && connection.socket >= 0 {
+            for connection in state.connections.values where connection.expire(atTick: tick) && connection.socket >= 0 {
                 shutdown(connection.socket, Int32(SHUT_RDWR))
             }
         }

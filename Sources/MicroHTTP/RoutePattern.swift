@@ -16,6 +16,8 @@ struct RoutePattern {
         }
     }
 
+    var segmentCount: Int { segments.count }
+
     /// The captured parameters when `pathSegments` (decoded) fit the pattern.
     func match(_ pathSegments: [String]) -> RouteParameters? {
         guard pathSegments.count == segments.count else { return nil }

@@ -11,7 +11,9 @@ public struct Router: HTTPResponder {
         let handler: Handler
     }
 
-    private var routes: [Route] = []
+    /// Routes by the number of path segments they match (the index), each list in registration
+    /// order: a request is tried only against routes of its own length.
+    private var routesBySegmentCount: [[Route]] = []
     private let fallback: Handler?
 
     /// `fallback` answers paths no route matches (static files); without it they get 404.
@@ -21,12 +23,18 @@ public struct Router: HTTPResponder {
 
     /// Adds a route. `pattern` must start with `/`.
     public mutating func on(_ method: HTTPMethod, _ pattern: String, _ handler: @escaping Handler) {
-        routes.append(Route(method: method, pattern: RoutePattern(pattern), handler: handler))
+        let route = Route(method: method, pattern: RoutePattern(pattern), handler: handler)
+        let count = route.pattern.segmentCount
+        if routesBySegmentCount.count <= count {
+            routesBySegmentCount += Array(repeating: [], count: count + 1 - routesBySegmentCount.count)
+        }
+        routesBySegmentCount[count].append(route)
     }
 
     public func respond(to request: HTTPRequest) -> HTTPReply {
         var allowed: [HTTPMethod] = []
-        for route in routes {
+        let count = request.pathSegments.count
+        for route in count < routesBySegmentCount.count ? routesBySegmentCount[count] : [] {
             guard let parameters = route.pattern.match(request.pathSegments) else { continue }
             if route.method == request.method || (request.method == .head && route.method == .get) {
                 return route.handler(request, parameters)

@@ -14,8 +14,9 @@ struct RequestGate: Sendable {
     let token: AccessToken?
     private let bound = Locked(Binding(port: 0, hostNames: []))
 
-    /// What requests are checked against once the port is known, spelled out once.
-    private struct Binding {
+    /// What requests are checked against once the port is known, spelled out once. A class, so
+    /// that reading it on every request copies one reference.
+    private final class Binding: Sendable {
         let port: Int
         /// Every accepted `Host` value.
         let hosts: [String]
@@ -115,6 +116,6 @@ struct RequestGate: Sendable {
     /// The API, the stream and every method but GET and HEAD read or change live state.
     private func isStateful(_ request: HTTPRequest) -> Bool {
         (request.method != .get && request.method != .head)
-            || request.pathSegments.first == "api" || request.pathSegments == ["events"]
+            || request.pathSegments.first == "api" || (request.pathSegments.count == 1 && request.pathSegments[0] == "events")
     }
 }
