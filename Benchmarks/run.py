@@ -739,7 +739,7 @@ def run_wrk(url, seconds, connections=64, threads=2):
 
 def bench_http(args, statedeck, report):
     seconds = 3 if args.quick else args.wrk_seconds
-    rounds = 1 if args.quick else args.rounds
+    rounds = 1 if args.quick else max(args.rounds, args.http_rounds)
     workdir = Path(tempfile.mkdtemp(prefix="statedeck-bench-http-"))
     os.chmod(workdir, 0o755)   # nginx's workers run as www-data
     servers = []
@@ -809,7 +809,8 @@ def bench_http(args, statedeck, report):
 def http_markdown(results, targets, seconds, report, with_statedeck):
     names = (["StateDeck"] if with_statedeck else []) + ["bare libmicrohttpd",
                                                           "nginx (Debian default config)"]
-    lines = [f"`wrk -t2 -c64 -d{seconds}s`, requests per second, medians over rounds "
+    rounds = len(next(iter(results.values()), []))
+    lines = [f"`wrk -t2 -c64 -d{seconds}s`, requests per second, medians over {rounds} rounds "
              "(interleaved). The bare program and nginx serve StateDeck's bytes: the same 2 KB "
              f"file, and /api/state as StateDeck answered it ({report.get('api_state_bytes', 'n/a')}"
              " bytes); the bare program also sends StateDeck's response headers (security "
@@ -1068,7 +1069,10 @@ def parse_args(argv):
     p.add_argument("--event-bytes", type=int, default=1500,
                    help="nchan event size when StateDeck is not measured (default 1500)")
     p.add_argument("--no-rate", action="store_true", help="skip the sustained-rate search")
-    p.add_argument("--wrk-seconds", type=int, default=10)
+    p.add_argument("--wrk-seconds", type=int, default=6)
+    p.add_argument("--http-rounds", type=int, default=7,
+                   help="interleaved rounds of wrk, at least --rounds (default 7: the host's noise "
+                        "comes in spikes of seconds, which more, shorter rounds outvote)")
     p.add_argument("--panels", type=int, default=500)
     p.add_argument("--browser-rate", type=int, default=200)
     p.add_argument("--browser-seconds", type=int, default=30)

@@ -24,10 +24,11 @@ extension HTTPServer {
         /// from the connection opening or the previous answer (see `RequestDeadlines`): a client
         /// sending a byte now and then never goes idle, yet cannot hold its connection past this.
         public var connectionTimeout: Duration = .seconds(30)
-        /// Memory pool per connection. It bounds the request head: larger heads get 431. Each
-        /// open stream keeps its pool, about half of it resident, so it is most of a stream's
-        /// cost; 20 KiB is about the least with which 0.9.75 takes a browser's request carrying
-        /// an 8 KiB header line (nginx's default line limit): 18 KiB could not answer one.
+        /// Memory pool per connection. It bounds the request head: larger heads get 431. 20 KiB
+        /// is about the least with which 0.9.75 takes a browser's request carrying an 8 KiB
+        /// header line (nginx's default line limit): 18 KiB could not answer one. An open stream
+        /// keeps its pool, but waiting for events it keeps only a page or two of it resident
+        /// (`IdlePages`).
         public var connectionMemoryLimit = 20 * 1024
         /// libmicrohttpd polling threads; 2 fanned one event out to thousands of streams about
         /// twice as fast as 1.

@@ -13,7 +13,7 @@ enum RequestFraming {
         if !codings.isEmpty, !lengths.isEmpty {
             return refuse("Content-Length and Transfer-Encoding must not come together")
         }
-        if Set(lengths).count > 1 {
+        if lengths.count > 1, Set(lengths).count > 1 {
             return refuse("the request has conflicting Content-Length headers")
         }
         if !codings.isEmpty {

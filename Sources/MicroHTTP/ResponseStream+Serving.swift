@@ -25,7 +25,11 @@ extension ResponseStream {
     /// Called by the content reader on libmicrohttpd's thread.
     func read(into buffer: UnsafeMutableRawBufferPointer) -> ReadResult {
         state.withLock { state in
-            guard state.queuedBytes == 0 else { return .bytes(state.copy(into: buffer)) }
+            guard state.queuedBytes == 0 else {
+                let count = state.copy(into: buffer)
+                state.idlePages.wrote(count, into: buffer)
+                return .bytes(count)
+            }
             switch state.phase {
             case .open:
                 // Under the lock that `write` takes, so a write cannot slip in unseen.
@@ -33,6 +37,7 @@ extension ResponseStream {
                     state.drop()
                     return .failed
                 }
+                state.idlePages.release(buffer)
                 state.suspended = true
                 connection.suspend()
                 return .suspended

@@ -22,6 +22,7 @@ public final class ResponseStream: Sendable {
         /// The client hung up while the connection was being polled: end the stream at the
         /// next suspend instead, as nothing would report the hang-up again.
         var clientHasLeft = false
+        var idlePages = IdlePages()
         var closeHandlers: [@Sendable () -> Void] = []
     }
 
