@@ -40,12 +40,19 @@ struct IdlePagesTests {
         }
     }
 
+    /// A buffer whose pages were given back once, then filled with `marker` again.
+    private static func afterFirstRelease(interval: Int, _ body: (inout IdlePages, UnsafeMutableRawBufferPointer) -> Void) {
+        withBuffer { buffer in
+            var pages = IdlePages(interval: interval)
+            pages.release(buffer)
+            buffer.initializeMemory(as: UInt8.self, repeating: marker)
+            body(&pages, buffer)
+        }
+    }
+
     @Test("A write that stays in the first page releases nothing; one that reaches further does")
     func onlyWritesBeyondTheFirstPageRelease() {
-        Self.withBuffer { buffer in
-            var pages = IdlePages(interval: 0)
-            pages.release(buffer)
-            buffer.initializeMemory(as: UInt8.self, repeating: Self.marker)
+        Self.afterFirstRelease(interval: 0) { pages, buffer in
             pages.wrote(Self.pageSize - 100, into: buffer)
             pages.release(buffer)
             #expect(Self.zeroed(buffer) == nil)
@@ -57,10 +64,7 @@ struct IdlePagesTests {
 
     @Test("Pages are given back at most once per interval")
     func releasesAreSpacedByTheInterval() {
-        Self.withBuffer { buffer in
-            var pages = IdlePages(interval: 3600)
-            pages.release(buffer)
-            buffer.initializeMemory(as: UInt8.self, repeating: Self.marker)
+        Self.afterFirstRelease(interval: 3600) { pages, buffer in
             pages.wrote(buffer.count, into: buffer)
             pages.release(buffer)
             #expect(Self.zeroed(buffer) == nil)
