@@ -10,8 +10,12 @@ import Foundation
 /// cancelled, which crashes the process in `_dispatch_event_loop_drain` (seen here under load,
 /// after timeouts; swift-corelibs-foundation#4791). Here libcurl polls its own sockets.
 public enum HTTPClient {
-    /// Sends `request` and returns the final answer, whatever its status.
+    /// Sends `request` and returns the final answer, whatever its status. A header that is not
+    /// one valid field is refused before anything is sent (`badHeader`).
     public static func send(_ request: HTTPClientRequest) async throws(HTTPClientError) -> HTTPClientResponse {
+        if let field = request.headers.first(where: { !HTTPFieldSyntax.isName($0.name) || !HTTPFieldSyntax.isValue($0.value) }) {
+            throw HTTPClientError(.badHeader, message: "the header \(String(reflecting: field.name)) is not one valid HTTP field")
+        }
         guard let transfer = CurlTransfer(request) else {
             throw HTTPClientError(.other, message: "libcurl could not start a transfer")
         }

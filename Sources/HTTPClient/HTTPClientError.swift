@@ -20,6 +20,8 @@ public struct HTTPClientError: Error, Sendable, Equatable {
         case bodyTooLarge
         /// Not an http or https URL, or not a URL at all.
         case badURL
+        /// A header name that is not a token, or a value with a line break (`HTTPFieldSyntax`).
+        case badHeader
         case other
     }
 

@@ -157,4 +157,15 @@ struct HTTPSourceTests {
         let error = await panelError { try await HTTPSource(url: URL(string: "http://no-such-host.invalid/")!).load() }
         #expect(error?.kind == .unreachable)
     }
+
+    @Test func aHeaderThatWouldStartAnotherIsRefusedBeforeConnecting() async throws {
+        // Nothing listens there: a request that went out would fail as unreachable instead.
+        let port = try LoopbackSocket.closedPort()
+        let url = URL(string: "http://127.0.0.1:\(port)/")!
+        for headers in [["X-Note": "a\r\nX-Injected: 1"], ["X Note": "a"]] {
+            let error = await panelError { try await HTTPSource(url: url, headers: headers).load() }
+            #expect(error?.failureReason == "A request header is not valid HTTP.")
+            #expect(error?.detail?.contains(String(reflecting: headers.keys.first!)) == true)
+        }
+    }
 }

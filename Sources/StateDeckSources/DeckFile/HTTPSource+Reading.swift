@@ -1,4 +1,5 @@
 import Foundation
+import HTTPClient
 
 extension HTTPSource {
     static let keys = ["url", "method", "headers", "body", "timeout", "expectStatus", "check", "fields"]
@@ -40,11 +41,11 @@ private extension ConfigNode {
     /// another one, so it is refused, as is a name that is not an HTTP token.
     func headerValue(named name: String) -> String? {
         guard let text = string() else { return nil }
-        guard !name.isEmpty, name.utf8.allSatisfy(isTokenByte) else {
+        guard HTTPFieldSyntax.isName(name) else {
             problem("must be a header name: letters, digits and !#$%&'*+-.^_`|~")
             return nil
         }
-        guard !text.utf8.contains(where: { $0 == UInt8(ascii: "\r") || $0 == UInt8(ascii: "\n") || $0 == 0 }) else {
+        guard HTTPFieldSyntax.isValue(text) else {
             problem("a header value cannot hold a line break")
             return nil
         }
@@ -66,15 +67,5 @@ private extension ConfigNode {
         let statuses = list()?.map { $0.int(in: 100...599) }
         guard let statuses, !statuses.contains(nil) else { return nil }
         return Set(statuses.compactMap(\.self))
-    }
-}
-
-/// A byte of an HTTP token (RFC 9110 `tchar`).
-private func isTokenByte(_ byte: UInt8) -> Bool {
-    switch byte {
-    case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-        true
-    default:
-        "!#$%&'*+-.^_`|~".utf8.contains(byte)
     }
 }

@@ -34,6 +34,8 @@ extension HTTPSource {
         case .bodyTooLarge:
             return PanelError(.invalidResponse,
                               failureReason: "The answer is larger than \(Self.maxBodySize >> 20) MiB.", detail: detail)
+        case .badHeader:
+            return PanelError(.unknown, failureReason: "A request header is not valid HTTP.", detail: detail)
         case .badURL, .other:
             return PanelError(.unknown, detail: detail)
         }
