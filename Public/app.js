@@ -162,20 +162,31 @@ store.subscribe((change) => {
 
 // ---- the stream, shared by the tabs ---------------------------------------------------------------
 
+/**
+ * Applies one stream event given as its JSON text; false when the text is not JSON.
+ * @param {string} type
+ * @param {string} text
+ * @param {string | null} id
+ */
+function applyEventText(type, text, id) {
+  let data;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    return false;
+  }
+  store.applyEvent(type, data, id);
+  return true;
+}
+
 const stream = createEventStream({
   url: config.routes.events,
   lastEventId: () => (store.lastEventId === null ? null : String(store.lastEventId)),
   onEvent: (e) => {
-    let data;
-    try {
-      data = JSON.parse(e.data);
-    } catch {
-      return;
-    }
     const id = e.hasId && e.lastEventId ? e.lastEventId : null;
-    store.applyEvent(e.type, data, id);
+    if (!applyEventText(e.type, e.data, id)) return;
     if (config.markAppliedEvents) performance.mark("statedeck:applied", { detail: { eventId: Number(id) } });
-    tabs.relayEvent(e.type, data, id);
+    tabs.relayEvent(e.type, e.data, id);
   },
   onStatus: (s) => {
     store.setConnection(s);
@@ -194,7 +205,7 @@ const tabs = createTabs({
     void bootstrap.finally(() => stream.start());
   },
   getSync: () => ({ snapshot: store.synced ? store.toSnapshot() : null, connection: store.connection }),
-  onEvent: (type, data, id) => store.applyEvent(type, data, id),
+  onEvent: applyEventText,
   onConnection: (c) => store.setConnection(c),
   onSync: (snapshot, c) => {
     if (snapshot) store.applySnapshot(snapshot, { authoritative: false });
