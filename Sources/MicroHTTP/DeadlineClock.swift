@@ -1,7 +1,7 @@
 import Synchronization
 
 /// The clock arrival deadlines are kept on: the number of checks `RequestDeadlines` has made,
-/// one every `limit / ticksPerLimit`.
+/// one per `RequestDeadlines.tick`, `ticksPerLimit` of them (rounded up) per limit.
 final class DeadlineClock: Sendable {
     let ticksPerLimit: Int
     private let elapsed = Atomic(0)
