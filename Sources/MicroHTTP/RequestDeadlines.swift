@@ -16,8 +16,6 @@ import Musl
 /// has its socket shut down, which makes libmicrohttpd close the connection on its next read.
 /// Requests being answered (deferred work, streams) are exempt: only arrival is timed.
 final class RequestDeadlines: Sendable {
-    /// How long a request may take to arrive, from the connection opening or the previous answer.
-    let limit: Duration
     /// Time between two checks.
     let tick: Duration
     private let clock: DeadlineClock
@@ -30,8 +28,9 @@ final class RequestDeadlines: Sendable {
         var stopped = false
     }
 
+    /// `limit`: how long a request may take to arrive, from the connection opening or the
+    /// previous answer.
     init(limit: Duration) {
-        self.limit = limit
         tick = max(limit / 6, .milliseconds(50))
         clock = DeadlineClock(ticksPerLimit: Int((limit / tick).rounded(.up)))
     }
