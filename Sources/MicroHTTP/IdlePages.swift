@@ -17,8 +17,8 @@ import Musl
 /// most once per `interval`: each call is a system call and a flush of the other cores' page
 /// tables, and the next write faults its pages back in. So a stream that keeps receiving
 /// events pays for it once per interval, and an idle one is back to its least memory by the
-/// first or second ping after its last event. The page the buffer starts in stays (it may hold data of
-/// libmicrohttpd's before the buffer), and pings usually fit in it.
+/// first or second ping after its last event. The page the buffer starts in stays (it may hold
+/// data of libmicrohttpd's before the buffer), and pings usually fit in it.
 struct IdlePages {
     /// Seconds between two returns of one stream's pages, at least.
     let interval: Int
