@@ -22,12 +22,8 @@ let package = Package(
             pkgConfig: "libmicrohttpd",
             providers: [.apt(["libmicrohttpd-dev"])]
         ),
-        // C: libcurl, plus static inline bridges for its variadic functions.
-        .systemLibrary(
-            name: "CCurl",
-            pkgConfig: "libcurl",
-            providers: [.apt(["libcurl4-openssl-dev"])]
-        ),
+        // C: libcurl's headers, a loader (dlopen, not linked) and bridges for its variadic functions.
+        .systemLibrary(name: "CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .target(name: "Locking"),
         // Transport: the HTTP server, the only module besides HTTPClient that touches C.
         .target(

@@ -4,13 +4,13 @@ import CCurl
 
 /// Points libcurl's header and body callbacks at `transfer` (`CURLOPT_HEADERFUNCTION`,
 /// `CURLOPT_WRITEFUNCTION`).
-func receive(into transfer: CurlTransfer, from easy: UnsafeMutableRawPointer) {
+func receive(into transfer: CurlTransfer, from easy: UnsafeMutableRawPointer, with curl: statedeck_curl_api) {
     // Unretained: the transfer owns the handle, which calls back only inside its `perform()`.
     let box = Unmanaged.passUnretained(transfer).toOpaque()
-    statedeck_curl_set_receiver(easy, CURLOPT_HEADERFUNCTION, receiveHeader)
-    statedeck_curl_set_pointer(easy, CURLOPT_HEADERDATA, box)
-    statedeck_curl_set_receiver(easy, CURLOPT_WRITEFUNCTION, receiveBody)
-    statedeck_curl_set_pointer(easy, CURLOPT_WRITEDATA, box)
+    statedeck_curl_set_receiver(curl, easy, CURLOPT_HEADERFUNCTION, receiveHeader)
+    statedeck_curl_set_pointer(curl, easy, CURLOPT_HEADERDATA, box)
+    statedeck_curl_set_receiver(curl, easy, CURLOPT_WRITEFUNCTION, receiveBody)
+    statedeck_curl_set_pointer(curl, easy, CURLOPT_WRITEDATA, box)
 }
 
 private func transfer(_ pointer: UnsafeMutableRawPointer?) -> CurlTransfer {

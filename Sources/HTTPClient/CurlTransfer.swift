@@ -7,6 +7,7 @@ import Locking
 /// Sendable for `cancel()`, which any thread may call; everything else runs on the one thread
 /// that calls `perform()`, once.
 final class CurlTransfer: @unchecked Sendable {
+    private let curl: statedeck_curl_api
     private let easy: UnsafeMutableRawPointer
     private let multi: UnsafeMutableRawPointer
     private let headerList: UnsafeMutablePointer<curl_slist>?
@@ -18,31 +19,30 @@ final class CurlTransfer: @unchecked Sendable {
     var response = HTTPClientResponse()
     var bodyTooLarge = false
 
-    /// Sets `request` up; nil if libcurl cannot make a handle (out of memory).
-    init?(_ request: HTTPClientRequest) {
-        _ = CurlTransfer.globalInit
-        guard let easy = curl_easy_init() else { return nil }
-        guard let multi = curl_multi_init() else {
-            curl_easy_cleanup(easy)
-            return nil
+    /// Sets `request` up; fails if libcurl cannot be loaded or make a handle (out of memory).
+    init(_ request: HTTPClientRequest) throws(HTTPClientError) {
+        let curl = try CurlLibrary.api.get()
+        let noHandle = HTTPClientError(.other, message: "libcurl could not start a transfer")
+        guard let easy = curl.easy_init() else { throw noHandle }
+        guard let multi = curl.multi_init() else {
+            curl.easy_cleanup(easy)
+            throw noHandle
         }
+        self.curl = curl
         self.easy = easy
         self.multi = multi
         maxBodySize = request.maxBodySize
-        headerList = request.headers.reduce(nil) { curl_slist_append($0, "\($1.name): \($1.value)") }
+        headerList = request.headers.reduce(nil) { curl.slist_append($0, "\($1.name): \($1.value)") }
         errorText.initialize(to: 0)
         configure(for: request)
     }
 
     deinit {
-        curl_multi_cleanup(multi)
-        curl_easy_cleanup(easy)
-        curl_slist_free_all(headerList)
+        _ = curl.multi_cleanup(multi)
+        curl.easy_cleanup(easy)
+        curl.slist_free_all(headerList)
         errorText.deallocate()
     }
-
-    /// `curl_global_init`, once, before the first handle.
-    private static let globalInit: Void = { _ = statedeck_curl_global_init() }()
 
     private func configure(for request: HTTPClientRequest) {
         set(CURLOPT_URL, request.url)
@@ -56,8 +56,8 @@ final class CurlTransfer: @unchecked Sendable {
         // Every encoding libcurl can decode is offered and decoded.
         set(CURLOPT_ACCEPT_ENCODING, "")
         set(CURLOPT_USERAGENT, "StateDeck")
-        statedeck_curl_set_pointer(easy, CURLOPT_HTTPHEADER, headerList)
-        statedeck_curl_set_pointer(easy, CURLOPT_ERRORBUFFER, errorText)
+        statedeck_curl_set_pointer(curl, easy, CURLOPT_HTTPHEADER, headerList)
+        statedeck_curl_set_pointer(curl, easy, CURLOPT_ERRORBUFFER, errorText)
         if request.method == "HEAD" {
             set(CURLOPT_NOBODY, 1)
         } else if request.method != "GET" || request.body != nil {
@@ -66,41 +66,41 @@ final class CurlTransfer: @unchecked Sendable {
             set(CURLOPT_POSTFIELDSIZE, body.count)
             // libcurl copies `POSTFIELDSIZE` bytes; the extra one gives an empty body an address.
             body.append(0)
-            body.withUnsafeBytes { _ = statedeck_curl_set_pointer(easy, CURLOPT_COPYPOSTFIELDS, $0.baseAddress) }
+            body.withUnsafeBytes { _ = statedeck_curl_set_pointer(curl, easy, CURLOPT_COPYPOSTFIELDS, $0.baseAddress) }
         }
-        receive(into: self, from: easy)
+        receive(into: self, from: easy, with: curl)
     }
 
     private func set(_ option: CURLoption, _ value: Int) {
-        statedeck_curl_set_long(easy, option, value)
+        statedeck_curl_set_long(curl, easy, option, value)
     }
 
     private func set(_ option: CURLoption, _ text: String) {
         // libcurl copies string options.
-        statedeck_curl_set_pointer(easy, option, text)
+        statedeck_curl_set_pointer(curl, easy, option, text)
     }
 
     /// Runs the exchange to its end; blocks the calling thread for at most the request's timeout.
     func perform() -> Result<HTTPClientResponse, HTTPClientError> {
-        curl_multi_add_handle(multi, easy)
-        defer { curl_multi_remove_handle(multi, easy) }
+        _ = curl.multi_add_handle(multi, easy)
+        defer { _ = curl.multi_remove_handle(multi, easy) }
         var running: Int32 = 1
         while running > 0 {
-            let code = curl_multi_perform(multi, &running)
+            let code = curl.multi_perform(multi, &running)
             if cancelled.current {
                 return .failure(HTTPClientError(.cancelled, message: "cancelled"))
             }
             guard code == CURLM_OK else {
-                return .failure(HTTPClientError(.other, message: String(cString: curl_multi_strerror(code))))
+                return .failure(HTTPClientError(.other, message: String(cString: curl.multi_strerror(code))))
             }
             if running > 0 {
-                curl_multi_poll(multi, nil, 0, 1000, nil)
+                _ = curl.multi_poll(multi, nil, 0, 1000, nil)
             }
         }
         var queued: Int32 = 0
-        let code = curl_multi_info_read(multi, &queued)?.pointee.data.result ?? CURLE_OK
+        let code = curl.multi_info_read(multi, &queued)?.pointee.data.result ?? CURLE_OK
         guard code == CURLE_OK else { return .failure(failure(code)) }
-        response.status = statedeck_curl_info_long(easy, CURLINFO_RESPONSE_CODE)
+        response.status = statedeck_curl_info_long(curl, easy, CURLINFO_RESPONSE_CODE)
         return .success(response)
     }
 
@@ -108,15 +108,15 @@ final class CurlTransfer: @unchecked Sendable {
     /// `.cancelled`.
     func cancel() {
         cancelled.withLock { $0 = true }
-        curl_multi_wakeup(multi)
+        _ = curl.multi_wakeup(multi)
     }
 
     private func failure(_ code: CURLcode) -> HTTPClientError {
-        let text = errorText.pointee == 0 ? String(cString: curl_easy_strerror(code)) : String(cString: errorText)
+        let text = errorText.pointee == 0 ? String(cString: curl.easy_strerror(code)) : String(cString: errorText)
         if code == CURLE_WRITE_ERROR, bodyTooLarge {
             return HTTPClientError(.bodyTooLarge, message: "the body is larger than \(maxBodySize) bytes")
         }
-        let systemError = Int32(statedeck_curl_info_long(easy, CURLINFO_OS_ERRNO))
+        let systemError = Int32(statedeck_curl_info_long(curl, easy, CURLINFO_OS_ERRNO))
         return HTTPClientError(HTTPClientError.Reason(code, systemError: systemError), message: text)
     }
 }

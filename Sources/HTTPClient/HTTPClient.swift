@@ -16,9 +16,7 @@ public enum HTTPClient {
         if let field = request.headers.first(where: { !HTTPFieldSyntax.isName($0.name) || !HTTPFieldSyntax.isValue($0.value) }) {
             throw HTTPClientError(.badHeader, message: "the header \(String(reflecting: field.name)) is not one valid HTTP field")
         }
-        guard let transfer = CurlTransfer(request) else {
-            throw HTTPClientError(.other, message: "libcurl could not start a transfer")
-        }
+        let transfer = try CurlTransfer(request)
         let result = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 Thread.detachNewThread { continuation.resume(returning: transfer.perform()) }

@@ -73,3 +73,19 @@ def test_sigterm_with_a_stream_open_exits_0_within_2_seconds():
     finally:
         if proc.poll() is None:
             proc.kill()
+
+
+def test_libcurl_is_opened_only_when_an_http_panel_first_loads(make_server, tmp_path: Path):
+    """libcurl and the TLS, SSH and LDAP libraries it brings cost megabytes of resident memory:
+    StateDeck opens it (dlopen) for the first http request, not at start."""
+    def mapped(srv) -> bool:
+        return "libcurl" in Path(f"/proc/{srv.proc.pid}/maps").read_text()
+
+    without = make_server()
+    without.settle()
+    assert not mapped(without)
+    deck = tmp_path / "http.yaml"
+    deck.write_text(f"panels:\n  - id: web\n    http: {{ url: '{without.url}/api/state' }}\n")
+    with_http = make_server(deck)
+    with_http.wait_panel("web", lambda p: p["phase"] == "loaded")
+    assert mapped(with_http)
