@@ -25,13 +25,15 @@ let package = Package(
         // C: libcurl's headers, a loader (dlopen, not linked) and bridges for its variadic functions.
         .systemLibrary(name: "CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .target(name: "Locking"),
+        // A thread of its own for blocking work.
+        .target(name: "Threading"),
         // Transport: the HTTP server, the only module besides HTTPClient that touches C.
         .target(
             name: "MicroHTTP",
             dependencies: ["CMicroHTTPD", "Locking", .product(name: "Logging", package: "swift-log")]
         ),
         // The http source's client: libcurl behind a small async API.
-        .target(name: "HTTPClient", dependencies: ["CCurl", "Locking"]),
+        .target(name: "HTTPClient", dependencies: ["CCurl", "Locking", "Threading"]),
         // Server-sent events in pure Swift.
         .target(name: "EventStream", dependencies: ["Locking"]),
         // The state core: no HTTP, no C.
@@ -39,7 +41,7 @@ let package = Package(
         // Loaders (http, tcp, command, file), the deck file, the demo deck.
         .target(
             name: "StateDeckSources",
-            dependencies: ["StateDeck", "HTTPClient", "Locking", .product(name: "Yams", package: "Yams")]
+            dependencies: ["StateDeck", "HTTPClient", "Locking", "Threading", .product(name: "Yams", package: "Yams")]
         ),
         // The built-in demo deck: the seed articles' scenarios, simulated.
         .target(name: "StateDeckDemo", dependencies: ["StateDeck", "Locking"]),
@@ -53,7 +55,7 @@ let package = Package(
         .executableTarget(
             name: "statedeck",
             dependencies: [
-                "StateDeckServer", "StateDeck", "StateDeckSources", "Locking",
+                "StateDeckServer", "StateDeck", "StateDeckSources", "Locking", "Threading",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

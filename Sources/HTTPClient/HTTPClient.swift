@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Threading
 
 /// Sends HTTP requests with libcurl, each on a thread of its own: never a thread of Swift's
 /// concurrency pool, nor a shared Dispatch worker, where other blocking work (a TCP probe waiting
@@ -19,7 +20,7 @@ public enum HTTPClient {
         let transfer = try CurlTransfer(request)
         let result = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
-                Thread.detachNewThread { continuation.resume(returning: transfer.perform()) }
+                DetachedThread.run { continuation.resume(returning: transfer.perform()) }
             }
         } onCancel: {
             transfer.cancel()

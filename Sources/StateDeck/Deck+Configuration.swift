@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension Deck {
     /// What a deck takes from its surroundings: time, randomness, toast settings and limits.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension Deck {
     /// Starts the first load of every panel; later loads follow each panel's refresh schedule.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The one owner of every panel's state: applies every action, runs every load and tells its
 /// observers about each change, in order.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The JSON conventions of the wire contract.
 public enum DeckJSON {

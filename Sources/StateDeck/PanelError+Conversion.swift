@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension PanelError {
     /// The panel error for anything a loader throws: a ``PanelError`` as it is, a cancellation as

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A typed error a loader throws, in the spirit of `LocalizedError` and `RecoverableError`:
 /// copy for the error card, detail for debugging and the recovery options it offers.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A panel's live state inside the deck: its history and everything in flight around it.
 struct PanelRuntime {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Automatic retries in progress: attempt `attempt` of `of` runs at `nextAt`.
 ///

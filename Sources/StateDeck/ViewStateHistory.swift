@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A panel's history of view states with the derived values of the seed's `ViewStateController`.
 ///

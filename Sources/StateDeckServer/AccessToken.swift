@@ -1,4 +1,10 @@
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// The secret that guards a dashboard reachable by others (bound beyond loopback, or a shared
 /// machine): visits bring it once in `?token=`, then in a cookie; scripts send it as a bearer.
@@ -21,7 +27,7 @@ public struct AccessToken: Sendable, CustomStringConvertible {
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
             throw .unreadable(path, "not UTF-8 text")
         }
-        let value = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let value = text.trimmed()
         guard value.count >= 16, !value.contains(where: { $0.isWhitespace }) else { throw .tooShort(path) }
         return AccessToken(value: value)
     }

@@ -1,5 +1,5 @@
 import EventStream
-import Foundation
+import FoundationEssentials
 import Logging
 import MicroHTTP
 import Locking

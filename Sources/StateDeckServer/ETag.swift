@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Strong entity tags for bytes that never change while the server runs.
 enum ETag {
@@ -15,7 +15,7 @@ enum ETag {
     static func matches(_ etag: String, ifNoneMatch header: String?) -> Bool {
         guard let header else { return false }
         return header.split(separator: ",").contains { candidate in
-            let tag = candidate.trimmingCharacters(in: .whitespaces)
+            let tag = candidate.trimmed()
             return tag == "*" || tag == etag || tag == "W/" + etag
         }
     }

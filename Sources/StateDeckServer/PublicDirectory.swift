@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Finds the `Public/` folder the page is served from.
 public enum PublicDirectory {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import MicroHTTP
 
 /// Why a request body was refused; the message names the field.

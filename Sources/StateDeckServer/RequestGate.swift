@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Locking
 import MicroHTTP
 
@@ -92,10 +92,23 @@ struct RequestGate: Sendable {
     /// stays inside its segment), empty ones dropped, so it never starts with `//` or `/\\`,
     /// which browsers follow to another host.
     static func location(of segments: [String]) -> String {
-        let segmentCharacters = CharacterSet.urlPathAllowed.subtracting(CharacterSet(charactersIn: "/"))
-        return "/" + segments.filter { !$0.isEmpty }
-            .map { $0.addingPercentEncoding(withAllowedCharacters: segmentCharacters) ?? "" }
-            .joined(separator: "/")
+        "/" + segments.filter { !$0.isEmpty }.map(percentEncoded).joined(separator: "/")
+    }
+
+    /// RFC 3986's `pchar`: unreserved, sub-delims, `:` and `@`.
+    private static let segmentBytes = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~!$&'()*+,;=:@".utf8)
+
+    /// Every byte of `segment` but `segmentBytes` as `%XX`.
+    private static func percentEncoded(_ segment: String) -> String {
+        var encoded = ""
+        for byte in segment.utf8 {
+            if segmentBytes.contains(byte) {
+                encoded.unicodeScalars.append(Unicode.Scalar(byte))
+            } else {
+                encoded += "%" + String(byte >> 4, radix: 16, uppercase: true) + String(byte & 0xF, radix: 16, uppercase: true)
+            }
+        }
+        return encoded
     }
 
     /// The token a request carries: `Authorization: Bearer`, else the port's cookie.

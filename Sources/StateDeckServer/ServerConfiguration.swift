@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import MicroHTTP
 
 /// How the dashboard is served. The defaults are the safe ones: loopback only, debug states off.

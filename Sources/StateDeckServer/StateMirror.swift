@@ -1,5 +1,5 @@
 import EventStream
-import Foundation
+import FoundationEssentials
 import Locking
 import MicroHTTP
 import StateDeck

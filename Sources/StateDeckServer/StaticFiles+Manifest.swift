@@ -1,12 +1,12 @@
-import Foundation
+import FoundationEssentials
 
 extension StaticFiles {
     /// Relative paths of the regular files below `directory`, skipping dotfiles and symbolic links
     /// (a link could point outside the folder).
     static func regularFiles(below directory: URL) throws -> [[String]] {
-        var isDirectory: ObjCBool = false
+        var isDirectory = false
         guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory),
-              isDirectory.boolValue
+              isDirectory
         else {
             throw StaticFilesError.notADirectory(directory.path)
         }

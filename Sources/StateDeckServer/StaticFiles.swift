@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import MicroHTTP
 
 /// Serves the files of `Public/` from a manifest built once at start.

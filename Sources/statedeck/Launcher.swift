@@ -1,9 +1,16 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
 import Locking
 import Logging
 import StateDeck
 import StateDeckServer
 import StateDeckSources
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// Turns parsed options into a running dashboard, and stops it on SIGINT or SIGTERM.
 struct Launcher {
@@ -76,7 +83,13 @@ struct Launcher {
 
     /// Prints `statedeck: message` on standard error and exits.
     static func fail(_ message: String, status: Int32) -> Never {
-        FileHandle.standardError.write(Data("statedeck: \(message)\n".utf8))
+        warn(message)
         exit(status)
+    }
+
+    /// Prints `statedeck: message` on standard error.
+    static func warn(_ message: String) {
+        let line = Array("statedeck: \(message)\n".utf8)
+        _ = write(STDERR_FILENO, line, line.count)
     }
 }

@@ -1,6 +1,11 @@
 import Dispatch
-import Foundation
 import Locking
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// Catches SIGINT and SIGTERM from the moment it is created, so that a signal arriving right
 /// after the start-up line still stops the server cleanly instead of killing the process.

@@ -1,5 +1,10 @@
 import ArgumentParser
-import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 // A bad flag is exit status 2 with the reason on standard error (PROTOCOL.md); help is status 0.
 let options: Options

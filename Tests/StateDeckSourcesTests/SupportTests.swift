@@ -59,5 +59,6 @@ struct SupportTests {
         #expect(document[try #require(JSONPointer(""))] == document)
         #expect(document[try #require(JSONPointer("/a~1b/~0k/2"))] == nil)
         #expect(JSONPointer("status") == nil)
+        #expect(JSONPointer("/~01/~2/~")?.tokens == ["~1", "~2", "~"])
     }
 }

@@ -1,4 +1,11 @@
-import Foundation
+import FoundationEssentials
+import Threading
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 extension ChildProcess {
     /// Waits on a thread of its own for the process to exit, reports it to `completion`, then
@@ -8,7 +15,7 @@ extension ChildProcess {
     /// with the exit can never signal a process group id the system has already handed out again.
     func watchExit(reportingTo completion: CommandCompletion, then afterExit: @escaping @Sendable () -> Void) {
         let id = id
-        Thread.detachNewThread {
+        DetachedThread.run {
             var info = siginfo_t()
             while waitid(P_PID, id_t(id), &info, WEXITED | WNOWAIT) == -1, errno == EINTR {}
             completion.leaderExiting()

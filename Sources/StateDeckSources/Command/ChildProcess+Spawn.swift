@@ -1,4 +1,10 @@
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 extension ChildProcess {
     /// `posix_spawn` with a new process group, default signal dispositions and an empty signal

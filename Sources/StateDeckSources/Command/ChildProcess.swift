@@ -1,4 +1,11 @@
-import Foundation
+import FoundationEssentials
+import Locking
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// A child process started with `posix_spawn` in a process group of its own, its standard input
 /// on /dev/null and its standard output and error on pipes whose read ends the parent keeps.
@@ -16,14 +23,14 @@ struct ChildProcess: Sendable {
     /// Serialises pipe creation with spawning, so that a pipe is close-on-exec before another
     /// command can be spawned and inherit it (`pipe2` is not visible to Swift on Glibc).
     ///
-    /// A bare lock rather than `Locked`: ThreadSanitizer loses track of a critical section that
-    /// spans `posix_spawn` (a vfork-style clone), and reports the access to a `Locked` value inside
-    /// it as a race.
-    private static let spawning = NSLock()
+    /// A lock guarding no value: ThreadSanitizer loses track of a critical section that spans
+    /// `posix_spawn` (a vfork-style clone), and would report any access to a value inside it as a
+    /// race.
+    private static let spawning = Locked(())
 
     /// Starts `arguments` (the first one an absolute path) with exactly `environment`.
     static func launch(arguments: [String], environment: [String: String]) throws(LaunchFailure) -> ChildProcess {
-        try spawning.withLock {
+        try spawning.withLock { _ in
             Result { () throws(LaunchFailure) in try launchUnlocked(arguments, environment) }
         }.get()
     }

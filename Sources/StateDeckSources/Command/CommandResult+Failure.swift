@@ -1,5 +1,11 @@
-import Foundation
+import FoundationEssentials
 import StateDeck
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 extension CommandResult {
     /// The catalogue's error for a command that did not exit with 0, nil when it did: the
@@ -31,8 +37,8 @@ extension CommandResult {
 
     /// The last lines of standard error, or of the output when standard error is empty.
     private var detail: String? {
-        let error = standardError.trimmingCharacters(in: .whitespacesAndNewlines)
-        let tail = (error.isEmpty ? standardOutput.trimmingCharacters(in: .whitespacesAndNewlines) : error)
+        let error = standardError.trimmed()
+        let tail = (error.isEmpty ? standardOutput.trimmed() : error)
             .lastLines(20)
         return tail.isEmpty ? nil : String(tail.suffix(2000))
     }

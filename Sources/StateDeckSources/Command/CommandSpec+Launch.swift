@@ -1,4 +1,10 @@
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 extension CommandSpec {
     /// Starts the command, after the checks that give a clear reason when it cannot start.
@@ -7,9 +13,9 @@ extension CommandSpec {
         let program = try executable(searching: environment["PATH"])
         var launched = [program] + arguments.dropFirst()
         if let workingDirectory {
-            var isFolder: ObjCBool = false
+            var isFolder = false
             guard FileManager.default.fileExists(atPath: workingDirectory, isDirectory: &isFolder),
-                  isFolder.boolValue else {
+                  isFolder else {
                 throw LaunchFailure(reason: "no such folder: \(workingDirectory)", code: ENOENT)
             }
             // posix_spawn cannot change folder portably here (addchdir_np is hidden from Swift):

@@ -1,5 +1,12 @@
-import Foundation
+import FoundationEssentials
 import Locking
+import Threading
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// Reads one pipe of a running command into a bounded buffer, on a thread of its own. It owns the
 /// descriptor, and reports once when the pipe ends (end of file or `stop()`).
@@ -21,7 +28,7 @@ final class PipeReader: Sendable {
         self.buffer = Locked(buffer)
         // Non-blocking, so that a spurious readiness report can never stall the reader.
         _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
-        Thread.detachNewThread { [self] in
+        DetachedThread.run { [self] in
             read(descriptor)
             close(descriptor)
             onEnd()
@@ -46,7 +53,7 @@ final class PipeReader: Sendable {
                 if ready == 0 || errno == EINTR { continue }
                 return
             }
-            let count = Foundation.read(descriptor, &chunk, chunk.count)
+            let count = Glibc.read(descriptor, &chunk, chunk.count)
             if count > 0 {
                 buffer.withLock { $0.append(chunk[..<count]) }
             } else if count == 0 || (errno != EINTR && errno != EAGAIN) {

@@ -1,5 +1,11 @@
 import Dispatch
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// One launched command: its process, the readers of its output and what joins them.
 final class RunningCommand: Sendable {

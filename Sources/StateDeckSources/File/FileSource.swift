@@ -1,5 +1,10 @@
-import Foundation
 import StateDeck
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// Reads a file: JSON (Info itself, fields or items) or text. The deck reloads the panel when the
 /// file changes (see `FileWatcher`).
@@ -24,7 +29,7 @@ public struct FileSource: Sendable, Hashable {
 
     /// Reads the file once; throws a `PanelError`: `notFound` when it is missing.
     public func load() async throws -> Info {
-        let text = try read()
+        let text = try contents()
         let isJSONFile = format == .auto && path.lowercased().hasSuffix(".json")
         return try Info(output: text, format: isJSONFile ? .json : format)
     }
@@ -34,22 +39,36 @@ public struct FileSource: Sendable, Hashable {
         FileWatcher(path: path)
     }
 
-    private func read() throws(PanelError) -> String {
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
-            throw PanelError(.notFound, failureReason: "There is no file at \(path).")
-        }
-        guard !isFolder.boolValue else {
+    private func contents() throws(PanelError) -> String {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw failure(errno) }
+        defer { close(descriptor) }
+        var info = stat()
+        if fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFDIR {
             throw PanelError(.invalidResponse, failureReason: "\(path) is a folder, not a file.")
         }
-        do {
-            let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
-            defer { try? handle.close() }
-            return String(decoding: try handle.read(upToCount: Self.readLimit) ?? Data(), as: UTF8.self)
-        } catch CocoaError.fileReadNoPermission {
-            throw PanelError(.unauthorized, failureReason: "StateDeck may not read \(path).")
-        } catch {
-            throw PanelError(.unknown, failureReason: "\(path) could not be read.", detail: error.localizedDescription)
+        var readError: Int32 = 0
+        // Uninitialized: only the pages the file fills are touched.
+        let bytes = [UInt8](unsafeUninitializedCapacity: Self.readLimit) { buffer, count in
+            while count < buffer.count {
+                let got = read(descriptor, buffer.baseAddress! + count, buffer.count - count)
+                if got > 0 {
+                    count += got
+                } else if got == 0 || errno != EINTR {
+                    readError = got == 0 ? 0 : errno
+                    return
+                }
+            }
+        }
+        guard readError == 0 else { throw failure(readError) }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    private func failure(_ code: Int32) -> PanelError {
+        switch code {
+        case ENOENT, ENOTDIR: PanelError(.notFound, failureReason: "There is no file at \(path).")
+        case EACCES, EPERM: PanelError(.unauthorized, failureReason: "StateDeck may not read \(path).")
+        default: PanelError(.unknown, failureReason: "\(path) could not be read.", detail: String(cString: strerror(code)))
         }
     }
 }

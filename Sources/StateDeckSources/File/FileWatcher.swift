@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Reports when a file changes: appears, disappears, or gets another size, modification time or
 /// inode (an editor's save by rename).

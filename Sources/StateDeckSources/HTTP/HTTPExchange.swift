@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HTTPClient
 import StateDeck
 
@@ -37,7 +37,7 @@ struct HTTPExchange {
             guard let value = document?[pick.pointer] else { throw invalid("The JSON has nothing at \(pick.pointer).") }
             fields.append(Info.Field(pick.label, value.displayText))
         }
-        let excerpt = text.trimmingCharacters(in: .whitespacesAndNewlines).excerpt(limit: 2000)
+        let excerpt = text.trimmed().excerpt(limit: 2000)
         return Info(summary: "HTTP \(status) in \(latency.shortText)", fields: fields,
                     text: source.picks.isEmpty && !excerpt.isEmpty ? excerpt : nil)
     }
@@ -50,7 +50,7 @@ struct HTTPExchange {
 
     /// "GET http://… answered 503", then the start of the body.
     var detail: String {
-        let excerpt = text.trimmingCharacters(in: .whitespacesAndNewlines).excerpt(limit: 500)
+        let excerpt = text.trimmed().excerpt(limit: 500)
         let line = "\(source.method) \(source.url.absoluteString) answered \(status)"
         return excerpt.isEmpty ? line : "\(line)\n\(excerpt)"
     }

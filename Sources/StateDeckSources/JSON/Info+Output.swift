@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import StateDeck
 
 extension Info {
@@ -10,7 +10,7 @@ extension Info {
     /// - Throws: `invalidResponse` when `format` is `json` and the text is not JSON, or is an
     ///   object with only Info's keys that does not read as Info.
     init(output: String, format: OutputFormat) throws(PanelError) {
-        let trimmed = output.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = output.trimmed()
         switch format {
         case .text:
             self.init(text: trimmed.isEmpty ? nil : trimmed.excerpt(limit: Self.textLimit))
@@ -38,7 +38,7 @@ private extension String {
         var seen = Set<String>()
         return split(whereSeparator: \.isNewline).compactMap { line in
             let columns = line.split(separator: "\t", omittingEmptySubsequences: false)
-                .map { $0.trimmingCharacters(in: .whitespaces) }
+                .map { $0.trimmed() }
             guard let id = columns.first, !id.isEmpty, seen.insert(id).inserted else { return nil }
             let title = columns.count > 1 && !columns[1].isEmpty ? columns[1] : id
             return Info.Item(id: id, title: title, subtitle: columns.count > 2 ? columns[2] : nil)

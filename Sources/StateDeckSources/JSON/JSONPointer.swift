@@ -1,5 +1,3 @@
-import Foundation
-
 /// An RFC 6901 JSON pointer, such as `/checks/0/status`: `~1` stands for `/` and `~0` for `~`.
 public struct JSONPointer: Sendable, Hashable, CustomStringConvertible {
     /// The reference tokens, unescaped.
@@ -11,9 +9,26 @@ public struct JSONPointer: Sendable, Hashable, CustomStringConvertible {
     public init?(_ text: String) {
         guard text.isEmpty || text.hasPrefix("/") else { return nil }
         description = text
-        tokens = text.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map {
-            $0.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
+        tokens = text.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map(Self.unescaped)
+    }
+
+    /// `~1` as `/` and `~0` as `~`; any other `~` stays.
+    private static func unescaped(_ token: Substring) -> String {
+        var result = ""
+        var characters = token.makeIterator()
+        while let character = characters.next() {
+            guard character == "~" else {
+                result.append(character)
+                continue
+            }
+            switch characters.next() {
+            case "1": result.append("/")
+            case "0": result.append("~")
+            case let other?: result.append("~"); result.append(other)
+            case nil: result.append("~")
+            }
         }
+        return result
     }
 }
 

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A JSON document, decoded without a schema: what http checks and picks read, and what command
 /// and file output turn into `Info`.

@@ -1,4 +1,10 @@
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// A resolved address to connect a stream socket to.
 struct SocketAddress {
@@ -27,7 +33,7 @@ struct SocketAddress {
         _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
         _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
         let started = bytes.withUnsafeBytes {
-            Foundation.connect(descriptor, $0.baseAddress?.assumingMemoryBound(to: sockaddr.self), socklen_t($0.count))
+            Glibc.connect(descriptor, $0.baseAddress?.assumingMemoryBound(to: sockaddr.self), socklen_t($0.count))
         }
         if started == 0 { return 0 }
         guard errno == EINPROGRESS else { return errno }

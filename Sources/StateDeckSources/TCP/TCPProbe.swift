@@ -1,4 +1,10 @@
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// One blocking TCP connection attempt with a deadline: each resolved address in turn, with a
 /// non-blocking `connect` and `poll`.

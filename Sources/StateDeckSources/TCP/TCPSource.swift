@@ -1,5 +1,6 @@
-import Foundation
+import FoundationEssentials
 import StateDeck
+import Threading
 
 /// Checks that something accepts TCP connections at a host and port; the info is the time the
 /// connection took. The connection is closed at once, without a byte sent.
@@ -26,7 +27,7 @@ public struct TCPSource: Sendable, Hashable {
     public func load() async throws -> Info {
         let probe = TCPProbe(host: host, port: port, timeout: timeout)
         let outcome = await withCheckedContinuation { continuation in
-            Thread.detachNewThread { continuation.resume(returning: probe.connect()) }
+            DetachedThread.run { continuation.resume(returning: probe.connect()) }
         }
         let address = "\(host):\(port)"
         switch outcome {

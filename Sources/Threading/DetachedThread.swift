@@ -1,0 +1,40 @@
+import Dispatch
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// A thread of its own for work that blocks (a libcurl transfer, a connect waiting out its
+/// timeout, a child's exit, a pipe): never a thread of Swift's concurrency pool, nor a shared
+/// Dispatch worker, where one blocked job could hold others up before they start.
+public enum DetachedThread {
+    /// Runs `body` on a new detached thread (`pthread_create` with `PTHREAD_CREATE_DETACHED`).
+    public static func run(_ body: @escaping @Sendable () -> Void) {
+        var attributes = pthread_attr_t()
+        pthread_attr_init(&attributes)
+        defer { pthread_attr_destroy(&attributes) }
+        pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
+        // Balanced by `takeRetainedValue()` in `start`, which runs once on the new thread, or
+        // by `release()` below when there is no thread.
+        let box = Unmanaged.passRetained(Body(body))
+        var thread = pthread_t()
+        guard pthread_create(&thread, &attributes, start, box.toOpaque()) == 0 else {
+            // At the system's thread limit a shared worker is better than stopping.
+            box.release()
+            DispatchQueue.global().async(execute: body)
+            return
+        }
+    }
+
+    private final class Body {
+        let run: @Sendable () -> Void
+        init(_ run: @escaping @Sendable () -> Void) { self.run = run }
+    }
+
+    private static let start: @convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? = { box in
+        Unmanaged<Body>.fromOpaque(box!).takeRetainedValue().run()
+        return nil
+    }
+}
