@@ -1,5 +1,4 @@
 import Foundation
-import Yams
 
 /// What reading one deck file needs everywhere: its name, folder and environment, and the problems
 /// found so far. Reading goes on after a problem, so that all of them are reported at once.
@@ -17,7 +16,7 @@ final class DeckFileReader {
         self.environment = environment
     }
 
-    func report(_ message: String, at path: ConfigPath, mark: Mark?) {
+    func report(_ message: String, at path: ConfigPath, mark: YAMLMark?) {
         let problem = DeckFileProblem(file: file, line: mark?.line, path: path.description, message: message)
         found.append((problem, mark?.column ?? 0))
     }
