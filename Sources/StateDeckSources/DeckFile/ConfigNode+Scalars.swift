@@ -1,5 +1,3 @@
-import Foundation
-
 extension ConfigNode {
     /// The scalar's text, with `${VAR}` references substituted.
     func string() -> String? {
@@ -23,7 +21,7 @@ extension ConfigNode {
     /// A string that is not empty.
     func text() -> String? {
         guard let text = string() else { return nil }
-        guard !text.trimmingCharacters(in: .whitespaces).isEmpty else {
+        guard !text.allSatisfy(\.isWhitespace) else {
             problem("must not be empty")
             return nil
         }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What reading one deck file needs everywhere: its name, folder and environment, and the problems
 /// found so far. Reading goes on after a problem, so that all of them are reported at once.
@@ -23,11 +23,16 @@ final class DeckFileReader {
 
     var hasProblems: Bool { !found.isEmpty }
 
-    /// `path` made absolute: `~` is the home folder, and a relative path starts at the file's folder.
+    /// `path` made absolute: `~` is the home folder (`HOME`), and a relative path starts at the file's folder.
     func resolve(_ path: String) -> String {
-        let expanded = NSString(string: path).expandingTildeInPath
-        return URL(fileURLWithPath: expanded, relativeTo: URL(fileURLWithPath: folder, isDirectory: true))
+        URL(fileURLWithPath: expandingTilde(in: path), relativeTo: URL(fileURLWithPath: folder, isDirectory: true))
             .standardizedFileURL.path
+    }
+
+    /// `path` with a leading `~` or `~/` made the home folder; the path as it is without a `HOME`.
+    private func expandingTilde(in path: String) -> String {
+        guard path == "~" || path.hasPrefix("~/"), let home = environment["HOME"] else { return path }
+        return home + path.dropFirst()
     }
 
     /// The problems in the file's order, file-wide ones first.
