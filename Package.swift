@@ -12,7 +12,6 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
-        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
     ],
     targets: [
@@ -24,10 +23,16 @@ let package = Package(
         ),
         // C: libcurl's headers, a loader (dlopen, not linked) and bridges for its variadic functions.
         .systemLibrary(name: "CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        // C: libyaml's parser, whose events the deck file reader composes into nodes.
+        .systemLibrary(
+            name: "CYAML",
+            pkgConfig: "yaml-0.1",
+            providers: [.apt(["libyaml-dev"])]
+        ),
         .target(name: "Locking"),
         // A thread of its own for blocking work.
         .target(name: "Threading"),
-        // Transport: the HTTP server, the only module besides HTTPClient that touches C.
+        // Transport: the HTTP server; with HTTPClient and StateDeckSources (libyaml), the modules that touch C.
         .target(
             name: "MicroHTTP",
             dependencies: ["CMicroHTTPD", "Locking", .product(name: "Logging", package: "swift-log")]
@@ -38,10 +43,10 @@ let package = Package(
         .target(name: "EventStream", dependencies: ["Locking"]),
         // The state core: no HTTP, no C.
         .target(name: "StateDeck", dependencies: ["Locking"]),
-        // Loaders (http, tcp, command, file), the deck file, the demo deck.
+        // Loaders (http, tcp, command, file), the deck file (parsed by libyaml), the demo deck.
         .target(
             name: "StateDeckSources",
-            dependencies: ["StateDeck", "HTTPClient", "Locking", "Threading", .product(name: "Yams", package: "Yams")]
+            dependencies: ["StateDeck", "HTTPClient", "CYAML", "Locking", "Threading"]
         ),
         // The built-in demo deck: the seed articles' scenarios, simulated.
         .target(name: "StateDeckDemo", dependencies: ["StateDeck", "Locking"]),

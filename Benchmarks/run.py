@@ -41,7 +41,7 @@ TOOLS = ROOT / ".build-bench" / "bench-tools"
 RESULTS_DIR = ROOT / "bench-results"
 BENCHMARKS_MD = ROOT / "BENCHMARKS.md"
 DEBS = ["wrk", "nginx", "libnginx-mod-nchan", "build-essential", "libmicrohttpd-dev", "libcurl4-openssl-dev",
-        "pkg-config", "chromium", "fonts-dejavu-core"]
+        "libyaml-dev", "pkg-config", "chromium", "fonts-dejavu-core"]
 NCHAN_MODULE = "/usr/lib/nginx/modules/ngx_nchan_module.so"
 CLK_TCK = os.sysconf("SC_CLK_TCK")
 RATE_LADDER = [1, 2, 3, 5, 7, 10, 15, 20, 30, 50, 70, 100, 150, 200, 300, 500, 700, 1000, 1500, 2000]

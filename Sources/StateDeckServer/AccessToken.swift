@@ -15,7 +15,7 @@ public struct AccessToken: Sendable, CustomStringConvertible {
     public static func generate() -> AccessToken {
         var generator = SystemRandomNumberGenerator()
         let bytes = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
-        return AccessToken(value: bytes.map { String(format: "%02x", $0) }.joined())
+        return AccessToken(value: bytes.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined())
     }
 
     /// The token in `path`, which only its owner may read or write (mode 0600): a token others

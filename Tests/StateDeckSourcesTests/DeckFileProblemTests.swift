@@ -182,6 +182,13 @@ struct DeckFileProblemTests {
             panels: [{ id: db, tcp: { host: localhost, port: 5432 } }]
             """, problem: "deck.yaml:1: the key title appears twice in one mapping"),
         Case(name: "an empty file", yaml: "", problem: "deck.yaml: the file is empty; a deck file needs at least a list of panels"),
+        Case(name: "a key without a value", yaml: """
+            title:
+            panels: [{ id: db, tcp: { host: localhost, port: 5432 } }]
+            """, problem: "deck.yaml:1: title: needs a value"),
+        Case(name: "an alias without anchor", yaml: """
+            panels: *databases
+            """, problem: "deck.yaml:1: YAML syntax: found undefined alias"),
     ]
 
     @Test(arguments: cases)

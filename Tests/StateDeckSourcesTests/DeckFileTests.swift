@@ -39,6 +39,20 @@ struct DeckFileTests {
         #expect(deck.panels[3].recovery.first?.command.workingDirectory == folder.deletingLastPathComponent().path)
     }
 
+    @Test func aTildeIsTheHomeFolderOfTheEnvironment() throws {
+        let deck = try parse("""
+            panels:
+              - { id: notes, file: { path: ~/notes.txt } }
+              - { id: home, file: { path: "~" } }
+              - { id: other, file: { path: ~ada/notes.txt } }
+            """, environment: ["HOME": "/home/ada"])
+        let paths = deck.panels.map { panel -> String? in
+            guard case .file(let file) = panel.source else { return nil }
+            return file.path
+        }
+        #expect(paths == ["/home/ada/notes.txt", "/home/ada", "/stack/~ada/notes.txt"])
+    }
+
     @Test func environmentVariablesAreSubstituted() throws {
         let deck = try DeckFile.load(path: Self.example, environment: ["API_URL": "https://api.test:8443", "PGPORT": "6543"])
         guard case .http(let http) = deck.panels[0].source, case .tcp(let tcp) = deck.panels[1].source else {

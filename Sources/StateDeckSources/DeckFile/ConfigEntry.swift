@@ -1,9 +1,7 @@
-import Yams
-
 /// One key and its value in a mapping.
 struct ConfigEntry {
     let key: String
     /// Where an unknown key is reported.
-    let keyMark: Mark?
+    let keyMark: YAMLMark
     let value: ConfigNode
 }

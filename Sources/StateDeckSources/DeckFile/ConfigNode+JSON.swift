@@ -1,5 +1,3 @@
-import Yams
-
 extension ConfigNode {
     /// A JSON pointer such as `/checks/0/status`.
     func pointer() -> JSONPointer? {
@@ -14,15 +12,13 @@ extension ConfigNode {
     /// A scalar as the JSON value it reads as: a plain `true`, `42` or `null` is typed, anything
     /// quoted is a string.
     func jsonValue() -> JSONValue? {
-        guard case .scalar(let scalar) = node else {
+        guard case .scalar = node.kind else {
             problem("must be a single value: a string, a number, true, false or null")
             return nil
         }
-        if scalar.style == .plain {
-            if node.null != nil { return .null }
-            if let bool = node.bool { return .bool(bool) }
-            if let number = node.int.map(Double.init) ?? node.float { return .number(number) }
-        }
+        if node.isNull { return .null }
+        if let bool = node.bool { return .bool(bool) }
+        if let number = node.number { return .number(number) }
         return string().map(JSONValue.string)
     }
 }

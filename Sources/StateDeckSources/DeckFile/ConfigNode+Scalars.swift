@@ -1,18 +1,15 @@
-import Foundation
-import Yams
-
 extension ConfigNode {
     /// The scalar's text, with `${VAR}` references substituted.
     func string() -> String? {
-        guard case .scalar(let scalar) = node else {
+        guard case .scalar(let text, _) = node.kind else {
             problem("must be a single value, not a \(node.isMapping ? "mapping" : "list")")
             return nil
         }
-        if scalar.tag == .init(.null), scalar.style == .plain {
+        if node.isNull {
             problem("needs a value")
             return nil
         }
-        switch scalar.string.substitutingVariables(from: reader.environment) {
+        switch text.substitutingVariables(from: reader.environment) {
         case .success(let text):
             return text
         case .failure(let problems):
@@ -24,7 +21,7 @@ extension ConfigNode {
     /// A string that is not empty.
     func text() -> String? {
         guard let text = string() else { return nil }
-        guard !text.trimmingCharacters(in: .whitespaces).isEmpty else {
+        guard !text.allSatisfy(\.isWhitespace) else {
             problem("must not be empty")
             return nil
         }
@@ -90,9 +87,9 @@ extension ConfigNode {
     }
 }
 
-private extension Node {
+private extension YAMLNode {
     var isMapping: Bool {
-        if case .mapping = self { return true }
+        if case .mapping = kind { return true }
         return false
     }
 }

@@ -1,9 +1,7 @@
-import Yams
-
 /// A node of the deck file with its key path, for reading typed values. Every reader reports what
 /// is wrong (with path and line) and returns nil, so that reading can go on.
 struct ConfigNode {
-    let node: Node
+    let node: YAMLNode
     let path: ConfigPath
     let reader: DeckFileReader
 
@@ -11,17 +9,17 @@ struct ConfigNode {
         reader.report(message, at: path, mark: node.mark)
     }
 
-    func child(_ node: Node, at component: ConfigPath.Component) -> ConfigNode {
+    func child(_ node: YAMLNode, at component: ConfigPath.Component) -> ConfigNode {
         ConfigNode(node: node, path: path.appending(component), reader: reader)
     }
 
     /// The items of a list.
     func list() -> [ConfigNode]? {
-        guard case .sequence(let sequence) = node else {
+        guard case .sequence(let items) = node.kind else {
             problem("must be a list")
             return nil
         }
-        return sequence.enumerated().map { child($0.element, at: .index($0.offset)) }
+        return items.enumerated().map { child($0.element, at: .index($0.offset)) }
     }
 
     /// A mapping whose keys must be among `keys`; others are reported, with the closest key when
@@ -36,12 +34,12 @@ struct ConfigNode {
 
     /// Every entry of a mapping whose keys are free, such as headers.
     func entries() -> [ConfigEntry]? {
-        guard case .mapping(let mapping) = node else {
+        guard case .mapping(let pairs) = node.kind else {
             problem("must be a mapping of keys to values")
             return nil
         }
-        return mapping.compactMap { key, value in
-            guard let name = key.scalar?.string else {
+        return pairs.compactMap { key, value in
+            guard case .scalar(let name, _) = key.kind else {
                 reader.report("a key must be a plain string", at: path, mark: key.mark)
                 return nil
             }

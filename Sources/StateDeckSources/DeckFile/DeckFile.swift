@@ -1,5 +1,4 @@
-import Foundation
-import Yams
+import FoundationEssentials
 
 /// A deck declared in a YAML or JSON file (the `--config` of the command line): its title and
 /// panels, validated as a whole. See `examples/stack.yaml` for every key.

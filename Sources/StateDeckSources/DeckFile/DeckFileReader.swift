@@ -1,5 +1,4 @@
-import Foundation
-import Yams
+import FoundationEssentials
 
 /// What reading one deck file needs everywhere: its name, folder and environment, and the problems
 /// found so far. Reading goes on after a problem, so that all of them are reported at once.
@@ -17,18 +16,23 @@ final class DeckFileReader {
         self.environment = environment
     }
 
-    func report(_ message: String, at path: ConfigPath, mark: Mark?) {
+    func report(_ message: String, at path: ConfigPath, mark: YAMLMark?) {
         let problem = DeckFileProblem(file: file, line: mark?.line, path: path.description, message: message)
         found.append((problem, mark?.column ?? 0))
     }
 
     var hasProblems: Bool { !found.isEmpty }
 
-    /// `path` made absolute: `~` is the home folder, and a relative path starts at the file's folder.
+    /// `path` made absolute: `~` is the home folder (`HOME`), and a relative path starts at the file's folder.
     func resolve(_ path: String) -> String {
-        let expanded = NSString(string: path).expandingTildeInPath
-        return URL(fileURLWithPath: expanded, relativeTo: URL(fileURLWithPath: folder, isDirectory: true))
+        URL(fileURLWithPath: expandingTilde(in: path), relativeTo: URL(fileURLWithPath: folder, isDirectory: true))
             .standardizedFileURL.path
+    }
+
+    /// `path` with a leading `~` or `~/` made the home folder; the path as it is without a `HOME`.
+    private func expandingTilde(in path: String) -> String {
+        guard path == "~" || path.hasPrefix("~/"), let home = environment["HOME"] else { return path }
+        return home + path.dropFirst()
     }
 
     /// The problems in the file's order, file-wide ones first.

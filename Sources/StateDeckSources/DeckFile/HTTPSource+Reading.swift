@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HTTPClient
 
 extension HTTPSource {
@@ -63,7 +63,7 @@ private extension ConfigNode {
 
     /// A status, or a list of them.
     func statuses() -> Set<Int>? {
-        guard case .sequence = node else { return int(in: 100...599).map { [$0] } }
+        guard case .sequence = node.kind else { return int(in: 100...599).map { [$0] } }
         let statuses = list()?.map { $0.int(in: 100...599) }
         guard let statuses, !statuses.contains(nil) else { return nil }
         return Set(statuses.compactMap(\.self))

@@ -17,7 +17,7 @@ extension Info {
     }
 
     private static func fields(reading node: ConfigNode) -> [Field]? {
-        if case .mapping = node.node {
+        if case .mapping = node.node.kind {
             return node.entries()?.compactMap { entry in entry.value.string().map { Field(entry.key, $0) } }
         }
         return node.list()?.compactMap { item in

@@ -18,7 +18,7 @@ extension LoadingPresentation {
 
     /// A type name (`redacted`), or a mapping of `type` and that type's options.
     init?(reading node: ConfigNode) {
-        if case .scalar = node.node {
+        if case .scalar = node.node.kind {
             guard let style = node.choice(of: Style.allCases) else { return nil }
             guard style != .custom else {
                 node.problem("custom needs a message: write { type: custom, message: \"…\" }")

@@ -18,7 +18,7 @@ extension PanelSettings {
 extension ConfigNode {
     /// `manual`, or the interval as a duration of at least a second.
     func refresh() -> Panel.Refresh? {
-        if node.scalar?.string == "manual" { return .manual }
+        if case .scalar("manual", _) = node.kind { return .manual }
         guard let text = string() else { return nil }
         guard let interval = Duration(parsing: text) else {
             problem("\"\(text)\" is neither manual nor a duration like 30s or 5m")

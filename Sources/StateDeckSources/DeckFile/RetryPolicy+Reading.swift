@@ -5,8 +5,8 @@ extension RetryPolicy {
 
     /// `none`, or this policy with the keys of the mapping `node` applied.
     func overridden(by node: ConfigNode) -> RetryPolicy? {
-        if node.node.scalar?.string == "none" { return RetryPolicy.none }
-        guard node.node.scalar == nil else {
+        if case .scalar("none", _) = node.node.kind { return RetryPolicy.none }
+        if case .scalar = node.node.kind {
             node.problem("must be none or a mapping of \(Self.keys.joined(separator: ", "))")
             return nil
         }

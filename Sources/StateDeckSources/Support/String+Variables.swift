@@ -46,7 +46,7 @@ struct VariableProblems: Error {
 private extension Substring {
     /// `NAME:-default` split into its name and default.
     func splitDefault() -> (name: Substring, fallback: Substring?) {
-        guard let separator = range(of: ":-") else { return (self, nil) }
+        guard let separator = firstRange(of: ":-") else { return (self, nil) }
         return (self[..<separator.lowerBound], self[separator.upperBound...])
     }
 }

@@ -1,0 +1,113 @@
+/// Composes libyaml's events into the node tree of a single-document YAML text, as Yams's
+/// `compose(yaml:)` did: an alias stands for the node of the latest anchor of its name before it,
+/// and a key appears only once in a mapping.
+struct YAMLComposer: ~Copyable {
+    /// Deeper nesting is refused, because freeing a tree recurses as deep as it is; no deck file
+    /// comes close.
+    static let maximumDepth = 1_000
+
+    /// A sequence or mapping whose end has not come yet.
+    private struct OpenCollection {
+        let isMapping: Bool
+        let anchor: String?
+        let mark: YAMLMark
+        /// For a mapping, its keys and values in turn.
+        var nodes: [YAMLNode] = []
+    }
+
+    private let parser: YAMLParser
+    private var anchors: [String: YAMLNode] = [:]
+
+    /// The document of `text`; nil when the text has none (it is empty or only comments).
+    static func compose(_ text: String) throws(YAMLError) -> YAMLNode? {
+        var composer = YAMLComposer(parser: try YAMLParser(parsing: text))
+        return try composer.document()
+    }
+
+    private init(parser: consuming YAMLParser) {
+        self.parser = parser
+    }
+
+    private mutating func document() throws(YAMLError) -> YAMLNode? {
+        _ = try parser.next() // The stream's start.
+        guard case .documentStart = try parser.next() else { return nil }
+        let root = try node()
+        _ = try parser.next() // The document's end.
+        if case .documentStart(let mark) = try parser.next() {
+            let stream = YAMLError.Context(text: "expected a single document in the stream",
+                                           mark: YAMLMark(line: 1, column: 1))
+            throw .syntax(problem: "but found another document", mark: mark, context: stream)
+        }
+        return root
+    }
+
+    /// The next node with all of its content; a loop over the events rather than a recursion, so
+    /// that deep nesting cannot run out of stack.
+    private mutating func node() throws(YAMLError) -> YAMLNode {
+        var open: [OpenCollection] = []
+        while true {
+            let node: YAMLNode
+            switch try parser.next() {
+            case .alias(let anchor, let mark):
+                guard let anchored = anchors[anchor] else {
+                    throw .syntax(problem: "found undefined alias", mark: mark, context: nil)
+                }
+                node = anchored
+            case .scalar(let text, let isPlain, let anchor, let mark):
+                node = anchoring(YAMLNode(kind: .scalar(text, isPlain: isPlain), mark: mark), as: anchor)
+            case .collectionStart(let isMapping, let anchor, let mark):
+                guard open.count < Self.maximumDepth else {
+                    throw .syntax(problem: "lists and mappings nested more than \(Self.maximumDepth) deep", mark: mark,
+                                  context: nil)
+                }
+                open.append(OpenCollection(isMapping: isMapping, anchor: anchor, mark: mark))
+                continue
+            case .collectionEnd:
+                guard let collection = open.popLast() else { throw Self.misplacedEvent }
+                node = anchoring(try Self.closing(collection), as: collection.anchor)
+            case .streamStart, .streamEnd, .documentStart, .documentEnd:
+                throw Self.misplacedEvent
+            }
+            guard !open.isEmpty else { return node }
+            open[open.count - 1].nodes.append(node)
+        }
+    }
+
+    /// libyaml's grammar puts a node where this came; it is thrown only so that nothing can crash.
+    private static let misplacedEvent = YAMLError.syntax(
+        problem: "found no node where one was expected", mark: nil, context: nil
+    )
+
+    private static func closing(_ collection: OpenCollection) throws(YAMLError) -> YAMLNode {
+        guard collection.isMapping else { return YAMLNode(kind: .sequence(collection.nodes), mark: collection.mark) }
+        let pairs = stride(from: 0, to: collection.nodes.count - 1, by: 2).map { index in
+            (key: collection.nodes[index], value: collection.nodes[index + 1])
+        }
+        try checkUniqueKeys(pairs)
+        return YAMLNode(kind: .mapping(pairs), mark: collection.mark)
+    }
+
+    /// `node`, kept under `anchor` for the aliases after it.
+    private mutating func anchoring(_ node: YAMLNode, as anchor: String?) -> YAMLNode {
+        if let anchor { anchors[anchor] = node }
+        return node
+    }
+
+    /// Throws the scalar keys that appear more than once, as Yams did: all of them, sorted, at
+    /// the first appearance of the first.
+    private static func checkUniqueKeys(_ pairs: [(key: YAMLNode, value: YAMLNode)]) throws(YAMLError) {
+        var firstMarks: [String: YAMLMark] = [:]
+        var repeated: Set<String> = []
+        for (key, _) in pairs {
+            guard case .scalar(let text, _) = key.kind else { continue }
+            if firstMarks[text] == nil {
+                firstMarks[text] = key.mark
+            } else {
+                repeated.insert(text)
+            }
+        }
+        let keys = repeated.sorted()
+        guard let first = keys.first, let mark = firstMarks[first] else { return }
+        throw .duplicateKeys(keys, mark: mark)
+    }
+}
