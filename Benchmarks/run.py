@@ -855,8 +855,7 @@ def bench_startup(args, statedeck, report):
     runs = 3 if args.quick else 5
     workdir = Path(tempfile.mkdtemp(prefix="statedeck-bench-startup-"))
     try:
-        # The demo's one real panel is an http source, which opens libcurl; a deck of file panels
-        # shows StateDeck without it.
+        # A deck file as well as the demo: a user's deck is read from one.
         files_deck, _ = write_deck(workdir, 10, "file")
         decks = {"demo": ["--seed", "1"], "files": ["--config", files_deck]}
         startup, rss = [], {name: [] for name in decks}
@@ -880,13 +879,12 @@ def bench_startup(args, statedeck, report):
         return f"| {metric} | {median(values):.1f} | " + ", ".join(f"{v:.1f}" for v in values) + " |"
 
     return "\n".join([
-        f"{runs} cold starts of each deck, interleaved; RSS read 2 s after the start-up line. The demo deck "
-        "(`--seed 1`) has one real panel, an http check of StateDeck itself, so it opens libcurl; the "
-        "file deck has 10 file panels.", "",
+        f"{runs} cold starts of each deck, interleaved; RSS read 2 s after the start-up line: the demo deck "
+        "(`--seed 1`) and a deck file of 10 file panels.", "",
         "| metric | median | runs |", "| --- | --- | --- |",
         row("process start → start-up line, demo deck (ms)", startup),
         row("idle RSS, demo deck (MiB)", rss["demo"]),
-        row("idle RSS, deck of 10 file panels (MiB)", rss["files"]),
+        row("idle RSS, deck file of 10 file panels (MiB)", rss["files"]),
     ])
 
 

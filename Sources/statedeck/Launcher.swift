@@ -20,9 +20,9 @@ struct Launcher {
         LoggingSystem.bootstrap { StreamLogHandler.standardError(label: $0) }
         let termination = TerminationSignal()
         let configuration = serverConfiguration()
-        let selfURL = Locked<URL?>(nil)
+        let running = Locked<DeckServer?>(nil)
         let session = options.config.map(openDeckFile)
-        let deck = if let session { await session.makeDeck() } else { DeckLoader.demo(seed: options.seed, selfURL: selfURL) }
+        let deck = if let session { await session.makeDeck() } else { DeckLoader.demo(seed: options.seed, server: running) }
         let server: DeckServer
         let port: Int
         do {
@@ -32,7 +32,7 @@ struct Launcher {
             Self.fail("cannot serve on \(options.host):\(options.port): \(error)", status: 1)
         }
         let url = configuration.url(port: port)
-        selfURL.withLock { $0 = URL(string: url) }
+        running.withLock { $0 = server }
         print("StateDeck serving on \(url)")
         fflush(nil)
         if options.open {

@@ -8,7 +8,7 @@ from helpers import panel, tid, wait_live
 
 # Panel id → the seed article whose idea it shows.
 SCENARIOS = {
-    "statedeck": "real: the dashboard's own /api/state",
+    "statedeck": "real: the dashboard's own health",
     "photo": "001 photo download",
     "rating": "000 rating a movie",
     "connection": "002 no network",
@@ -36,7 +36,15 @@ def test_the_demo_deck_shows_every_seed_scenario(make_server, new_context):
         expect(panel(page, panel_id), SCENARIOS[panel_id]).to_be_visible()
     # The real panel loads from the server itself.
     state = srv.wait_panel("statedeck", lambda p: p["phase"] == "loaded", timeout=20)
-    assert "Serving at" in state["latestValidInfo"]["summary"]
+    health = state["latestValidInfo"]
+    assert health["summary"] == f"Serving at {srv.url}/"
+    fields = {f["label"]: f["value"] for f in health["fields"]}
+    assert fields["Memory"].endswith(" MiB resident") and float(fields["Memory"].split()[0]) > 1
+    assert "Up for" in fields
+    # Read again with this page's stream open.
+    assert srv.request("POST", "/api/panels/statedeck/retry")[0] == 202
+    srv.wait_panel("statedeck", lambda p: any(f["label"] == "Open streams" and int(f["value"]) >= 1
+                                              for f in p["latestValidInfo"]["fields"]), timeout=10)
     # The error scenarios draw the server's card with their own buttons.
     srv.wait_panel("storage", lambda p: p["phase"] == "error", timeout=20)
     card = panel(page, "storage").locator(tid("error-card"))

@@ -12,7 +12,7 @@ extension Duration {
     }
 
     /// A short reading for people: `12 ms`, `1.5 s`, `3 s`, `2 min`.
-    var shortText: String {
+    package var shortText: String {
         let milliseconds = self.milliseconds
         guard milliseconds >= 1000 else { return "\(milliseconds) ms" }
         guard milliseconds >= 60_000 else {
