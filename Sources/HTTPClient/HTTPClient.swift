@@ -1,4 +1,3 @@
-import FoundationEssentials
 import Threading
 
 /// Sends HTTP requests with libcurl, each on a thread of its own: never a thread of Swift's

@@ -1,5 +1,3 @@
-import FoundationEssentials
-
 extension Deck {
     /// Starts the first load of every panel; later loads follow each panel's refresh schedule.
     public func start() {

@@ -1,5 +1,3 @@
-import FoundationEssentials
-
 /// The one owner of every panel's state: applies every action, runs every load and tells its
 /// observers about each change, in order.
 ///

@@ -1,4 +1,5 @@
 import EventStream
+import FoundationEssentials
 import MicroHTTP
 import StateDeck
 

@@ -1,8 +1,7 @@
 import EventStream
-import FoundationEssentials
+import Locking
 import Logging
 import MicroHTTP
-import Locking
 import StateDeck
 
 /// The dashboard: one deck served over HTTP, its changes streamed to every open page.

@@ -1,5 +1,3 @@
-import FoundationEssentials
-
 /// Strong entity tags for bytes that never change while the server runs.
 enum ETag {
     /// A quoted 64-bit FNV-1a hash of the bytes, with their length.

@@ -1,4 +1,3 @@
-import FoundationEssentials
 import Threading
 
 #if canImport(Glibc)

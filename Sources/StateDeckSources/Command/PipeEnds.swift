@@ -1,5 +1,3 @@
-import FoundationEssentials
-
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)

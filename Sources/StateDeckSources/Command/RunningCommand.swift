@@ -1,5 +1,4 @@
 import Dispatch
-import FoundationEssentials
 
 #if canImport(Glibc)
 import Glibc

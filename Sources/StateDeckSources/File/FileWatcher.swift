@@ -1,5 +1,3 @@
-import FoundationEssentials
-
 /// Reports when a file changes: appears, disappears, or gets another size, modification time or
 /// inode (an editor's save by rename).
 ///

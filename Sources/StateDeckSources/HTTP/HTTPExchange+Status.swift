@@ -1,4 +1,3 @@
-import FoundationEssentials
 import StateDeck
 
 #if canImport(Glibc)
