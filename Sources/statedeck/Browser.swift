@@ -8,8 +8,9 @@ import Musl
 
 /// Opens a URL in the desktop's browser (`--open`).
 enum Browser {
-    /// Starts `xdg-open url` with its output to /dev/null, and reaps it on a thread of its own:
-    /// xdg-open may wait for the browser it starts, which must outlive neither a timeout nor us.
+    /// Starts `xdg-open url` with its output to /dev/null, and reaps it on a thread of its own.
+    /// Not through `CommandRunner`: xdg-open may wait for the browser it starts, and a command's
+    /// timeout would kill the browser with its process group.
     static func open(_ url: String) {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)

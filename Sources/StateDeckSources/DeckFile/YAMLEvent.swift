@@ -48,7 +48,6 @@ extension YAMLEvent {
             self = .streamEnd
         }
     }
-
 }
 
 private func anchorName(_ name: UnsafeMutablePointer<yaml_char_t>?) -> String? {
