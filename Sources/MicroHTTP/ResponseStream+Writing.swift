@@ -5,10 +5,11 @@ import Musl
 #endif
 
 extension ResponseStream {
-    /// Queues `bytes` for the client. False if the stream is closed, or if the client has fallen
-    /// behind: more than `capacity` bytes are still waiting. The stream then closes and the
-    /// client is dropped. A client within its capacity always takes a write, however large (the
-    /// first snapshot of a big deck).
+    /// Sends `bytes` to the client: straight to the socket of a caught-up client when they fit
+    /// (see `ChunkSocket`), else through the queue. False if the stream is closed, or if the
+    /// client has fallen behind: more than `capacity` bytes are still waiting. The stream then
+    /// closes and the client is dropped. A client within its capacity always takes a write,
+    /// however large (the first snapshot of a big deck).
     @discardableResult
     public func write(_ bytes: [UInt8]) -> Bool {
         state.withLock { state in
@@ -16,6 +17,18 @@ extension ResponseStream {
             guard state.queuedBytes <= capacity else {
                 state.drop()
                 return false
+            }
+            // A caught-up client takes the chunk straight from here (see `ChunkSocket`).
+            if state.suspended, state.queuedBytes == 0, let socket = state.attachment?.socket {
+                switch ChunkSocket(descriptor: socket).send(bytes) {
+                case .sent: return true
+                case .torn:
+                    // The client sees the body break off, reconnects and catches up from its
+                    // `Last-Event-ID`.
+                    state.drop()
+                    return false
+                case .refused: break
+                }
             }
             // An empty chunk would read as the end of a chunked body.
             if !bytes.isEmpty {

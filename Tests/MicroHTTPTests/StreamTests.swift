@@ -1,7 +1,7 @@
 import Foundation
 import Glibc
 import Locking
-import MicroHTTP
+@testable import MicroHTTP
 import TestSupport
 import Testing
 
@@ -18,6 +18,41 @@ extension Live {
                 route.all[0].write(hello)
                 #expect(try client.nextEvent() == SSEEvent(data: "hello"))
                 #expect(ContinuousClock.now - sent < .milliseconds(200))
+            }
+        }
+
+        @Test func caughtUpClientTakesSmallWritesWhileTheServerThreadIsBusy() throws {
+            let route = StreamRoute()
+            let busy = DispatchSemaphore(value: 0)
+            let entered = Locked(false)
+            // Blocks the only polling thread: only a write that skips it can arrive meanwhile.
+            let responder = CallbackResponder { request in
+                guard request.path == "/busy" else { return route.respond(to: request) }
+                entered.withLock { $0 = true }
+                busy.wait()
+                return .response(HTTPResponse(status: .noContent))
+            }
+            try withServer({ $0.threadPoolSize = 1 }, responder: responder) { server, port in
+                let client = try SSEClient(port: port, path: "/events")
+                let stream = try #require(waitUntil { route.all.count == 1 } ? route.all.first : nil)
+                #expect(waitUntil { stream.state.current.suspended })
+                let blocker = try HTTPTestConnection(port: port)
+                try blocker.send("GET", "/busy")
+                #expect(waitUntil { entered.current })
+                let released = Locked(false)
+                DispatchQueue.global().asyncAfter(deadline: .now() + 1) {
+                    released.withLock { $0 = true }
+                    busy.signal()
+                }
+                #expect(stream.write(Array("id: 1\ndata: small\n\n".utf8)))
+                #expect(try client.nextEvent() == SSEEvent(id: "1", data: "small"))
+                #expect(!released.current)
+                // Too large to skip it: queued, and sent once the thread is free.
+                let large = "data: " + String(repeating: "x", count: ChunkSocket.sizeLimit) + "\n\n"
+                #expect(stream.write(Array(large.utf8)))
+                #expect(try client.nextEvent()?.data.utf8.count == ChunkSocket.sizeLimit)
+                #expect(released.current)
+                #expect(try blocker.readResponse().status == 204)
             }
         }
 
