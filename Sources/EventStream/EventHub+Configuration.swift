@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
 extension EventHub {
     /// How an `EventHub` keeps history, pings and numbers its events.
     public struct Configuration: Sendable {
@@ -13,17 +19,22 @@ extension EventHub {
         /// hub's creation, so ids a client kept from an earlier server run are older than
         /// anything this hub holds, and that client gets a snapshot rather than wrong events.
         public var firstEventID: UInt64?
+        /// Threads that write one event to many subscribers together, each taking at least 512
+        /// of them; by default, one per processor online.
+        public var broadcastWriters: Int
 
         public init(
             historyCapacity: Int = 4096,
             pingInterval: Duration = .seconds(15),
             reconnectDelay: Duration = .seconds(2),
-            firstEventID: UInt64? = nil
+            firstEventID: UInt64? = nil,
+            broadcastWriters: Int? = nil
         ) {
             self.historyCapacity = historyCapacity
             self.pingInterval = pingInterval
             self.reconnectDelay = reconnectDelay
             self.firstEventID = firstEventID
+            self.broadcastWriters = broadcastWriters ?? Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
         }
     }
 }

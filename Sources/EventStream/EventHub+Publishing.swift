@@ -1,3 +1,6 @@
+import Dispatch
+import Locking
+
 extension EventHub {
     /// Publishes an event to every subscriber and keeps it for reconnecting clients.
     ///
@@ -16,15 +19,39 @@ extension EventHub {
         return id
     }
 
-    /// Writes `bytes` to every subscriber, returning those whose write failed.
-    func broadcast(_ bytes: [UInt8]) -> [(token: UInt64, sink: any EventSink)] {
+    /// A subscriber, by its token.
+    typealias Subscriber = (token: UInt64, sink: any EventSink)
+
+    /// Writes `bytes` to every subscriber, returning those whose write failed. Many subscribers
+    /// are shared out among `broadcastWriters` threads: a write is mostly the kernel's TCP send
+    /// (over loopback the receiver's side of it too), so one thread would leave the other
+    /// processors idle while thousands of streams wait their turn (BENCHMARKS.md, finding g).
+    func broadcast(_ bytes: [UInt8]) -> [Subscriber] {
         // A copy-on-write copy: one reference count, and the lock is free while writing.
         let sinks = registry.withLock { $0.sinks }
-        var failed: [(token: UInt64, sink: any EventSink)] = []
-        for (token, sink) in sinks {
-            if !sink.write(bytes) {
-                failed.append((token, sink))
+        let writers = min(configuration.broadcastWriters, sinks.count / Self.subscribersPerWriter)
+        guard writers > 1 else { return Self.write(bytes, to: sinks) }
+        let subscribers = Array(sinks)
+        let failed = Locked<[Subscriber]>([])
+        DispatchQueue.concurrentPerform(iterations: writers) { writer in
+            let share = subscribers.count * writer / writers..<subscribers.count * (writer + 1) / writers
+            let lost = Self.write(bytes, to: subscribers[share])
+            if !lost.isEmpty {
+                failed.withLock { $0 += lost }
             }
+        }
+        return failed.current
+    }
+
+    /// Fewer subscribers than this per thread are written by one thread: handing work to another
+    /// costs more than it saves.
+    static let subscribersPerWriter = 512
+
+    private static func write<Subscribers: Sequence>(_ bytes: [UInt8], to subscribers: Subscribers) -> [Subscriber]
+    where Subscribers.Element == (key: UInt64, value: any EventSink) {
+        var failed: [Subscriber] = []
+        for (token, sink) in subscribers where !sink.write(bytes) {
+            failed.append((token, sink))
         }
         return failed
     }
@@ -32,7 +59,7 @@ extension EventHub {
     /// Removes and finishes subscribers whose write failed, even when their close handler has
     /// already unsubscribed them. Called with no lock held: finishing a stream may run a
     /// handler that unsubscribes.
-    func drop(_ failed: [(token: UInt64, sink: any EventSink)]) {
+    func drop(_ failed: [Subscriber]) {
         guard !failed.isEmpty else { return }
         registry.withLock { registry in
             for subscriber in failed {
