@@ -20,7 +20,7 @@ extension EventHub {
         /// anything this hub holds, and that client gets a snapshot rather than wrong events.
         public var firstEventID: UInt64?
         /// Threads that write one event to many subscribers together, each taking at least 512
-        /// of them; by default, one per processor online.
+        /// of them; by default, one per processor online. Pings take one.
         public var broadcastWriters: Int
 
         public init(

@@ -10,7 +10,8 @@ extension EventHub {
             task = Task { [weak self] in
                 while (try? await Task.sleep(for: interval)) != nil {
                     guard let self else { return }
-                    drop(broadcast(Self.pingBytes))
+                    // One writer: nobody waits for a ping, so it goes at the least CPU.
+                    drop(broadcast(Self.pingBytes, writers: 1))
                 }
             }
         }

@@ -13,7 +13,7 @@ extension EventHub {
             let id = history.lastID + 1
             let bytes = ServerSentEvent(event: event, id: id, data: data).encoded()
             history.append(bytes)
-            return (id, broadcast(bytes))
+            return (id, broadcast(bytes, writers: configuration.broadcastWriters))
         }
         drop(failed)
         return id
@@ -23,13 +23,13 @@ extension EventHub {
     typealias Subscriber = (token: UInt64, sink: any EventSink)
 
     /// Writes `bytes` to every subscriber, returning those whose write failed. Many subscribers
-    /// are shared out among `broadcastWriters` threads: a write is mostly the kernel's TCP send
+    /// are shared out among up to `writers` threads: a write is mostly the kernel's TCP send
     /// (over loopback the receiver's side of it too), so one thread would leave the other
     /// processors idle while thousands of streams wait their turn (BENCHMARKS.md, finding g).
-    func broadcast(_ bytes: [UInt8]) -> [Subscriber] {
+    func broadcast(_ bytes: [UInt8], writers: Int) -> [Subscriber] {
         // A copy-on-write copy: one reference count, and the lock is free while writing.
         let sinks = registry.withLock { $0.sinks }
-        let writers = min(configuration.broadcastWriters, sinks.count / Self.subscribersPerWriter)
+        let writers = min(writers, sinks.count / Self.subscribersPerWriter)
         guard writers > 1 else { return Self.write(bytes, to: sinks) }
         let subscribers = Array(sinks)
         let failed = Locked<[Subscriber]>([])
