@@ -13,10 +13,20 @@ extension EventHub {
             let id = history.lastID + 1
             let bytes = ServerSentEvent(event: event, id: id, data: data).encoded()
             history.append(bytes)
-            return (id, broadcast(bytes, writers: configuration.broadcastWriters))
+            return (id, pacedBroadcast(bytes))
         }
         drop(failed)
         return id
+    }
+
+    /// `broadcast`, writing or enqueuing as `pacing` says. Called with `history` held, so
+    /// broadcasts are timed one after another.
+    private func pacedBroadcast(_ bytes: [UInt8]) -> [Subscriber] {
+        let start = ContinuousClock.now
+        let writes = pacing.withLock { $0.writes(at: start) }
+        let failed = broadcast(bytes, writers: configuration.broadcastWriters, enqueue: !writes)
+        pacing.withLock { $0.record(from: start, to: .now, wrote: writes) }
+        return failed
     }
 
     /// A subscriber, by its token.
@@ -26,16 +36,16 @@ extension EventHub {
     /// are shared out among up to `writers` threads: a write is mostly the kernel's TCP send
     /// (over loopback the receiver's side of it too), so one thread would leave the other
     /// processors idle while thousands of streams wait their turn (BENCHMARKS.md, finding g).
-    func broadcast(_ bytes: [UInt8], writers: Int) -> [Subscriber] {
+    func broadcast(_ bytes: [UInt8], writers: Int, enqueue: Bool = false) -> [Subscriber] {
         // A copy-on-write copy: one reference count, and the lock is free while writing.
         let sinks = registry.withLock { $0.sinks }
         let writers = min(writers, sinks.count / Self.subscribersPerWriter)
-        guard writers > 1 else { return Self.write(bytes, to: sinks) }
+        guard writers > 1 else { return Self.write(bytes, to: sinks, enqueue: enqueue) }
         let subscribers = Array(sinks)
         let failed = Locked<[Subscriber]>([])
         DispatchQueue.concurrentPerform(iterations: writers) { writer in
             let share = subscribers.count * writer / writers..<subscribers.count * (writer + 1) / writers
-            let lost = Self.write(bytes, to: subscribers[share])
+            let lost = Self.write(bytes, to: subscribers[share], enqueue: enqueue)
             if !lost.isEmpty {
                 failed.withLock { $0 += lost }
             }
@@ -47,10 +57,11 @@ extension EventHub {
     /// costs more than it saves.
     static let subscribersPerWriter = 512
 
-    private static func write<Subscribers: Sequence>(_ bytes: [UInt8], to subscribers: Subscribers) -> [Subscriber]
-    where Subscribers.Element == (key: UInt64, value: any EventSink) {
+    private static func write<Subscribers: Sequence>(
+        _ bytes: [UInt8], to subscribers: Subscribers, enqueue: Bool
+    ) -> [Subscriber] where Subscribers.Element == (key: UInt64, value: any EventSink) {
         var failed: [Subscriber] = []
-        for (token, sink) in subscribers where !sink.write(bytes) {
+        for (token, sink) in subscribers where !(enqueue ? sink.enqueue(bytes) : sink.write(bytes)) {
             failed.append((token, sink))
         }
         return failed

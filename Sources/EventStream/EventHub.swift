@@ -20,6 +20,8 @@ public final class EventHub: Sendable {
     /// when nested.
     let registry = Locked(SubscriberRegistry())
     let pinger = Locked<Task<Void, Never>?>(nil)
+    /// Only taken inside `history`, which orders the broadcasts it times.
+    let pacing = Locked(BroadcastPacing())
     let retryBytes: [UInt8]
     static let pingBytes = ServerSentEvent.comment("ping")
 

@@ -12,14 +12,24 @@ extension ResponseStream {
     /// however large (the first snapshot of a big deck).
     @discardableResult
     public func write(_ bytes: [UInt8]) -> Bool {
+        write(bytes, sendingNow: true)
+    }
+
+    /// `write` through the queue only: libmicrohttpd's thread sends it, with whatever else is
+    /// queued by then, and the caller never waits for the kernel.
+    @discardableResult
+    public func enqueue(_ bytes: [UInt8]) -> Bool {
+        write(bytes, sendingNow: false)
+    }
+
+    private func write(_ bytes: [UInt8], sendingNow: Bool) -> Bool {
         state.withLock { state in
             guard state.phase == .open else { return false }
             guard state.queuedBytes <= capacity else {
                 state.drop()
                 return false
             }
-            // A caught-up client takes the chunk straight from here (see `ChunkSocket`).
-            if state.suspended, state.queuedBytes == 0, let socket = state.attachment?.socket {
+            if sendingNow, state.suspended, state.queuedBytes == 0, let socket = state.attachment?.socket {
                 switch ChunkSocket(descriptor: socket).send(bytes) {
                 case .sent: return true
                 case .torn:
