@@ -4,9 +4,9 @@
 /// a caught-up client): the event reaches every client soonest, but the next publish waits for
 /// all of it, about 13 µs per client here. Its `enqueue` only queues, and the transport's own
 /// threads send, batching what piles up for each client. So the hub writes only when it has been
-/// idle at least as long as its last write took: a lone change goes out at once, while events
-/// coming faster than that are enqueued, and a burst costs the publisher little
-/// (BENCHMARKS.md, finding g).
+/// idle at least half as long as its last write took, which keeps writing from taking more than
+/// two thirds of its time: a lone change goes out at once, while events coming faster are
+/// enqueued, and a burst costs the publisher little (BENCHMARKS.md, finding g).
 struct BroadcastPacing {
     private var lastEnd: ContinuousClock.Instant?
     private var lastWriteDuration: Duration = .zero
@@ -14,7 +14,7 @@ struct BroadcastPacing {
     /// True if a broadcast starting `now` should write rather than enqueue.
     func writes(at now: ContinuousClock.Instant) -> Bool {
         guard let lastEnd else { return true }
-        return now - lastEnd >= lastWriteDuration
+        return now - lastEnd >= lastWriteDuration / 2
     }
 
     /// Records a broadcast that ran from `start` to `end`, written or enqueued.

@@ -9,20 +9,20 @@ import Testing
         start + .milliseconds(milliseconds)
     }
 
-    @Test func writesWhenIdleAtLeastAsLongAsTheLastWriteTook() {
+    @Test func writesWhenIdleAtLeastHalfAsLongAsTheLastWriteTook() {
         var pacing = BroadcastPacing()
         #expect(pacing.writes(at: at(0)))
         pacing.record(from: at(0), to: at(10), wrote: true)
-        #expect(!pacing.writes(at: at(19)))
-        #expect(pacing.writes(at: at(20)))
+        #expect(!pacing.writes(at: at(14)))
+        #expect(pacing.writes(at: at(15)))
     }
 
     @Test func anEnqueuedBroadcastKeepsTheLastWritesDuration() {
         var pacing = BroadcastPacing()
         pacing.record(from: at(0), to: at(10), wrote: true)
         pacing.record(from: at(12), to: at(13), wrote: false)
-        #expect(!pacing.writes(at: at(22)))
-        #expect(pacing.writes(at: at(23)))
+        #expect(!pacing.writes(at: at(17)))
+        #expect(pacing.writes(at: at(18)))
     }
 
     /// A sink whose write takes `writeTime`, recording which of its two methods the hub called.
