@@ -9,7 +9,7 @@ import Testing
         start + .milliseconds(milliseconds)
     }
 
-    @Test func writesWhenIdleAtLeastHalfAsLongAsTheLastWriteTook() {
+    @Test func writesWhenThePreviousBroadcastBeganOneAndAHalfWritesAgo() {
         var pacing = BroadcastPacing()
         #expect(pacing.writes(at: at(0)))
         pacing.record(from: at(0), to: at(10), wrote: true)
@@ -20,9 +20,9 @@ import Testing
     @Test func anEnqueuedBroadcastKeepsTheLastWritesDuration() {
         var pacing = BroadcastPacing()
         pacing.record(from: at(0), to: at(10), wrote: true)
-        pacing.record(from: at(12), to: at(13), wrote: false)
-        #expect(!pacing.writes(at: at(17)))
-        #expect(pacing.writes(at: at(18)))
+        pacing.record(from: at(20), to: at(21), wrote: false)
+        #expect(!pacing.writes(at: at(34)))
+        #expect(pacing.writes(at: at(35)))
     }
 
     /// A sink whose write takes `writeTime`, recording which of its two methods the hub called.
