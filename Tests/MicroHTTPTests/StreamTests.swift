@@ -21,7 +21,7 @@ extension Live {
             }
         }
 
-        @Test func caughtUpClientTakesSmallWritesWhileTheServerThreadIsBusy() throws {
+        @Test func caughtUpClientTakesSmallWritesButNotEnqueuedOnesWhileTheServerThreadIsBusy() throws {
             let route = StreamRoute()
             let busy = DispatchSemaphore(value: 0)
             let entered = Locked(false)
@@ -47,11 +47,13 @@ extension Live {
                 #expect(stream.write(Array("id: 1\ndata: small\n\n".utf8)))
                 #expect(try client.nextEvent() == SSEEvent(id: "1", data: "small"))
                 #expect(!released.current)
-                // Too large to skip it: queued, and sent once the thread is free.
+                // Enqueued, or too large to skip it: both wait for the thread.
+                #expect(stream.enqueue(Array("id: 2\ndata: queued\n\n".utf8)))
                 let large = "data: " + String(repeating: "x", count: ChunkSocket.sizeLimit) + "\n\n"
                 #expect(stream.write(Array(large.utf8)))
-                #expect(try client.nextEvent()?.data.utf8.count == ChunkSocket.sizeLimit)
+                #expect(try client.nextEvent() == SSEEvent(id: "2", data: "queued"))
                 #expect(released.current)
+                #expect(try client.nextEvent()?.data.utf8.count == ChunkSocket.sizeLimit)
                 #expect(try blocker.readResponse().status == 204)
             }
         }
