@@ -34,7 +34,8 @@ extension Live {
             }
             try withServer({ $0.threadPoolSize = 1 }, responder: responder) { server, port in
                 let client = try SSEClient(port: port, path: "/events")
-                let stream = try #require(waitUntil { route.all.count == 1 } ? route.all.first : nil)
+                try #require(waitUntil { server.liveStreamCount == 1 })
+                let stream = route.all[0]
                 #expect(waitUntil { stream.state.current.suspended })
                 let blocker = try HTTPTestConnection(port: port)
                 try blocker.send("GET", "/busy")
