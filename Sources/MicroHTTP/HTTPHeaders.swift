@@ -27,6 +27,10 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
         fields.append((name: name, value: value))
     }
 
+    mutating func reserveCapacity(_ count: Int) {
+        fields.reserveCapacity(count)
+    }
+
     /// Replaces every field of that name with one.
     public mutating func set(_ name: String, _ value: String) {
         fields.removeAll { Self.same($0.name, name) }

@@ -3,8 +3,9 @@ import Locking
 /// One request's state across libmicrohttpd's calls to the access handler, and the deferred
 /// work answering it. Created by the URI-log callback, released by the request-completed one.
 final class RequestContext: Sendable {
-    /// The request target as received, before libmicrohttpd splits or decodes it.
-    let target: [UInt8]
+    /// The request target as received, before libmicrohttpd splits or decodes it; nil when it
+    /// is not UTF-8.
+    let target: String?
     let connection: Connection
     /// The connection's arrival deadline; nil when requests are not timed.
     let deadline: ConnectionDeadline?
@@ -35,7 +36,7 @@ final class RequestContext: Sendable {
         case answered
     }
 
-    init(target: [UInt8], connection: Connection, deadline: ConnectionDeadline?) {
+    init(target: String?, connection: Connection, deadline: ConnectionDeadline?) {
         self.target = target
         self.connection = connection
         self.deadline = deadline

@@ -9,8 +9,8 @@ extension ServerCore {
 
     /// One call of libmicrohttpd's access handler for `context`'s request: the first call
     /// (headers), one per piece of body, then a final one with no body. Returns false to make
-    /// libmicrohttpd close the connection.
-    func access(_ context: RequestContext, method: HTTPMethod, upload: UnsafeRawBufferPointer) -> Bool {
+    /// libmicrohttpd close the connection. `method` is read only when the request is dispatched.
+    func access(_ context: RequestContext, method: @autoclosure () -> HTTPMethod, upload: UnsafeRawBufferPointer) -> Bool {
         let limit = configuration.maxBodySize
         let step: Step = context.state.withLock { state in
             switch state.phase {
@@ -63,7 +63,7 @@ extension ServerCore {
             return false
         case .dispatch(let headers, let body):
             context.deadline?.arrived()
-            return dispatch(context, method: method, headers: headers, body: body)
+            return dispatch(context, method: method(), headers: headers, body: body)
         case .send(let response):
             context.deadline?.arrived()
             return send(response, for: context)
@@ -86,7 +86,7 @@ extension ServerCore {
     private func dispatch(_ context: RequestContext, method: HTTPMethod, headers: HTTPHeaders, body: [UInt8]) -> Bool {
         let request: HTTPRequest
         do throws(HTTPRequest.TargetError) {
-            guard let target = String(validUTF8: context.target) else { throw .notUTF8 }
+            guard let target = context.target else { throw .notUTF8 }
             request = try HTTPRequest(method: method, target: target, headers: headers, body: body)
         } catch {
             // Whatever else the client sends on this connection is not worth reading.

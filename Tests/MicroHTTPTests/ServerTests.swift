@@ -127,6 +127,17 @@ extension Live {
             }
         }
 
+        @Test func targetBytesThatAreNotUTF8Are400() throws {
+            try withServer(responder: echo) { _, port in
+                let connection = try HTTPTestConnection(port: port)
+                try connection.send(Array("GET /a".utf8) + [0xFF, 0xC3] + Array(" HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
+                let response = try connection.readResponse()
+                #expect(response.status == 400)
+                #expect(errorCode(response) == "bad_request")
+                #expect((json(response)["error"] as? [String: Any])?["message"] as? String == "the request target does not decode to UTF-8")
+            }
+        }
+
         @Test func rawPathIsDecodedOnceBySegment() throws {
             try withServer(responder: echo) { _, port in
                 let response = try HTTPTestClient.request("GET", "/files/%2e%2e/a%2Fb/%252e/%00x?k=v", port: port)
