@@ -84,13 +84,12 @@ private func logMessage(_ cls: UnsafeMutableRawPointer?, _ format: UnsafePointer
 private func requestStarted(
     _ cls: UnsafeMutableRawPointer?, _ uri: UnsafePointer<CChar>?, _ connection: OpaquePointer?
 ) -> UnsafeMutableRawPointer? {
-    guard let uri, let connection else { return nil }
+    // The socket context is set by `connectionChanged` for every connection before its first request.
+    guard let uri, let connection, let socketContext = statedeck_connection_socket_context(connection) else { return nil }
+    let connectionContext = Unmanaged<ConnectionContext>.fromOpaque(socketContext).takeUnretainedValue()
     // Validated here, straight from the C string: the standard library's fastest UTF-8 check.
-    let target = String(validatingCString: uri)
-    let deadline = statedeck_connection_socket_context(connection).map {
-        Unmanaged<ConnectionDeadline>.fromOpaque($0).takeUnretainedValue()
-    }
-    let context = RequestContext(target: target, connection: Connection(pointer: connection), deadline: deadline)
+    let context = connectionContext.startRequest(
+        target: String(validatingCString: uri), connection: Connection(pointer: connection))
     // Balanced by `requestFinished`, which libmicrohttpd calls for every request it logged.
     return Unmanaged.passRetained(context).toOpaque()
 }
@@ -112,17 +111,21 @@ private func connectionChanged(
     _ cls: UnsafeMutableRawPointer?, _ connection: OpaquePointer?,
     _ socketContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>?, _ code: MHD_ConnectionNotificationCode
 ) {
-    guard let connection, let socketContext, let deadlines = core(cls).deadlines else { return }
+    guard let connection, let socketContext else { return }
+    let deadlines = core(cls).deadlines
     switch code {
     case .CONNECTION_NOTIFY_STARTED:
-        let deadline = deadlines.opened(socket: Connection(pointer: connection).socket)
+        let deadline = deadlines?.opened(socket: Connection(pointer: connection).socket)
         // Balanced by the `CLOSED` notification below, which libmicrohttpd sends for every
         // connection it announced as started.
-        socketContext.pointee = deadline.map { Unmanaged.passRetained($0).toOpaque() }
+        socketContext.pointee = Unmanaged.passRetained(ConnectionContext(deadline: deadline)).toOpaque()
     case .CONNECTION_NOTIFY_CLOSED:
         guard let pointer = socketContext.pointee else { return }
         socketContext.pointee = nil
-        deadlines.closed(Unmanaged<ConnectionDeadline>.fromOpaque(pointer).takeRetainedValue())
+        let closed = Unmanaged<ConnectionContext>.fromOpaque(pointer).takeRetainedValue()
+        if let deadline = closed.deadline {
+            deadlines?.closed(deadline)
+        }
     default: break
     }
 }

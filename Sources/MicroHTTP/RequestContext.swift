@@ -4,8 +4,8 @@ import Locking
 /// work answering it. Created by the URI-log callback, released by the request-completed one.
 final class RequestContext: Sendable {
     /// The request target as received, before libmicrohttpd splits or decodes it; nil when it
-    /// is not UTF-8.
-    let target: String?
+    /// is not UTF-8. Replaced only by `restart`, while nothing else holds this context.
+    nonisolated(unsafe) private(set) var target: String?
     let connection: Connection
     /// The connection's arrival deadline; nil when requests are not timed.
     let deadline: ConnectionDeadline?
@@ -40,6 +40,12 @@ final class RequestContext: Sendable {
         self.target = target
         self.connection = connection
         self.deadline = deadline
+    }
+
+    /// Makes this context the next request's on the same connection (`ConnectionContext`).
+    func restart(target: String?) {
+        self.target = target
+        state.withLock { $0 = State() }
     }
 
     /// Suspends the connection while `work` runs, then resumes it with the answer. False,

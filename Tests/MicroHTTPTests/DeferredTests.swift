@@ -24,6 +24,28 @@ extension Live {
             }
         }
 
+        /// A connection's next request reuses its context when nothing holds it any more: no
+        /// target, header or body may carry over, whether the one before was deferred or not.
+        @Test func requestsInTurnOnOneConnectionSeeOnlyTheirOwnParts() throws {
+            let responder = CallbackResponder { request in
+                let echo = HTTPResponse.json(.ok, Array(#"{"target":"\#(request.target)","tag":"\#(request.headers["X-Tag"] ?? "")","body":"\#(String(decoding: request.body, as: UTF8.self))"}"#.utf8))
+                return request.pathSegments.first == "later" ? .deferred { echo } : .response(echo)
+            }
+            try withServer(responder: responder) { _, port in
+                let connection = try HTTPTestConnection(port: port)
+                let requests: [(target: String, tag: String?, body: String)] = [
+                    ("/later/1?q", "a", "one"), ("/now/2", nil, ""), ("/later/3", nil, "three"),
+                    ("/later/4", "d", ""), ("/now/5", "e", "five"), ("/now/6", nil, ""),
+                ]
+                for request in requests {
+                    try connection.send("POST", request.target, headers: request.tag.map { [("X-Tag", $0)] } ?? [],
+                                        body: Array(request.body.utf8))
+                    let response = try connection.readResponse()
+                    #expect(response.text == #"{"target":"\#(request.target)","tag":"\#(request.tag ?? "")","body":"\#(request.body)"}"#)
+                }
+            }
+        }
+
         @Test func stopAnswersWaitingDeferredRequestsWith503() throws {
             let waiting = Locked(0)
             let responder = CallbackResponder { _ in

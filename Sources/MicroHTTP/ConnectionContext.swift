@@ -1,0 +1,27 @@
+/// What libmicrohttpd keeps for one connection (its socket context): the arrival deadline, and
+/// the request context that the connection's next request reuses when nothing else holds it.
+///
+/// Only touched on the polling thread that owns the connection (connection notifications and
+/// the URI-log callback), so it needs no lock.
+final class ConnectionContext {
+    /// Nil when requests are not timed.
+    let deadline: ConnectionDeadline?
+    private var lastRequest: RequestContext?
+
+    init(deadline: ConnectionDeadline?) {
+        self.deadline = deadline
+    }
+
+    /// A context for the request that begins with `target`: the previous request's, reset, if
+    /// no deferred work, stream or registry still holds it (two allocations fewer per
+    /// keep-alive request), else a new one.
+    func startRequest(target: String?, connection: Connection) -> RequestContext {
+        if isKnownUniquelyReferenced(&lastRequest), let reused = lastRequest {
+            reused.restart(target: target)
+            return reused
+        }
+        let context = RequestContext(target: target, connection: connection, deadline: deadline)
+        lastRequest = context
+        return context
+    }
+}
