@@ -26,6 +26,8 @@ final class RequestContext: Sendable {
         /// connection, so only a refusal is answered here.
         case awaitingHeaders
         case receivingBody
+        /// Handed to the responder: its answer is queued, or its deferred work about to start.
+        case dispatched
         /// The body outgrew the limit; the rest is counted, dropped, and 413 answered at the end.
         case bodyTooLarge(discarded: Int)
         /// Deferred work is running and the connection waits for it, suspended.
@@ -33,6 +35,7 @@ final class RequestContext: Sendable {
         case deferredDone(HTTPResponse)
         /// The server stopped before the deferred work finished.
         case deferredCancelled
+        /// An answer of the server's own (a refusal, 413, 503) or the deferred one is queued.
         case answered
     }
 
@@ -52,7 +55,7 @@ final class RequestContext: Sendable {
     /// with nothing started, if the server stopped first.
     func runDeferred(_ work: @escaping @Sendable () async -> HTTPResponse) -> Bool {
         let started = state.withLock { state in
-            guard case .receivingBody = state.phase else { return false }
+            guard case .dispatched = state.phase else { return false }
             state.phase = .deferred
             connection.suspend()
             return true
@@ -75,7 +78,7 @@ final class RequestContext: Sendable {
     func cancelDeferred() {
         state.withLock { state in
             switch state.phase {
-            case .receivingBody:
+            case .dispatched:
                 state.phase = .deferredCancelled
             case .deferred:
                 state.phase = .deferredCancelled

@@ -16,20 +16,23 @@ extension ServerCore {
             switch state.phase {
             case .awaitingHeaders:
                 state.headers = context.connection.requestHeaders
-                state.phase = .receivingBody
                 // Refused before any body byte is read; answering on the first call closes
                 // the connection, which is what a client sending too much (or framing its body
                 // two ways) should get.
                 if let refusal = RequestFraming.refusal(for: state.headers) {
+                    state.phase = .answered
                     return .send(refusal)
                 }
                 if let length = state.headers["Content-Length"].flatMap(Int.init), length > limit {
+                    state.phase = .answered
                     return .send(tooLarge)
                 }
+                state.phase = .receivingBody
                 return .proceed
             case .receivingBody where upload.isEmpty:
                 // Handed over, not kept: a stream's context lives as long as its connection.
                 defer { (state.headers, state.body) = (HTTPHeaders(), []) }
+                state.phase = .dispatched
                 return .dispatch(state.headers, state.body)
             case .receivingBody:
                 guard state.body.count + upload.count <= limit else {
@@ -42,6 +45,7 @@ extension ServerCore {
                 state.body.append(contentsOf: upload)
                 return .proceed
             case .bodyTooLarge where upload.isEmpty:
+                state.phase = .answered
                 return .send(tooLarge)
             case .bodyTooLarge(let discarded):
                 // Past this, the client is not going to stop: drop it unanswered.
@@ -49,10 +53,12 @@ extension ServerCore {
                 state.phase = .bodyTooLarge(discarded: discarded + upload.count)
                 return .proceed
             case .deferredDone(let response):
+                state.phase = .answered
                 return .send(response)
             case .deferredCancelled:
+                state.phase = .answered
                 return .send(stopping)
-            case .deferred, .answered:
+            case .dispatched, .deferred, .answered:
                 return .proceed
             }
         }

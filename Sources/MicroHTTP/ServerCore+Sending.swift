@@ -1,8 +1,7 @@
 extension ServerCore {
     /// Hands `response` to libmicrohttpd for `context`'s connection. False (close the
-    /// connection) if it cannot be queued.
+    /// connection) if it cannot be queued. The request's phase was moved on by `access`.
     func send(_ response: HTTPResponse, for context: RequestContext) -> Bool {
-        context.state.withLock { $0.phase = .answered }
         // Found by the answer's own headers: the standard ones are the same on every answer.
         if case .shared(let shared) = response.body,
            let built = shared.builtResponse(status: response.status, headers: response.headers) {
