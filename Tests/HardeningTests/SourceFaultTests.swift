@@ -195,10 +195,10 @@ extension Live {
                 let started = ContinuousClock.now
                 let answer = try await harness.post("/api/panels/broken/recover", json: #"{"option":"restart"}"#)
                 #expect(answer.status == 202, "\(answer.text)")
-                let pid = try #require(await Self.eventuallyValue { ProcessTable.pid(in: pidFile) })
+                let pid = try #require(await eventuallyValue { ProcessTable.pid(in: pidFile) })
                 #expect(ProcessTable.isRunning(pid))
                 // The failure toast comes once the command is killed at 500 ms.
-                let toast = await Self.eventuallyValue {
+                let toast = await eventuallyValue {
                     await harness.deck.snapshot().toast.flatMap { $0.message.hasPrefix("Restart failed") ? $0 : nil }
                 }
                 let elapsed = ContinuousClock.now - started
@@ -216,18 +216,6 @@ extension Live {
             let items = (0..<20_000).map { Info.Item(id: "item-\($0)", title: "\(nasty) \($0)", subtitle: nasty) }
             let fields = (0..<1000).map { Info.Field("\(nasty) \($0)", nasty) }
             return Info(summary: nasty, fields: fields, items: items, text: String(repeating: nasty, count: 20_000))
-        }
-
-        /// Polls `value` until it is not nil or `timeout` passes.
-        static func eventuallyValue<Value>(
-            timeout: Duration = defaultWait, _ value: () async -> Value?
-        ) async -> Value? {
-            let deadline = ContinuousClock.now + timeout
-            while ContinuousClock.now < deadline {
-                if let found = await value() { return found }
-                try? await Task.sleep(for: .milliseconds(10))
-            }
-            return nil
         }
     }
 }

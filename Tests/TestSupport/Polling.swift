@@ -21,10 +21,17 @@ public let defaultWait = Duration.seconds(20)
 public func eventually(
     timeout: Duration = defaultWait, _ condition: () async throws -> Bool
 ) async rethrows -> Bool {
+    try await eventuallyValue(timeout: timeout) { try await condition() ? true : nil } ?? false
+}
+
+/// `eventually` for a value: polls `value` until it is not nil or `timeout` passes.
+public func eventuallyValue<Value>(
+    timeout: Duration = defaultWait, _ value: () async throws -> Value?
+) async rethrows -> Value? {
     let deadline = ContinuousClock.now + timeout
     while true {
-        if try await condition() { return true }
-        if ContinuousClock.now >= deadline { return false }
+        if let found = try await value() { return found }
+        if ContinuousClock.now >= deadline { return nil }
         try? await Task.sleep(for: .milliseconds(2))
     }
 }
