@@ -840,6 +840,16 @@ def http_markdown(results, targets, seconds, report, with_statedeck):
         rounds = " / ".join(", ".join(f"{r['rps']:.0f}" for r in results[(label, name)])
                             for name in names)
         lines.append(f"| {label} | " + " | ".join(cells + ratios) + f" | {p99} | {rounds} |")
+    if with_statedeck:
+        # The host's speed drifts between rounds; each StateDeck round against the bare round
+        # right after it shows how far the ratio itself moves.
+        paired = []
+        for label in targets:
+            ratios = sorted(a["rps"] / b["rps"] for a, b in zip(results[(label, "StateDeck")],
+                                                                 results[(label, names[1])]))
+            paired.append(f"{label} {median(ratios):.2f}× ({ratios[0]:.2f}–{ratios[-1]:.2f}×)")
+        lines += ["", "StateDeck / bare round by round (each round against the bare program's "
+                  "round right after it), median and range: " + "; ".join(paired) + "."]
     if with_statedeck and len(targets) == 2:
         static, api = list(targets)
         lines += ["", "StateDeck /api/state ÷ static: " +
