@@ -80,7 +80,11 @@ enum ListeningSockets {
     static func addresses(port: Int) throws -> [String] {
         var found: [String] = []
         for (file, isIPv6) in [("/proc/net/tcp", false), ("/proc/net/tcp6", true)] {
-            guard let text = try? String(contentsOfFile: file, encoding: .utf8) else { continue }
+            // Read to the end: the kernel hands these files out a page per read, and
+            // `String(contentsOfFile:)` stops after the first, which holds only the first ~27
+            // sockets (with more servers listening, this one's could be left out).
+            guard let bytes = try? FileHandle(forReadingFrom: URL(fileURLWithPath: file)).readToEnd() else { continue }
+            let text = String(decoding: bytes, as: UTF8.self)
             for line in text.split(separator: "\n").dropFirst() {
                 let columns = line.split(separator: " ")
                 guard columns.count > 3, columns[3] == "0A" else { continue }  // TCP_LISTEN
