@@ -1,7 +1,8 @@
 import Locking
 
 /// One request's state across libmicrohttpd's calls to the access handler, and the deferred
-/// work answering it. Created by the URI-log callback, released by the request-completed one.
+/// work answering it. Handed out by the URI-log callback (new, or the connection's previous one
+/// restarted: `ConnectionContext`), given back by the request-completed one.
 final class RequestContext: Sendable {
     /// The request target as received, before libmicrohttpd splits or decodes it; nil when it
     /// is not UTF-8. Replaced only by `restart`, while nothing else holds this context.
