@@ -88,8 +88,7 @@ private func requestStarted(
     guard let uri, let connection, let socketContext = statedeck_connection_socket_context(connection) else { return nil }
     let connectionContext = Unmanaged<ConnectionContext>.fromOpaque(socketContext).takeUnretainedValue()
     // Validated here, straight from the C string: the standard library's fastest UTF-8 check.
-    let context = connectionContext.startRequest(
-        target: String(validatingCString: uri), connection: Connection(pointer: connection))
+    let context = connectionContext.startRequest(target: String(validatingCString: uri))
     // Balanced by `requestFinished`, which libmicrohttpd calls for every request it logged.
     return Unmanaged.passRetained(context).toOpaque()
 }
@@ -115,10 +114,11 @@ private func connectionChanged(
     let deadlines = core(cls).deadlines
     switch code {
     case .CONNECTION_NOTIFY_STARTED:
-        let deadline = deadlines?.opened(socket: Connection(pointer: connection).socket)
+        let opened = Connection(pointer: connection)
+        let deadline = deadlines?.opened(socket: opened.socket)
         // Balanced by the `CLOSED` notification below, which libmicrohttpd sends for every
         // connection it announced as started.
-        socketContext.pointee = Unmanaged.passRetained(ConnectionContext(deadline: deadline)).toOpaque()
+        socketContext.pointee = Unmanaged.passRetained(ConnectionContext(connection: opened, deadline: deadline)).toOpaque()
     case .CONNECTION_NOTIFY_CLOSED:
         guard let pointer = socketContext.pointee else { return }
         socketContext.pointee = nil

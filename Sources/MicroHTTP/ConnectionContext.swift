@@ -4,18 +4,20 @@
 /// Only touched on the polling thread that owns the connection (connection notifications and
 /// the URI-log callback), so it needs no lock.
 final class ConnectionContext {
+    let connection: Connection
     /// Nil when requests are not timed.
     let deadline: ConnectionDeadline?
     private var lastRequest: RequestContext?
 
-    init(deadline: ConnectionDeadline?) {
+    init(connection: Connection, deadline: ConnectionDeadline?) {
+        self.connection = connection
         self.deadline = deadline
     }
 
     /// A context for the request that begins with `target`: the previous request's, reset, if
     /// no deferred work, stream or registry still holds it (two allocations fewer per
     /// keep-alive request), else a new one.
-    func startRequest(target: String?, connection: Connection) -> RequestContext {
+    func startRequest(target: String?) -> RequestContext {
         if isKnownUniquelyReferenced(&lastRequest), let reused = lastRequest {
             reused.restart(target: target)
             return reused
