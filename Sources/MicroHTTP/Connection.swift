@@ -1,5 +1,11 @@
 import CMicroHTTPD
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
 /// A libmicrohttpd connection (`struct MHD_Connection *`).
 ///
 /// Sendable because libmicrohttpd allows `MHD_resume_connection` from any thread; everything
@@ -24,6 +30,41 @@ struct Connection: @unchecked Sendable {
     /// Queues the answer (`MHD_queue_response`); false if libmicrohttpd refused it.
     func queue(_ response: ResponseHandle, status: HTTPStatus) -> Bool {
         MHD_queue_response(pointer, UInt32(status.rawValue), response.pointer) == .YES
+    }
+
+    /// The first value of the request header `name` (`MHD_lookup_connection_value_n`,
+    /// case-insensitive), read in full even if it holds a NUL; nil if the request has none.
+    func requestHeader(_ name: StaticString) -> String? {
+        lookUpHeader(name).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// Whether the first value of the request header `name` is, byte for byte, one of `values`:
+    /// asked with no string made of the value, which costs more than the comparison.
+    func requestHeader(_ name: StaticString, isOneOf values: [String]) -> Bool {
+        guard let value = lookUpHeader(name), let start = value.baseAddress else { return false }
+        return values.contains { candidate in
+            var candidate = candidate
+            return candidate.withUTF8 { bytes in
+                bytes.count == value.count && bytes.baseAddress.map { memcmp($0, start, bytes.count) == 0 } ?? false
+            }
+        }
+    }
+
+    /// Whether the request has a header `name`, with no string made of its value.
+    func hasRequestHeader(_ name: StaticString) -> Bool {
+        lookUpHeader(name) != nil
+    }
+
+    private func lookUpHeader(_ name: StaticString) -> UnsafeRawBufferPointer? {
+        var value: UnsafePointer<CChar>?
+        var size = 0
+        let found = name.withUTF8Buffer { key in
+            key.withMemoryRebound(to: CChar.self) {
+                MHD_lookup_connection_value_n(pointer, .HEADER_KIND, $0.baseAddress, key.count, &value, &size)
+            }
+        }
+        guard found == .YES, let value else { return nil }
+        return UnsafeRawBufferPointer(start: value, count: size)
     }
 
     /// The connection's socket (`MHD_get_connection_info`, `MHD_CONNECTION_INFO_CONNECTION_FD`).

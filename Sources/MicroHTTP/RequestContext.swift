@@ -26,6 +26,9 @@ final class RequestContext: Sendable {
         /// The first call: headers are in, no body byte yet; answering now would close the
         /// connection, so only a refusal is answered here.
         case awaitingHeaders
+        /// The responder answered from the head; the answer waits for the next call, since one
+        /// queued on the first would close the connection.
+        case answeredFromHead(HTTPResponse)
         case receivingBody
         /// Handed to the responder: its answer is queued, or its deferred work about to start.
         case dispatched
@@ -46,10 +49,10 @@ final class RequestContext: Sendable {
         self.deadline = deadline
     }
 
-    /// Makes this context the next request's on the same connection (`ConnectionContext`).
+    /// Makes this context the next request's on the same connection (`ConnectionContext`); its
+    /// state was reset when the previous request completed (`ServerCore.requestCompleted`).
     func restart(target: String?) {
         self.target = target
-        state.withLock { $0 = State() }
     }
 
     /// Suspends the connection while `work` runs, then resumes it with the answer. False,

@@ -31,6 +31,13 @@ public struct Router: HTTPResponder {
         routesBySegmentCount[count].append(route)
     }
 
+    /// Whether some route's pattern matches `pathSegments`, whatever its method: the paths that
+    /// never reach the fallback.
+    public func hasRoute(for pathSegments: [String]) -> Bool {
+        let count = pathSegments.count
+        return count < routesBySegmentCount.count && routesBySegmentCount[count].contains { $0.pattern.match(pathSegments) != nil }
+    }
+
     public func respond(to request: HTTPRequest) -> HTTPReply {
         var allowed: [HTTPMethod] = []
         let count = request.pathSegments.count

@@ -9,12 +9,16 @@ extension ServerCore {
 
     /// One call of libmicrohttpd's access handler for `context`'s request: the first call
     /// (headers), one per piece of body, then a final one with no body. Returns false to make
-    /// libmicrohttpd close the connection. `method` is read only when the request is dispatched.
+    /// libmicrohttpd close the connection. `method` is read only when the responder is asked.
     func access(_ context: RequestContext, method: @autoclosure () -> HTTPMethod, upload: UnsafeRawBufferPointer) -> Bool {
         let limit = configuration.maxBodySize
         let step: Step = context.state.withLock { state in
             switch state.phase {
             case .awaitingHeaders:
+                if let answer = headAnswer(for: context, method: method) {
+                    state.phase = .answeredFromHead(answer)
+                    return .proceed
+                }
                 state.headers = context.connection.requestHeaders
                 // Refused before any body byte is read; answering on the first call closes
                 // the connection, which is what a client sending too much (or framing its body
@@ -29,6 +33,9 @@ extension ServerCore {
                 }
                 state.phase = .receivingBody
                 return .proceed
+            case .answeredFromHead(let response) where upload.isEmpty:
+                state.phase = .dispatched
+                return .send(response)
             case .receivingBody where upload.isEmpty:
                 // Handed over, not kept: a stream's context lives as long as its connection.
                 defer { (state.headers, state.body) = (HTTPHeaders(), []) }
@@ -58,7 +65,7 @@ extension ServerCore {
             case .deferredCancelled:
                 state.phase = .answered
                 return .send(stopping)
-            case .dispatched, .deferred, .answered:
+            case .answeredFromHead, .dispatched, .deferred, .answered:
                 return .proceed
             }
         }
@@ -74,6 +81,15 @@ extension ServerCore {
             context.deadline?.arrived()
             return send(response, for: context)
         }
+    }
+
+    /// The responder's answer from the request's head (`HTTPResponder.respond(toHead:)`), asked
+    /// only when the request frames no body, so that nothing it could send goes unread.
+    private func headAnswer(for context: RequestContext, method: () -> HTTPMethod) -> HTTPResponse? {
+        let connection = context.connection
+        guard let target = context.target, !connection.hasRequestHeader("Content-Length"),
+              !connection.hasRequestHeader("Transfer-Encoding") else { return nil }
+        return responder.respond(toHead: RequestHead(method: method(), target: target, connection: connection))
     }
 
     /// Body bytes read and dropped past the limit, so the client gets to read its 413.

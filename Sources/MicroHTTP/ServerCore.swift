@@ -41,7 +41,12 @@ final class ServerCore: Sendable {
     /// libmicrohttpd finished with a request (sent, failed, client gone, or daemon stopping).
     func requestCompleted(_ context: RequestContext) {
         context.deadline?.answered()
-        let (stream, deferred) = context.state.withLock { ($0.stream, $0.deferred) }
+        // Reset under the lock taken here anyway, so that reusing the context for the
+        // connection's next request (`RequestContext.restart`) takes none.
+        let (stream, deferred) = context.state.withLock { state in
+            defer { state = RequestContext.State() }
+            return (state.stream, state.deferred)
+        }
         stream?.detach()
         if deferred {
             registry.withLock { $0.deferred[ObjectIdentifier(context)] = nil }

@@ -33,7 +33,7 @@ public final class DeckServer: Sendable {
             .register(on: &router)
         gate = RequestGate(configuredHost: configuration.host, token: configuration.token)
         http = HTTPServer(configuration: configuration.http,
-                          responder: SecureResponder(gate: gate, routes: router), logger: logger)
+                          responder: SecureResponder(gate: gate, routes: router, files: files), logger: logger)
     }
 
     /// Binds, starts the deck's loads and returns the port; the server then accepts connections.

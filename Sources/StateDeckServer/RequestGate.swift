@@ -56,6 +56,13 @@ struct RequestGate: Sendable {
         return nil
     }
 
+    /// Whether `head` passes with nothing checked but its `Host`, as a GET or HEAD of a path that
+    /// does not hold live state (the caller's part: `holdsLiveState`) does when no token is
+    /// asked for. False sends the request the full way, through `intercept`.
+    func admitsOnHost(_ head: RequestHead) -> Bool {
+        token == nil && (head.method == .get || head.method == .head) && head.header("Host", isOneOf: bound.current.hosts)
+    }
+
     /// Refuses a `Host` that is not this server, and cross-site or cross-origin requests for
     /// live state.
     private func originRefusal(_ request: HTTPRequest) -> HTTPResponse? {
@@ -127,7 +134,11 @@ struct RequestGate: Sendable {
 
     /// The API, the stream and every method but GET and HEAD read or change live state.
     private func isStateful(_ request: HTTPRequest) -> Bool {
-        (request.method != .get && request.method != .head)
-            || request.pathSegments.first == "api" || (request.pathSegments.count == 1 && request.pathSegments[0] == "events")
+        (request.method != .get && request.method != .head) || Self.holdsLiveState(request.pathSegments)
+    }
+
+    /// The API and the stream: paths whose requests the gate checks beyond `Host`.
+    static func holdsLiveState(_ pathSegments: [String]) -> Bool {
+        pathSegments.first == "api" || (pathSegments.count == 1 && pathSegments[0] == "events")
     }
 }

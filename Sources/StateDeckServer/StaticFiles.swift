@@ -14,10 +14,21 @@ public struct StaticFiles: Sendable {
         /// The headers of a 304; a 200 adds `Content-Type`.
         let validators: HTTPHeaders
         let headers: HTTPHeaders
+
+        /// The answer to GET or HEAD: 304 if `ifNoneMatch` names this file's tag, else the file.
+        func response(ifNoneMatch: String?) -> HTTPResponse {
+            if ETag.matches(etag, ifNoneMatch: ifNoneMatch) {
+                return HTTPResponse(status: .notModified, headers: validators)
+            }
+            return HTTPResponse(status: .ok, headers: headers, body: .shared(body))
+        }
     }
 
     /// Keyed by path segments, as requests are.
     private let entries: [[String]: Entry]
+    /// The same files by the targets that name them without a `%` escape, for the fast path
+    /// (`StaticFiles+Head.swift`).
+    var headEntries: [String: Entry]
 
     /// Reads every servable file below `directory`.
     public init(directory: URL) throws {
@@ -32,6 +43,7 @@ public struct StaticFiles: Sendable {
             entries[segments] = Entry(body: SharedBytes(bytes), etag: etag, validators: validators, headers: headers)
         }
         self.entries = entries
+        headEntries = Self.plainTargets(of: entries)
     }
 
     /// Answers GET and HEAD for a file; 404 for anything not in the manifest, 405 for other methods.
@@ -46,10 +58,7 @@ public struct StaticFiles: Sendable {
             response.headers.add("Allow", "GET, HEAD")
             return response
         }
-        if ETag.matches(entry.etag, ifNoneMatch: request.headers["If-None-Match"]) {
-            return HTTPResponse(status: .notModified, headers: entry.validators)
-        }
-        return HTTPResponse(status: .ok, headers: entry.headers, body: .shared(entry.body))
+        return entry.response(ifNoneMatch: request.headers["If-None-Match"])
     }
 
     /// `/` and `/dir/` mean that folder's `index.html`. Nothing else is checked, because nothing

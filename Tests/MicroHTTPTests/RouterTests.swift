@@ -29,6 +29,16 @@ import Testing
         #expect(bodyText(response) == #"{"id":"db main"}"#)
     }
 
+    @Test func hasRouteForWhatSomePatternMatchesWhateverTheMethod() {
+        let router = router()
+        #expect(router.hasRoute(for: ["api", "state"]))
+        #expect(router.hasRoute(for: ["api", "panels", "db", "retry"]))
+        #expect(!router.hasRoute(for: ["api", "panels", "", "retry"]))
+        #expect(!router.hasRoute(for: ["api"]))
+        #expect(!router.hasRoute(for: ["app.js"]))
+        #expect(!Router().hasRoute(for: [""]))
+    }
+
     @Test func unknownPathIsNotFoundInTheErrorShape() throws {
         let response = try respond(router(), .get, "/nope")
         #expect(response.status == .notFound)
