@@ -148,11 +148,26 @@ private func handleAccess(
     let upload = UnsafeRawBufferPointer(start: uploadData, count: uploadData == nil ? 0 : uploadSize.pointee)
     // Every body byte is taken (kept or, past the limit, dropped).
     uploadSize.pointee = 0
-    let keep = core(cls).access(context, method: HTTPMethod(rawValue: String(cString: method)), upload: upload)
+    let keep = core(cls).access(context, method: HTTPMethod(cString: method), upload: upload)
     return keep ? .YES : .NO
 }
 
 // MARK: - Request headers
+
+extension HTTPMethod {
+    /// The method libmicrohttpd parsed. GET and HEAD, nearly every request, are matched
+    /// without a string made of them (a bodiless request's method is read twice: for the fast
+    /// path, then for the full way).
+    init(cString method: UnsafePointer<CChar>) {
+        if strcmp(method, "GET") == 0 {
+            self = .get
+        } else if strcmp(method, "HEAD") == 0 {
+            self = .head
+        } else {
+            self.init(rawValue: String(cString: method))
+        }
+    }
+}
 
 extension Connection {
     /// The request's header fields in order (`MHD_get_connection_values_n`, `MHD_HEADER_KIND`).

@@ -29,7 +29,9 @@ struct SecureResponder: HTTPResponder {
     }
 
     func respond(toHead head: RequestHead) -> HTTPResponse? {
-        gate.admitsOnHost(head) ? headFiles.respond(toHead: head) : nil
+        // The file first: most requests that are not for a file are turned away by its lookup alone.
+        guard let answer = headFiles.respond(toHead: head), gate.admitsOnHost(head) else { return nil }
+        return answer
     }
 
     /// A strict policy the page is written for: its own scripts and styles only, no inline
