@@ -735,11 +735,12 @@ def run_wrk(url, seconds, connections=64, threads=2):
     out = subprocess.run(["wrk", f"-t{threads}", f"-c{connections}", f"-d{seconds}s", "--latency",
                           url], capture_output=True, text=True, timeout=seconds + 60).stdout
     rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
+    requests = int(re.search(r"(\d+) requests in", out).group(1))
     non2xx = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
     errors = re.search(r"Socket errors: (.*)", out)
     p99 = re.search(r"\s99%\s+([\d.]+)(us|ms|s)", out)
     scale = {"us": 0.001, "ms": 1.0, "s": 1000.0}
-    return {"rps": rps, "non2xx": int(non2xx.group(1)) if non2xx else 0,
+    return {"rps": rps, "requests": requests, "non2xx": int(non2xx.group(1)) if non2xx else 0,
             "socket_errors": errors.group(1) if errors else "",
             "p99_ms": float(p99.group(1)) * scale[p99.group(2)] if p99 else None}
 
@@ -789,19 +790,22 @@ def bench_http(args, statedeck, report):
         for label, file in targets.items():
             entries = []
             if statedeck:
-                entries.append(("StateDeck", f"{contenders[0][1].base}{contenders[0][2][file]}"))
-            entries.append(("bare libmicrohttpd", f"{bare[file][0].base}{bare[file][1]}"))
-            entries.append(("nginx (Debian default config)", f"{nginx.base}/{file}"))
-            for name, url in entries:   # warm-up, and a check that each answers 200
-                status, body = http("GET", url)
+                entries.append(("StateDeck", contenders[0][1], contenders[0][2][file]))
+            entries.append(("bare libmicrohttpd", bare[file][0], bare[file][1]))
+            entries.append(("nginx (Debian default config)", nginx, f"/{file}"))
+            for name, server, path in entries:   # warm-up, and a check that each answers 200
+                status, body = http("GET", server.base + path)
                 if status != 200:
-                    raise BenchError(f"{url} answered {status}")
-                run_wrk(url, 1)
+                    raise BenchError(f"{server.base + path} answered {status}")
+                run_wrk(server.base + path, 1)
             for round_index in range(rounds):
-                for name, url in entries:
-                    result = run_wrk(url, seconds)
+                for name, server, path in entries:
+                    cpu_before = server.cpu_seconds()
+                    result = run_wrk(server.base + path, seconds)
+                    # The server's own CPU (nginx: with its workers) per request answered.
+                    result["cpu_us"] = (server.cpu_seconds() - cpu_before) / result["requests"] * 1e6
                     log(f"wrk {label}, {name}, round {round_index + 1}/{rounds}: "
-                        f"{result['rps']:.0f} req/s")
+                        f"{result['rps']:.0f} req/s, {result['cpu_us']:.2f} µs of server CPU per request")
                     if result["non2xx"] or result["socket_errors"]:
                         log(f"  non-2xx {result['non2xx']}, socket errors {result['socket_errors']}")
                     results.setdefault((label, name), []).append(result)
@@ -824,7 +828,7 @@ def http_markdown(results, targets, seconds, report, with_statedeck):
              "headers, ETag, Cache-Control), so both put the same bytes on the wire."]
     header = ("| target | " + " | ".join(names) + " | "
               + ("StateDeck / bare | StateDeck / nginx" if with_statedeck else "bare / nginx")
-              + " | p99 latency (ms) | rounds |")
+              + " | server CPU per request (µs) | p99 latency (ms) | rounds |")
     lines += ["", header, separator(header)]
     medians = {}
     for label in targets:
@@ -835,11 +839,13 @@ def http_markdown(results, targets, seconds, report, with_statedeck):
             ratios = [ratio_text(values[0], values[1]), ratio_text(values[0], values[2])]
         else:
             ratios = [ratio_text(values[0], values[1])]
+        cpu = " / ".join(fmt("{:.2f}", median(r["cpu_us"] for r in results[(label, name)]))
+                         for name in names)
         p99 = " / ".join(fmt("{:.2f}", median(r["p99_ms"] for r in results[(label, name)]))
                          for name in names)
         rounds = " / ".join(", ".join(f"{r['rps']:.0f}" for r in results[(label, name)])
                             for name in names)
-        lines.append(f"| {label} | " + " | ".join(cells + ratios) + f" | {p99} | {rounds} |")
+        lines.append(f"| {label} | " + " | ".join(cells + ratios) + f" | {cpu} | {p99} | {rounds} |")
     if with_statedeck:
         # The host's speed drifts between rounds; each StateDeck round against the bare round
         # right after it shows how far the ratio itself moves.

@@ -56,9 +56,10 @@ struct RequestGate: Sendable {
         return nil
     }
 
-    /// Whether `head` passes with nothing checked but its `Host`, as a GET or HEAD of a path that
-    /// does not hold live state (the caller's part: `holdsLiveState`) does when no token is
-    /// asked for. False sends the request the full way, through `intercept`.
+    /// Whether the gate lets `head` through on its `Host` alone: a GET or HEAD, no token asked
+    /// for, and `Host` naming this server. That holds only for a path without live state
+    /// (`holdsLiveState`), which is the caller's to check. False sends the request the full way,
+    /// through `intercept`.
     func admitsOnHost(_ head: RequestHead) -> Bool {
         token == nil && (head.method == .get || head.method == .head) && head.header("Host", isOneOf: bound.current.hosts)
     }
