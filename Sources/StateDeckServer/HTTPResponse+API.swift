@@ -13,10 +13,17 @@ extension HTTPResponse {
     }
 
     private static func api(_ status: HTTPStatus, body: Body) -> HTTPResponse {
-        var response = HTTPResponse.json(status, body: body)
-        response.headers.add("Cache-Control", "no-store")
-        return response
+        HTTPResponse(status: status, headers: apiHeaders, body: body)
     }
+
+    /// Built once: answers that carry this one value share its storage, so the transport finds
+    /// a shared document's response without comparing a field (`SharedBytes`), and no request
+    /// builds the list again.
+    private static let apiHeaders: HTTPHeaders = {
+        var headers = HTTPResponse.json(.ok, body: .bytes([])).headers
+        headers.add("Cache-Control", "no-store")
+        return headers
+    }()
 
     static func api(_ status: HTTPStatus, _ text: String) -> HTTPResponse {
         api(status, Array(text.utf8))
