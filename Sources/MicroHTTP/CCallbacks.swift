@@ -152,7 +152,7 @@ private func handleAccess(
     return keep ? .YES : .NO
 }
 
-// MARK: - Request headers
+// MARK: - Request method
 
 extension HTTPMethod {
     /// The method libmicrohttpd parsed. GET and HEAD, nearly every request, are matched
@@ -168,6 +168,8 @@ extension HTTPMethod {
         }
     }
 }
+
+// MARK: - Request headers
 
 extension Connection {
     /// The request's header fields in order (`MHD_get_connection_values_n`, `MHD_HEADER_KIND`).
