@@ -793,15 +793,16 @@ def bench_http(args, statedeck, report):
                 entries.append(("StateDeck", contenders[0][1], contenders[0][2][file]))
             entries.append(("bare libmicrohttpd", bare[file][0], bare[file][1]))
             entries.append(("nginx (Debian default config)", nginx, f"/{file}"))
-            for name, server, path in entries:   # warm-up, and a check that each answers 200
-                status, body = http("GET", server.base + path)
+            entries = [(name, server, server.base + path) for name, server, path in entries]   # with URLs
+            for name, server, url in entries:   # warm-up, and a check that each answers 200
+                status, body = http("GET", url)
                 if status != 200:
-                    raise BenchError(f"{server.base + path} answered {status}")
-                run_wrk(server.base + path, 1)
+                    raise BenchError(f"{url} answered {status}")
+                run_wrk(url, 1)
             for round_index in range(rounds):
-                for name, server, path in entries:
+                for name, server, url in entries:
                     cpu_before = server.cpu_seconds()
-                    result = run_wrk(server.base + path, seconds)
+                    result = run_wrk(url, seconds)
                     # The server's own CPU (nginx: with its workers) per request answered.
                     result["cpu_us"] = (server.cpu_seconds() - cpu_before) / result["requests"] * 1e6
                     log(f"wrk {label}, {name}, round {round_index + 1}/{rounds}: "

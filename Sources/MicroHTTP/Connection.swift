@@ -50,9 +50,10 @@ struct Connection: @unchecked Sendable {
         }
     }
 
-    /// Whether the request has a header `name`, with no string made of its value.
-    func hasRequestHeader(_ name: StaticString) -> Bool {
-        lookUpHeader(name) != nil
+    /// Whether the request frames a body (`Content-Length` or `Transfer-Encoding`), asked with no
+    /// string made of either value.
+    var requestFramesBody: Bool {
+        lookUpHeader("Content-Length") != nil || lookUpHeader("Transfer-Encoding") != nil
     }
 
     private func lookUpHeader(_ name: StaticString) -> UnsafeRawBufferPointer? {

@@ -8,8 +8,6 @@
 enum RequestFraming {
     /// The refusal for `headers`, or nil when the framing is unambiguous.
     static func refusal(for headers: HTTPHeaders) -> HTTPResponse? {
-        // Most requests (every GET) carry neither: settled without building a list.
-        guard headers["Content-Length"] != nil || headers["Transfer-Encoding"] != nil else { return nil }
         let lengths = headers.values(for: "Content-Length").map(trimmed)
         let codings = headers.values(for: "Transfer-Encoding")
         if !codings.isEmpty, !lengths.isEmpty {

@@ -15,7 +15,10 @@ extension ServerCore {
         let step: Step = context.state.withLock { state in
             switch state.phase {
             case .awaitingHeaders:
-                if let answer = headAnswer(for: context, method: method) {
+                // Settled once: without either framing header no body comes, so there is none
+                // to refuse, and the responder may answer from the head.
+                let framesBody = context.connection.requestFramesBody
+                if !framesBody, let answer = headAnswer(for: context, method: method) {
                     state.phase = .answeredFromHead(answer)
                     return .proceed
                 }
@@ -23,13 +26,9 @@ extension ServerCore {
                 // Refused before any body byte is read; answering on the first call closes
                 // the connection, which is what a client sending too much (or framing its body
                 // two ways) should get.
-                if let refusal = RequestFraming.refusal(for: state.headers) {
+                if framesBody, let refusal = bodyRefusal(for: state.headers) {
                     state.phase = .answered
                     return .send(refusal)
-                }
-                if let length = state.headers["Content-Length"].flatMap(Int.init), length > limit {
-                    state.phase = .answered
-                    return .send(tooLarge)
                 }
                 state.phase = .receivingBody
                 return .proceed
@@ -83,13 +82,19 @@ extension ServerCore {
         }
     }
 
-    /// The responder's answer from the request's head (`HTTPResponder.respond(toHead:)`), asked
+    /// The responder's answer from the request's head (`HTTPResponder.respond(toHead:)`); asked
     /// only when the request frames no body, so that nothing it could send goes unread.
     private func headAnswer(for context: RequestContext, method: () -> HTTPMethod) -> HTTPResponse? {
-        let connection = context.connection
-        guard let target = context.target, !connection.hasRequestHeader("Content-Length"),
-              !connection.hasRequestHeader("Transfer-Encoding") else { return nil }
-        return responder.respond(toHead: RequestHead(method: method(), target: target, connection: connection))
+        guard let target = context.target else { return nil }
+        return responder.respond(toHead: RequestHead(method: method(), target: target, connection: context.connection))
+    }
+
+    /// The refusal of a request's body before any byte of it is read: framed ambiguously
+    /// (`RequestFraming`), or a `Content-Length` over the limit. Nil if it may be read.
+    private func bodyRefusal(for headers: HTTPHeaders) -> HTTPResponse? {
+        if let refusal = RequestFraming.refusal(for: headers) { return refusal }
+        guard let length = headers["Content-Length"].flatMap(Int.init), length > configuration.maxBodySize else { return nil }
+        return tooLarge
     }
 
     /// Body bytes read and dropped past the limit, so the client gets to read its 413.

@@ -11,10 +11,14 @@ extension StaticFiles {
     }
 
     /// These files with the targets whose path segments `isClaimed` (a route's, or one the gate
-    /// checks further) left to the full way, which would not serve them as files.
+    /// checks further) left to the full way, which would not serve them as files. The segments
+    /// are the ones the full way routes on: the target parsed as a request's.
     func answeringHeads(except isClaimed: ([String]) -> Bool) -> StaticFiles {
         var files = self
-        files.headEntries = headEntries.filter { target, _ in !isClaimed(Self.pathSegments(of: target)) }
+        files.headEntries = headEntries.filter { target, _ in
+            guard let request = try? HTTPRequest(method: .get, target: target) else { return false }
+            return !isClaimed(request.pathSegments)
+        }
         return files
     }
 
@@ -29,10 +33,5 @@ extension StaticFiles {
             }
         }
         return targets
-    }
-
-    /// A plain target's path segments, as `HTTPRequest.pathSegments` would have them.
-    private static func pathSegments(of target: String) -> [String] {
-        target.dropFirst().split(separator: "/", omittingEmptySubsequences: false).map(String.init)
     }
 }
