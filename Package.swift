@@ -48,19 +48,28 @@ let package = Package(
             name: "StateDeckSources",
             dependencies: ["StateDeck", "HTTPClient", "CYAML", "Locking", "Threading"]
         ),
-        // The built-in demo deck: the seed articles' scenarios, simulated.
+        // The built-in demo deck: every loading, error and toast case, simulated.
         .target(name: "StateDeckDemo", dependencies: ["StateDeck", "Locking"]),
+        // Serves a deck: routes, the state mirror and its event stream, static files, the gate.
         .target(
             name: "StateDeckServer",
             dependencies: [
-                "MicroHTTP", "EventStream", "StateDeck", "StateDeckSources", "StateDeckDemo", "Locking",
+                "MicroHTTP", "EventStream", "StateDeck", "Locking",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // The app: which deck is served (the demo or a deck file, reloaded as it is edited).
+        .target(
+            name: "StateDeckApp",
+            dependencies: [
+                "StateDeckServer", "StateDeck", "StateDeckSources", "StateDeckDemo", "Locking",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .executableTarget(
             name: "statedeck",
             dependencies: [
-                "StateDeckServer", "StateDeck", "StateDeckSources", "Locking", "Threading",
+                "StateDeckApp", "StateDeckServer", "StateDeck", "StateDeckSources", "Locking", "Threading",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -90,7 +99,7 @@ let package = Package(
         .testTarget(name: "StateDeckServerTests", dependencies: ["StateDeckServer", "TestSupport"]),
         .testTarget(
             name: "HardeningTests",
-            dependencies: ["StateDeckServer", "StateDeck", "StateDeckDemo", "MicroHTTP", "TestSupport", "Locking"]
+            dependencies: ["StateDeckServer", "StateDeck", "StateDeckSources", "StateDeckDemo", "MicroHTTP", "TestSupport", "Locking"]
         ),
     ]
 )

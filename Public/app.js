@@ -44,8 +44,8 @@ const api = createApi({
       id: `local-${++localToasts}`,
       style: "error",
       message: failure.message,
-      durationMs: config.localToastDurationMs,
-      position: store.toast?.position ?? "bottom",
+      durationMs: store.settings?.toast.durationMs ?? 0,
+      position: store.settings?.toast.position ?? "bottom",
     }),
 });
 
@@ -181,6 +181,7 @@ function applyEventText(type, text, id) {
 
 const stream = createEventStream({
   url: config.routes.events,
+  silenceMs: () => (store.settings ? store.settings.pingIntervalMs * config.deadStreamFactor : null),
   lastEventId: () => (store.lastEventId === null ? null : String(store.lastEventId)),
   onEvent: (e) => {
     const id = e.hasId && e.lastEventId ? e.lastEventId : null;

@@ -1,45 +1,28 @@
 // @ts-check
-// Every default of the page in one table. Nothing else in Public/ hard-codes a delay, a name or a route.
+// The page's own settings in one table: its timings, names and routes. What the server decides
+// (presentation defaults, error kinds, the ping interval, toast duration and position) reaches the
+// page in the state document's `settings`, never as a copy here.
 
 export const config = Object.freeze({
-  /** A loading indicator appears only after this long, so fast loads do not flash. */
-  spinnerDelayMs: 300,
+  /** A loading indicator (a panel's or an item's) is either never seen or seen long enough to read:
+   * it appears only once loading has lasted `revealAfterMs`, and once it has appeared it stays at
+   * least `minimumShownMs`, even if the loading ends sooner. */
+  indicator: Object.freeze({ revealAfterMs: 300, minimumShownMs: 500 }),
   /** The "reconnecting" banner appears only after the stream has been down this long. */
   bannerDelayMs: 500,
   /** Reconnection backoff: base * factor^(attempt-1), capped, then spread by ±jitter (a fraction). */
   backoff: Object.freeze({ baseMs: 500, factor: 2, capMs: 10_000, jitter: 0.3 }),
-  /** The server sends `: ping` at least this often while idle (PROTOCOL.md). */
-  pingIntervalMs: 15_000,
-  /** A stream silent for more than this many ping intervals is treated as dead. */
+  /** A stream silent for more than this many of the server's ping intervals is treated as dead. */
   deadStreamFactor: 2,
-  /** Toasts made by the page itself (a failed HTTP call) stay this long. */
-  localToastDurationMs: 6_000,
-  /** Used when a server toast carries no usable durationMs. */
-  defaultToastDurationMs: 4_000,
   /** Countdowns ("next in 4 s") and relative times are refreshed this often. */
   tickMs: 1_000,
   /** With `?bench` in the address, each applied stream event leaves a `statedeck:applied`
    * performance mark carrying its event id, for `make bench` (off otherwise: marks accumulate). */
   markAppliedEvents: new URLSearchParams(location.search).has("bench"),
-  /** Clicks in a row on a panel that open the debug dialog (seed 004: tap three times). */
+  /** Clicks in a row on a panel that open the debug dialog. */
   debugClickCount: 3,
   /** Cross-tab sharing of the one event stream. */
   tabs: Object.freeze({ lockName: "statedeck-stream-leader", channelName: "statedeck-relay" }),
-  /** Loading presentations when the server sends none (seed 004's defaults). */
-  presentationDefaults: Object.freeze({
-    initialLoading: Object.freeze({ type: "material" }),
-    loadingAfterInfo: Object.freeze({ type: "horizontal" }),
-    loadingAfterError: Object.freeze({ type: "overCurrentContent", alignment: "trailing" }),
-  }),
-  /** Option defaults per presentation type. */
-  presentationOptions: Object.freeze({
-    material: Object.freeze({ alignment: "center", contentOpacity: 1, spacing: 8 }),
-    horizontal: Object.freeze({ position: "trailing", alignment: "center", contentOpacity: 0.5, spacing: 12 }),
-    vertical: Object.freeze({ position: "top", alignment: "center", contentOpacity: 0.5, spacing: 12 }),
-    overCurrentContent: Object.freeze({ alignment: "center", contentOpacity: 0.5, spacing: 12 }),
-    redacted: Object.freeze({ alignment: "center", contentOpacity: 1, spacing: 0 }),
-    custom: Object.freeze({ alignment: "center", contentOpacity: 0.35, spacing: 10, message: "Loading…" }),
-  }),
   /** Icons in icons.svg; any other name the server sends is drawn as `fallbackIcon`. */
   icons: Object.freeze([
     "alert", "wifi-off", "clock", "server", "wrench", "search", "lock", "file-warning", "terminal",
@@ -47,11 +30,6 @@ export const config = Object.freeze({
   ]),
   fallbackIcon: "alert",
   iconSprite: "icons.svg",
-  /** Error kinds offered by the debug dialog (PROTOCOL.md's list). */
-  errorKinds: Object.freeze([
-    "noNetwork", "unreachable", "timeout", "serverError", "serverMaintenance", "notFound", "unauthorized",
-    "invalidResponse", "commandFailed", "outOfSpace", "updateAvailable", "updateRequired", "unknown",
-  ]),
   /** Routes of PROTOCOL.md. */
   routes: Object.freeze({
     state: "/api/state",
@@ -67,9 +45,4 @@ export const config = Object.freeze({
 /** @param {string} segment */
 function enc(segment) {
   return encodeURIComponent(segment);
-}
-
-/** @returns {number} how long a silent stream may stay silent before it is treated as dead */
-export function deadStreamAfterMs() {
-  return config.pingIntervalMs * config.deadStreamFactor;
 }

@@ -1,6 +1,6 @@
 // @ts-check
 // Debug controls, installed only when GET /api/state says "debug": true (app.js imports this module
-// only then; without debug no debug element exists in the DOM). Seed 004's debug-state modal:
+// only then; without debug no debug element exists in the DOM). The debug-state dialog:
 // clicking a panel three times in a row, the "Debug states" button in the header, or a panel's own
 // debug button opens a <dialog> that forces the panel loading / loaded / error (of a chosen kind) /
 // reset / modifying ids / back to live, each through POST /api/debug/panels/{id}/state. Every tab
@@ -31,7 +31,7 @@ export function installDebug(opts) {
   const kindSelect = h(
     "select",
     { data: { testid: "debug-error-kind" }, attrs: { id: "debug-error-kind" } },
-    config.errorKinds.map((k) => h("option", { attrs: { value: k }, text: k })),
+    (store.settings?.errorKinds ?? []).map((k) => h("option", { attrs: { value: k }, text: k })),
   );
   const current = h("p", { class: "debug-current", data: { testid: "debug-current" } });
   const status = h("p", { class: "debug-status", data: { testid: "debug-status" } });

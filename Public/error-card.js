@@ -1,5 +1,5 @@
 // @ts-check
-// The universal error view (seed 002): it renders an ErrorCard configuration and nothing more.
+// The error card: one view for every error; it renders an ErrorCard configuration and nothing more.
 // Icon, title, description, failure reason, recovery suggestion, retry countdown, preloader, the
 // primary button (first "primary" option), the secondary button (first "secondary" or "cancel"
 // option), further options, and a "Details" disclosure. Every button POSTs its recovery option.

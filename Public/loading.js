@@ -1,7 +1,7 @@
 // @ts-check
-// Loading presentations of seed 004 as DOM + CSS. The server chooses the presentation and its options
-// (PanelState.presentation); this module only validates them against the known values (unknown ones
-// fall back to config defaults) and builds:
+// Loading presentations as DOM + CSS. The server chooses the presentation and its options
+// (PanelState.presentation), and names each type's default options in the state document's settings;
+// this module draws every value the server can send as named, and builds:
 //
 //   div.loading[data-presentation][data-position][data-alignment]   --content-opacity, --spacing, --reveal-delay
 //     div.loading-content   the content being loaded (dimmed / blurred / redacted per presentation)
@@ -10,13 +10,14 @@
 // styles.css lays each type out: material (blurred overlay with the indicator), horizontal (beside the
 // content: leading/trailing), vertical (above/below: top/bottom), overCurrentContent (over the content
 // at one of nine alignments), redacted (skeleton, no spinner), custom (a message card over the content).
-import { config } from "./config.js";
 import { h, icon, spinner } from "./dom.js";
 
 /** @typedef {import('./types.js').LoadingPresentation} LoadingPresentation */
 
 const TYPES = ["material", "horizontal", "vertical", "overCurrentContent", "redacted", "custom"];
-const NINE = ["topLeading", "top", "topTrailing", "leading", "center", "trailing", "bottomLeading", "bottom", "bottomTrailing"];
+// The values each type is drawn with; the first is drawn when neither the panel nor the type's defaults
+// name one (material's indicator sits in the middle).
+const NINE = ["center", "topLeading", "top", "topTrailing", "leading", "trailing", "bottomLeading", "bottom", "bottomTrailing"];
 const POSITIONS = /** @type {Record<string, string[]>} */ ({
   horizontal: ["leading", "trailing"],
   vertical: ["top", "bottom"],
@@ -42,22 +43,23 @@ const ALIGNMENTS = /** @type {Record<string, string[]>} */ ({
  */
 
 /**
- * @param {LoadingPresentation | null | undefined} p
- * @param {LoadingPresentation} fallback
+ * @param {LoadingPresentation | null | undefined} p as sent for the panel
+ * @param {LoadingPresentation | null | undefined} fallback the server's default for this slot
+ * @param {LoadingPresentation[]} types the server's default options of each type
  * @returns {NormalizedPresentation}
  */
-export function normalizePresentation(p, fallback) {
-  const chosen = /** @type {Record<string, any>} */ (p && TYPES.includes(p.type) ? p : fallback);
+export function normalizePresentation(p, fallback, types) {
+  const chosen = /** @type {Record<string, any>} */ (p && TYPES.includes(p.type) ? p : fallback ?? { type: "material" });
   const type = /** @type {LoadingPresentation["type"]} */ (TYPES.includes(chosen.type) ? chosen.type : "material");
-  const base = /** @type {Record<string, any>} */ (config.presentationOptions[type]);
+  const base = /** @type {Record<string, any>} */ (types.find((t) => t.type === type) ?? {});
   const src = chosen;
   const pick = (/** @type {string} */ key, /** @type {string[]} */ allowed) => {
     const v = src[key] ?? base[key];
     if (allowed.includes(v)) return v;
     return allowed.includes(base[key]) ? base[key] : allowed[0];
   };
-  const opacity = Number(src.contentOpacity ?? base.contentOpacity);
-  const spacing = Number(src.spacing ?? base.spacing);
+  const opacity = Number(src.contentOpacity ?? base.contentOpacity ?? 1);
+  const spacing = Number(src.spacing ?? base.spacing ?? 8);
   return {
     type,
     position: POSITIONS[type] ? pick("position", POSITIONS[type]) : "",
@@ -73,12 +75,13 @@ export function normalizePresentation(p, fallback) {
  * Draws `content` under a loading presentation.
  * @param {Element} content
  * @param {LoadingPresentation | null | undefined} presentation as sent by the server
- * @param {LoadingPresentation} fallback the default for this slot (initial / after info / after error)
- * @param {{label: string, delayMs: number}} opts label: accessible name of the indicator;
+ * @param {{fallback: LoadingPresentation | null | undefined, types: LoadingPresentation[], label: string,
+ *   delayMs: number}} opts fallback: the server's default for this slot (initial / after info / after
+ *   error); types: the server's default options of each type; label: accessible name of the indicator;
  *   delayMs: how long until the indicator (and dimming) appears
  */
-export function withLoading(content, presentation, fallback, opts) {
-  const p = normalizePresentation(presentation, fallback);
+export function withLoading(content, presentation, opts) {
+  const p = normalizePresentation(presentation, opts.fallback, opts.types);
   const redacted = p.type === "redacted";
   const contentBox = h("div", { class: ["loading-content", redacted && "redacted"] }, content);
   if (p.type === "material" || redacted) {

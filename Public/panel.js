@@ -1,5 +1,5 @@
 // @ts-check
-// One panel card, drawn by seed 004's ViewStateModifier rule:
+// One panel card, drawn by one rule over the panel's derived state:
 //
 //   isInitialLoading        → the initial-loading presentation over the skeleton (placeholder, redacted)
 //   else latestValidInfo    → the loaded view (+ the loading-after-info presentation while isLoading)
@@ -7,9 +7,12 @@
 //   else                    → the initial content (placeholder skeleton, or "not loaded yet")
 //
 // The card's shell (header, tools, footer) is built once; its body is rebuilt on every state, with
-// focus and open disclosures carried over. The only memory kept here is presentational: when a spinner
-// started, so that it can wait spinnerDelayMs before showing, even across re-renders.
+// focus and open disclosures carried over. The only memory kept here is presentational: when loading
+// and item actions started, so that an indicator is never seen for a flash (config.indicator): it
+// appears only once loading has lasted revealAfterMs, and once it has appeared the card keeps drawing
+// the loading state until it has been seen minimumShownMs, then draws the newest state.
 import { config } from "./config.js";
+import { store } from "./store.js";
 import { h, icon, button, whileBusy, replaceChildren, clockTime } from "./dom.js";
 import { renderInfo, renderSkeleton } from "./info.js";
 import { renderErrorCard, retryLine } from "./error-card.js";
@@ -27,7 +30,7 @@ import { withLoading, genericSkeleton } from "./loading.js";
 /** @typedef {"initial-loading" | "loaded" | "error" | "initial"} ViewKind */
 
 /**
- * The ViewStateModifier rule (seed 004), as a pure function.
+ * Which view a state draws, as a pure function.
  * @param {PanelState} s
  * @returns {{view: ViewKind, loading: boolean}}
  */
@@ -97,44 +100,91 @@ export function createPanelView(panelId, actions) {
   let loadingSince = null;
   /** @type {Map<string, number>} */
   const modifyingSince = new Map();
+  /** Items whose action ended while their spinner was visible: drawn busy until this time. */
+  /** @type {Map<string, number>} */
+  const modifyingHeldUntil = new Map();
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  let holdTimer;
   let detailsOpen = false;
-  /** @type {PanelState | null} */
+  /** @type {PanelState | null} the newest state received */
   let current = null;
+  /** @type {PanelState | null} the state drawn: the newest, or a loading one still being held */
+  let drawn = null;
 
+  const { revealAfterMs, minimumShownMs } = config.indicator;
   /** @param {number} since */
-  const delayFrom = (since) => Math.max(0, config.spinnerDelayMs - (performance.now() - since));
+  const delayFrom = (since) => Math.max(0, revealAfterMs - (performance.now() - since));
+  /**
+   * When an indicator shown since `since` may go: null if it never became visible (no hold),
+   * else the time it will have been seen minimumShownMs.
+   * @param {number} since
+   * @param {number} now
+   */
+  const holdEnd = (since, now) => (now - since >= revealAfterMs ? since + revealAfterMs + minimumShownMs : null);
+
+  /** @param {PanelState} s */
+  const isLoadingView = (s) => chooseView(s).loading;
 
   /** @param {PanelState} s */
   function remember(s) {
     const now = performance.now();
-    if (s.isLoading || s.isInitialLoading) loadingSince ??= now;
+    if (isLoadingView(s)) loadingSince ??= now;
     else loadingSince = null;
     const ids = new Set(Array.isArray(s.modifyingIds) ? s.modifyingIds : []);
-    for (const id of [...modifyingSince.keys()]) if (!ids.has(id)) modifyingSince.delete(id);
-    for (const id of ids) if (!modifyingSince.has(id)) modifyingSince.set(id, now);
+    for (const [id, since] of [...modifyingSince]) {
+      if (ids.has(id)) continue;
+      modifyingSince.delete(id);
+      const until = holdEnd(since, now);
+      if (until !== null && until > now) modifyingHeldUntil.set(id, until);
+    }
+    for (const id of ids) {
+      modifyingHeldUntil.delete(id);
+      if (!modifyingSince.has(id)) modifyingSince.set(id, now);
+    }
+    for (const [id, until] of [...modifyingHeldUntil]) if (until <= now) modifyingHeldUntil.delete(id);
     if (!s.latestValidError) detailsOpen = false;
+  }
+
+  /** Re-draws the newest state when the earliest hold ends. */
+  function scheduleHoldEnd() {
+    clearTimeout(holdTimer);
+    const ends = [...modifyingHeldUntil.values()];
+    if (drawn !== current && loadingSince !== null) {
+      const until = holdEnd(loadingSince, performance.now());
+      if (until !== null) ends.push(until);
+    }
+    if (!ends.length) return;
+    holdTimer = setTimeout(() => {
+      if (current) update(current);
+    }, Math.max(0, Math.min(...ends) - performance.now()));
   }
 
   /** @param {PanelState} s */
   function renderBody(s) {
     const { view, loading } = chooseView(s);
-    const pres = s.presentation ?? {};
+    const settings = store.settings;
+    const pres = s.presentation ?? settings?.presentation ?? {};
+    const fallback = settings?.presentation;
+    const types = settings?.presentationTypes ?? [];
     const label = `Loading ${s.title}`;
-    const delayMs = loadingSince === null ? config.spinnerDelayMs : delayFrom(loadingSince);
+    const delayMs = loadingSince === null ? revealAfterMs : delayFrom(loadingSince);
+    const busyIds = [...new Set([...(Array.isArray(s.modifyingIds) ? s.modifyingIds : []), ...modifyingHeldUntil.keys()])];
     /** @type {(Node | null)[]} */
     const parts = [];
     if (view === "initial-loading") {
       const skeleton = s.placeholder ? renderSkeleton(s.placeholder) : genericSkeleton();
-      parts.push(withLoading(skeleton, pres.initialLoading, config.presentationDefaults.initialLoading, { label, delayMs }));
+      parts.push(withLoading(skeleton, pres.initialLoading, { fallback: fallback?.initialLoading, types, label, delayMs }));
+      // Automatic retries before the first result say so, as they do over info and error cards.
+      if (s.retry) parts.push(h("div", { class: "skeleton-retry", data: { testid: "skeleton-retry" } }, retryLine(s.retry)));
     } else if (view === "loaded") {
       if (s.stale) parts.push(staleBanner(s));
       const info = renderInfo(/** @type {import('./types.js').Info} */ (s.latestValidInfo), {
         panelTitle: s.title,
-        modifyingIds: s.modifyingIds,
-        itemSpinnerDelay: (itemId) => delayFrom(modifyingSince.get(itemId) ?? performance.now()),
+        modifyingIds: busyIds.length ? busyIds : null,
+        itemSpinnerDelay: (itemId) => (modifyingSince.has(itemId) ? delayFrom(/** @type {number} */ (modifyingSince.get(itemId))) : 0),
         onItemAction: (itemId, actionId, btn) => whileBusy(btn, () => actions.itemAction(panelId, itemId, actionId)),
       });
-      parts.push(loading ? withLoading(info, pres.loadingAfterInfo, config.presentationDefaults.loadingAfterInfo, { label, delayMs }) : info);
+      parts.push(loading ? withLoading(info, pres.loadingAfterInfo, { fallback: fallback?.loadingAfterInfo, types, label, delayMs }) : info);
     } else if (view === "error") {
       const card = renderErrorCard(/** @type {import('./types.js').ErrorCard} */ (s.latestValidError), {
         panelTitle: s.title,
@@ -145,7 +195,7 @@ export function createPanelView(panelId, actions) {
         },
         onOption: (optionId, btn) => whileBusy(btn, () => actions.recover(panelId, optionId)),
       });
-      parts.push(loading ? withLoading(card, pres.loadingAfterError, config.presentationDefaults.loadingAfterError, { label, delayMs }) : card);
+      parts.push(loading ? withLoading(card, pres.loadingAfterError, { fallback: fallback?.loadingAfterError, types, label, delayMs }) : card);
     } else {
       parts.push(s.placeholder ? renderSkeleton(s.placeholder) : initialContent(s));
     }
@@ -200,7 +250,21 @@ export function createPanelView(panelId, actions) {
    */
   function update(s) {
     current = s;
+    // A visible indicator whose loading just ended is kept until it has been seen long enough.
+    const now = performance.now();
+    const heldUntil = !isLoadingView(s) && loadingSince !== null ? holdEnd(loadingSince, now) : null;
+    if (drawn && heldUntil !== null && heldUntil > now) {
+      scheduleHoldEnd();
+      return;
+    }
     remember(s);
+    draw(s);
+    scheduleHoldEnd();
+  }
+
+  /** @param {PanelState} s */
+  function draw(s) {
+    drawn = s;
     const focusKey = focusedKey();
     const { view, loading, parts } = renderBody(s);
 

@@ -8,6 +8,7 @@
 /** @typedef {import('./types.js').StateDocument} StateDocument */
 /** @typedef {import('./types.js').Toast} Toast */
 /** @typedef {import('./types.js').ConnectionState} ConnectionState */
+/** @typedef {import('./types.js').Settings} Settings */
 
 /**
  * @typedef {{kind: "snapshot"} | {kind: "panel", id: string} | {kind: "toast", toast: Toast}
@@ -21,6 +22,8 @@ export function createStore() {
   let order = [];
   let title = "";
   let debug = false;
+  /** @type {Settings | null} */
+  let settings = null;
   let synced = false;
   /** @type {number | null} */
   let lastEventId = null;
@@ -67,6 +70,7 @@ export function createStore() {
       const metaChanged = doc.title !== title || Boolean(doc.debug) !== debug;
       title = typeof doc.title === "string" ? doc.title : "";
       debug = Boolean(doc.debug);
+      if (doc.settings && typeof doc.settings === "object") settings = doc.settings;
       lastEventId = docId ?? lastEventId;
       panels.clear();
       order = [];
@@ -123,7 +127,7 @@ export function createStore() {
 
     /** @returns {StateDocument} the current state as a state document (for a new tab) */
     toSnapshot() {
-      return { title, debug, lastEventId: lastEventId ?? 0, panels: order.map((id) => /** @type {PanelState} */ (panels.get(id))), toast: null };
+      return { title, debug, settings: settings ?? undefined, lastEventId: lastEventId ?? 0, panels: order.map((id) => /** @type {PanelState} */ (panels.get(id))), toast: null };
     },
 
     /** @param {string} id */
@@ -136,6 +140,10 @@ export function createStore() {
     },
     get debug() {
       return debug;
+    },
+    /** The server's drawing settings, from the newest state document; null before the first. */
+    get settings() {
+      return settings;
     },
     get synced() {
       return synced;

@@ -8,7 +8,7 @@
 // the same text/event-stream format (WHATWG "event stream interpretation") over one fetch() body, sends
 // Last-Event-ID on every reconnection (so the server replays what was missed, or sends a snapshot), and
 // treats a stream silent for deadStreamFactor × pingInterval as dead.
-import { config, deadStreamAfterMs } from "./config.js";
+import { config } from "./config.js";
 
 /** @typedef {import('./types.js').ConnectionState} ConnectionState */
 
@@ -133,11 +133,11 @@ export function backoffDelay(attempt, random = Math.random) {
  *   lastEventId?: () => string | null,
  *   onEvent: (e: StreamEvent) => void,
  *   onStatus: (s: ConnectionState) => void,
- *   silenceMs?: number,
- * }} opts silenceMs: how long a silent stream may stay silent (default: deadStreamFactor × pingInterval)
+ *   silenceMs: () => number | null,
+ * }} opts silenceMs: how long a silent stream may stay silent before it is treated as dead; null
+ *   while not known (before the first state document names the server's ping interval)
  */
 export function createEventStream(opts) {
-  const silenceMs = opts.silenceMs ?? deadStreamAfterMs();
   /** @type {ConnectionState} */
   let state = { status: "connecting", attempt: 0, downSince: null, nextRetryAt: null };
   /** @type {AbortController | null} */
@@ -159,7 +159,8 @@ export function createEventStream(opts) {
 
   function armWatchdog() {
     clearTimeout(watchdog);
-    watchdog = setTimeout(() => controller?.abort(new Error("silent stream")), silenceMs);
+    const silenceMs = opts.silenceMs();
+    if (silenceMs !== null) watchdog = setTimeout(() => controller?.abort(new Error("silent stream")), silenceMs);
   }
 
   async function connect() {

@@ -1,5 +1,6 @@
 // @ts-check
-// Toasts (seed 000): one visible at a time; the newest replaces the last and re-arms the timer.
+// Toasts: one visible at a time; the newest replaces the last and re-arms the timer. The server
+// decides how long each stays (`durationMs`); one without a usable duration stays until dismissed.
 // The timer pauses while the toast is hovered or focused and while the tab is hidden. Esc or the close
 // button dismisses; an optional action button runs the toast's action. Position top or bottom.
 //
@@ -7,7 +8,6 @@
 // above the page; while a modal <dialog> is open it moves inside the dialog (hostIn) and is re-shown,
 // which keeps it above the dialog and clickable. It also holds the two live regions, present from
 // page load: role="status" (polite) for success/info and role="alert" (assertive) for errors.
-import { config } from "./config.js";
 import { h, icon, button } from "./dom.js";
 
 /** @typedef {import('./types.js').Toast} Toast */
@@ -30,7 +30,8 @@ export function createToaster(opts) {
   let el = null;
   /** @type {ReturnType<typeof setTimeout> | undefined} */
   let timer;
-  let remaining = 0;
+  /** @type {number | null} milliseconds left before the toast goes; null: until dismissed */
+  let remaining = null;
   let startedAt = 0;
   /** @type {Set<string>} */
   const pauses = new Set();
@@ -47,7 +48,7 @@ export function createToaster(opts) {
 
   function arm() {
     clearTimeout(timer);
-    if (!current || pauses.size) return;
+    if (!current || pauses.size || remaining === null) return;
     startedAt = performance.now();
     timer = setTimeout(dismiss, remaining);
     el?.classList.remove("is-paused");
@@ -56,7 +57,7 @@ export function createToaster(opts) {
   /** @param {string} reason */
   function pause(reason) {
     if (!current) return;
-    if (!pauses.size) {
+    if (!pauses.size && remaining !== null) {
       clearTimeout(timer);
       remaining = Math.max(0, remaining - (performance.now() - startedAt));
     }
@@ -115,7 +116,7 @@ export function createToaster(opts) {
         class: "toast",
         data: { testid: "toast", style, "toast-id": toast.id, "duration-ms": duration, position: positionOf(toast) },
         attrs: { role: "group", "aria-label": style === "error" ? "Error notification" : "Notification" },
-        vars: { "--toast-duration": `${duration}ms` },
+        vars: duration === null ? {} : { "--toast-duration": `${duration}ms` },
         on: {
           mouseenter: () => pause("hover"),
           mouseleave: () => resume("hover"),
@@ -134,7 +135,7 @@ export function createToaster(opts) {
       h("p", { class: "toast-message", text: toast.message, data: { testid: "toast-message" } }),
       action,
       close,
-      h("span", { class: "toast-progress", attrs: { "aria-hidden": "true" } }),
+      duration === null ? null : h("span", { class: "toast-progress", attrs: { "aria-hidden": "true" } }),
     );
     return { node, duration };
   }
@@ -204,7 +205,7 @@ export function createToaster(opts) {
     /**
      * Moves the host (toasts and live regions) into `container` and re-shows it on top. A modal
      * dialog makes everything outside it inert, so while one is open the host lives inside it
-     * (seed 000: feedback attached to the presented view); afterwards it goes back to <body>.
+     * (feedback stays attached to what the person is looking at); afterwards it goes back to <body>.
      * @param {HTMLElement} container
      */
     hostIn(container) {
@@ -222,10 +223,13 @@ export function createToaster(opts) {
   };
 }
 
-/** @param {unknown} ms */
+/**
+ * @param {unknown} ms
+ * @returns {number | null} null when the toast should stay until dismissed
+ */
 function validDuration(ms) {
   const n = Number(ms);
-  return Number.isFinite(n) && n > 0 ? n : config.defaultToastDurationMs;
+  return Number.isFinite(n) && n > 0 ? n : null;
 }
 
 /** @param {Toast} toast */

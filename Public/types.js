@@ -46,7 +46,7 @@
  */
 
 /**
- * The universal error view configuration (seed 002), built by the server.
+ * The universal error view configuration, built by the server: the page draws it as sent.
  * @typedef {object} ErrorCard
  * @property {string} kind
  * @property {string} title
@@ -60,7 +60,7 @@
  */
 
 /**
- * One loading presentation (seed 004) with its options.
+ * One loading presentation (how a panel is drawn while it loads) with its options.
  * @typedef {object} LoadingPresentation
  * @property {"material" | "horizontal" | "vertical" | "overCurrentContent" | "redacted" | "custom"} type
  * @property {string} [position] horizontal: "leading" | "trailing"; vertical: "top" | "bottom"
@@ -133,9 +133,21 @@
 
 /**
  * The `/api/state` document, also the data of the `snapshot` event.
+ * What the server decides about drawing before any panel tells it.
+ * @typedef {object} Settings
+ * @property {number} pingIntervalMs the longest the stream stays silent while idle
+ * @property {{durationMs: number, position: "top" | "bottom"}} toast
+ * @property {string[]} errorKinds the kinds the debug dialog offers
+ * @property {{initialLoading: LoadingPresentation, loadingAfterInfo: LoadingPresentation,
+ *   loadingAfterError: LoadingPresentation}} presentation a panel's presentations when it names none
+ * @property {LoadingPresentation[]} presentationTypes every type with its default options
+ */
+
+/**
  * @typedef {object} StateDocument
  * @property {string} title
  * @property {boolean} debug
+ * @property {Settings} [settings]
  * @property {number} lastEventId
  * @property {PanelState[]} panels
  * @property {Toast | null} [toast]

@@ -1,4 +1,4 @@
-/// A state forced on a panel to design, review and test it (the seed's debug modal).
+/// A state forced on a panel to design, review and test it, whatever its source does.
 ///
 /// Every command but ``live`` pins the panel: its scheduled loads and automatic retries pause and
 /// the result of a load in flight is discarded. Forced results toast like real ones.

@@ -8,10 +8,7 @@ extension Deck {
         if command != .live { pin(index) }
         switch command {
         case .live:
-            panels[index].debugPinned = false
-            // Forced ids go; the items whose actions really run show again.
-            let running = panels[index].runningActions
-            panels[index].history.modifyingIds = running.isEmpty ? nil : running
+            release(index)
             reload(index)
         case .loading:
             record(.loading, in: index)
@@ -33,5 +30,32 @@ extension Deck {
         abandonLoad(index)
         panels[index].timer?.cancel()
         panels[index].debugPinned = true
+    }
+
+    /// Ends a debug pin, if any: the forced ids go (the items whose actions really run show
+    /// again), a state pushed or returned by an item action meanwhile is recorded, and the
+    /// panel's schedule resumes.
+    func release(_ index: Int) {
+        guard panels[index].debugPinned else { return }
+        panels[index].debugPinned = false
+        let running = panels[index].runningActions
+        panels[index].history.modifyingIds = running.isEmpty ? nil : running
+        if let held = panels[index].heldWhilePinned {
+            panels[index].heldWhilePinned = nil
+            record(held, in: index)
+        }
+        if panels[index].load == nil { scheduleNextLoad(index) }
+    }
+
+    /// Records a state that comes from outside the deck's loads (a push, an item action's info),
+    /// unless a debug state pins the panel: then the newest such state waits for the release, and
+    /// the forced state stays as it was forced.
+    func recordUnlessPinned(_ state: ViewState, in index: Int) {
+        if panels[index].debugPinned {
+            panels[index].heldWhilePinned = state
+            publish(index)
+        } else {
+            record(state, in: index)
+        }
     }
 }

@@ -2,7 +2,8 @@ extension Deck {
     /// Runs action `actionId` on item `itemId` of the panel's latest info.
     ///
     /// The item is in `modifyingIds` while the action runs; then the info the action returns is
-    /// shown (or the panel reloads), and a toast reports the outcome.
+    /// shown (or the panel reloads), and a toast reports the outcome. While a debug state pins the
+    /// panel, the returned info waits for the release instead of replacing the forced state.
     ///
     /// - Throws: `unknownItem`, `unknownAction`, or `conflict` when an action already runs on the item.
     public func perform(action actionId: String, item itemId: String, panel id: String) throws(DeckError) {
@@ -31,7 +32,7 @@ extension Deck {
         switch result {
         case .success(let info):
             if let info {
-                record(.loaded(info), in: index)
+                recordUnlessPinned(.loaded(info), in: index)
             } else {
                 publish(index)
                 reload(index)

@@ -22,11 +22,12 @@ extension Deck {
     }
 
     /// Loads the panel again now; a retry while it loads joins that load instead, and one within
-    /// `manualLoadFloor` of the previous retry's load joins a load at the floor.
+    /// `manualLoadFloor` of the previous retry's load joins a load at the floor. A panel pinned by
+    /// a debug state is released first: a retry pressed on a forced card runs the real retry.
     @discardableResult
     public func retry(panel id: String) throws(DeckError) -> RetryResult {
         let index = try index(of: id)
-        guard !panels[index].debugPinned else { throw .conflict("Panel '\(id)' is pinned by a debug state; send 'live' first.") }
+        release(index)
         if panels[index].load == nil, let last = panels[index].lastManualLoadStart,
             case let floor = last + configuration.manualLoadFloor, floor > clock.now {
             if !panels[index].manualLoadPending {
@@ -103,7 +104,7 @@ extension Deck {
         scheduleNextLoad(index)
     }
 
-    private func scheduleNextLoad(_ index: Int) {
+    func scheduleNextLoad(_ index: Int) {
         guard let deadline = panels[index].nextScheduledLoad(after: clock.now) else {
             panels[index].timer?.cancel()
             return

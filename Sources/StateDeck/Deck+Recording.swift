@@ -1,7 +1,8 @@
 extension Deck {
-    /// Pushes a state from the library user's own code; results toast like loaded ones.
+    /// Pushes a state from the library user's own code; results toast like loaded ones. While a
+    /// debug state pins the panel, the newest push waits and is recorded when the pin is released.
     public func push(_ state: ViewState, panel id: String) throws(DeckError) {
-        record(state, in: try index(of: id))
+        recordUnlessPinned(state, in: try index(of: id))
     }
 
     /// Records `state` on panel `index`, publishes it, calls the panel's handlers and shows the
@@ -20,12 +21,12 @@ extension Deck {
         }
     }
 
-    /// Shows `note` as the deck's toast and arms its expiry.
     /// Shows a toast about the deck itself, such as a deck file that could not be reloaded.
     public func announce(_ message: String, style: Toast.Style) {
         show(Feedback.Note(style: style, message: message))
     }
 
+    /// Shows `note` as the deck's toast and arms its expiry.
     func show(_ note: Feedback.Note) {
         let toast = feedback.show(note)
         emit(.toast(toast))

@@ -3,10 +3,11 @@ extension Deck {
     ///
     /// Try again is a manual retry; dismiss shows the last info marked stale (or the initial
     /// state); other options run their handler while the card shows its preloader, toast the
-    /// outcome, and reload the panel once they worked.
+    /// outcome, and reload the panel once they worked. On a card forced by a debug state, the
+    /// panel is released first and the option runs as it would on a real card.
     ///
     /// - Throws: `unknownOption` when the card does not offer the option; `conflict` when the panel
-    ///   shows no error, a recovery already runs, or a retry is asked of a pinned panel.
+    ///   shows no error or a recovery already runs.
     public func recover(panel id: String, option optionId: String) throws(DeckError) {
         let index = try index(of: id)
         let runtime = panels[index]
@@ -17,6 +18,7 @@ extension Deck {
             throw .unknownOption(panel: id, option: optionId)
         }
         guard runtime.recovering == nil else { throw .conflict("A recovery of panel '\(id)' is already running.") }
+        release(index)
         switch option.work {
         case .retry:
             try retry(panel: id)

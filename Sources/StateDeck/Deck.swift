@@ -14,7 +14,8 @@ public actor Deck {
     public nonisolated let title: String
     /// The panels' ids, in declaration order.
     public nonisolated let panelIds: [String]
-    let configuration: Configuration
+    /// Time, randomness, toast settings and limits.
+    public nonisolated let configuration: Configuration
     let clock: DeckClock
     let runner: Runner
     var panels: [PanelRuntime]

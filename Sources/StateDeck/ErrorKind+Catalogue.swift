@@ -32,6 +32,24 @@ extension ErrorKind {
         }
     }
 
+    /// The buttons every card of the kind offers after the error's and the panel's own.
+    ///
+    /// | kinds | buttons |
+    /// | --- | --- |
+    /// | noNetwork, unreachable, timeout, serverError, serverMaintenance, commandFailed, unknown | Try again (primary), Dismiss |
+    /// | notFound, unauthorized, invalidResponse, updateAvailable, updateRequired, outOfSpace | Check again (secondary), Dismiss |
+    ///
+    /// A retry may fix the first row; the second needs a fix elsewhere first (credentials, a URL,
+    /// a check, an update, disk space), so loading again is offered but not as the primary action.
+    public var recoveryOptions: [RecoveryOption] {
+        switch self {
+        case .noNetwork, .unreachable, .timeout, .serverError, .serverMaintenance, .commandFailed, .unknown:
+            [.tryAgain, .cancel]
+        case .notFound, .unauthorized, .invalidResponse, .updateAvailable, .updateRequired, .outOfSpace:
+            [.checkAgain, .cancel]
+        }
+    }
+
     private var copy: (title: String, message: String) {
         switch self {
         case .noNetwork:

@@ -33,7 +33,7 @@ extension LoadingPresentation: Encodable {
 extension KeyedEncodingContainer<LoadingPresentation.CodingKeys> {
     fileprivate mutating func encodeStack(
         _ contentOpacity: Double,
-        _ alignment: LoadingPresentation.Alignment,
+        _ alignment: some Encodable,
         _ spacing: Double
     ) throws {
         try encode(contentOpacity, forKey: .contentOpacity)

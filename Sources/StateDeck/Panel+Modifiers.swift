@@ -42,8 +42,9 @@ extension Panel {
         with { $0.placeholder = info }
     }
 
-    /// The options offered on every error card, after the error's own (try again and dismiss by
-    /// default).
+    /// The panel's own options on its error cards, after the error's own and before the
+    /// catalogue's for the kind; `.tryAgain` here makes Try again the primary action on every
+    /// card, whatever the catalogue offers.
     public func recovery(_ options: RecoveryOption...) -> Panel {
         with { $0.recoveryOptions = options }
     }

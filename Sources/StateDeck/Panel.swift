@@ -30,8 +30,10 @@ public struct Panel: Sendable {
     /// Info drawn as a redacted skeleton before the first load, and shown by the debug `loaded`
     /// command.
     public var placeholder: Info?
-    /// Options offered on every error card of the panel, after the error's own.
-    public var recoveryOptions: [RecoveryOption] = [.tryAgain, .cancel]
+    /// The panel's own options, offered on the error cards they fit after the error's own and
+    /// before the catalogue's for the kind (``ErrorKind/recoveryOptions``), which one of the same
+    /// id replaces.
+    public var recoveryOptions: [RecoveryOption] = []
     /// Actions offered on the items of the panel's list.
     public var itemActions: [ItemAction] = []
     /// The message of a success toast, instead of the default; nil keeps the default.
@@ -44,7 +46,7 @@ public struct Panel: Sendable {
     public var errorHandler: (@Sendable (PanelError) -> Void)?
 
     /// A panel that loads with `load`; the defaults are those of PROTOCOL.md: manual refresh, 10 s
-    /// timeout, 3 attempts, 500 ms minimum loading time, try again and dismiss on its cards.
+    /// timeout, 3 attempts, 500 ms minimum loading time, the catalogue's buttons on its cards.
     public init(_ id: String, title: String, load: @escaping Loader) {
         self.id = id
         self.title = title

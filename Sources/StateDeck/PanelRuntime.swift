@@ -16,6 +16,9 @@ struct PanelRuntime {
     var retry: RetryStatus?
     var stale = false
     var debugPinned = false
+    /// The newest state pushed or returned by an item action while a debug state pinned the
+    /// panel, recorded when the pin is released.
+    var heldWhilePinned: ViewState?
     /// Items with an action really running, in the order they started. `history.modifyingIds`
     /// shows them, but a debug state may show other ids there.
     var runningActions: [String] = []
@@ -69,7 +72,7 @@ struct PanelRuntime {
     mutating func endLoad() {
         load = nil
         retry = nil
-        if recovering == RecoveryOption.tryAgain.id { recovering = nil }
+        if recovering == RecoveryOption.retryId { recovering = nil }
     }
 
     mutating func startModifying(_ itemId: String) {

@@ -1,4 +1,4 @@
-/// How a panel draws each kind of loading, as in the seed's `withViewStateModifier`.
+/// How a panel draws each kind of loading: before the first result, over info, over an error card.
 public struct Presentation: Sendable, Hashable, Encodable {
     /// Before the first info or error.
     public var initialLoading: LoadingPresentation
@@ -7,7 +7,7 @@ public struct Presentation: Sendable, Hashable, Encodable {
     /// Loading again while an error card is shown.
     public var loadingAfterError: LoadingPresentation
 
-    /// The seed's defaults: material, then horizontal, then over the current content (trailing).
+    /// The defaults: material, then beside the info (trailing), then over the error card (trailing).
     public init(
         initialLoading: LoadingPresentation = .material,
         loadingAfterInfo: LoadingPresentation = .horizontal(),

@@ -1,4 +1,4 @@
-/// One state of a panel's view, as in the seed's `ViewStateController`.
+/// One state of a panel's view: not loaded yet, loading, loaded with info, or failed.
 public enum ViewState: Sendable, Equatable {
     /// No state yet, or nothing to show.
     case initial

@@ -1,12 +1,13 @@
 import FoundationEssentials
 
-/// A panel's history of view states with the derived values of the seed's `ViewStateController`.
+/// A panel's history of view states and the values derived from it (`isInitialLoading`,
+/// `latestValidInfo`, `latestError`, …): what the page needs to choose what to draw.
 ///
 /// The derived values cover the whole logical history: they are kept as running values, so only
 /// the newest ``displayLimit`` entries are stored (for display) and memory stays bounded.
 ///
-/// One deliberate difference from the seed: ``isInitialLoading`` stays true however many `loading`
-/// states come in a row before the first info or error.
+/// ``isInitialLoading`` stays true over consecutive loadings until the first info or error since
+/// the last reset.
 public struct ViewStateHistory: Sendable, Equatable {
     /// How many entries are kept for display.
     public static let displayLimit = 50
@@ -35,7 +36,7 @@ public struct ViewStateHistory: Sendable, Equatable {
     /// Ids of list items with an action in flight.
     public var modifyingIds: [String]?
 
-    /// A history holding one `initial` state, as the seed's controller starts.
+    /// A history holding one `initial` state.
     public init(at date: Date) {
         self.init(entries: [Entry(state: .initial, at: date)])
     }

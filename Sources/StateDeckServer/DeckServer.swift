@@ -14,15 +14,22 @@ public final class DeckServer: Sendable {
     private let gate: RequestGate
 
     /// Prepares the server; nothing is bound until `start()`.
+    ///
+    /// - Throws: ``DeckServerError/tokenRequired(host:)`` when `configuration` listens beyond
+    ///   loopback without a token: whoever reaches the port could force states and run recovery
+    ///   commands.
     public init(deck: Deck, configuration: ServerConfiguration,
                 logger: Logger = Logger(label: "statedeck")) async throws {
+        guard configuration.isLoopback || configuration.token != nil else {
+            throw DeckServerError.tokenRequired(host: configuration.host)
+        }
         self.configuration = configuration
         let current = Locked(deck)
         self.current = current
         var hubConfiguration = EventHub.Configuration()
         hubConfiguration.pingInterval = configuration.pingInterval
         hub = EventHub(configuration: hubConfiguration)
-        let mirror = StateMirror(debug: configuration.debug, hub: hub)
+        let mirror = StateMirror(debug: configuration.debug, pingInterval: configuration.pingInterval, hub: hub)
         self.mirror = mirror
         await mirror.follow(deck)
 

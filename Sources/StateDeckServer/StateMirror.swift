@@ -24,13 +24,15 @@ final class StateMirror: Sendable {
 
     let hub: EventHub
     private let debug: Bool
+    private let pingInterval: Duration
     private let contents: Locked<Contents>
     private let encoder = DeckJSON.makeEncoder()
 
     /// An empty mirror; `follow(_:)` fills it.
-    init(debug: Bool, hub: EventHub) {
+    init(debug: Bool, pingInterval: Duration, hub: EventHub) {
         self.hub = hub
         self.debug = debug
+        self.pingInterval = pingInterval
         contents = Locked(Contents(header: [], order: [], panels: [:]))
     }
 
@@ -43,16 +45,18 @@ final class StateMirror: Sendable {
         }
         await deck.observe { [self] event in apply(event, generation: generation) }
         let snapshot = await deck.snapshot()
-        contents.withLock { load(snapshot, into: &$0) }
+        let settings = PageSettings(pingInterval: pingInterval, deck: deck.configuration)
+        let settingsBytes = (try? Self.encode(settings, with: encoder)) ?? Array("{}".utf8)
+        contents.withLock { load(snapshot, settings: settingsBytes, into: &$0) }
         if announce {
             let document = stateDocument(at: hub.lastEventID + 1)
             hub.publish(event: "snapshot", data: String(decoding: document.bytes, as: UTF8.self))
         }
     }
 
-    private func load(_ snapshot: DeckSnapshot, into contents: inout Contents) {
+    private func load(_ snapshot: DeckSnapshot, settings: [UInt8], into contents: inout Contents) {
         contents.header = Array(("{\"title\":" + JSONString.quoted(snapshot.title)).utf8)
-            + Array(",\"debug\":\(debug),\"lastEventId\":".utf8)
+            + Array(",\"debug\":\(debug),\"settings\":".utf8) + settings + Array(",\"lastEventId\":".utf8)
         contents.order = snapshot.panels.map(\.id)
         contents.panels = [:]
         for panel in snapshot.panels {

@@ -3,6 +3,7 @@ import FoundationEssentials
 import Locking
 import Logging
 import StateDeck
+import StateDeckApp
 import StateDeckServer
 import StateDeckSources
 

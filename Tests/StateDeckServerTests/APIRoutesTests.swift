@@ -1,3 +1,4 @@
+import Foundation
 import StateDeck
 import TestSupport
 import Testing
@@ -19,7 +20,7 @@ extension Live {
                 #expect(response.status == 200)
                 #expect(response.header("Content-Type")?.hasPrefix("application/json") == true)
                 #expect(response.header("Cache-Control") == "no-store")
-                #expect(jsonKeys(response.text) == ["title", "debug", "lastEventId", "panels", "toast"])
+                #expect(jsonKeys(response.text) == ["title", "debug", "settings", "lastEventId", "panels", "toast"])
 
                 let state = try response.decode(WireState.self)
                 #expect(state.title == TestDeck.title)
@@ -106,7 +107,7 @@ extension Live {
             }
         }
 
-        @Test func retryOfAnUnknownPanelIs404AndOfAPinnedOneIs409() async throws {
+        @Test func retryOfAnUnknownPanelIs404AndOfAPinnedOneReleasesItAndRetries() async throws {
             try await LiveServer.run { server in
                 let unknown = try await server.post("/api/panels/nope/retry")
                 #expect(unknown.status == 404)
@@ -114,8 +115,29 @@ extension Live {
 
                 #expect(try await server.debug("api", #"{"state":"loading"}"#).status == 200)
                 let pinned = try await server.post("/api/panels/api/retry")
-                #expect(pinned.status == 409)
-                #expect(pinned.apiError?.code == "conflict")
+                #expect(pinned.status == 202)
+                #expect(try await eventually {
+                    let panel = try await server.panel("api")
+                    return !panel.debugPinned && panel.phase == .loaded
+                })
+                #expect(server.scripts.api.runs == 2)
+            }
+        }
+
+        @Test func theStateDocumentCarriesWhatThePageMustNotCopy() async throws {
+            try await LiveServer.run { server in
+                let document = try await server.get("/api/state")
+                let settings = try #require(try JSONSerialization.jsonObject(with: Data(document.body)) as? [String: Any])["settings"]
+                    as? [String: Any]
+                #expect(settings?["pingIntervalMs"] as? Int == 15_000)
+                #expect(settings?["errorKinds"] as? [String] == ErrorKind.allCases.map(\.rawValue))
+                let toast = try #require(settings?["toast"] as? [String: Any])
+                #expect(toast["durationMs"] as? Int == 4_000 && toast["position"] as? String == "top")
+                let presentation = try #require(settings?["presentation"] as? [String: [String: Any]])
+                #expect(presentation["loadingAfterInfo"]?["type"] as? String == "horizontal")
+                let types = try #require(settings?["presentationTypes"] as? [[String: Any]])
+                #expect(types.map { $0["type"] as? String } == ["material", "horizontal", "vertical", "overCurrentContent", "redacted", "custom"])
+                #expect(types[2]["position"] as? String == "bottom" && types[2]["alignment"] as? String == "leading")
             }
         }
 
@@ -159,21 +181,22 @@ extension Live {
             }
         }
 
-        @Test func debugForcedCardCanBeDismissedButNotRetriedWhilePinned() async throws {
+        @Test func aButtonOnADebugForcedCardReleasesThePinAndRunsItsRealFlow() async throws {
             try await LiveServer.run { server in
                 #expect(try await server.debug("api", #"{"state":"error","error":{"kind":"timeout"}}"#).status == 200)
-                // Try again is a retry, which a pinned panel refuses (the core's documented rule).
-                let retry = try await server.post("/api/panels/api/recover", json: #"{"option":"try-again"}"#)
-                #expect(retry.status == 409)
-                #expect(retry.apiError?.code == "conflict")
-                #expect(retry.apiError?.message.contains("live") == true)
-
                 let dismiss = try await server.post("/api/panels/api/recover", json: #"{"option":"cancel"}"#)
                 #expect(dismiss.status == 202)
-                let panel = try await server.panel("api")
-                #expect(panel.latestValidError == nil)
-                #expect(panel.stale)
-                #expect(panel.debugPinned)
+                let dismissed = try await server.panel("api")
+                #expect(dismissed.latestValidError == nil && dismissed.stale && !dismissed.debugPinned)
+
+                #expect(try await server.debug("api", #"{"state":"error","error":{"kind":"timeout"}}"#).status == 200)
+                let retry = try await server.post("/api/panels/api/recover", json: #"{"option":"try-again"}"#)
+                #expect(retry.status == 202)
+                #expect(try await eventually {
+                    let panel = try await server.panel("api")
+                    return !panel.debugPinned && panel.phase == .loaded && !panel.stale
+                })
+                #expect(server.scripts.api.runs == 2)
             }
         }
 

@@ -41,7 +41,6 @@ import Testing
         let state = try await test.deck.panelState("p")
         #expect(state.latestValidInfo == .one)
         #expect(loader.callCount == 1)
-        await #expect(throws: DeckError.self) { try await test.deck.retry(panel: "p") }
     }
 
     @Test func liveUnpinsAndLoads() async throws {

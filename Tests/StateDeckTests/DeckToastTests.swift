@@ -9,8 +9,8 @@ import Testing
         let toast = await test.untilToasts(1)
         #expect(toast == Toast(
             id: "toast-1", style: .error, message: "P: Not found", panelId: "p", durationMs: 4000, position: .top,
-            action: Toast.Action(id: "try-again", label: "Try again")
-        ))
+            action: nil
+        ), "a missing resource offers no primary action to put on the toast")
         await test.advance(to: .milliseconds(4499))
         await test.settle()
         #expect(await test.deck.snapshot().toast == toast)

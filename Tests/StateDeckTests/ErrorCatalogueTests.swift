@@ -48,10 +48,41 @@ import Testing
         #expect(error.detail == "boom at line 3")
     }
 
-    @Test func aLocalizedErrorGivesItsDescription() {
-        struct Described: LocalizedError {
-            var errorDescription: String? { "disk quota exceeded" }
+    @Test func aLocalizedErrorKeepsItsWordsOnTheCard() {
+        struct QuotaExceeded: LocalizedError, CustomStringConvertible {
+            var errorDescription: String? { "The disk quota is exceeded." }
+            var failureReason: String? { "/home uses 10 GB of its 10 GB." }
+            var recoverySuggestion: String? { "Empty the trash, then check again." }
+            var description: String { "QuotaExceeded(volume: /home)" }
         }
-        #expect(PanelError(Described()).detail == "disk quota exceeded")
+        let card = ErrorPresenter().card(for: PanelError(QuotaExceeded()))
+        #expect(card.kind == .unknown)
+        #expect(card.description == "The disk quota is exceeded.")
+        #expect(card.failureReason == "/home uses 10 GB of its 10 GB.")
+        #expect(card.recoverySuggestion == "Empty the trash, then check again.")
+        #expect(card.detail == "QuotaExceeded(volume: /home)")
+    }
+
+    @Test func aLocalizedErrorWithoutWordsKeepsTheKindsCopy() {
+        struct Silent: LocalizedError {}
+        let error = PanelError(Silent())
+        #expect(error.message == ErrorKind.unknown.message)
+        #expect(error.failureReason == nil && error.recoverySuggestion == nil)
+    }
+
+    /// Kinds a retry may fix offer Try again as the primary action; kinds whose fix is elsewhere
+    /// offer Check again, never as the primary action.
+    @Test(arguments: ErrorKind.allCases)
+    func theCataloguesButtonsSuitTheKind(kind: ErrorKind) throws {
+        let options = ErrorPresenter().card(for: PanelError(kind)).options
+        let retry = try #require(options.first { $0.id == RecoveryOption.retryId })
+        let fixedElsewhere: Set<ErrorKind> = [.notFound, .unauthorized, .invalidResponse, .updateAvailable, .updateRequired, .outOfSpace]
+        if fixedElsewhere.contains(kind) {
+            #expect(retry == ErrorCard.Option(id: "try-again", label: "Check again", role: .secondary))
+            #expect(!options.contains { $0.role == .primary })
+        } else {
+            #expect(retry == ErrorCard.Option(id: "try-again", label: "Try again", role: .primary))
+        }
+        #expect(options.last == ErrorCard.Option(id: "cancel", label: "Dismiss", role: .cancel))
     }
 }

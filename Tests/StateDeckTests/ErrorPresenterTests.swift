@@ -33,18 +33,28 @@ import Testing
         #expect(!ErrorPresenter().card(for: .server).showPreloader)
     }
 
-    @Test func offersTheErrorsOptionsBeforeThePanelsWithoutRepeats() {
+    @Test func offersTheErrorsOptionsThenThePanelsThenTheCataloguesWithoutRepeats() {
         let error = PanelError(
             .outOfSpace,
             recoveryOptions: [.freeSpace {}, .buyMoreSpace {}, .custom("cancel", "Not now", role: .cancel) {}]
         )
-        let options = ErrorPresenter(panelOptions: [.tryAgain, .cancel]).card(for: error).options
-        #expect(options.map(\.id) == ["free-space", "buy-space", "cancel", "try-again"])
-        #expect(options.map(\.label) == ["Free space", "Buy more space", "Not now", "Try again"])
-        #expect(options.map(\.role) == [.primary, .secondary, .cancel, .primary])
+        let options = ErrorPresenter(panelOptions: [.custom("restart", "Restart") {}]).card(for: error).options
+        #expect(options.map(\.id) == ["free-space", "buy-space", "cancel", "restart", "try-again"])
+        #expect(options.map(\.label) == ["Free space", "Buy more space", "Not now", "Restart", "Check again"])
+        #expect(options.map(\.role) == [.primary, .secondary, .cancel, .secondary, .secondary])
     }
 
-    @Test func aPanelWithoutOptionsShowsOnlyTheErrors() {
-        #expect(ErrorPresenter(panelOptions: []).card(for: .server).options.isEmpty)
+    @Test func aPanelsTryAgainOverridesTheCatalogues() {
+        let options = ErrorPresenter(panelOptions: [.tryAgain]).card(for: .missing).options
+        #expect(options.map(\.label) == ["Try again", "Dismiss"])
+        #expect(options.first?.role == .primary)
+        let relabelled = ErrorPresenter(panelOptions: [.dismiss(label: "Hide")]).card(for: .server).options
+        #expect(relabelled.map(\.label) == ["Hide", "Try again"])
+    }
+
+    @Test func anOptionScopedToKindsIsOfferedOnlyOnTheirCards() {
+        let presenter = ErrorPresenter(panelOptions: [.freeSpace {}])
+        #expect(presenter.card(for: PanelError(.outOfSpace)).options.first?.label == "Free space")
+        #expect(!presenter.card(for: .server).options.contains { $0.id == "free-space" })
     }
 }

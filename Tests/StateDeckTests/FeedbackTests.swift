@@ -58,8 +58,13 @@ import Testing
     }
 
     @Test func aFailureToastOffersThePrimaryOptionIfAny() {
-        let panel = Self.panel.recovery(.cancel)
-        #expect(Feedback.Note.result(.error(.server), after: nil, manual: false, in: panel)?.action == nil)
+        let tryAgain = Toast.Action(id: "try-again", label: "Try again")
+        #expect(Feedback.Note.result(.error(.server), after: nil, manual: false, in: Self.panel)?.action == tryAgain)
+        // A missing resource offers Check again, which is not the primary action.
+        #expect(Feedback.Note.result(.error(.missing), after: nil, manual: false, in: Self.panel)?.action == nil)
+        let restart = Self.panel.recovery(.custom("restart", "Restart", role: .primary) {})
+        #expect(Feedback.Note.result(.error(.missing), after: nil, manual: false, in: restart)?.action
+            == Toast.Action(id: "restart", label: "Restart"))
     }
 
     @Test func showsOneToastAtATimeReusingTheIdForTheSamePanel() {

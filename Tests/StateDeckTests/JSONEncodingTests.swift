@@ -90,7 +90,8 @@ import Testing
         var runtime = PanelRuntime(Panel("api", title: "API") { .one }.recovery(), at: Self.date)
         runtime.history = history
         runtime.retry = RetryStatus(attempt: 2, of: 3, nextAt: Self.date)
-        let card = #"{"kind": "timeout", "title": "Timed out", "description": "\#(ErrorKind.timeout.message)", "icon": "clock", "showPreloader": false, "options": []}"#
+        let options = #"[{"id": "try-again", "label": "Try again", "role": "primary"}, {"id": "cancel", "label": "Dismiss", "role": "cancel"}]"#
+        let card = #"{"kind": "timeout", "title": "Timed out", "description": "\#(ErrorKind.timeout.message)", "icon": "clock", "showPreloader": false, "options": \#(options)}"#
         try expectJSON(runtime.state(), """
             {"id": "api", "title": "API", "phase": "error", "isInitialLoading": false, "isLoading": false,
              "latestValidInfo": null, "latestInfo": {"summary": "ok"}, "latestValidError": \(card), "latestError": \(card),

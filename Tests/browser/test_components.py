@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import expect
 
 from fixtures import ERROR, INFO, LIST_INFO, error_fixture, loading_fixture, panel_state
-from helpers import inject_panel, tid
+from helpers import inject_panel, panel, tid
 
 
 def iso_in(seconds: float) -> str:
@@ -39,7 +39,7 @@ def test_view_state_modifier_rule(server, open_page):
         expect(el.locator(selector)).to_have_count(1)
         if view == "initial-loading":
             expect(el).to_have_attribute("data-loading", "true")
-    # Seed 004's defaults when the server names no presentation.
+    # The server's defaults (the state document's settings) when a panel names no presentation.
     expect(page.locator(f"[data-panel-id='fx-r3'] {tid('loading')}")).to_have_attribute("data-presentation", "material")
     expect(page.locator(f"[data-panel-id='fx-r5'] {tid('loading')}")).to_have_attribute("data-presentation", "horizontal")
     after_error = page.locator(f"[data-panel-id='fx-r7'] {tid('loading')}")
@@ -98,37 +98,97 @@ def test_loading_presentation_options_are_drawn(server, new_context):
     expect(w.locator(tid("loading-indicator"))).to_contain_text("Checking the release…")
     expect(w.locator(f"{tid('loading-indicator')} svg")).to_have_attribute("data-icon", "download")
 
-    # Unknown values fall back to the defaults.
+    # Values the server never sends fall back to the server's defaults for the type.
     odd = panel_state("fx-odd", "Odd", ["loading", "loaded", "loading"], info=INFO,
                       presentation={"loadingAfterInfo": {"type": "vertical", "position": "sideways", "alignment": "diagonal",
                                                          "contentOpacity": 7}})
     w = inject_panel(page, odd).locator(tid("loading"))
-    expect(w).to_have_attribute("data-position", "top")
-    expect(w).to_have_attribute("data-alignment", "center")
+    expect(w).to_have_attribute("data-position", "bottom")
+    expect(w).to_have_attribute("data-alignment", "leading")
     unknown = panel_state("fx-unknown-type", "Unknown", ["loading"], presentation={"initialLoading": {"type": "sparkles"}})
     expect(inject_panel(page, unknown).locator(tid("loading"))).to_have_attribute("data-presentation", "material")
 
 
-def test_spinner_appears_only_after_300ms(server, open_page):
+# Plays states into the page's store at exact page times and records, every frame, whether the
+# element `selector` is seen (visible and not transparent); resolves with the runs it was seen, in ms.
+PLAY_AND_WATCH = """async ({ steps, selector, watchMs }) => {
+  const { store } = await import('/store.js');
+  const seen = [];
+  const start = performance.now();
+  await new Promise((done) => {
+    const frame = () => {
+      const el = document.querySelector(selector);
+      let visible = false;
+      if (el && el.getClientRects().length) {
+        const style = getComputedStyle(el);
+        visible = style.visibility === 'visible' && Number(style.opacity) > 0.5;
+      }
+      seen.push([performance.now() - start, visible]);
+      if (performance.now() - start < watchMs) requestAnimationFrame(frame); else done();
+    };
+    for (const [at, state] of steps) setTimeout(() => store.applyEvent('panel', state, null), at);
+    requestAnimationFrame(frame);
+  });
+  const runs = [];
+  let since = null;
+  for (const [t, visible] of seen) {
+    if (visible && since === null) since = t;
+    if (!visible && since !== null) { runs.push(t - since); since = null; }
+  }
+  if (since !== null) runs.push(seen[seen.length - 1][0] - since);
+  return runs;
+}"""
+
+
+@pytest.mark.parametrize("ends_at_ms, seen", [(150, False), (380, True), (1_000, True)])
+def test_a_loading_indicator_is_never_seen_for_a_flash(server, open_page, ends_at_ms, seen):
+    """A refresh that ends before the indicator's reveal (300 ms) never shows it; once shown, it stays
+    at least 500 ms, even when the load ends 80 ms after it appeared."""
     page = open_page(server)
-    loaded = panel_state("fx-fast", "Fast", ["loading", "loaded"], info=INFO)
-    loading = panel_state("fx-fast", "Fast", ["loading", "loaded", "loading"], info=INFO)
-    view = inject_panel(page, loaded)
-    inject_panel(page, loading)
-    indicator = view.locator(tid("loading-indicator"))
-    page.wait_for_timeout(120)
-    expect(indicator).to_be_hidden()
-    # a re-render while loading does not restart the wait
-    inject_panel(page, {**loading, "modifyingIds": []})
-    page.wait_for_timeout(330)
-    expect(indicator).to_be_visible()
-    # a fast load never shows it
+    pid = f"fx-flash-{ends_at_ms}"
+    loaded = panel_state(pid, "Flash", ["loading", "loaded"], info=INFO)
     inject_panel(page, loaded)
-    inject_panel(page, loading)
-    page.wait_for_timeout(100)
-    expect(indicator).to_be_hidden()
-    inject_panel(page, loaded)
-    expect(view.locator(tid("loading"))).to_have_count(0)
+    loading = panel_state(pid, "Flash", ["loading", "loaded", "loading"], info=INFO)
+    runs = page.evaluate(PLAY_AND_WATCH, {
+        "steps": [[0, loading], [ends_at_ms, loaded]],
+        "selector": f"[data-panel-id='{pid}'] [data-testid='loading-indicator']",
+        "watchMs": ends_at_ms + 900,
+    })
+    if not seen:
+        assert runs == [], runs
+    else:
+        assert len(runs) == 1, runs
+        assert runs[0] >= 470, runs
+        assert runs[0] >= ends_at_ms - 300 - 40, runs
+    expect(panel(page, pid).locator(tid("loading"))).to_have_count(0)
+
+
+@pytest.mark.parametrize("ends_at_ms, seen", [(150, False), (380, True)])
+def test_an_item_spinner_is_never_seen_for_a_flash(server, open_page, ends_at_ms, seen):
+    page = open_page(server)
+    pid = f"fx-item-flash-{ends_at_ms}"
+    idle = panel_state(pid, "Jobs", ["loading", "loaded"], info=LIST_INFO)
+    inject_panel(page, idle)
+    busy = {**idle, "modifyingIds": ["nightly"]}
+    runs = page.evaluate(PLAY_AND_WATCH, {
+        "steps": [[0, busy], [ends_at_ms, idle]],
+        "selector": f"[data-panel-id='{pid}'] [data-testid='item-progress']",
+        "watchMs": ends_at_ms + 900,
+    })
+    if not seen:
+        assert runs == [], runs
+    else:
+        assert len(runs) == 1 and runs[0] >= 470, runs
+    expect(panel(page, pid).locator(tid("item-progress"))).to_have_count(0)
+
+
+def test_the_skeleton_says_when_the_next_attempt_comes(server, open_page):
+    page = open_page(server)
+    view = inject_panel(page, panel_state("fx-first-retry", "First", ["loading"],
+                                          retry={"attempt": 2, "of": 3, "nextAt": iso_in(2.5)}))
+    expect(view).to_have_attribute("data-view", "initial-loading")
+    expect(view.locator(f"{tid('skeleton-retry')} {tid('retry-countdown')}")).to_have_text(
+        re.compile(r"^Attempt 2 of 3 · next in [23] s$"))
 
 
 def test_error_card_parts_details_and_preloader(server, open_page):

@@ -59,9 +59,9 @@ def test_no_external_resources():
             assert url.startswith("http://www.w3.org/"), f"{f.name} refers to {url}"
 
 
-def test_defaults_live_in_config_js():
+def test_the_pages_own_timings_live_in_config_js():
     config = (PUBLIC / "config.js").read_text()
-    for needle in ("spinnerDelayMs: 300", "bannerDelayMs: 500", "pingIntervalMs: 15_000", "deadStreamFactor: 2"):
+    for needle in ("revealAfterMs: 300", "minimumShownMs: 500", "bannerDelayMs: 500", "deadStreamFactor: 2"):
         assert needle in config, needle
     for module in MODULES:
         if module.name == "config.js":
@@ -82,3 +82,13 @@ def test_modules_type_check():
     assert tsc, "tsc not installed: make test installs Debian's node-typescript"
     res = subprocess.run([tsc, "-p", str(HERE / "tsconfig.json")], capture_output=True, text=True)
     assert res.returncode == 0, res.stdout + res.stderr
+
+
+def test_what_the_server_decides_has_no_copy_in_the_page():
+    """Presentation defaults, error kinds, the ping interval and toast settings come in the state
+    document's settings; a copy in Public/ could disagree with the server."""
+    for module in MODULES:
+        text = module.read_text()
+        for copy in ("pingIntervalMs:", "presentationDefaults", "presentationOptions", "errorKinds: Object",
+                     "defaultToastDurationMs", '"serverMaintenance"', "durationMs: 4"):
+            assert copy not in text, f"{module.name} keeps a copy of a server setting: {copy}"

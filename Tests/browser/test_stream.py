@@ -56,7 +56,7 @@ def test_a_silent_stream_is_treated_as_dead(server, open_page):
         """async () => {
         const { createEventStream } = await import('/stream.js');
         const seen = [];
-        const s = createEventStream({ url: '/silent', silenceMs: 400, onEvent: () => {}, onStatus: (st) => seen.push({ ...st }) });
+        const s = createEventStream({ url: '/silent', silenceMs: () => 400, onEvent: () => {}, onStatus: (st) => seen.push({ ...st }) });
         const t0 = performance.now();
         s.start();
         await new Promise((r) => setTimeout(r, 700));

@@ -37,28 +37,26 @@ extension LoadingPresentation {
 
     private init?(_ style: Style, _ map: ConfigMapping) {
         let opacity = map["contentOpacity"]?.number(in: 0...1) ?? 1
-        let alignment = map["alignment"]?.choice(of: Alignment.all)
         let spacing = map["spacing"]?.number(in: 0...100) ?? 8
         switch style {
         case .material: self = .material
         case .redacted: self = .redacted
         case .horizontal:
-            self = .horizontal(position: map["position"]?.choice(of: [.leading, .trailing]) ?? .trailing,
-                               contentOpacity: opacity, alignment: alignment ?? .center, spacing: spacing)
+            self = .horizontal(position: map["position"]?.choice(of: HorizontalPosition.allCases) ?? .trailing,
+                               contentOpacity: opacity,
+                               alignment: map["alignment"]?.choice(of: VerticalAlignment.allCases) ?? .center,
+                               spacing: spacing)
         case .vertical:
-            self = .vertical(position: map["position"]?.choice(of: [.top, .bottom]) ?? .bottom,
-                             contentOpacity: opacity, alignment: alignment ?? .leading, spacing: spacing)
+            self = .vertical(position: map["position"]?.choice(of: VerticalPosition.allCases) ?? .bottom,
+                             contentOpacity: opacity,
+                             alignment: map["alignment"]?.choice(of: HorizontalAlignment.allCases) ?? .leading,
+                             spacing: spacing)
         case .overCurrentContent:
-            self = .overCurrentContent(contentOpacity: opacity, alignment: alignment ?? .trailing)
+            self = .overCurrentContent(contentOpacity: opacity,
+                                       alignment: map["alignment"]?.choice(of: Alignment.allCases) ?? .trailing)
         case .custom:
             guard let message = map.required("message")?.text() else { return nil }
             self = .custom(message: message)
         }
     }
-}
-
-private extension LoadingPresentation.Alignment {
-    static let all: [Self] = [
-        .center, .leading, .trailing, .top, .bottom, .topLeading, .topTrailing, .bottomLeading, .bottomTrailing,
-    ]
 }

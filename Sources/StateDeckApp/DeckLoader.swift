@@ -1,6 +1,7 @@
 import Locking
 import StateDeck
 import StateDeckDemo
+import StateDeckServer
 
 /// Where a served deck comes from: the built-in demo, or a deck file.
 public enum DeckLoader {

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Logging
 import StateDeck
+import StateDeckServer
 import StateDeckSources
 
 /// Serves a deck file: the deck it declares, the files its panels watch, and a reload each time

@@ -1,5 +1,6 @@
 import StateDeck
 import StateDeckSources
+import StateDeckServer
 
 #if canImport(Glibc)
 import Glibc
@@ -9,7 +10,7 @@ import Musl
 
 extension DeckServer {
     /// Where it serves, its open event streams, its resident memory and how long it has run.
-    func health(upFor uptime: Duration) -> Info {
+    public func health(upFor uptime: Duration) -> Info {
         var fields = [Info.Field("Open streams", "\(liveStreamCount)")]
         if let bytes = Self.residentBytes() {
             let tenths = (bytes * 10) >> 20
