@@ -84,6 +84,15 @@ struct HTTPSourceTests {
         #expect(error?.failureReason == "The service answered 500 (Test).")
     }
 
+    /// Where a retry will not help, the card names the URL that answered and where the fix is.
+    @Test(arguments: ["/login", "/nowhere", "/created"])
+    func aFixElsewhereIsNamedOnTheCard(path: String) async throws {
+        let source = source(path) { $0.expectedStatuses = path == "/created" ? [204] : nil }
+        let error = try #require(await panelError { try await source.load() })
+        #expect(error.failureReason?.hasPrefix(source.url.absoluteString + " answered") == true)
+        #expect(error.recoverySuggestion?.contains("deck file") == true)
+    }
+
     @Test func anExpectedStatusOtherThan2xxLoads() async throws {
         let info = try await source("/login") { $0.expectedStatuses = [401] }.load()
         #expect(info.fields?.first?.value == "401")

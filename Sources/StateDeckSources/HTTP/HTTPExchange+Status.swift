@@ -7,22 +7,29 @@ import Musl
 #endif
 
 extension HTTPExchange {
-    /// The catalogue's error for a status the source does not expect.
+    /// The catalogue's error for a status the source does not expect. Where the fix is not a
+    /// retry, the card names the URL that answered and where to look.
     func statusFailure() -> PanelError {
         let phrase = response.reason.isEmpty ? "" : " (\(response.reason))"
-        let reason = "The service answered \(status)\(phrase)."
-        let kind: ErrorKind
+        let url = source.url.absoluteString
         switch status {
         case 503 where retryAfter != nil || text.lowercased().contains("maintenance"):
-            return PanelError(.serverMaintenance, failureReason: reason, detail: detail, retryAfter: retryAfter)
-        case 500...599: kind = .serverError
-        case 401, 403: kind = .unauthorized
-        case 404, 410: kind = .notFound
+            return PanelError(.serverMaintenance, failureReason: "The service answered \(status)\(phrase).",
+                              detail: detail, retryAfter: retryAfter)
+        case 500...599:
+            return PanelError(.serverError, failureReason: "The service answered \(status)\(phrase).", detail: detail)
+        case 401, 403:
+            return PanelError(.unauthorized, failureReason: "\(url) answered \(status)\(phrase).",
+                              recoverySuggestion: "Check the credentials this panel sends to \(url) (its headers in the deck file), then check again.",
+                              detail: detail)
+        case 404, 410:
+            return PanelError(.notFound, failureReason: "\(url) answered \(status)\(phrase).",
+                              recoverySuggestion: "Check the panel's URL in the deck file, or whether the service still offers it.",
+                              detail: detail)
         default:
             let expected = source.expectedStatuses.map { $0.sorted().map(String.init).joined(separator: " or ") } ?? "2xx"
-            return invalid("The service answered \(status), not \(expected).")
+            return invalid("\(url) answered \(status), not \(expected).")
         }
-        return PanelError(kind, failureReason: reason, detail: detail)
     }
 
     /// `Retry-After` as a delay: seconds, or an HTTP date from now.

@@ -54,7 +54,11 @@ struct HTTPExchange {
         return excerpt.isEmpty ? line : "\(line)\n\(excerpt)"
     }
 
+    /// An answer the panel's expectations reject: the service may be right and the panel's
+    /// `expectStatus`, `check` or `fields` wrong, so the card says where they are.
     func invalid(_ reason: String) -> PanelError {
-        PanelError(.invalidResponse, failureReason: reason, detail: detail)
+        PanelError(.invalidResponse, failureReason: reason,
+                   recoverySuggestion: "If the service is right, fix the panel's expectStatus, check or fields in the deck file.",
+                   detail: detail)
     }
 }
