@@ -1,3 +1,4 @@
+import Clocks
 import Testing
 @testable import StateDeck
 
@@ -51,5 +52,15 @@ import Testing
         try await test.deck.push(.error(.server), panel: "q")
         #expect(test.toasts.map(\.id) == ["toast-1", "toast-2"])
         #expect(await test.deck.snapshot().toast?.panelId == "q")
+    }
+
+    @Test func aDeckDeclaresHowLongToastsStayAndWhere() async throws {
+        let configuration = Deck.Configuration(clock: TestClock<Duration>(), toastDuration: .seconds(7), toastPosition: .bottom)
+        let deck = Deck("D", configuration: configuration) { Panel("p", title: "P") { .one } }
+        try await deck.push(.error(.server), panel: "p")
+        let toast = try #require(await deck.snapshot().toast)
+        #expect(toast.durationMs == 7_000 && toast.position == .bottom)
+        #expect(deck.configuration.toastDuration == .seconds(7) && deck.configuration.toastPosition == .bottom)
+        await deck.stop()
     }
 }
