@@ -8,7 +8,7 @@ ARGS         ?=
 BUILD_DEBS   := libmicrohttpd-dev libcurl4-openssl-dev libyaml-dev pkg-config
 TEST_DEBS    := chromium fonts-dejavu-core node-typescript
 # The standard library linked in and relative relocations packed (lld): fewer pages to map and
-# relocate at start, so less resident memory (BENCHMARKS.md, finding d).
+# relocate at start, so less resident memory (docs/PERFORMANCE-FINDINGS.md, finding d).
 RELEASE_FLAGS := -c release --static-swift-stdlib -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs
 RELEASE_BIN  := .build/release/statedeck
 DEBUG_BIN    := .build/debug/statedeck

@@ -43,7 +43,7 @@ let package = Package(
         .target(name: "EventStream", dependencies: ["Locking"]),
         // The state core: no HTTP, no C.
         .target(name: "StateDeck", dependencies: ["Locking"]),
-        // Loaders (http, tcp, command, file), the deck file (parsed by libyaml), the demo deck.
+        // Loaders (http, tcp, command, file) and the deck file (parsed by libyaml).
         .target(
             name: "StateDeckSources",
             dependencies: ["StateDeck", "HTTPClient", "CYAML", "Locking", "Threading"]
@@ -78,7 +78,7 @@ let package = Package(
         .executableTarget(
             name: "statedeck-embedded-example",
             dependencies: ["StateDeckServer", "StateDeck"],
-            path: "Examples/Embedded"
+            path: "examples/embedded"
         ),
         // Benchmarks (`make bench`).
         .executableTarget(

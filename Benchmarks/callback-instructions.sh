@@ -2,7 +2,7 @@
 # Instructions StateDeck spends per request in its libmicrohttpd callbacks: the URI-log, access
 # and request-completed handlers, with everything they call (the Swift path: target parsing,
 # headers, gate, routing, the response queued). Counted by callgrind, so the number does not
-# move with the host's noise the way requests per second do (BENCHMARKS.md, finding f).
+# move with the host's noise the way requests per second do (docs/PERFORMANCE-FINDINGS.md, finding f).
 #
 #   Benchmarks/callback-instructions.sh [BINARY] [PATH]
 #

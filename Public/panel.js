@@ -95,12 +95,17 @@ export function createPanelView(panelId, actions) {
     h("footer", { class: "panel-footer" }, phaseLabel, updated, footerExtra),
   );
 
-  /** Presentational memory: when the current loading / item actions were first seen. */
+  /** Presentational memory: when the current loading / item actions were first seen, and when their
+   * indicators appeared (the start of their reveal animation, which is when they are painted). */
   /** @type {number | null} */
   let loadingSince = null;
+  /** @type {number | null} */
+  let loadingShownAt = null;
   /** @type {Map<string, number>} */
   const modifyingSince = new Map();
-  /** Items whose action ended while their spinner was visible: drawn busy until this time. */
+  /** @type {Map<string, number>} */
+  const modifyingShownAt = new Map();
+  /** Items whose action ended while their spinner was seen: drawn busy until this time. */
   /** @type {Map<string, number>} */
   const modifyingHeldUntil = new Map();
   /** @type {ReturnType<typeof setTimeout> | undefined} */
@@ -114,13 +119,18 @@ export function createPanelView(panelId, actions) {
   const { revealAfterMs, minimumShownMs } = config.indicator;
   /** @param {number} since */
   const delayFrom = (since) => Math.max(0, revealAfterMs - (performance.now() - since));
-  /**
-   * When an indicator shown since `since` may go: null if it never became visible (no hold),
-   * else the time it will have been seen minimumShownMs.
-   * @param {number} since
-   * @param {number} now
-   */
-  const holdEnd = (since, now) => (now - since >= revealAfterMs ? since + revealAfterMs + minimumShownMs : null);
+  /** @param {number | null | undefined} shownAt when an indicator appeared, if it did */
+  const holdEnd = (shownAt) => (shownAt == null ? null : shownAt + minimumShownMs);
+
+  body.addEventListener("animationstart", (ev) => {
+    if (!ev.animationName.startsWith("reveal") || !(ev.target instanceof Element)) return;
+    const now = performance.now();
+    // The indicator's own reveal, not the spinner inside it (revealed with its container).
+    if (ev.target.matches("[data-testid='loading-indicator']") && loadingSince !== null) loadingShownAt ??= now;
+    if (!ev.target.matches("[data-testid='item-progress']")) return;
+    const itemId = /** @type {HTMLElement | null} */ (ev.target.closest("[data-item-id]"))?.dataset.itemId;
+    if (itemId && modifyingSince.has(itemId) && !modifyingShownAt.has(itemId)) modifyingShownAt.set(itemId, now);
+  });
 
   /** @param {PanelState} s */
   const isLoadingView = (s) => chooseView(s).loading;
@@ -128,14 +138,19 @@ export function createPanelView(panelId, actions) {
   /** @param {PanelState} s */
   function remember(s) {
     const now = performance.now();
-    if (isLoadingView(s)) loadingSince ??= now;
-    else loadingSince = null;
+    if (isLoadingView(s)) {
+      loadingSince ??= now;
+    } else {
+      loadingSince = null;
+      loadingShownAt = null;
+    }
     const ids = new Set(Array.isArray(s.modifyingIds) ? s.modifyingIds : []);
-    for (const [id, since] of [...modifyingSince]) {
+    for (const id of [...modifyingSince.keys()]) {
       if (ids.has(id)) continue;
-      modifyingSince.delete(id);
-      const until = holdEnd(since, now);
+      const until = holdEnd(modifyingShownAt.get(id));
       if (until !== null && until > now) modifyingHeldUntil.set(id, until);
+      modifyingSince.delete(id);
+      modifyingShownAt.delete(id);
     }
     for (const id of ids) {
       modifyingHeldUntil.delete(id);
@@ -149,10 +164,8 @@ export function createPanelView(panelId, actions) {
   function scheduleHoldEnd() {
     clearTimeout(holdTimer);
     const ends = [...modifyingHeldUntil.values()];
-    if (drawn !== current && loadingSince !== null) {
-      const until = holdEnd(loadingSince, performance.now());
-      if (until !== null) ends.push(until);
-    }
+    const panelHold = drawn !== current ? holdEnd(loadingShownAt) : null;
+    if (panelHold !== null) ends.push(panelHold);
     if (!ends.length) return;
     holdTimer = setTimeout(() => {
       if (current) update(current);
@@ -181,7 +194,10 @@ export function createPanelView(panelId, actions) {
       const info = renderInfo(/** @type {import('./types.js').Info} */ (s.latestValidInfo), {
         panelTitle: s.title,
         modifyingIds: busyIds.length ? busyIds : null,
-        itemSpinnerDelay: (itemId) => (modifyingSince.has(itemId) ? delayFrom(/** @type {number} */ (modifyingSince.get(itemId))) : 0),
+        itemSpinnerDelay: (itemId) => {
+          const since = modifyingSince.get(itemId);
+          return since === undefined ? 0 : delayFrom(since);
+        },
         onItemAction: (itemId, actionId, btn) => whileBusy(btn, () => actions.itemAction(panelId, itemId, actionId)),
       });
       parts.push(loading ? withLoading(info, pres.loadingAfterInfo, { fallback: fallback?.loadingAfterInfo, types, label, delayMs }) : info);
@@ -251,9 +267,8 @@ export function createPanelView(panelId, actions) {
   function update(s) {
     current = s;
     // A visible indicator whose loading just ended is kept until it has been seen long enough.
-    const now = performance.now();
-    const heldUntil = !isLoadingView(s) && loadingSince !== null ? holdEnd(loadingSince, now) : null;
-    if (drawn && heldUntil !== null && heldUntil > now) {
+    const heldUntil = isLoadingView(s) ? null : holdEnd(loadingShownAt);
+    if (drawn && heldUntil !== null && heldUntil > performance.now()) {
       scheduleHoldEnd();
       return;
     }

@@ -7,7 +7,7 @@
 /// previous broadcast began at least 1.5 times its last write's duration ago: events that far
 /// apart keep writing under two thirds of its time. A lone change goes out at once; a steady
 /// stream of events closer than that is enqueued throughout, since the choice depends on how far
-/// apart events come, not on the previous choice (BENCHMARKS.md, finding g).
+/// apart events come, not on the previous choice (docs/PERFORMANCE-FINDINGS.md, finding g).
 struct BroadcastPacing {
     private var lastStart: ContinuousClock.Instant?
     private var lastWriteDuration: Duration = .zero

@@ -35,7 +35,7 @@ extension EventHub {
     /// Writes `bytes` to every subscriber, returning those whose write failed. Many subscribers
     /// are shared out among up to `writers` threads: a write is mostly the kernel's TCP send
     /// (over loopback the receiver's side of it too), so one thread would leave the other
-    /// processors idle while thousands of streams wait their turn (BENCHMARKS.md, finding g).
+    /// processors idle while thousands of streams wait their turn (docs/PERFORMANCE-FINDINGS.md, finding g).
     func broadcast(_ bytes: [UInt8], writers: Int, enqueue: Bool = false) -> [Subscriber] {
         // A copy-on-write copy: one reference count, and the lock is free while writing.
         let sinks = registry.withLock { $0.sinks }

@@ -8,7 +8,7 @@ import Musl
 ///
 /// Resuming a suspended connection costs libmicrohttpd a mutex, an eventfd write and a walk of
 /// every suspended connection, then a poll round before the bytes leave: at 18,600 streams that
-/// is most of a publish (BENCHMARKS.md, finding g). Meanwhile the socket is the stream's own:
+/// is most of a publish (docs/PERFORMANCE-FINDINGS.md, finding g). Meanwhile the socket is the stream's own:
 /// libmicrohttpd neither polls nor writes a suspended connection, and its write buffer is empty
 /// (the reader only runs once it is sent). So a small chunk can go straight to the socket,
 /// framed as libmicrohttpd frames the reader's bytes: `<hex size>\r\n<bytes>\r\n`.

@@ -11,7 +11,7 @@ import Musl
 /// nothing is kept there between calls. Before the first read libmicrohttpd has zeroed most of
 /// it (its request buffer, shrunk), and the catch-up was copied through it: resident pages that
 /// made up most of an idle stream's memory (17.1 KiB per stream; 7.2 once given back,
-/// BENCHMARKS.md). `MADV_DONTNEED` drops them; touched again, they come back as zeros.
+/// docs/PERFORMANCE-FINDINGS.md, finding c). `MADV_DONTNEED` drops them; touched again, they come back as zeros.
 ///
 /// Given back as the stream first waits, then again at a wait after a write reached them, at
 /// most once per `interval`: each call is a system call and a flush of the other cores' page

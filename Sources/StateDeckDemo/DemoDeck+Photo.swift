@@ -1,8 +1,10 @@
 import StateDeck
 
 extension DemoDeck {
-    /// Seed 001: a photo download whose view only hears "downloaded", "downloading" and "error";
-    /// the three ways it fails are the article's.
+    /// A photo download whose view only hears "downloaded", "downloading" and "error": a material
+    /// spinner for the first load, the photo dimmed under a spinner while it refreshes, and three
+    /// distinct failures (an invalid URL, an answer that is not a photo, an unsupported format),
+    /// each with its own title and detail.
     static func photoDownload(seed: UInt64) -> Panel {
         let simulation = Simulation(seed: seed, panel: "photo")
         return Panel("photo", title: "Photo download") {
@@ -24,7 +26,9 @@ extension DemoDeck {
             default:
                 return Info(
                     summary: "Downloaded lake.svg",
-                    fields: [Info.Field("Size", "\(140 + Int(roll * 60)) KB"), demoField("001")],
+                    fields: [
+                        Info.Field("Size", "\(140 + Int(roll * 60)) KB"), demoField("Download states and their errors"),
+                    ],
                     image: "/demo/photo.svg"
                 )
             }

@@ -8,8 +8,8 @@ extension DemoDeck {
         ("heat", "Heat", "1995 · Michael Mann"),
     ]
 
-    /// Seed 000: rating a movie. The toast says "Thanks for your rating!" or why it failed; the
-    /// message comes from the outcome, not from the button.
+    /// Rating a movie. The toast says "Thanks for your rating!" or why it failed: the message
+    /// comes from the action's outcome, not from the button that started it.
     static func movieRating(seed: UInt64) -> Panel {
         let simulation = Simulation(seed: seed, panel: "rating")
         let ratings = Locked<[String: String]>([:])
@@ -17,7 +17,7 @@ extension DemoDeck {
             let rated = ratings.current
             return Info(
                 summary: "Rate tonight's movies",
-                fields: [demoField("000")],
+                fields: [demoField("Toasts from an action's outcome")],
                 items: movies.map { id, title, subtitle in
                     Info.Item(id: id, title: title, subtitle: rated[id].map { "\(subtitle) · you said \($0)" } ?? subtitle)
                 }

@@ -2,8 +2,9 @@ import Locking
 import StateDeck
 
 extension DemoDeck {
-    /// Seed 003: a feed whose server answers 500 a few times in a row; it is retried under the
-    /// hood first, then the card offers Try again and Cancel.
+    /// Retries with back-off: a feed whose server answers 500 a few times in a row is retried
+    /// automatically first, with growing delays, and only when the retries are used up does the
+    /// card show, offering Try again and Dismiss.
     static func feed(seed: UInt64) -> Panel {
         let simulation = Simulation(seed: seed, panel: "feed")
         let loads = Locked(0)
@@ -20,7 +21,7 @@ extension DemoDeck {
             }
             return Info(
                 summary: "\(3 + load % 5) new stories",
-                fields: [demoField("003")],
+                fields: [demoField("Retries with back-off")],
                 items: ["Swift 6.3 released", "Why toasts should be boring", "Designing error states"]
                     .enumerated().map { Info.Item(id: "story-\($0.offset)", title: $0.element) }
             )
@@ -28,7 +29,8 @@ extension DemoDeck {
         .refresh(every: .seconds(25))
     }
 
-    /// Seed 003: storage out of space, with Free space and Buy more space as recovery options.
+    /// Recovery options on an error card: storage out of space offers Free space (which works) and
+    /// Buy more space (which fails, so its failure toast shows).
     static func storage(seed: UInt64) -> Panel {
         let simulation = Simulation(seed: seed, panel: "storage")
         let freed = Locked(false)
@@ -50,19 +52,21 @@ extension DemoDeck {
                                     },
                                  ])
             }
-            return Info(summary: "42 % used", fields: [Info.Field("Free", "58 GB of 100 GB"), demoField("003")])
+            return Info(summary: "42 % used", fields: [
+                Info.Field("Free", "58 GB of 100 GB"), demoField("Recovery options on the error card"),
+            ])
         }
         .retry(.none)
     }
 
-    /// Seed 003: a request that answers at once is still shown loading for a minimum time, so the
-    /// spinner appears for a steady moment instead of a flicker.
+    /// Minimum loading time: a request that answers at once is still shown loading for a minimum
+    /// time, so the spinner appears for a steady moment instead of a flicker.
     static func minimumRequestTime(seed: UInt64) -> Panel {
         let simulation = Simulation(seed: seed, panel: "quick")
         return Panel("quick", title: "Minimum request time") {
             try await simulation.latency(1...15)
             return Info(summary: "Answered in under 15 ms, shown after 1.5 s",
-                        fields: [Info.Field("Minimum loading time", "1.5 s"), demoField("003")])
+                        fields: [Info.Field("Minimum loading time", "1.5 s"), demoField("Minimum loading time")])
         }
         .minimumLoadingTime(.milliseconds(1_500))
         .refresh(every: .seconds(12))

@@ -2,17 +2,20 @@ import Locking
 import StateDeck
 
 extension DemoDeck {
-    /// Seed 004: a user profile drawn as a redacted skeleton of its placeholder until it loads.
+    /// A redacted placeholder: a user profile drawn as a skeleton of its placeholder until it
+    /// loads.
     static func profile(seed: UInt64) -> Panel {
         let simulation = Simulation(seed: seed, panel: "profile")
         return Panel("profile", title: "User profile") {
             try await simulation.latency(1_500...2_500)
             return Info(summary: "🦊 Ada Fox", fields: [
-                Info.Field("Name", "Ada Fox"), Info.Field("Age", "36"), demoField("004"),
+                Info.Field("Name", "Ada Fox"), Info.Field("Age", "36"),
+                demoField("Redacted placeholder while loading"),
             ])
         }
         .placeholder(Info(summary: "🙂 Placeholder name", fields: [
-            Info.Field("Name", "Placeholder"), Info.Field("Age", "99"), Info.Field("Data", "simulated"),
+            Info.Field("Name", "Placeholder"), Info.Field("Age", "99"),
+            demoField("Redacted placeholder while loading"),
         ]))
         .presentation(initialLoading: .redacted)
         .refresh(every: .seconds(40))
@@ -20,13 +23,15 @@ extension DemoDeck {
 
     static let pokemon = ["Bulbasaur", "Charmander", "Squirtle", "Pikachu", "Eevee"]
 
-    /// Seed 004: a list whose items show a spinner while their Remove runs (`modifyingIds`).
+    /// Item actions in a list: each item shows a spinner while its Remove runs (`modifyingIds`);
+    /// a failed Remove leaves the item in place, and its toast says why.
     static func removableList(seed: UInt64) -> Panel {
         let simulation = Simulation(seed: seed, panel: "pokemon")
         let remaining = Locked(pokemon)
         let info: @Sendable () -> Info = {
             let names = remaining.current
-            return Info(summary: "\(names.count) Pokémon", fields: [demoField("004")],
+            return Info(summary: "\(names.count) Pokémon",
+                        fields: [demoField("Per-item spinner while an action runs")],
                         items: names.map { Info.Item(id: $0.lowercased(), title: $0) })
         }
         return Panel("pokemon", title: "Pokémon list") {
@@ -44,7 +49,8 @@ extension DemoDeck {
         }
     }
 
-    /// Seed 004: each loading presentation, shown while the panel refreshes its info.
+    /// Loading presentations: one panel per way of drawing loading (material, horizontal,
+    /// vertical, over the current content, custom), shown while the panel refreshes its info.
     static func presentations(seed: UInt64) -> [Panel] {
         let shown: [(name: String, presentation: LoadingPresentation)] = [
             ("material", .material),
@@ -59,7 +65,9 @@ extension DemoDeck {
             return Panel(id, title: "Loading: \(name)") {
                 try await simulation.latency(1_800...2_600)
                 return Info(summary: "\(Int(simulation.unit() * 900) + 100) requests/min",
-                            fields: [Info.Field("Shown while refreshing", name), demoField("004")])
+                            fields: [
+                                Info.Field("Shown while refreshing", name), demoField("Loading presentation: \(name)"),
+                            ])
             }
             .presentation(loadingAfterInfo: presentation)
             .refresh(every: .seconds(8))

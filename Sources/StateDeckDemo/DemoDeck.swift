@@ -1,7 +1,8 @@
 import StateDeck
 
-/// The built-in deck served without `--config`: one panel per idea of the seed articles, with
-/// simulated latency and failures (labelled as such), plus one real panel, StateDeck's own health.
+/// The built-in deck served without `--config`: one panel per loading, error and toast case
+/// StateDeck handles, each saying what it demonstrates, with simulated latency and failures
+/// (labelled as such), plus one real panel, StateDeck's own health.
 public enum DemoDeck {
     /// The deck's title says the data is simulated.
     public static let title = "StateDeck demo · simulated data"
@@ -24,8 +25,9 @@ public enum DemoDeck {
         }
     }
 
-    /// The field every simulated panel carries, so nobody mistakes it for a real service.
-    static func demoField(_ seedArticle: String) -> Info.Field {
-        Info.Field("Data", "simulated · seed \(seedArticle)")
+    /// The field every simulated panel carries: what the panel demonstrates, and that its data is
+    /// simulated, so nobody mistakes it for a real service.
+    static func demoField(_ demonstrates: String) -> Info.Field {
+        Info.Field("Demonstrates", "\(demonstrates) · simulated")
     }
 }

@@ -5,7 +5,7 @@ import MicroHTTP
 ///
 /// A static file is answered from the request's head when the gate has nothing to check but
 /// `Host`: the same answer, without the request's headers copied or its target parsed and
-/// routed, which is most of what a request costs (BENCHMARKS.md, finding f).
+/// routed, which is most of what a request costs (docs/PERFORMANCE-FINDINGS.md, finding f).
 struct SecureResponder: HTTPResponder {
     let gate: RequestGate
     let routes: Router

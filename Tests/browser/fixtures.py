@@ -1,4 +1,4 @@
-"""Fixture documents (PROTOCOL.md shapes) for component and screenshot tests (seed 002's snapshot
+"""Fixture documents (PROTOCOL.md shapes) for component and screenshot tests (snapshot
 tests: the view is given a fixed configuration and drawn). Their panel ids start with "fx-" so no
 server event ever touches them."""
 from __future__ import annotations
@@ -76,7 +76,7 @@ def panel_state(panel_id: str, title: str, history: list[str], info=None, error=
 
 
 def loading_fixture(kind: str) -> dict:
-    """One panel per loading presentation of seed 004, with its options."""
+    """One panel per loading presentation, with its options."""
     pid = f"fx-loading-{kind}"
     if kind == "material":
         return panel_state(pid, "Material", ["loading"], placeholder=INFO,

@@ -63,6 +63,14 @@ def wait_live(page: Page, timeout: float = 15_000) -> None:
 # ---- fixture states rendered through the page's own store ---------------------------------------
 
 
+def wait_revealed(page: Page) -> None:
+    """Waits until every delayed indicator on the page (`.reveal`, shown once loading has lasted the
+    reveal delay) has appeared."""
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('.reveal')].every((e) => getComputedStyle(e).visibility === 'visible')"
+    )
+
+
 def inject_panel(page: Page, state: dict) -> Locator:
     """Draws a fixture PanelState through the page's store (as if the stream had sent it)."""
     page.evaluate(

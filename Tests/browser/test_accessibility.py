@@ -11,9 +11,9 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from fixtures import error_fixture, list_in_progress_fixture, loading_fixture, toast_fixture
-from helpers import inject_panel, inject_toast, panel, tid
+from helpers import inject_panel, inject_toast, panel, tid, wait_revealed
 
-# Colour contrast is judged by people, not here (the issue leaves it out).
+# Colour contrast is judged by people, not by this test.
 AXE_OPTIONS = {"rules": {"color-contrast": {"enabled": False}}, "resultTypes": ["violations"]}
 
 
@@ -45,7 +45,7 @@ def busy_page(page: Page) -> None:
 def test_axe_finds_no_violations(server, open_page):
     page = open_page(server)
     busy_page(page)
-    page.wait_for_timeout(400)
+    wait_revealed(page)
     violations = run_axe(page)
     assert not violations, describe(violations)
 

@@ -1,7 +1,9 @@
 """The command line of PROTOCOL.md, run as a person would: the start-up line, exit status 2 with a
-message naming the file, key path and line, and a clean exit on SIGTERM."""
+message naming the file, key path and line, a clean exit on SIGTERM, and every flag `--help`
+prints documented in README.md and docs/PROTOCOL.md."""
 from __future__ import annotations
 
+import re
 import signal
 import socket
 import subprocess
@@ -10,7 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from conftest import BIN, PUBLIC, START_LINE
+from conftest import BIN, PUBLIC, REPO, START_LINE
+
+LONG_FLAG = re.compile(r"(?<![\w-])--[a-z][a-z0-9-]*")
 
 
 def run(*args: str, timeout: float = 10) -> subprocess.CompletedProcess:
@@ -48,6 +52,45 @@ def test_help_exits_0():
     result = run("--help")
     assert result.returncode == 0
     assert "--config" in result.stdout and "--debug" in result.stdout
+
+
+def printed_flags() -> set[str]:
+    """The long flags `statedeck --help` lists under OPTIONS."""
+    result = run("--help")
+    assert result.returncode == 0, result.stderr
+    options = result.stdout.split("OPTIONS:", 1)
+    assert len(options) == 2, result.stdout
+    flags = set()
+    for line in options[1].splitlines():
+        # "  --port <port>           The port to bind…": the flags come before the first wide gap.
+        if line.lstrip().startswith("-"):
+            flags.update(LONG_FLAG.findall(re.split(r"\s{2,}", line.strip())[0]))
+    return flags
+
+
+def documented_flags(doc: str) -> tuple[set[str], set[str]]:
+    """The long flags of `doc`'s "## Command line" section: those in the first column of its
+    table, and those in its synopsis (the code block that starts `statedeck`)."""
+    text = (REPO / doc).read_text()
+    section = re.search(r"^## Command line\n(.*?)(?=^## )", text, re.S | re.M)
+    assert section, f"{doc} has no '## Command line' section"
+    table = set()
+    for row in re.findall(r"^\|(.*?)\|", section.group(1), re.M):
+        table.update(LONG_FLAG.findall(row))
+    synopsis = re.search(r"^```\n(statedeck .*?)\n```", section.group(1), re.S | re.M)
+    assert synopsis, f"{doc}'s Command line section has no synopsis"
+    return table, set(LONG_FLAG.findall(synopsis.group(1)))
+
+
+@pytest.mark.parametrize("doc", ["README.md", "docs/PROTOCOL.md"])
+def test_the_documented_flags_are_the_ones_help_prints(doc: str):
+    printed = printed_flags()
+    assert {"--config", "--port", "--help"} <= printed, printed
+    table, synopsis = documented_flags(doc)
+    assert printed - table == set(), f"printed by --help but not in {doc}'s command-line table"
+    assert table - printed == set(), f"in {doc}'s command-line table but not printed by --help"
+    assert printed - {"--help"} - synopsis == set(), f"printed by --help but not in {doc}'s synopsis"
+    assert synopsis - printed == set(), f"in {doc}'s synopsis but not printed by --help"
 
 
 def test_sigterm_with_a_stream_open_exits_0_within_2_seconds():

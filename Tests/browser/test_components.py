@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import expect
 
 from fixtures import ERROR, INFO, LIST_INFO, error_fixture, loading_fixture, panel_state
-from helpers import inject_panel, panel, tid
+from helpers import inject_panel, panel, tid, wait_revealed
 
 
 def iso_in(seconds: float) -> str:
@@ -55,7 +55,7 @@ def test_loading_presentation_options_are_drawn(server, new_context):
 
     def boxes(kind):
         view = inject_panel(page, loading_fixture(kind))
-        page.wait_for_timeout(450)
+        wait_revealed(page)
         wrapper = view.locator(tid("loading"))
         content = wrapper.locator(".loading-content").bounding_box()
         indicator = wrapper.locator(tid("loading-indicator")).bounding_box()

@@ -1,4 +1,4 @@
-"""Issue 7: a page the user happens to visit, served by another local server on another port (same
+"""A page the user happens to visit, served by another local server on another port (same
 site as the dashboard, another origin), can neither read the live state nor press a button."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Screenshot tests (seed 002's snapshot tests): components drawn from fixed configurations and compared
+"""Screenshot tests: components drawn from fixed configurations and compared
 with Tests/browser/reference/*.png within a small tolerance.
 
 Update the references after an intended visual change (then look at them and commit them):
@@ -10,9 +10,8 @@ import pytest
 from playwright.sync_api import Locator, Page, expect
 
 from fixtures import LOADING_KINDS, error_fixture, list_in_progress_fixture, loading_fixture, toast_fixture
-from helpers import compare_snapshot, inject_panel, inject_toast, tid, wait_live
+from helpers import compare_snapshot, inject_panel, inject_toast, tid, wait_live, wait_revealed
 
-SPINNER_DELAY_MS = 300
 
 
 @pytest.fixture
@@ -44,7 +43,7 @@ def only(view: Locator) -> Locator:
 
 
 def shoot(target: Locator, name: str) -> None:
-    target.page.wait_for_timeout(SPINNER_DELAY_MS + 200)  # let delayed indicators appear
+    wait_revealed(target.page)
     png = target.screenshot(animations="disabled", caret="hide")
     compare_snapshot(png, name)
 

@@ -2,128 +2,137 @@
 pause on hover and focus, Esc, close, action, position."""
 from __future__ import annotations
 
-import json
-import time
-
 from playwright.sync_api import Page, expect
 
 from fixtures import toast_fixture
 from helpers import inject_toast, panel, record_toast_times, tid, toast_gone_at, toast_log
 
-# Page-side timer slack: a timeout fires a little late, never early.
-EARLY_SLACK_MS = 30
-LATE_SLACK_MS = 900
+
+def paused_page(server, page: Page, open_page) -> Page:
+    """The dashboard live on a page whose timers run only when the test moves Playwright's clock, so
+    a toast's lifetime is measured exactly, in page time, with no sleep in the test."""
+    page.clock.install()
+    open_page(server, page)
+    page.mouse.move(5, 5)
+    page.clock.pause_at(page.evaluate("Date.now()") / 1_000 + 0.05)  # seconds since 1970
+    return page
 
 
 def server_toast(server, page: Page, panel_id: str) -> dict:
     """Makes the server raise a success toast (error → loaded on a panel, forced through the debug
     API) and returns the page's log entry for it."""
     server.force(panel_id, {"state": "error", "error": {"kind": "serverError"}})
+    page.clock.run_for(600)  # past any loading indicator the card still holds on screen
     expect(panel(page, panel_id)).to_have_attribute("data-view", "error")
     before = len(toast_log(page))
     server.force(panel_id, {"state": "loaded"})
-    deadline = time.monotonic() + 5
-    while time.monotonic() < deadline:
-        for entry in toast_log(page)[before:]:
-            if entry["kind"] == "shown" and entry["style"] == "success":
-                return entry
-        time.sleep(0.05)
-    raise AssertionError("the server sent no success toast for an error → loaded transition of " + panel_id)
+    page.wait_for_function(
+        "(before) => window.__toastLog.slice(before).some((e) => e.kind === 'shown' && e.style === 'success')", arg=before
+    )
+    return next(e for e in toast_log(page)[before:] if e["kind"] == "shown" and e["style"] == "success")
 
 
-def test_server_toast_disappears_after_its_duration_and_not_before(server, open_page):
-    page = open_page(server)
-    page.mouse.move(5, 5)
+def test_server_toast_disappears_after_its_duration_and_not_before(server, page, open_page):
+    page = paused_page(server, page, open_page)
     record_toast_times(page)
     shown = server_toast(server, page, "alpha")
     duration = shown["duration"]
-    assert duration > 0
+    assert duration == server.state()["settings"]["toast"]["durationMs"]
     toast = page.locator(f"{tid('toast')}[data-toast-id='{shown['id']}']")
-    page.wait_for_timeout(max(0, duration - 400))
+    page.clock.run_for(duration - 1)
     expect(toast).to_be_visible()
-    expect(toast).to_have_count(0, timeout=duration + 2_000)
-    lived = toast_gone_at(page, shown) - shown["at"]
-    assert duration - EARLY_SLACK_MS <= lived <= duration + LATE_SLACK_MS, (lived, duration)
+    page.clock.run_for(1)
+    expect(toast).to_have_count(0)
+    assert toast_gone_at(page, shown) - shown["at"] == duration
 
 
-def test_newer_server_toast_replaces_the_older_and_rearms_the_timer(server, open_page):
-    page = open_page(server)
-    page.mouse.move(5, 5)
+def test_newer_server_toast_replaces_the_older_and_rearms_the_timer(server, page, open_page):
+    page = paused_page(server, page, open_page)
     record_toast_times(page)
     first = server_toast(server, page, "alpha")
-    page.wait_for_timeout(first["duration"] * 0.5)
+    page.clock.run_for(first["duration"] // 2)
     second = server_toast(server, page, "beta")
     assert second["id"] != first["id"]
     toasts = page.locator(tid("toast"))
     expect(toasts).to_have_count(1)
     expect(toasts).to_have_attribute("data-toast-id", second["id"])
     # Past the first toast's end, the second is still there: the timer was re-armed.
-    wait = first["at"] + first["duration"] + 300 - page.evaluate("performance.now()")
-    page.wait_for_timeout(max(0, wait))
+    page.clock.run_for(second["duration"] - 1)
     expect(toasts).to_have_attribute("data-toast-id", second["id"])
-    expect(toasts).to_have_count(0, timeout=second["duration"] + 2_000)
-    lived = toast_gone_at(page, second) - second["at"]
-    assert second["duration"] - EARLY_SLACK_MS <= lived <= second["duration"] + LATE_SLACK_MS, lived
+    page.clock.run_for(1)
+    expect(toasts).to_have_count(0)
+    assert toast_gone_at(page, second) - second["at"] == second["duration"]
 
 
-def test_fixture_toasts_replace_and_rearm_exactly(server, open_page):
-    page = open_page(server)
-    page.mouse.move(5, 5)
+def test_fixture_toasts_replace_and_rearm_exactly(server, page, open_page):
+    page = paused_page(server, page, open_page)
     record_toast_times(page)
     inject_toast(page, toast_fixture(id="a", message="First", durationMs=1_500, action=None))
-    page.wait_for_timeout(800)
+    page.clock.run_for(800)
     inject_toast(page, toast_fixture(id="b", message="Second", style="error", durationMs=1_500, action=None))
     toast = page.locator(tid("toast"))
     expect(toast).to_have_count(1)
     expect(toast.locator(tid("toast-message"))).to_have_text("Second")
-    page.wait_for_timeout(1_000)  # 1.8 s after the first: it would be gone, the second is not
+    page.clock.run_for(1_499)  # 2.3 s after the first: it would be gone, the second is not
     expect(toast.locator(tid("toast-message"))).to_have_text("Second")
-    expect(toast).to_have_count(0, timeout=2_000)
-    log = toast_log(page)
-    shown_b = next(e for e in log if e["kind"] == "shown" and e["id"] == "b")
-    assert 1_500 - EARLY_SLACK_MS <= toast_gone_at(page, shown_b) - shown_b["at"] <= 1_500 + LATE_SLACK_MS
+    page.clock.run_for(1)
+    expect(toast).to_have_count(0)
+    shown_b = next(e for e in toast_log(page) if e["kind"] == "shown" and e["id"] == "b")
+    assert toast_gone_at(page, shown_b) - shown_b["at"] == 1_500
     # The server updates a toast in place under the same id ("API: Timed out" → "API is back"):
     # redrawn and re-armed.
     inject_toast(page, toast_fixture(id="c", message="API: Timed out", style="error", durationMs=1_000, action=None))
-    page.wait_for_timeout(600)
+    page.clock.run_for(600)
     inject_toast(page, toast_fixture(id="c", message="API is back", durationMs=1_000, action=None))
     expect(toast).to_have_count(1)
     expect(toast.locator(tid("toast-message"))).to_have_text("API is back")
     expect(toast).to_have_attribute("data-style", "success")
-    page.wait_for_timeout(700)  # 1.3 s after the first: re-armed, still there
+    page.clock.run_for(999)  # 1.6 s after the first: re-armed, still there
     expect(toast).to_have_count(1)
-    expect(toast).to_have_count(0, timeout=1_500)
+    page.clock.run_for(1)
+    expect(toast).to_have_count(0)
     # The same toast again in a state document (a reconnect, another tab) is not news: not re-armed.
     inject_toast(page, toast_fixture(id="d", message="Once", durationMs=1_000, action=None))
-    page.wait_for_timeout(600)
+    page.clock.run_for(600)
     page.evaluate(
         """async () => { const m = await import('/store.js');
                          m.store.applySnapshot({ ...m.store.toSnapshot(), toast: m.store.toast }, { authoritative: true }); }"""
     )
-    expect(toast).to_have_count(0, timeout=800)
+    page.clock.run_for(400)
+    expect(toast).to_have_count(0)
 
 
-def test_toast_pauses_while_hovered_or_focused(server, open_page):
-    page = open_page(server)
-    page.mouse.move(5, 5)
+def test_a_toast_without_a_duration_stays_until_dismissed(server, page, open_page):
+    page = paused_page(server, page, open_page)
+    toast = inject_toast(page, toast_fixture(id="forever", message="Stays", durationMs=0, action=None))
+    page.clock.run_for(60_000)
+    expect(toast).to_be_visible()
+    expect(toast.locator(".toast-progress")).to_have_count(0)
+    toast.locator(tid("toast-close")).click()
+    expect(toast).to_have_count(0)
+
+
+def test_toast_pauses_while_hovered_or_focused(server, page, open_page):
+    page = paused_page(server, page, open_page)
     toast = inject_toast(page, toast_fixture(id="h", message="Hover me", durationMs=1_000, action=None))
     toast.hover()
-    page.wait_for_timeout(1_500)
+    page.clock.run_for(1_500)
     expect(toast).to_be_visible()
     page.mouse.move(5, 5)
-    expect(toast).to_have_count(0, timeout=2_000)
+    page.clock.run_for(1_000)
+    expect(toast).to_have_count(0)
 
     toast = inject_toast(page, toast_fixture(id="f", message="Focus me", durationMs=1_000, action=None))
     toast.locator(tid("toast-close")).focus()
-    page.wait_for_timeout(1_500)
+    page.clock.run_for(1_500)
     expect(toast).to_be_visible()
     page.locator(tid("deck-title")).click()  # focus leaves the toast
-    expect(toast).to_have_count(0, timeout=2_000)
+    page.clock.run_for(1_000)
+    expect(toast).to_have_count(0)
 
 
-def test_toast_pauses_while_the_tab_is_hidden(server, open_page):
-    page = open_page(server)
-    page.mouse.move(5, 5)
+def test_toast_pauses_while_the_tab_is_hidden(server, page, open_page):
+    page = paused_page(server, page, open_page)
     toast = inject_toast(page, toast_fixture(id="v", message="Hidden tab", durationMs=800, action=None))
     page.evaluate(
         """() => {
@@ -132,7 +141,7 @@ def test_toast_pauses_while_the_tab_is_hidden(server, open_page):
         document.dispatchEvent(new Event('visibilitychange'));
       }"""
     )
-    page.wait_for_timeout(1_300)
+    page.clock.run_for(1_300)
     expect(toast).to_be_visible()
     page.evaluate(
         """() => {
@@ -140,7 +149,8 @@ def test_toast_pauses_while_the_tab_is_hidden(server, open_page):
         document.dispatchEvent(new Event('visibilitychange'));
       }"""
     )
-    expect(toast).to_have_count(0, timeout=2_000)
+    page.clock.run_for(800)
+    expect(toast).to_have_count(0)
 
 
 def test_escape_and_close_button_dismiss(server, open_page):
