@@ -36,7 +36,7 @@ public struct Toast: Sendable, Hashable, Codable, Identifiable {
     }
 
     /// Where the page draws it.
-    public enum Position: String, Sendable, Hashable, Codable {
+    public enum Position: String, Sendable, Hashable, Codable, CaseIterable {
         case top, bottom
     }
 

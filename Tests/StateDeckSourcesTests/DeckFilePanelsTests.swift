@@ -39,9 +39,45 @@ struct DeckFilePanelsTests {
         #expect(panel.minimumLoadingTime == .zero)
         #expect(panel.presentation.loadingAfterInfo == .vertical(position: .top, spacing: 4))
         #expect(panel.placeholder == Info(summary: "Loading…", fields: [Info.Field("Status", "200")]))
-        #expect(panel.recoveryOptions.map(\.id) == ["restart", "try-again", "cancel"])
+        #expect(panel.recoveryOptions.map(\.id) == ["restart"])
         #expect(panel.recoveryOptions.first?.role == .primary)
+        let card = ErrorPresenter(panelOptions: panel.recoveryOptions).card(for: PanelError(.unauthorized))
+        #expect(card.options.map(\.label) == ["Restart", "Check again", "Dismiss"], "the catalogue's buttons follow")
         #expect(panel.itemActions.map(\.id) == ["remove"])
+    }
+
+    @Test func recoveryOptionsFitKindsAndRelabelTheCatalogues() throws {
+        let panel = try #require(try deck("""
+            panels:
+              - id: disk
+                command: { run: [df] }
+                recovery:
+                  - { id: free-space, run: [true] }
+                  - { id: restart, label: Restart, run: [true], kinds: [unreachable, timeout] }
+                  - { id: try-again, label: Retry now, role: primary }
+                  - { id: cancel, label: Hide }
+            """).makePanels().first)
+        let presenter = ErrorPresenter(panelOptions: panel.recoveryOptions)
+        let full = presenter.card(for: PanelError(.outOfSpace)).options
+        #expect(full == [
+            ErrorCard.Option(id: "free-space", label: "Free space", role: .primary),
+            ErrorCard.Option(id: "try-again", label: "Retry now", role: .primary),
+            ErrorCard.Option(id: "cancel", label: "Hide", role: .cancel),
+        ])
+        #expect(presenter.card(for: PanelError(.timeout)).options.map(\.id) == ["restart", "try-again", "cancel"])
+        #expect(presenter.card(for: PanelError(.commandFailed)).options.map(\.id) == ["try-again", "cancel"])
+    }
+
+    @Test func theDeckSaysHowLongToastsStayAndWhere() async throws {
+        let file = try deck("""
+            toasts: { duration: 6s, position: bottom }
+            panels: [{ id: db, tcp: { host: localhost, port: 9 } }]
+            """)
+        #expect(file.toastDuration == .seconds(6) && file.toastPosition == .bottom)
+        let deck = file.makeDeck()
+        #expect(deck.configuration.toastDuration == .seconds(6) && deck.configuration.toastPosition == .bottom)
+        let plain = try self.deck("panels: [{ id: db, tcp: { host: localhost, port: 9 } }]")
+        #expect(plain.toastDuration == .seconds(4) && plain.toastPosition == .top)
     }
 
     @Test func aRecoveryCommandRunsAndThePanelReloads() async throws {

@@ -150,13 +150,30 @@ struct DeckFileProblemTests {
               - id: status
                 file: { path: status.yaml, format: yaml }
             """, problem: #"deck.yaml:3: panels[0].file.format: "yaml" is not allowed here (expected auto, json, text, lines)"#),
-        Case(name: "a recovery option taking a card's id", yaml: """
+        Case(name: "the catalogue's retry given a command", yaml: """
             panels:
               - id: db
                 tcp: { host: localhost, port: 5432 }
                 recovery:
                   - { id: try-again, label: Again, run: [true] }
-            """, problem: "deck.yaml:5: panels[0].recovery[0].id: try-again is an option every error card already has"),
+            """, problem: "deck.yaml:5: panels[0].recovery[0].run: try-again is the catalogue's retry, which runs nothing: give it only a label and a role"),
+        Case(name: "a recovery option for a kind that does not exist", yaml: """
+            panels:
+              - id: db
+                tcp: { host: localhost, port: 5432 }
+                recovery:
+                  - { id: restart, label: Restart, run: [true], kinds: [unreachable, offline] }
+            """, problem: #"deck.yaml:5: panels[0].recovery[0].kinds[1]: "offline" is not allowed here (expected noNetwork, unreachable, timeout, serverError, serverMaintenance, notFound, unauthorized, invalidResponse, commandFailed, outOfSpace, updateAvailable, updateRequired, unknown)"#),
+        Case(name: "an alignment a presentation beside the content cannot draw", yaml: """
+            panels:
+              - id: db
+                tcp: { host: localhost, port: 5432 }
+                loading: { afterInfo: { type: horizontal, alignment: topLeading } }
+            """, problem: #"deck.yaml:4: panels[0].loading.afterInfo.alignment: "topLeading" is not allowed here (expected top, center, bottom)"#),
+        Case(name: "an unknown toast position", yaml: """
+            toasts: { position: middle }
+            panels: [{ id: db, tcp: { host: localhost, port: 5432 } }]
+            """, problem: #"deck.yaml:1: toasts.position: "middle" is not allowed here (expected top, bottom)"#),
         Case(name: "an item action without label", yaml: """
             panels:
               - id: jobs

@@ -24,7 +24,7 @@ struct DeckFileTests {
         #expect(api.settings.presentation.initialLoading == .redacted)
         #expect(api.placeholder?.fields?.first == Info.Field("Status", "200"))
         #expect(api.recovery.map(\.id) == ["restart-api"])
-        #expect(api.recovery.first?.message == "API restarted, checking it again")
+        #expect(api.recovery.first?.action?.message == "API restarted, checking it again")
         #expect(deck.panels[2].settings.retry == .none)
         #expect(deck.panels[2].actions.map(\.id) == ["restart", "logs-to-file"])
     }
@@ -36,7 +36,7 @@ struct DeckFileTests {
         #expect(file.path == folder.deletingLastPathComponent().appendingPathComponent("build/status.json").path)
         guard case .command(let command) = deck.panels[2].source else { Issue.record("worker is not a command"); return }
         #expect(command.command.workingDirectory == folder.standardizedFileURL.path)
-        #expect(deck.panels[3].recovery.first?.command.workingDirectory == folder.deletingLastPathComponent().path)
+        #expect(deck.panels[3].recovery.first?.action?.command.workingDirectory == folder.deletingLastPathComponent().path)
     }
 
     @Test func aTildeIsTheHomeFolderOfTheEnvironment() throws {

@@ -1,10 +1,10 @@
 import StateDeck
 
 extension CommandAction {
-    /// The action as a recovery option of the panel's error cards (a secondary button unless it
-    /// says otherwise); the core reloads the panel once it worked.
-    func recoveryOption(runner: CommandRunner) -> RecoveryOption {
-        .custom(id, label, role: role ?? .secondary, message: message) { [command] in
+    /// The action as a recovery option of the error cards of `kinds` (every card when nil), a
+    /// secondary button unless it says otherwise; the core reloads the panel once it worked.
+    func recoveryOption(runner: CommandRunner, kinds: Set<ErrorKind>?) -> RecoveryOption {
+        .custom(id, label, role: role ?? .secondary, message: message, kinds: kinds) { [command] in
             try await Self.run(command, with: runner)
         }
     }

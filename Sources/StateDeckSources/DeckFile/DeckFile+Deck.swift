@@ -7,13 +7,16 @@ extension DeckFile {
         panels.map { $0.makePanel(runner: runner) }
     }
 
-    /// The deck of the file's title and panels; panels in `memories` continue from the deck this
-    /// one replaces.
+    /// The deck of the file's title, toast settings and panels; panels in `memories` continue
+    /// from the deck this one replaces.
     public func makeDeck(
         configuration: Deck.Configuration = Deck.Configuration(),
         memories: [String: PanelMemory] = [:]
     ) -> Deck {
-        Deck(title, configuration: configuration, panels: makePanels(), memories: memories)
+        var configuration = configuration
+        configuration.toastDuration = toastDuration
+        configuration.toastPosition = toastPosition
+        return Deck(title, configuration: configuration, panels: makePanels(), memories: memories)
     }
 
     /// Reloads each file panel of `deck` that watches its file whenever the file changes, until

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import StateDeck
 
 /// A deck declared in a YAML or JSON file (the `--config` of the command line): its title and
 /// panels, validated as a whole. See `examples/stack.yaml` for every key.
@@ -7,11 +8,22 @@ public struct DeckFile: Sendable, Hashable {
     public var title: String
     /// In the file's order, ids unique.
     public var panels: [PanelSpec]
+    /// How long toasts stay (`toasts.duration`, 4 s by default).
+    public var toastDuration: Duration
+    /// Where the page draws toasts (`toasts.position`, top by default).
+    public var toastPosition: Toast.Position
 
     /// A deck file's content, built in code.
-    public init(title: String, panels: [PanelSpec]) {
+    public init(
+        title: String,
+        panels: [PanelSpec],
+        toastDuration: Duration = Deck.Configuration().toastDuration,
+        toastPosition: Toast.Position = Deck.Configuration().toastPosition
+    ) {
         self.title = title
         self.panels = panels
+        self.toastDuration = toastDuration
+        self.toastPosition = toastPosition
     }
 
     /// Reads and validates the file at `path`; `${VAR}` references take their values from

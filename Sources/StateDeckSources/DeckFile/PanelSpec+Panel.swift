@@ -14,7 +14,7 @@ extension PanelSpec {
             .minimumLoadingTime(settings.minimumLoadingTime)
         panel.presentation = settings.presentation
         panel.placeholder = placeholder
-        panel.recoveryOptions = recovery.map { $0.recoveryOption(runner: runner) } + [.tryAgain, .cancel]
+        panel.recoveryOptions = recovery.map { $0.recoveryOption(runner: runner) }
         panel.itemActions = actions.map { $0.itemAction(runner: runner) }
         if let success = toasts.success {
             panel = panel.successMessage { _ in success }

@@ -14,8 +14,8 @@ extension PanelSpec {
         let source = Self.source(in: map, settings: settings)
         let placeholder = map["placeholder"].flatMap(Info.init(reading:))
         let toasts = map["toasts"].flatMap(Toasts.init(reading:))
-        let recovery = map["recovery"].flatMap { CommandAction.list(reading: $0, offeredOn: .errorCard) }
-        let actions = map["actions"].flatMap { CommandAction.list(reading: $0, offeredOn: .items) }
+        let recovery = map["recovery"].flatMap(RecoverySpec.list(reading:))
+        let actions = map["actions"].flatMap(CommandAction.list(reading:))
         guard let id, let source else { return nil }
         self.init(id: id, title: title ?? id, source: source, settings: settings, placeholder: placeholder,
                   toasts: toasts ?? Toasts(), recovery: recovery ?? [], actions: actions ?? [])

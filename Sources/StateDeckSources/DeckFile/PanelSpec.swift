@@ -28,8 +28,8 @@ public struct PanelSpec: Sendable, Hashable {
     public var placeholder: Info?
     /// Custom toast messages.
     public var toasts: Toasts
-    /// Commands offered on the panel's error cards, before "Try again" and "Dismiss".
-    public var recovery: [CommandAction]
+    /// The panel's own buttons on its error cards, before the catalogue's for the card's kind.
+    public var recovery: [RecoverySpec]
     /// Commands offered on every item of the panel's list.
     public var actions: [CommandAction]
 
@@ -41,7 +41,7 @@ public struct PanelSpec: Sendable, Hashable {
         settings: PanelSettings = PanelSettings(),
         placeholder: Info? = nil,
         toasts: Toasts = Toasts(),
-        recovery: [CommandAction] = [],
+        recovery: [RecoverySpec] = [],
         actions: [CommandAction] = []
     ) {
         self.id = id
