@@ -1,4 +1,11 @@
+import Dispatch
 import Locking
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// Fans server-sent events out to every connected client, and catches reconnecting clients up.
 ///
@@ -45,4 +52,229 @@ public final class EventHub: Sendable {
     public var lastEventID: UInt64 {
         history.withLock { $0.lastID }
     }
+}
+
+// MARK: - Configuration
+
+extension EventHub {
+    /// How an `EventHub` keeps history, pings and numbers its events.
+    public struct Configuration: Sendable {
+        /// How many of the newest events are kept for clients that reconnect with
+        /// `Last-Event-ID`; one that missed more gets a snapshot instead.
+        public var historyCapacity: Int
+        /// How often `startPinging()` writes a `: ping` comment to every client. This keeps
+        /// proxies from timing the stream out, and is how the hub notices dead clients.
+        public var pingInterval: Duration
+        /// Sent once to every client as `retry:`: how long the browser waits to reconnect.
+        public var reconnectDelay: Duration
+        /// The id of the first event (at least 1). Nil takes the microseconds since 1970 at the
+        /// hub's creation, so ids a client kept from an earlier server run are older than
+        /// anything this hub holds, and that client gets a snapshot rather than wrong events.
+        public var firstEventID: UInt64?
+        /// Threads that write one event to many subscribers together, each taking at least 512
+        /// of them; by default, one per processor online. Pings take one.
+        public var broadcastWriters: Int
+
+        public init(
+            historyCapacity: Int = 4096,
+            pingInterval: Duration = .seconds(15),
+            reconnectDelay: Duration = .seconds(2),
+            firstEventID: UInt64? = nil,
+            broadcastWriters: Int? = nil
+        ) {
+            self.historyCapacity = historyCapacity
+            self.pingInterval = pingInterval
+            self.reconnectDelay = reconnectDelay
+            self.firstEventID = firstEventID
+            self.broadcastWriters = broadcastWriters ?? Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+        }
+    }
+}
+
+// MARK: - Subscribing
+
+extension EventHub {
+    /// A registered client, as returned by `subscribe`; pass it to `unsubscribe`.
+    public struct Subscription: Hashable, Sendable {
+        let token: UInt64
+    }
+}
+
+extension EventHub {
+    /// Registers a client: writes `retry:`, catches it up, then sends it every new event.
+    ///
+    /// When `lastEventID` is an id this hub issued and every event after it is still held,
+    /// the client gets exactly those events; otherwise (no id, not a number, too old, or newer
+    /// than anything issued) it gets one `snapshot` event whose id is the hub's `lastEventID`.
+    /// No event is lost or repeated between the catch-up and the live events.
+    ///
+    /// - Parameter snapshot: The whole current state as of the given event id (the snapshot's
+    ///   own id), called only when a snapshot is needed.
+    ///   It runs while publishing is held off, so it must be quick and must not call back into
+    ///   this hub (that would deadlock). It must include every event published so far; it may
+    ///   also include a change whose event is about to be published, which the client then
+    ///   receives again (harmless when events carry whole documents).
+    /// - Returns: The subscription, or nil when the sink failed during the catch-up or the hub
+    ///   is closed; the sink is then finished and not registered.
+    public func subscribe(
+        _ sink: any EventSink,
+        lastEventID: String?,
+        snapshot: (_ lastEventID: UInt64) -> String
+    ) -> Subscription? {
+        let token: UInt64? = history.withLock { history in
+            guard !registry.withLock({ $0.isClosed }), sink.write(retryBytes) else { return nil }
+            if let missed = lastEventID.flatMap({ UInt64($0) }).flatMap(history.events(after:)) {
+                for bytes in missed {
+                    guard sink.write(bytes) else { return nil }
+                }
+            } else {
+                let state = ServerSentEvent(event: "snapshot", id: history.lastID, data: snapshot(history.lastID))
+                guard sink.write(state.encoded()) else { return nil }
+            }
+            return registry.withLock { $0.add(sink) }
+        }
+        guard let token else {
+            sink.finish()
+            return nil
+        }
+        return Subscription(token: token)
+    }
+
+    /// Stops sending to a client. Safe to call more than once, and concurrently with a publish
+    /// that drops the same client; a publish already under way may still write to it once.
+    /// The sink is not finished: the caller owns it (typically this runs from its close handler).
+    public func unsubscribe(_ subscription: Subscription) {
+        _ = registry.withLock { $0.remove(subscription.token) }
+    }
+}
+
+// MARK: - Publishing
+
+extension EventHub {
+    /// Publishes an event to every subscriber and keeps it for reconnecting clients.
+    ///
+    /// The event is encoded once; every subscriber receives the same bytes. A subscriber whose
+    /// write fails is removed and finished. Calls from several threads are serialized.
+    /// - Returns: The event's id, greater than every id issued before.
+    @discardableResult
+    public func publish(event: String, data: String) -> UInt64 {
+        let (id, failed) = history.withLock { history in
+            let id = history.lastID + 1
+            let bytes = ServerSentEvent(event: event, id: id, data: data).encoded()
+            history.append(bytes)
+            return (id, pacedBroadcast(bytes))
+        }
+        drop(failed)
+        return id
+    }
+
+    /// `broadcast`, writing or enqueuing as `pacing` says. Called with `history` held, so
+    /// broadcasts are timed one after another.
+    private func pacedBroadcast(_ bytes: [UInt8]) -> [Subscriber] {
+        let start = ContinuousClock.now
+        let writes = pacing.withLock { $0.writes(at: start) }
+        let failed = broadcast(bytes, writers: configuration.broadcastWriters, enqueue: !writes)
+        pacing.withLock { $0.record(from: start, to: .now, wrote: writes) }
+        return failed
+    }
+
+    /// A subscriber, by its token.
+    typealias Subscriber = (token: UInt64, sink: any EventSink)
+
+    /// Writes `bytes` to every subscriber, returning those whose write failed. Many subscribers
+    /// are shared out among up to `writers` threads: a write is mostly the kernel's TCP send
+    /// (over loopback the receiver's side of it too), so one thread would leave the other
+    /// processors idle while thousands of streams wait their turn (docs/PERFORMANCE-FINDINGS.md, finding g).
+    func broadcast(_ bytes: [UInt8], writers: Int, enqueue: Bool = false) -> [Subscriber] {
+        // A copy-on-write copy: one reference count, and the lock is free while writing.
+        let sinks = registry.withLock { $0.sinks }
+        let writers = min(writers, sinks.count / Self.subscribersPerWriter)
+        guard writers > 1 else { return Self.write(bytes, to: sinks, enqueue: enqueue) }
+        let subscribers = Array(sinks)
+        let failed = Locked<[Subscriber]>([])
+        DispatchQueue.concurrentPerform(iterations: writers) { writer in
+            let share = subscribers.count * writer / writers..<subscribers.count * (writer + 1) / writers
+            let lost = Self.write(bytes, to: subscribers[share], enqueue: enqueue)
+            if !lost.isEmpty {
+                failed.withLock { $0 += lost }
+            }
+        }
+        return failed.current
+    }
+
+    /// Fewer subscribers than this per thread are written by one thread: handing work to another
+    /// costs more than it saves.
+    static let subscribersPerWriter = 512
+
+    private static func write<Subscribers: Sequence>(
+        _ bytes: [UInt8], to subscribers: Subscribers, enqueue: Bool
+    ) -> [Subscriber] where Subscribers.Element == (key: UInt64, value: any EventSink) {
+        var failed: [Subscriber] = []
+        for (token, sink) in subscribers where !(enqueue ? sink.enqueue(bytes) : sink.write(bytes)) {
+            failed.append((token, sink))
+        }
+        return failed
+    }
+
+    /// Removes and finishes subscribers whose write failed, even when their close handler has
+    /// already unsubscribed them. Called with no lock held: finishing a stream may run a
+    /// handler that unsubscribes.
+    func drop(_ failed: [Subscriber]) {
+        guard !failed.isEmpty else { return }
+        registry.withLock { registry in
+            for subscriber in failed {
+                _ = registry.remove(subscriber.token)
+            }
+        }
+        for subscriber in failed {
+            subscriber.sink.finish()
+        }
+    }
+}
+
+// MARK: - Lifecycle: pings and closing
+
+extension EventHub {
+    /// Starts writing a `: ping` comment to every subscriber every `pingInterval`, dropping
+    /// those whose write fails. Does nothing when already pinging or closed.
+    public func startPinging() {
+        let interval = configuration.pingInterval
+        precondition(interval > .zero, "the ping interval must be positive")
+        pinger.withLock { task in
+            guard task == nil, !registry.withLock({ $0.isClosed }) else { return }
+            // Weak, so a hub nobody closed can still be freed; the loop then ends.
+            task = Task { [weak self] in
+                while (try? await Task.sleep(for: interval)) != nil {
+                    guard let self else { return }
+                    // One writer: nobody waits for a ping, so it goes at the least CPU.
+                    drop(broadcast(Self.pingBytes, writers: 1))
+                }
+            }
+        }
+    }
+
+    /// Stops pinging, finishes and removes every subscriber, and makes later `subscribe` calls
+    /// finish their sink at once. Publishing still numbers and keeps events.
+    public func close() {
+        let sinks = pinger.withLock { task in
+            task?.cancel()
+            task = nil
+            return registry.withLock { $0.close() }
+        }
+        for sink in sinks {
+            sink.finish()
+        }
+    }
+}
+
+// MARK: - Response headers
+
+extension EventHub {
+    /// The headers of an event-stream response: the media type, no caching, and no buffering by
+    /// a reverse proxy (nginx honours `X-Accel-Buffering`), so each event leaves at once.
+    public static let responseHeaders: [(name: String, value: String)] = [
+        (name: "Content-Type", value: "text/event-stream; charset=utf-8"),
+        (name: "Cache-Control", value: "no-store"),
+        (name: "X-Accel-Buffering", value: "no"),
+    ]
 }

@@ -31,3 +31,82 @@ public struct ServerSentEvent: Sendable, Equatable {
         return bytes
     }
 }
+
+// MARK: - Control blocks
+
+extension ServerSentEvent {
+    /// A comment block (`: text`), which clients ignore: used as a keep-alive ping.
+    public static func comment(_ text: String) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.appendLines(of: text, as: "")
+        bytes.append(.lineFeed)
+        return bytes
+    }
+
+    /// A `retry:` block: how long the client waits before reconnecting after the stream drops.
+    public static func retry(after delay: Duration) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.appendField("retry", String(delay.wholeMilliseconds).utf8)
+        bytes.append(.lineFeed)
+        return bytes
+    }
+}
+
+extension Duration {
+    /// Whole milliseconds, rounded down; negative durations count as zero.
+    var wholeMilliseconds: UInt64 {
+        let (seconds, attoseconds) = components
+        guard seconds >= 0, attoseconds >= 0 else { return 0 }
+        // Clamped so the product cannot overflow (Int128 is not on every supported platform).
+        let wholeSeconds = min(UInt64(seconds), UInt64.max / 1000 - 1)
+        return wholeSeconds * 1000 + UInt64(attoseconds / 1_000_000_000_000_000)
+    }
+}
+
+// MARK: - Encoding
+
+extension [UInt8] {
+    /// Appends `name: value` and a line feed (`name:` alone when the value is empty, and
+    /// `: value` for a comment, whose name is empty). The value must hold no line break.
+    mutating func appendField(_ name: String, _ value: some Collection<UInt8>) {
+        append(contentsOf: name.utf8)
+        append(.colon)
+        if !value.isEmpty {
+            append(.space)
+            append(contentsOf: value)
+        }
+        append(.lineFeed)
+    }
+
+    /// Appends one `name` field per line of `text`, splitting on CRLF, CR and LF alike (the
+    /// three line ends the format accepts). Empty text still gives one field.
+    mutating func appendLines(of text: String, as name: String) {
+        // Scanning bytes is safe: no byte of a multi-byte UTF-8 sequence is below 0x80.
+        let utf8 = text.utf8
+        var lineStart = utf8.startIndex
+        var index = lineStart
+        while index != utf8.endIndex {
+            let byte = utf8[index]
+            guard byte.isLineBreak else {
+                utf8.formIndex(after: &index)
+                continue
+            }
+            appendField(name, utf8[lineStart..<index])
+            utf8.formIndex(after: &index)
+            if byte == .carriageReturn, index != utf8.endIndex, utf8[index] == .lineFeed {
+                utf8.formIndex(after: &index)
+            }
+            lineStart = index
+        }
+        appendField(name, utf8[lineStart..<utf8.endIndex])
+    }
+}
+
+extension UInt8 {
+    static let lineFeed: UInt8 = 0x0A
+    static let carriageReturn: UInt8 = 0x0D
+    static let colon: UInt8 = 0x3A
+    static let space: UInt8 = 0x20
+
+    var isLineBreak: Bool { self == .lineFeed || self == .carriageReturn }
+}

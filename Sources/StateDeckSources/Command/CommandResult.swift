@@ -1,3 +1,11 @@
+import StateDeck
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
 /// What a finished command left behind.
 public struct CommandResult: Sendable, Hashable {
     /// How the command ended.
@@ -23,4 +31,43 @@ public struct CommandResult: Sendable, Hashable {
     public var outputTruncated: Bool
     /// From launch to the end of its output.
     public var duration: Duration
+}
+
+// MARK: - Failure
+
+extension CommandResult {
+    /// The catalogue's error for a command that did not exit with 0, nil when it did: the
+    /// failure reason names the command and how it ended, the detail is the end of its standard
+    /// error (or output). A full disk, told by `ENOSPC` or by the message in standard error, is
+    /// `outOfSpace`.
+    func failure(of command: CommandSpec) -> PanelError? {
+        let full = standardError.contains("No space left on device")
+        let kind: ErrorKind
+        switch termination {
+        case .exited(0): return nil
+        case .exited, .signaled: kind = full ? .outOfSpace : .commandFailed
+        case .timedOut: kind = .timeout
+        case .launchFailed(let reason, let code):
+            return PanelError(code == ENOSPC ? .outOfSpace : .commandFailed, failureReason: reason)
+        }
+        return PanelError(kind, failureReason: "\(command.displayName) \(outcome(of: command)).", detail: detail)
+    }
+
+    /// How the command ended, in words: "exited with status 3".
+    func outcome(of command: CommandSpec) -> String {
+        switch termination {
+        case .exited(let status): "exited with status \(status)"
+        case .signaled(let signal): "was stopped by signal \(signal) (\(String(cString: strsignal(signal))))"
+        case .timedOut: "ran longer than \(command.timeout.shortText) and was killed"
+        case .launchFailed(let reason, _): reason
+        }
+    }
+
+    /// The last lines of standard error, or of the output when standard error is empty.
+    private var detail: String? {
+        let error = standardError.trimmed()
+        let tail = (error.isEmpty ? standardOutput.trimmed() : error)
+            .lastLines(20)
+        return tail.isEmpty ? nil : String(tail.suffix(2000))
+    }
 }

@@ -38,3 +38,65 @@ public struct CommandAction: Sendable, Hashable {
         return command
     }
 }
+
+// MARK: - Reading
+
+extension CommandAction {
+    /// The keys of an action.
+    static let keys = ["id", "label", "role", "message"] + CommandSpec.keys
+    /// How long an action may run when the file does not say.
+    static let defaultTimeout = Duration.seconds(30)
+
+    /// A list of item actions with unique ids.
+    static func list(reading node: ConfigNode) -> [CommandAction]? {
+        guard let elements = node.list() else { return nil }
+        let actions = elements.map { element in
+            element.mapping(allowing: keys).flatMap { map in
+                map.required("id")?.identifier().flatMap { CommandAction(reading: map, id: $0) }
+            }
+        }
+        ConfigNode.reportReusedIds(zip(elements, actions.map { $0?.id }))
+        return actions.compactMap(\.self)
+    }
+
+    /// `{ id, label, role, message, run | shell, workingDirectory, environment, timeout }`, its id
+    /// already read; `label` may be left out only when there is a `defaultLabel`.
+    init?(reading map: ConfigMapping, id: String, defaultLabel: String? = nil) {
+        let label = defaultLabel.map { map["label"]?.text() ?? $0 } ?? map.required("label")?.text()
+        let role = map["role"]?.choice(of: ActionRole.allCases)
+        let message = map["message"]?.text()
+        guard let command = CommandSpec(reading: map, timeout: Self.defaultTimeout), let label else {
+            return nil
+        }
+        self.init(id: id, label: label, role: role, message: message, command: command)
+    }
+}
+
+// MARK: - Buttons
+
+extension CommandAction {
+    /// The action as a recovery option of the error cards of `kinds` (every card when nil), a
+    /// secondary button unless it says otherwise; the core reloads the panel once it worked.
+    func recoveryOption(runner: CommandRunner, kinds: Set<ErrorKind>?) -> RecoveryOption {
+        .custom(id, label, role: role ?? .secondary, message: message, kinds: kinds) { [command] in
+            try await Self.run(command, with: runner)
+        }
+    }
+
+    /// The action as an item action; the core reloads the panel once it worked.
+    func itemAction(runner: CommandRunner) -> ItemAction {
+        ItemAction(id: id, label: label, role: role, message: message) { [self] itemId in
+            try await Self.run(command(forItem: itemId), with: runner)
+            return nil
+        }
+    }
+
+    /// Runs `command`; when it fails, the error's title says how, for the core's toast
+    /// "<label> failed: <title>".
+    private static func run(_ command: CommandSpec, with runner: CommandRunner) async throws {
+        let result = try await runner.run(command)
+        guard var failure = result.failure(of: command) else { return }
+        failure.title = result.outcome(of: command)
+        throw failure
+    }
+}

@@ -47,3 +47,217 @@ struct ConfigNode {
         }
     }
 }
+
+// MARK: - Scalars
+
+extension ConfigNode {
+    /// The scalar's text, with `${VAR}` references substituted.
+    func string() -> String? {
+        guard case .scalar(let text, _) = node.kind else {
+            problem("must be a single value, not a \(node.isMapping ? "mapping" : "list")")
+            return nil
+        }
+        if node.isNull {
+            problem("needs a value")
+            return nil
+        }
+        switch text.substitutingVariables(from: reader.environment) {
+        case .success(let text):
+            return text
+        case .failure(let problems):
+            problems.messages.forEach(problem)
+            return nil
+        }
+    }
+
+    /// A string that is not empty.
+    func text() -> String? {
+        guard let text = string() else { return nil }
+        guard !text.allSatisfy(\.isWhitespace) else {
+            problem("must not be empty")
+            return nil
+        }
+        return text
+    }
+
+    func int(in range: ClosedRange<Int>) -> Int? {
+        guard let text = string() else { return nil }
+        guard let value = Int(text), range.contains(value) else {
+            problem("must be a whole number from \(range.lowerBound) to \(range.upperBound), not \(text)")
+            return nil
+        }
+        return value
+    }
+
+    func number(in range: ClosedRange<Double>) -> Double? {
+        guard let text = string() else { return nil }
+        guard let value = Double(text), range.contains(value) else {
+            problem("must be a number from \(range.lowerBound) to \(range.upperBound), not \(text)")
+            return nil
+        }
+        return value
+    }
+
+    func bool() -> Bool? {
+        guard let text = string() else { return nil }
+        guard let value = Bool(text.lowercased()) else {
+            problem("must be true or false, not \(text)")
+            return nil
+        }
+        return value
+    }
+
+    /// A duration such as `500ms`, `5s`, `2m` or `1h`, at least `minimum`.
+    func duration(atLeast minimum: Duration = .milliseconds(1)) -> Duration? {
+        guard let text = string() else { return nil }
+        guard let duration = Duration(parsing: text) else {
+            problem("\"\(text)\" is not a duration; write it like 500ms, 5s, 2m or 1h")
+            return nil
+        }
+        guard duration >= minimum else {
+            problem("must be at least \(minimum.shortText)")
+            return nil
+        }
+        return duration
+    }
+
+    /// One of `choices`, such as an enum's raw values.
+    func choice<Choice: RawRepresentable<String>>(of choices: [Choice]) -> Choice? {
+        guard let text = string() else { return nil }
+        guard let choice = choices.first(where: { $0.rawValue == text }) else {
+            problem("\"\(text)\" is not allowed here\(text.hint(among: choices.map(\.rawValue)))")
+            return nil
+        }
+        return choice
+    }
+
+    /// A list of non-empty strings.
+    func strings() -> [String]? {
+        guard let items = list() else { return nil }
+        let strings = items.map { $0.text() }
+        return strings.contains(nil) ? nil : strings.compactMap(\.self)
+    }
+}
+
+private extension YAMLNode {
+    var isMapping: Bool {
+        if case .mapping = kind { return true }
+        return false
+    }
+}
+
+// MARK: - Identifiers
+
+extension ConfigNode {
+    /// An id of lowercase letters, digits and dashes.
+    func identifier() -> String? {
+        guard let text = string() else { return nil }
+        guard !text.isEmpty, text.allSatisfy({ $0.isASCII && ($0.isLowercase || $0.isNumber || $0 == "-") }) else {
+            problem("\"\(text)\" must be lowercase letters, digits and dashes, like api-health")
+            return nil
+        }
+        return text
+    }
+
+    /// Reports, at its `id` key, each element of a list that reuses the id of an earlier one.
+    static func reportReusedIds(_ elements: some Sequence<(ConfigNode, String?)>) {
+        var seen: [String: ConfigNode] = [:]
+        for (element, id) in elements {
+            guard let id else { continue }
+            guard let earlier = seen[id] else {
+                seen[id] = element
+                continue
+            }
+            let idNode = element.node["id"].map { element.child($0, at: .key("id")) } ?? element
+            idNode.problem("\(id) is already the id of \(earlier.path)")
+        }
+    }
+}
+
+// MARK: - JSON
+
+extension ConfigNode {
+    /// A JSON pointer such as `/checks/0/status`.
+    func pointer() -> JSONPointer? {
+        guard let text = string() else { return nil }
+        guard let pointer = JSONPointer(text) else {
+            problem("\"\(text)\" is not a JSON pointer; it starts with /, like /status")
+            return nil
+        }
+        return pointer
+    }
+
+    /// A scalar as the JSON value it reads as: a plain `true`, `42` or `null` is typed, anything
+    /// quoted is a string.
+    func jsonValue() -> JSONValue? {
+        guard case .scalar = node.kind else {
+            problem("must be a single value: a string, a number, true, false or null")
+            return nil
+        }
+        if node.isNull { return .null }
+        if let bool = node.bool { return .bool(bool) }
+        if let number = node.number { return .number(number) }
+        return string().map(JSONValue.string)
+    }
+}
+
+// MARK: - Mappings
+
+/// A mapping of the deck file whose keys were checked against the allowed ones.
+struct ConfigMapping {
+    let node: ConfigNode
+    let entries: [ConfigEntry]
+
+    subscript(key: String) -> ConfigNode? {
+        entries.first { $0.key == key }?.value
+    }
+
+    /// The value of `key`, reported missing (at the mapping's line) when absent.
+    func required(_ key: String) -> ConfigNode? {
+        if let value = self[key] { return value }
+        node.reader.report("is required", at: node.path.appending(.key(key)), mark: node.node.mark)
+        return nil
+    }
+
+    /// Which of `keys` are present, in the file's order.
+    func present(_ keys: [String]) -> [String] {
+        entries.map(\.key).filter(keys.contains)
+    }
+}
+
+/// One key and its value in a mapping.
+struct ConfigEntry {
+    let key: String
+    /// Where an unknown key is reported.
+    let keyMark: YAMLMark
+    let value: ConfigNode
+}
+
+// MARK: - Key paths
+
+/// Where a value sits in the deck file, written like `panels[1].http.url`.
+struct ConfigPath: CustomStringConvertible, Sendable {
+    enum Component: Sendable {
+        case key(String)
+        case index(Int)
+    }
+
+    private(set) var components: [Component] = []
+
+    static let root = ConfigPath()
+
+    func appending(_ component: Component) -> ConfigPath {
+        var path = self
+        path.components.append(component)
+        return path
+    }
+
+    var description: String {
+        components.enumerated().map { position, component in
+            switch component {
+            case .key(let key): position == 0 ? key : ".\(key)"
+            case .index(let index): "[\(index)]"
+            }
+        }.joined()
+    }
+}

@@ -60,3 +60,187 @@ public struct DeckFile: Sendable, Hashable {
         return deck
     }
 }
+
+// MARK: - Reading
+
+extension DeckFile {
+    static let keys = ["title", "defaults", "toasts", "panels"]
+
+    /// Reads the whole document, reporting every problem; nil when a required part is unusable.
+    init?(reading root: ConfigNode) {
+        guard let map = root.mapping(allowing: Self.keys) else { return nil }
+        let title = map["title"]?.text()
+        let toasts = map["toasts"]?.mapping(allowing: ["duration", "position"])
+        let duration = toasts?["duration"]?.duration()
+        let position = toasts?["position"]?.choice(of: Toast.Position.allCases)
+        var defaults = PanelSettings()
+        if let settings = map["defaults"]?.mapping(allowing: PanelSettings.keys) {
+            defaults = defaults.overridden(by: settings)
+        }
+        guard let list = map.required("panels")?.list() else { return nil }
+        if list.isEmpty { map["panels"]?.problem("needs at least one panel") }
+        let panels = list.map { PanelSpec(reading: $0, defaults: defaults) }
+        ConfigNode.reportReusedIds(zip(list, panels.map { $0?.id }))
+        guard !panels.contains(where: { $0 == nil }) else { return nil }
+        self.init(title: title ?? "StateDeck", panels: panels.compactMap(\.self))
+        toastDuration = duration ?? toastDuration
+        toastPosition = position ?? toastPosition
+    }
+}
+
+// MARK: - The deck
+
+extension DeckFile {
+    /// The core's panels, in the file's order. Recovery options and item actions run their
+    /// commands with `runner`.
+    public func makePanels(runner: CommandRunner = CommandRunner()) -> [Panel] {
+        panels.map { $0.makePanel(runner: runner) }
+    }
+
+    /// The deck of the file's title, toast settings and panels; panels in `memories` continue
+    /// from the deck this one replaces.
+    public func makeDeck(
+        configuration: Deck.Configuration = Deck.Configuration(),
+        memories: [String: PanelMemory] = [:]
+    ) -> Deck {
+        var configuration = configuration
+        configuration.toastDuration = toastDuration
+        configuration.toastPosition = toastPosition
+        return Deck(title, configuration: configuration, panels: makePanels(), memories: memories)
+    }
+
+    /// Reloads each file panel of `deck` that watches its file whenever the file changes, until
+    /// the calling task is cancelled. Run it beside the deck, e.g. in a task ended on shutdown.
+    ///
+    /// A reload is the deck's `refresh`: it joins a load in flight, toasts only a transition, and
+    /// a panel pinned by a debug state ignores it (the next change asks again).
+    public func watchFiles(reloading deck: Deck) async {
+        await withTaskGroup(of: Void.self) { group in
+            for panel in panels {
+                guard case .file(let source) = panel.source, source.watch else { continue }
+                group.addTask {
+                    for await _ in source.watcher().changes() {
+                        try? await deck.refresh(panel: panel.id)
+                    }
+                }
+            }
+        }
+    }
+}
+
+// MARK: - Problems
+
+/// Why a deck file cannot be used: every problem found in it, not only the first.
+public struct DeckFileError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// In the order of the file's lines.
+    public var problems: [DeckFileProblem]
+
+    /// An error reporting `problems`, in the given order.
+    public init(problems: [DeckFileProblem]) {
+        self.problems = problems
+    }
+
+    /// One problem a line, ready for standard error.
+    public var description: String {
+        problems.map(\.description).joined(separator: "\n")
+    }
+}
+
+/// One thing wrong with a deck file, located by key path and line.
+public struct DeckFileProblem: Sendable, Hashable, CustomStringConvertible {
+    /// The file as it was named when loaded.
+    public var file: String
+    /// The line (from 1), when known.
+    public var line: Int?
+    /// The key path, such as `panels[1].http.url`; empty for the file as a whole.
+    public var path: String
+    /// What is wrong, such as "must be an http or https URL".
+    public var message: String
+
+    /// A problem at `line` of `file`, under key path `path`.
+    public init(file: String, line: Int?, path: String, message: String) {
+        self.file = file
+        self.line = line
+        self.path = path
+        self.message = message
+    }
+
+    /// `stack.yaml:7: panels[1].http.url: must be an http or https URL`.
+    public var description: String {
+        let location = line.map { "\(file):\($0)" } ?? file
+        return path.isEmpty ? "\(location): \(message)" : "\(location): \(path): \(message)"
+    }
+}
+
+// MARK: - The reader
+
+/// What reading one deck file needs everywhere: its name, folder and environment, and the problems
+/// found so far. Reading goes on after a problem, so that all of them are reported at once.
+final class DeckFileReader {
+    let file: String
+    /// Relative paths in the file are relative to this folder.
+    let folder: String
+    let environment: [String: String]
+    /// With the column of each, to order problems of one line.
+    private var found: [(problem: DeckFileProblem, column: Int)] = []
+
+    init(file: String, folder: String, environment: [String: String]) {
+        self.file = file
+        self.folder = folder
+        self.environment = environment
+    }
+
+    func report(_ message: String, at path: ConfigPath, mark: YAMLMark?) {
+        let problem = DeckFileProblem(file: file, line: mark?.line, path: path.description, message: message)
+        found.append((problem, mark?.column ?? 0))
+    }
+
+    var hasProblems: Bool { !found.isEmpty }
+
+    /// `path` made absolute: `~` is the home folder (`HOME`), and a relative path starts at the file's folder.
+    func resolve(_ path: String) -> String {
+        URL(fileURLWithPath: expandingTilde(in: path), relativeTo: URL(fileURLWithPath: folder, isDirectory: true))
+            .standardizedFileURL.path
+    }
+
+    /// `path` with a leading `~` or `~/` made the home folder; the path as it is without a `HOME`.
+    private func expandingTilde(in path: String) -> String {
+        guard path == "~" || path.hasPrefix("~/"), let home = environment["HOME"] else { return path }
+        return home + path.dropFirst()
+    }
+
+    /// The problems in the file's order, file-wide ones first.
+    var problems: [DeckFileProblem] {
+        found.enumerated()
+            .sorted { ($0.element.problem.line ?? 0, $0.element.column, $0.offset)
+                < ($1.element.problem.line ?? 0, $1.element.column, $1.offset) }
+            .map(\.element.problem)
+    }
+}
+
+extension DeckFileReader {
+    /// The document of `text` with its line marks; nil (and a problem) when it is empty or not YAML.
+    func compose(_ text: String) -> YAMLNode? {
+        do {
+            guard let node = try YAMLComposer.compose(text) else {
+                report("the file is empty; a deck file needs at least a list of panels", at: .root, mark: nil)
+                return nil
+            }
+            return node
+        } catch {
+            let (mark, message) = Self.describe(error)
+            report(message, at: .root, mark: mark)
+            return nil
+        }
+    }
+
+    private static func describe(_ error: YAMLError) -> (mark: YAMLMark?, message: String) {
+        switch error {
+        case .syntax(let problem, let mark, let context):
+            let within = context.map { " (\($0.text) on line \($0.mark.line))" } ?? ""
+            return (mark, "YAML syntax: \(problem)\(within)")
+        case .duplicateKeys(let keys, let mark):
+            return (mark, "the key \(keys.joined(separator: ", ")) appears twice in one mapping")
+        }
+    }
+}

@@ -54,3 +54,112 @@ public struct PanelSpec: Sendable, Hashable {
         self.actions = actions
     }
 }
+
+// MARK: - Reading
+
+extension PanelSpec {
+    static let sourceKeys = ["http", "tcp", "command", "file"]
+    static let keys = ["id", "title"] + sourceKeys + PanelSettings.keys
+        + ["placeholder", "toasts", "recovery", "actions"]
+
+    /// Reads one entry of `panels`, with `defaults` for the settings it does not give.
+    init?(reading node: ConfigNode, defaults: PanelSettings) {
+        guard let map = node.mapping(allowing: Self.keys) else { return nil }
+        let id = map.required("id")?.identifier()
+        let title = map["title"]?.text()
+        let settings = defaults.overridden(by: map)
+        let source = Self.source(in: map, settings: settings)
+        let placeholder = map["placeholder"].flatMap(Info.init(reading:))
+        let toasts = map["toasts"].flatMap(Toasts.init(reading:))
+        let recovery = map["recovery"].flatMap(RecoverySpec.list(reading:))
+        let actions = map["actions"].flatMap(CommandAction.list(reading:))
+        guard let id, let source else { return nil }
+        self.init(id: id, title: title ?? id, source: source, settings: settings, placeholder: placeholder,
+                  toasts: toasts ?? Toasts(), recovery: recovery ?? [], actions: actions ?? [])
+    }
+
+    /// The one source key of the panel.
+    private static func source(in map: ConfigMapping, settings: PanelSettings) -> SourceSpec? {
+        let keys = map.present(sourceKeys)
+        guard let key = keys.first, let node = map[key] else {
+            map.node.problem("needs a source: one of \(sourceKeys.joined(separator: ", "))")
+            return nil
+        }
+        for extra in keys.dropFirst() {
+            map[extra]?.problem("a panel has exactly one source, and this one already has \(key)")
+        }
+        let source: SourceSpec? = switch key {
+        case "http": HTTPSource(reading: node, timeout: settings.timeout).map(SourceSpec.http)
+        case "tcp": TCPSource(reading: node, timeout: settings.timeout).map(SourceSpec.tcp)
+        case "command": CommandSource(reading: node, timeout: settings.timeout).map(SourceSpec.command)
+        default: FileSource(reading: node).map(SourceSpec.file)
+        }
+        return keys.count == 1 ? source : nil
+    }
+}
+
+extension PanelSpec.Toasts {
+    /// `{ success, failure }`.
+    init?(reading node: ConfigNode) {
+        guard let map = node.mapping(allowing: ["success", "failure"]) else { return nil }
+        self.init(success: map["success"]?.text(), failure: map["failure"]?.text())
+    }
+}
+
+// MARK: - The core's panel
+
+extension PanelSpec {
+    /// How much longer the core waits than the source: the source's own timeout, with its
+    /// details, should end an attempt, not the core's.
+    static let timeoutMargin = Duration.seconds(1)
+
+    /// The core's panel: loads from the source, with the file's settings, messages and commands.
+    func makePanel(runner: CommandRunner) -> Panel {
+        var panel = Panel(id, title: title) { [source] in try await source.load() }
+            .refresh(settings.refresh)
+            .timeout((source.timeout ?? settings.timeout) + Self.timeoutMargin)
+            .retry(settings.retry)
+            .minimumLoadingTime(settings.minimumLoadingTime)
+        panel.presentation = settings.presentation
+        panel.placeholder = placeholder
+        panel.recoveryOptions = recovery.map { $0.recoveryOption(runner: runner) }
+        panel.itemActions = actions.map { $0.itemAction(runner: runner) }
+        if let success = toasts.success {
+            panel = panel.successMessage { _ in success }
+        }
+        if let failure = toasts.failure {
+            panel = panel.failureMessage { _ in failure }
+        }
+        return panel
+    }
+}
+
+// MARK: - Sources
+
+/// A panel's one source of info.
+public enum SourceSpec: Sendable, Hashable {
+    case http(HTTPSource)
+    case tcp(TCPSource)
+    case command(CommandSource)
+    case file(FileSource)
+
+    /// Loads once; throws a `PanelError`.
+    public func load() async throws -> Info {
+        switch self {
+        case .http(let source): try await source.load()
+        case .tcp(let source): try await source.load()
+        case .command(let source): try await source.load()
+        case .file(let source): try await source.load()
+        }
+    }
+
+    /// The source's own limit, nil for a file (read at once).
+    public var timeout: Duration? {
+        switch self {
+        case .http(let source): source.timeout
+        case .tcp(let source): source.timeout
+        case .command(let source): source.command.timeout
+        case .file: nil
+        }
+    }
+}

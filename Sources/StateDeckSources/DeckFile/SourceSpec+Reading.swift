@@ -1,0 +1,207 @@
+import FoundationEssentials
+import HTTPClient
+import StateDeck
+
+// MARK: - http
+
+extension HTTPSource {
+    static let keys = ["url", "method", "headers", "body", "timeout", "expectStatus", "check", "fields"]
+    static let methods = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]
+
+    /// `{ url, method, headers, body, timeout, expectStatus, check, fields }`.
+    init?(reading node: ConfigNode, timeout: Duration) {
+        guard let map = node.mapping(allowing: Self.keys) else { return nil }
+        let url = map.required("url")?.httpURL()
+        let method = map["method"]?.method()
+        let headers = map["headers"]?.entries()?.reduce(into: [String: String]()) { headers, entry in
+            headers[entry.key] = entry.value.headerValue(named: entry.key)
+        }
+        let expected = map["expectStatus"]?.statuses()
+        let check = map["check"].flatMap(ResponseCheck.init(reading:))
+        let picks = map["fields"]?.entries()?.compactMap { entry in
+            entry.value.pointer().map { Pick(label: entry.key, pointer: $0) }
+        }
+        let body = map["body"]?.string()
+        let limit = map["timeout"]?.duration()
+        guard let url else { return nil }
+        self.init(url: url, method: method ?? "GET", headers: headers ?? [:], body: body, timeout: limit ?? timeout,
+                  expectedStatuses: expected, check: check, picks: picks ?? [])
+    }
+}
+
+private extension ConfigNode {
+    func httpURL() -> URL? {
+        guard let text = string() else { return nil }
+        guard let url = URL(string: text), ["http", "https"].contains(url.scheme?.lowercased() ?? ""),
+              url.host?.isEmpty == false else {
+            problem("must be an http or https URL")
+            return nil
+        }
+        return url
+    }
+
+    /// A header field's value, `${VAR}`s substituted. A line break would end the field and start
+    /// another one, so it is refused, as is a name that is not an HTTP token.
+    func headerValue(named name: String) -> String? {
+        guard let text = string() else { return nil }
+        guard HTTPFieldSyntax.isName(name) else {
+            problem("must be a header name: letters, digits and !#$%&'*+-.^_`|~")
+            return nil
+        }
+        guard HTTPFieldSyntax.isValue(text) else {
+            problem("a header value cannot hold a line break")
+            return nil
+        }
+        return text
+    }
+
+    func method() -> String? {
+        guard let text = string()?.uppercased() else { return nil }
+        guard HTTPSource.methods.contains(text) else {
+            problem("\(text) is not a method (\(HTTPSource.methods.joined(separator: ", ")))")
+            return nil
+        }
+        return text
+    }
+
+    /// A status, or a list of them.
+    func statuses() -> Set<Int>? {
+        guard case .sequence = node.kind else { return int(in: 100...599).map { [$0] } }
+        let statuses = list()?.map { $0.int(in: 100...599) }
+        guard let statuses, !statuses.contains(nil) else { return nil }
+        return Set(statuses.compactMap(\.self))
+    }
+}
+
+extension ResponseCheck {
+    /// `{ contains: text }` or `{ pointer: /path, equals: value }`.
+    init?(reading node: ConfigNode) {
+        guard let map = node.mapping(allowing: ["contains", "pointer", "equals"]) else { return nil }
+        if let contains = map["contains"] {
+            if let extra = map.present(["pointer", "equals"]).first {
+                map[extra]?.problem("a check is either contains, or pointer with equals, not both")
+            }
+            guard let text = contains.text(), map.present(["pointer", "equals"]).isEmpty else { return nil }
+            self = .contains(text)
+        } else {
+            let pointer = map.required("pointer")?.pointer()
+            let value = map.required("equals")?.jsonValue()
+            guard let pointer, let value else { return nil }
+            self = .equals(pointer, value)
+        }
+    }
+}
+
+// MARK: - tcp
+
+extension TCPSource {
+    /// `{ host, port, timeout }`.
+    init?(reading node: ConfigNode, timeout: Duration) {
+        guard let map = node.mapping(allowing: ["host", "port", "timeout"]) else { return nil }
+        let host = map.required("host")?.text()
+        let port = map.required("port")?.int(in: 1...65_535)
+        let limit = map["timeout"]?.duration()
+        guard let host, let port else { return nil }
+        self.init(host: host, port: port, timeout: limit ?? timeout)
+    }
+}
+
+// MARK: - command
+
+extension CommandSource {
+    /// `{ run | shell, workingDirectory, environment, timeout, output }`.
+    init?(reading node: ConfigNode, timeout: Duration) {
+        guard let map = node.mapping(allowing: CommandSpec.keys + ["output"]) else { return nil }
+        let output = map["output"]?.choice(of: OutputFormat.allCases)
+        guard let command = CommandSpec(reading: map, timeout: timeout) else { return nil }
+        self.init(command: command, output: output ?? .auto)
+    }
+}
+
+extension CommandSpec {
+    static let keys = ["run", "shell", "workingDirectory", "environment", "timeout"]
+
+    /// A command from the keys of `map`: `run` (the program and its arguments) or `shell` (a
+    /// script for `sh -c`), and the optional folder (the deck file's by default), environment and
+    /// timeout.
+    init?(reading map: ConfigMapping, timeout: Duration) {
+        let reader = map.node.reader
+        let programs = map.present(["run", "shell"])
+        if programs.count > 1 {
+            map["shell"]?.problem("give either run (a program and its arguments) or shell (a script), not both")
+        }
+        let arguments: [String]?
+        if let run = map["run"] {
+            arguments = run.strings()
+            if arguments?.isEmpty == true { run.problem("needs at least the program to run") }
+        } else if let script = map["shell"]?.text() {
+            arguments = CommandSpec.shell(script).arguments
+        } else {
+            map.node.problem("needs run (a program and its arguments) or shell (a script)")
+            arguments = nil
+        }
+        let folder = map["workingDirectory"]?.text().map(reader.resolve) ?? reader.folder
+        let environment = map["environment"]?.entries()?.reduce(into: [String: String]()) { variables, entry in
+            variables[entry.key] = entry.value.string()
+        }
+        let limit = map["timeout"]?.duration() ?? timeout
+        guard let arguments, !arguments.isEmpty, programs.count == 1 else { return nil }
+        self.init(arguments: arguments, workingDirectory: folder, environment: environment ?? [:], timeout: limit)
+    }
+}
+
+// MARK: - file
+
+extension FileSource {
+    /// `{ path, format, watch }`; a relative path starts at the deck file's folder.
+    init?(reading node: ConfigNode) {
+        guard let map = node.mapping(allowing: ["path", "format", "watch"]) else { return nil }
+        let path = map.required("path")?.text()
+        let format = map["format"]?.choice(of: OutputFormat.allCases)
+        let watch = map["watch"]?.bool()
+        guard let path else { return nil }
+        self.init(path: node.reader.resolve(path), format: format ?? .auto, watch: watch ?? true)
+    }
+}
+
+// MARK: - Info
+
+extension Info {
+    static let keys = ["summary", "fields", "items", "image", "text"]
+
+    /// An Info document, such as a panel's placeholder. `fields` may also be a mapping of labels
+    /// to values.
+    init?(reading node: ConfigNode) {
+        guard let map = node.mapping(allowing: Self.keys) else { return nil }
+        self.init(
+            summary: map["summary"]?.string(),
+            fields: map["fields"].flatMap(Self.fields(reading:)),
+            items: map["items"]?.list()?.compactMap(Item.init(reading:)),
+            image: map["image"]?.text(),
+            text: map["text"]?.string()
+        )
+    }
+
+    private static func fields(reading node: ConfigNode) -> [Field]? {
+        if case .mapping = node.node.kind {
+            return node.entries()?.compactMap { entry in entry.value.string().map { Field(entry.key, $0) } }
+        }
+        return node.list()?.compactMap { item in
+            guard let map = item.mapping(allowing: ["label", "value"]) else { return nil }
+            let label = map.required("label")?.text(), value = map.required("value")?.string()
+            guard let label, let value else { return nil }
+            return Field(label, value)
+        }
+    }
+}
+
+extension Info.Item {
+    /// `{ id, title, subtitle }`.
+    init?(reading node: ConfigNode) {
+        guard let map = node.mapping(allowing: ["id", "title", "subtitle"]) else { return nil }
+        let id = map.required("id")?.text(), title = map.required("title")?.text()
+        let subtitle = map["subtitle"]?.string()
+        guard let id, let title else { return nil }
+        self.init(id: id, title: title, subtitle: subtitle)
+    }
+}
