@@ -95,7 +95,10 @@ let package = Package(
             name: "StateDeckTests",
             dependencies: ["StateDeck", "TestSupport", "Locking", .product(name: "Clocks", package: "swift-clocks")]
         ),
-        .testTarget(name: "StateDeckSourcesTests", dependencies: ["StateDeckSources", "StateDeck"]),
+        .testTarget(
+            name: "StateDeckSourcesTests",
+            dependencies: ["StateDeckSources", "StateDeck", "TestSupport"]
+        ),
         .testTarget(name: "StateDeckServerTests", dependencies: ["StateDeckServer", "TestSupport"]),
         .testTarget(
             name: "HardeningTests",

@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 
 extension Live {
-    /// Issue 7, item 1: targets that are not a path, and bodies framed two ways, are refused
+    /// Targets that are not a path, and bodies framed two ways, are refused
     /// before they reach a responder, and the connection is closed.
     @Suite("Request framing") struct RequestFramingTests {
         @Test("A target that is not origin-form is 400 and ends the connection", arguments: [

@@ -5,7 +5,7 @@ import StateDeckServer
 import Testing
 
 extension Live {
-    /// Issue 7, item 1: libmicrohttpd's own defaults bind every interface and never time out;
+    /// libmicrohttpd's own defaults bind every interface and never time out;
     /// ours are set explicitly and safe.
     @Suite("Secure defaults") struct SecureDefaultsTests {
         @Test("The transport's defaults are loopback, a 30 s timeout and bounded memory, bodies and connections")

@@ -53,7 +53,7 @@ extension HeaderCase {
 }
 
 extension Live {
-    /// Issue 7, item 4: the security headers are on every answer, errors included.
+    /// The security headers are on every answer, errors included.
     @Suite("Security headers") struct SecurityHeadersTests {
         @Test("Each kind of answer carries every security header", arguments: HeaderCase.table)
         func everyAnswer(_ row: HeaderCase) async throws {

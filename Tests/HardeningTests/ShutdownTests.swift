@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 
 extension Live {
-    /// Issue 7, item 6: SIGTERM while streams are open, an item action and a recovery command
+    /// SIGTERM while streams are open, an item action and a recovery command
     /// run and a load's command is mid-flight: the streams end, every child process is killed,
     /// and `statedeck` exits 0 within 2 s with nothing left running.
     @Suite("Clean ends") struct ShutdownTests {

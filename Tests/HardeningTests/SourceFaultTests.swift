@@ -6,7 +6,7 @@ import TestSupport
 import Testing
 
 extension Live {
-    /// Issue 7, item 5: faults in sources end as error cards; the server and every other panel
+    /// Faults in sources end as error cards; the server and every other panel
     /// go on.
     @Suite("Source faults") struct SourceFaultTests {
         struct Boom: Error {}

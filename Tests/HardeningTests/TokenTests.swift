@@ -5,7 +5,7 @@ import TestSupport
 import Testing
 
 extension Live {
-    /// Issue 7, item 3: a dashboard reachable by others opens only with its token.
+    /// A dashboard reachable by others opens only with its token.
     @Suite("Access token") struct TokenTests {
         @Test("A visit with the token gets an HttpOnly, SameSite=Strict cookie for this port and the same path without it")
         func visitTradesTheTokenForACookie() async throws {

@@ -14,7 +14,7 @@ struct DeckFileTests {
         #expect(deck.title == "Local stack")
         #expect(deck.panels.map(\.id) == ["api", "db", "worker", "build"])
         let api = deck.panels[0]
-        guard case .http(let http) = api.source else { Issue.record("api is not http"); return }
+        let http = try #require(api.source.http)
         #expect(http.url.absoluteString == "http://127.0.0.1:3000/health")
         #expect(http.check == .equals(JSONPointer("/status")!, .string("ok")))
         #expect(http.picks.map(\.label) == ["Version", "Uptime"])
@@ -32,9 +32,9 @@ struct DeckFileTests {
     @Test func relativePathsStartAtTheFilesFolder() throws {
         let deck = try DeckFile.load(path: Self.example, environment: [:])
         let folder = URL(fileURLWithPath: Self.example).deletingLastPathComponent()
-        guard case .file(let file) = deck.panels[3].source else { Issue.record("build is not a file"); return }
+        let file = try #require(deck.panels[3].source.file)
         #expect(file.path == folder.deletingLastPathComponent().appendingPathComponent("build/status.json").path)
-        guard case .command(let command) = deck.panels[2].source else { Issue.record("worker is not a command"); return }
+        let command = try #require(deck.panels[2].source.command)
         #expect(command.command.workingDirectory == folder.standardizedFileURL.path)
         #expect(deck.panels[3].recovery.first?.action?.command.workingDirectory == folder.deletingLastPathComponent().path)
     }
@@ -55,10 +55,8 @@ struct DeckFileTests {
 
     @Test func environmentVariablesAreSubstituted() throws {
         let deck = try DeckFile.load(path: Self.example, environment: ["API_URL": "https://api.test:8443", "PGPORT": "6543"])
-        guard case .http(let http) = deck.panels[0].source, case .tcp(let tcp) = deck.panels[1].source else {
-            Issue.record("unexpected sources")
-            return
-        }
+        let http = try #require(deck.panels[0].source.http)
+        let tcp = try #require(deck.panels[1].source.tcp)
         #expect(http.url.absoluteString == "https://api.test:8443/health")
         #expect(tcp.port == 6543)
     }
@@ -69,7 +67,7 @@ struct DeckFileTests {
               - id: job
                 command: { shell: 'echo "$HOME" $${NOT_A_VARIABLE} ${NAME:-world}' }
             """)
-        guard case .command(let command) = deck.panels[0].source else { return }
+        let command = try #require(deck.panels[0].source.command)
         #expect(command.command.arguments.last == #"echo "$HOME" ${NOT_A_VARIABLE} world"#)
     }
 

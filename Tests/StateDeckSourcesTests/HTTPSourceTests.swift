@@ -1,5 +1,6 @@
 import Foundation
 import StateDeck
+import TestSupport
 import Testing
 @testable import StateDeckSources
 
@@ -142,7 +143,8 @@ struct HTTPSourceTests {
     @Test func aCancelledLoadEndsAtOnce() async {
         let started = ContinuousClock.now
         let load = Task { try await source("/slow") { $0.timeout = .seconds(10) }.load() }
-        try? await Task.sleep(for: .milliseconds(100))
+        // Cancelled once the transfer is under way, not before it starts.
+        #expect(await eventually { server.requests.contains { $0.hasPrefix("GET /slow ") } })
         load.cancel()
         await #expect(throws: CancellationError.self) { try await load.value }
         // The answer would take 3 s.

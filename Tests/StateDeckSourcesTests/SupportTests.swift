@@ -30,16 +30,13 @@ struct SupportTests {
         #expect(try "$$HOME $HOME 5$".substitutingVariables(from: environment).get() == "$HOME $HOME 5$")
     }
 
-    @Test func unsetVariablesAreEachReported() {
-        guard case .failure(let problems) = "${A}/${B:-b}/${C}".substitutingVariables(from: [:]) else {
-            Issue.record("substituted unset variables")
-            return
-        }
+    @Test func unsetVariablesAreEachReported() throws {
+        let problems = try #require("${A}/${B:-b}/${C}".substitutingVariables(from: [:]).failure)
         #expect(problems.messages == [
             "environment variable A is not set (give a default with ${A:-value})",
             "environment variable C is not set (give a default with ${C:-value})",
         ])
-        guard case .failure(let open) = "${HOST".substitutingVariables(from: [:]) else { return }
+        let open = try #require("${HOST".substitutingVariables(from: [:]).failure)
         #expect(open.messages == ["has a ${ without its closing }"])
     }
 

@@ -2,19 +2,19 @@ import Foundation
 import Testing
 @testable import StateDeck
 
-/// The seed's `ViewStateController` tests, ported, plus where StateDeck differs.
+/// The history's derived values after every sequence of states that tells them apart.
 @Suite struct ViewStateHistoryTests {
     static let date = Date(timeIntervalSince1970: 0)
     static let failure = PanelError(.serverError)
 
-    /// A history after `states`, the seed's controller starting with one `initial`.
+    /// A history after `states`, starting, as every history does, with one `initial`.
     static func history(_ states: ViewState...) -> ViewStateHistory {
         var history = ViewStateHistory(at: date)
         for state in states { history.setState(state, at: date) }
         return history
     }
 
-    /// Every derived value of `history`, in the seed's terms.
+    /// Every derived value of `history`.
     struct Derived: Equatable, CustomStringConvertible {
         var phases: [ViewState.Phase]
         var isInitialLoading = false
@@ -139,10 +139,10 @@ import Testing
         #expect(history.phase == .initial)
     }
 
-    // MARK: Where StateDeck differs
+    // MARK: Consecutive loadings and resets
 
     @Test func initialLoadingStaysTrueForLoadingsInARow() {
-        // The seed counts loading states and answers false here.
+        // isInitialLoading stays true over consecutive loadings until the first info or error.
         let history = Self.history(.loading, .loading, .loading)
         #expect(history.isInitialLoading)
     }

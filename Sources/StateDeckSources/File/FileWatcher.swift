@@ -16,12 +16,13 @@ public struct FileWatcher: Sendable {
         self.interval = interval
     }
 
-    /// An element each time the file changed since the previous check; it ends when the task
-    /// iterating it is cancelled.
+    /// An element each time the file changed since the previous check, the first check comparing
+    /// with the file as it is when this is called; it ends when the task iterating it is cancelled.
     public func changes() -> AsyncStream<Void> {
         let (stream, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        let first = FileStamp(path: path)
         let task = Task { [path, interval] in
-            var last = FileStamp(path: path)
+            var last = first
             while (try? await Task.sleep(for: interval)) != nil {
                 let current = FileStamp(path: path)
                 if current != last { continuation.yield() }

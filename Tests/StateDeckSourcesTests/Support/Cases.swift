@@ -1,0 +1,14 @@
+@testable import StateDeckSources
+
+/// Each case's value, or nil for another case: for `try #require(...)`, which fails the test on
+/// the wrong case instead of letting it pass unchecked.
+extension SourceSpec {
+    var http: HTTPSource? { if case .http(let source) = self { source } else { nil } }
+    var tcp: TCPSource? { if case .tcp(let source) = self { source } else { nil } }
+    var command: CommandSource? { if case .command(let source) = self { source } else { nil } }
+    var file: FileSource? { if case .file(let source) = self { source } else { nil } }
+}
+
+extension Result {
+    var failure: Failure? { if case .failure(let failure) = self { failure } else { nil } }
+}
