@@ -25,7 +25,7 @@ extension Live {
                     var random = SeededRandom(seed: Seed.derive(seed, index))
                     let (kind, bytes) = MalformedRequest.make(port: port, random: &random)
                     let patience: Duration = MalformedRequest.alwaysComplete.contains(kind) ? .seconds(5) : .milliseconds(300)
-                    return (kind, RawClient.exchange(bytes, port: port, timeout: patience))
+                    return (kind, TestSocket.exchange(bytes, port: port, timeout: patience))
                 }
                 let elapsed = ContinuousClock.now - started
                 var byStatus: [String: Int] = [:]

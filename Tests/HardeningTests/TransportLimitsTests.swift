@@ -114,8 +114,8 @@ extension Live {
                         try connection.send("GET", "/hello")
                         #expect(try connection.readResponse().status == 200)
                     }
-                    let third = try RawClient(port: port)
-                    third.send("GET /hello HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\r\n")
+                    let third = try TestSocket(port: port)
+                    try? third.send("GET /hello HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\r\n")
                     #expect(third.readOutcome(timeout: .seconds(2)) == .closed)
                     held.forEach { $0.close() }
                 }
@@ -167,14 +167,14 @@ extension Live {
         /// Sends `head`, then one byte every 200 ms for up to 6 s; how long the server let it.
         static func drip(port: Int, head: String) -> Duration {
             let started = ContinuousClock.now
-            guard let client = try? RawClient(port: port) else { return .zero }
+            guard let client = try? TestSocket(port: port) else { return .zero }
             defer { client.close() }
-            client.send(head)
+            try? client.send(head)
             while ContinuousClock.now - started < .seconds(6) {
                 if client.waitForClose(timeout: .milliseconds(200)) {
                     return ContinuousClock.now - started
                 }
-                guard client.send("a") else { return ContinuousClock.now - started }
+                guard (try? client.send("a")) != nil else { return ContinuousClock.now - started }
             }
             return ContinuousClock.now - started
         }

@@ -158,7 +158,7 @@ struct HTTPSourceTests {
     }
 
     @Test func aRefusedConnectionIsUnreachable() async throws {
-        let port = try LoopbackSocket.closedPort()
+        let port = try LoopbackListener.closedPort()
         let error = await panelError { try await HTTPSource(url: URL(string: "http://127.0.0.1:\(port)/")!).load() }
         #expect(error?.kind == .unreachable)
         #expect(error?.failureReason == "Nothing accepts connections at 127.0.0.1:\(port).")
@@ -171,7 +171,7 @@ struct HTTPSourceTests {
 
     @Test func aHeaderThatWouldStartAnotherIsRefusedBeforeConnecting() async throws {
         // Nothing listens there: a request that went out would fail as unreachable instead.
-        let port = try LoopbackSocket.closedPort()
+        let port = try LoopbackListener.closedPort()
         let url = URL(string: "http://127.0.0.1:\(port)/")!
         for headers in [["X-Note": "a\r\nX-Injected: 1"], ["X Note": "a"]] {
             let error = await panelError { try await HTTPSource(url: url, headers: headers).load() }

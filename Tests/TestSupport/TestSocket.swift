@@ -1,6 +1,8 @@
 import Glibc
 
-/// A blocking TCP client socket with a read buffer; every read takes a deadline.
+/// The tests' one raw client socket: blocking, with a read buffer; every read takes a deadline.
+/// It sends any bytes (malformed requests included), can half-close, and reports how an exchange
+/// ended (``readOutcome(timeout:)``).
 public final class TestSocket {
     private var descriptor: Int32
     private var buffer: [UInt8] = []
@@ -30,6 +32,24 @@ public final class TestSocket {
         }
     }
 
+    /// A non-blocking socket left connecting to `port` on 127.0.0.1: one that fills a listener's
+    /// accept queue without waiting for it.
+    public static func connectingWithoutWaiting(to port: Int) -> TestSocket {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        _ = fcntl(descriptor, F_SETFL, O_NONBLOCK)
+        var address = LoopbackListener.address(port: port)
+        _ = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        return TestSocket(descriptor: descriptor)
+    }
+
+    private init(descriptor: Int32) {
+        self.descriptor = descriptor
+    }
+
     deinit {
         close()
     }
@@ -48,6 +68,11 @@ public final class TestSocket {
 
     public func send(_ text: String) throws {
         try send(Array(text.utf8))
+    }
+
+    /// Tells the server no more bytes will come (`shutdown(SHUT_WR)`), so it sees the request end.
+    public func finishSending() {
+        shutdown(descriptor, Int32(SHUT_WR))
     }
 
     /// Closes the socket; later reads report the end.
@@ -104,6 +129,35 @@ public final class TestSocket {
         } catch {
             return error as? TestClientError == .closed
         }
+    }
+
+    /// Reads until one whole response has arrived, the server closes, or `timeout` passes.
+    public func readOutcome(timeout: Duration) -> RawOutcome {
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            let response = RawOutcome.response(in: buffer)
+            if let response, response.complete { return .answered(status: response.status, complete: true) }
+            let more: Bool
+            do {
+                more = try fill(until: deadline)
+            } catch TestClientError.timeout {
+                return response.map { .answered(status: $0.status, complete: false) } ?? .timedOut
+            } catch {
+                more = false
+            }
+            if !more {
+                return response.map { .answered(status: $0.status, complete: $0.complete) } ?? .closed
+            }
+        }
+    }
+
+    /// One exchange on a fresh connection: `bytes`, then the end of sending, then the outcome.
+    public static func exchange(_ bytes: [UInt8], port: Int, timeout: Duration = .seconds(3)) -> RawOutcome {
+        guard let client = try? TestSocket(port: port) else { return .refused }
+        defer { client.close() }
+        try? client.send(bytes)
+        client.finishSending()
+        return client.readOutcome(timeout: timeout)
     }
 
     /// Reads what is available into the buffer; false at end of stream or on reset.

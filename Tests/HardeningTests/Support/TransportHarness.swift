@@ -51,7 +51,7 @@ final class TransportHarness: Sendable {
     /// Sends `bytes`, ends sending, and reads what comes back, off the pool.
     func exchange(_ bytes: [UInt8], timeout: Duration = .seconds(3)) async throws -> RawOutcome {
         let port = port
-        return try await offPool { RawClient.exchange(bytes, port: port, timeout: timeout) }
+        return try await offPool { TestSocket.exchange(bytes, port: port, timeout: timeout) }
     }
 
     func exchange(_ text: String, timeout: Duration = .seconds(3)) async throws -> RawOutcome {

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// A tiny HTTP/1.1 server on 127.0.0.1 for the tests: each path answers a canned response, on a
 /// thread per connection, then closes the connection.
@@ -19,7 +20,7 @@ final class TestHTTPServer: Sendable {
 
     init(routes: [String: Response]) throws {
         self.routes = routes
-        (listener, port) = try LoopbackSocket.listen()
+        (listener, port) = try LoopbackListener.listen()
         Thread.detachNewThread { [self] in acceptLoop() }
     }
 
@@ -45,7 +46,7 @@ final class TestHTTPServer: Sendable {
 
     private func answer(_ client: Int32) {
         defer { close(client) }
-        let head = LoopbackSocket.readHead(client)
+        let head = LoopbackListener.readHead(client)
         received.withLock { heads.append(head) }
         let path = head.split(separator: " ").dropFirst().first.map(String.init) ?? "/"
         let response = routes[path] ?? Response(status: 404, body: "no route")
