@@ -87,8 +87,16 @@ let package = Package(
             path: "Benchmarks/DeckChurn"
         ),
 
-        // Test helpers: a raw-socket HTTP and SSE client, polling without fixed sleeps.
+        // Test helpers: the raw client socket, HTTP and SSE clients, polling without fixed sleeps.
         .target(name: "TestSupport", dependencies: ["Locking"], path: "Tests/TestSupport"),
+        // The live dashboard the server and hardening suites test against.
+        .target(
+            name: "DeckTestSupport",
+            dependencies: [
+                "StateDeckServer", "StateDeck", "TestSupport", .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tests/DeckTestSupport"
+        ),
         .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP", "TestSupport", "Locking"]),
         .testTarget(name: "EventStreamTests", dependencies: ["EventStream", "Locking", "TestSupport"]),
         .testTarget(
@@ -99,10 +107,16 @@ let package = Package(
             name: "StateDeckSourcesTests",
             dependencies: ["StateDeckSources", "StateDeck", "TestSupport"]
         ),
-        .testTarget(name: "StateDeckServerTests", dependencies: ["StateDeckServer", "TestSupport"]),
+        .testTarget(
+            name: "StateDeckServerTests",
+            dependencies: ["StateDeckServer", "StateDeck", "MicroHTTP", "DeckTestSupport", "TestSupport", "Locking"]
+        ),
         .testTarget(
             name: "HardeningTests",
-            dependencies: ["StateDeckServer", "StateDeck", "StateDeckSources", "StateDeckDemo", "MicroHTTP", "TestSupport", "Locking"]
+            dependencies: [
+                "StateDeckServer", "StateDeck", "StateDeckSources", "StateDeckDemo", "MicroHTTP", "EventStream",
+                "DeckTestSupport", "TestSupport", "Locking",
+            ]
         ),
     ]
 )

@@ -1,3 +1,4 @@
+import DeckTestSupport
 import Foundation
 import StateDeck
 import StateDeckServer
@@ -166,12 +167,12 @@ extension Live {
         @Test("Each request of the gate table gets the status the table says", arguments: GateCase.table)
         func gateTable(_ row: GateCase) async throws {
             let token = AccessToken.generate()
-            var options = DeckHarness.Options()
+            var options = LiveDeckServer.Options()
             switch row.server {
             case .open: options.host = "127.0.0.2"
             case .guarded: options.token = token
             }
-            try await DeckHarness.run(Fixtures.instantDeck(), options) { harness in
+            try await LiveDeckServer.run(Fixtures.instantDeck(), options, files: Fixtures.pageFiles) { harness in
                 let (method, target, headers, body) = row.request(port: harness.port, token: "\(token)")
                 let response = try await harness.request(method, target, headers: headers, body: body)
                 #expect(response.status == row.expected, "\(row.testDescription): \(response.text)")

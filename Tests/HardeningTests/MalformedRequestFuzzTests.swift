@@ -1,3 +1,4 @@
+import DeckTestSupport
 import Foundation
 import StateDeck
 import TestSupport
@@ -18,7 +19,7 @@ extension Live {
         @Test("Ten thousand malformed requests crash nothing and the server answers normally after", .timeLimit(.minutes(2)))
         func tenThousandMalformedRequests() async throws {
             let seed = Seed.make()
-            try await DeckHarness.run(Fixtures.instantDeck()) { harness in
+            try await LiveDeckServer.run(Fixtures.instantDeck(), files: Fixtures.pageFiles) { harness in
                 let port = harness.port
                 let started = ContinuousClock.now
                 let outcomes = await concurrently(Self.count, threads: 32) { index in

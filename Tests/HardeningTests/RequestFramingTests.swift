@@ -1,3 +1,4 @@
+import DeckTestSupport
 import Foundation
 import MicroHTTP
 import TestSupport
@@ -126,7 +127,7 @@ extension Live {
                 let connection = try HTTPTestConnection(port: port)
                 defer { connection.close() }
                 try connection.send(raw)
-                let response = Reply(try connection.readResponse())
+                let response = try connection.readResponse()
                 return (response.status, response.errorCode, connection.waitForClose(timeout: .seconds(2)))
             }
         }

@@ -1,3 +1,4 @@
+import DeckTestSupport
 import Foundation
 import MicroHTTP
 import StateDeck
@@ -23,7 +24,7 @@ extension Live {
 
         @Test("A browser's request with an 8 KiB header line among its usual ones is served")
         func eightKibHeaders() async throws {
-            try await DeckHarness.run(Fixtures.instantDeck()) { harness in
+            try await LiveDeckServer.run(Fixtures.instantDeck(), files: Fixtures.pageFiles) { harness in
                 let cookie = "session=" + String(repeating: "x", count: 8 * 1024 - "Cookie: session=".count)
                 let browser: [(String, String)] = [
                     ("User-Agent", "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36"),
@@ -48,7 +49,7 @@ extension Live {
 
         @Test("The dashboard with the default host listens on 127.0.0.1 only")
         func dashboardBindsLoopback() async throws {
-            try await DeckHarness.run(Fixtures.instantDeck()) { harness in
+            try await LiveDeckServer.run(Fixtures.instantDeck(), files: Fixtures.pageFiles) { harness in
                 let addresses = try ListeningSockets.addresses(port: harness.port)
                 #expect(addresses == ["127.0.0.1"])
             }

@@ -1,3 +1,4 @@
+import DeckTestSupport
 import Foundation
 import StateDeck
 import StateDeckServer
@@ -58,9 +59,9 @@ extension Live {
         @Test("Each kind of answer carries every security header", arguments: HeaderCase.table)
         func everyAnswer(_ row: HeaderCase) async throws {
             let token = AccessToken.generate()
-            var options = DeckHarness.Options()
+            var options = LiveDeckServer.Options()
             if row.guarded { options.token = token }
-            try await DeckHarness.run(Fixtures.instantDeck(), options) { harness in
+            try await LiveDeckServer.run(Fixtures.instantDeck(), options, files: Fixtures.pageFiles) { harness in
                 var etag = ""
                 if row.request.contains("{etag}") {
                     etag = try await harness.get("/index.html").header("ETag") ?? ""
@@ -76,7 +77,7 @@ extension Live {
 
         @Test("An event stream carries every security header and its own")
         func eventStream() async throws {
-            try await DeckHarness.run(Fixtures.instantDeck()) { harness in
+            try await LiveDeckServer.run(Fixtures.instantDeck(), files: Fixtures.pageFiles) { harness in
                 let response = try await harness.get("/events")
                 #expect(response.status == 200)
                 #expect(response.header("Content-Type")?.hasPrefix("text/event-stream") == true)
@@ -93,7 +94,7 @@ extension Live {
             "POST /<script>alert(1)</script> HTTP/1.1\r\nHost: {host}\r\nContent-Length: <script>\r\n\r\n",
         ])
         func libraryPagesAreStatic(request: String) async throws {
-            try await DeckHarness.run(Fixtures.instantDeck()) { harness in
+            try await LiveDeckServer.run(Fixtures.instantDeck(), files: Fixtures.pageFiles) { harness in
                 let raw = request.replacingOccurrences(of: "{host}", with: harness.hostHeader)
                     .replacingOccurrences(of: "{filler}", with: String(repeating: "a", count: 40_000))
                 let response = try await harness.raw(raw)

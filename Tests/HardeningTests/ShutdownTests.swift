@@ -1,3 +1,4 @@
+import DeckTestSupport
 import Foundation
 import Glibc
 import TestSupport
@@ -48,7 +49,7 @@ extension Live {
             let origin = [("Origin", "http://127.0.0.1:\(port)")]
             let ready = await eventually(timeout: .seconds(10)) {
                 let state = try? await offPool { try HTTPTestClient.request("GET", "/api/state", port: port) }
-                return state.map { Reply($0).text.contains(#""phase":"error""#) && Reply($0).text.contains("Job 1") } ?? false
+                return state.map { $0.text.contains(#""phase":"error""#) && $0.text.contains("Job 1") } ?? false
             }
             try #require(ready, "the deck did not load")
             let action = try await offPool {

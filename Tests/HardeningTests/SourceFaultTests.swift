@@ -1,3 +1,4 @@
+import DeckTestSupport
 import Foundation
 import Glibc
 import StateDeck
@@ -49,7 +50,7 @@ extension Live {
                 }
                 .refresh(every: .milliseconds(100)).retry(.none).minimumLoadingTime(.zero)
             }
-            try await DeckHarness.run(deck) { harness in
+            try await LiveDeckServer.run(deck, files: Fixtures.pageFiles) { harness in
                 let events = try await offPool { SSEReader(try SSEClient(port: harness.port, path: "/events")) }
                 defer { events.client.close() }
                 // While the faults play out, the API answers promptly and the steady panel loads.
@@ -66,14 +67,14 @@ extension Live {
                 #expect(settled, "\(phases)")
                 #expect(slowest < .seconds(1), "GET /api/state took \(slowest) while sources failed")
 
-                #expect(try await harness.panel("hang").latestValidError?.kind == .timeout)
-                #expect(try await harness.panel("stuck").latestValidError?.kind == .timeout)
-                #expect(try await harness.panel("throws").latestValidError?.kind == .unknown)
-                #expect(try await harness.panel("crash").latestValidError?.kind == .commandFailed)
-                #expect(try await harness.panel("yes").latestValidError?.kind == .timeout)
-                let flood = try await harness.panel("flood")
+                #expect(try await harness.deck.panelState("hang").latestValidError?.kind == .timeout)
+                #expect(try await harness.deck.panelState("stuck").latestValidError?.kind == .timeout)
+                #expect(try await harness.deck.panelState("throws").latestValidError?.kind == .unknown)
+                #expect(try await harness.deck.panelState("crash").latestValidError?.kind == .commandFailed)
+                #expect(try await harness.deck.panelState("yes").latestValidError?.kind == .timeout)
+                let flood = try await harness.deck.panelState("flood")
                 #expect(flood.phase == .loaded || flood.phase == .error)
-                let huge = try await harness.panel("huge")
+                let huge = try await harness.deck.panelState("huge")
                 #expect(huge.latestValidError?.kind == .invalidResponse)
 
                 // Whatever it holds, the huge panel is served as valid JSON.
@@ -83,7 +84,7 @@ extension Live {
                 let loadsThen = steadyLoads.count
                 #expect(await eventually { steadyLoads.count >= loadsThen + 5 }, "the steady panel stopped loading")
                 // It refreshes every 100 ms, so it may be loading right now; what it shows is its info.
-                let steady = try await harness.panel("steady")
+                let steady = try await harness.deck.panelState("steady")
                 #expect(steady.latestValidInfo?.summary == "fine" && steady.latestValidError == nil)
 
                 // Nothing of the commands is left running.
@@ -120,13 +121,13 @@ extension Live {
                 }
                 .retry(.none).minimumLoadingTime(.zero).timeout(.seconds(30))
             }
-            try await DeckHarness.run(deck) { harness in
-                #expect(await eventually { (try? await harness.panel("slow").phase) == .loaded })
+            try await LiveDeckServer.run(deck, files: Fixtures.pageFiles) { harness in
+                #expect(await eventually { (try? await harness.deck.panelState("slow").phase) == .loaded })
                 let port = harness.port
                 let answers = await concurrently(300, threads: 64) { _ in
                     (try? HTTPTestClient.request(
                         "POST", "/api/panels/slow/retry", port: port, headers: [("Origin", "http://127.0.0.1:\(port)")],
-                        body: [])).map { Reply($0) }
+                        body: [])).map { $0 }
                 }
                 #expect(answers.allSatisfy { $0?.status == 202 }, "\(Set(answers.map { $0?.status }))")
                 let started = answers.filter { $0?.text == #"{"accepted":true,"coalesced":false}"# }.count
@@ -135,7 +136,7 @@ extension Live {
                 #expect(joined == 299)
                 #expect(loads.count == 2)
                 hold.open()
-                #expect(await eventually { (try? await harness.panel("slow").latestValidInfo?.summary) == "loaded 2" })
+                #expect(await eventually { (try? await harness.deck.panelState("slow").latestValidInfo?.summary) == "loaded 2" })
                 #expect(loads.count == 2)
             }
         }
@@ -150,8 +151,8 @@ extension Live {
                 }
                 .retry(.none).minimumLoadingTime(.milliseconds(500))
             }
-            try await DeckHarness.run(deck) { harness in
-                #expect(await eventually { (try? await harness.panel("a").phase) == .loaded })
+            try await LiveDeckServer.run(deck, files: Fixtures.pageFiles) { harness in
+                #expect(await eventually { (try? await harness.deck.panelState("a").phase) == .loaded })
                 let before = loads.count
                 let started = ContinuousClock.now
                 var retries = 0
@@ -190,8 +191,8 @@ extension Live {
             let path = folder.appendingPathComponent("deck.yaml").path
             try yaml.write(toFile: path, atomically: true, encoding: .utf8)
             let deck = try DeckFile.load(path: path).makeDeck()
-            try await DeckHarness.run(deck) { harness in
-                #expect(await eventually { (try? await harness.panel("broken").latestValidError?.kind) == .commandFailed })
+            try await LiveDeckServer.run(deck, files: Fixtures.pageFiles) { harness in
+                #expect(await eventually { (try? await harness.deck.panelState("broken").latestValidError?.kind) == .commandFailed })
                 let started = ContinuousClock.now
                 let answer = try await harness.post("/api/panels/broken/recover", json: #"{"option":"restart"}"#)
                 #expect(answer.status == 202, "\(answer.text)")
@@ -206,7 +207,7 @@ extension Live {
                 #expect(elapsed >= .milliseconds(450) && elapsed < .seconds(3), "reported after \(elapsed)")
                 #expect(await eventually { !ProcessTable.isRunning(pid) }, "the recovery command \(pid) still runs")
                 #expect(try await harness.get("/api/state").status == 200)
-                #expect(try await harness.panel("broken").latestValidError != nil)
+                #expect(try await harness.deck.panelState("broken").latestValidError != nil)
             }
         }
 

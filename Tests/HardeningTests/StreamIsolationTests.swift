@@ -1,3 +1,4 @@
+import DeckTestSupport
 import Foundation
 import StateDeck
 import TestSupport
@@ -9,12 +10,12 @@ extension Live {
         @Test("A client that stops reading is dropped, and every other stream gets every event in order")
         func stalledClientIsDropped() async throws {
             // Departed clients are noticed at the next write: pings come often here.
-            var options = DeckHarness.Options()
+            var options = LiveDeckServer.Options()
             options.pingInterval = .milliseconds(300)
-            try await DeckHarness.run(Fixtures.instantDeck(), options) { harness in
+            try await LiveDeckServer.run(Fixtures.instantDeck(), options, files: Fixtures.pageFiles) { harness in
                 let port = harness.port
                 // The first load done, so every event after the snapshot is one of the pushes.
-                #expect(try await eventually { try await harness.panel("a").phase == .loaded })
+                #expect(try await eventually { try await harness.deck.panelState("a").phase == .loaded })
                 let stalled = try await offPool { try StalledStream(try HTTPTestConnection(port: port, receiveBufferSize: 4096)) }
                 defer { stalled.close() }
                 #expect(await eventually { harness.server.liveStreamCount == 1 })

@@ -1,3 +1,4 @@
+import DeckTestSupport
 import Foundation
 import StateDeck
 import StateDeckServer
@@ -10,7 +11,7 @@ extension Live {
         @Test("A visit with the token gets an HttpOnly, SameSite=Strict cookie for this port and the same path without it")
         func visitTradesTheTokenForACookie() async throws {
             let token = AccessToken.generate()
-            try await DeckHarness.run(Fixtures.instantDeck(), Self.guarded(token)) { harness in
+            try await LiveDeckServer.run(Fixtures.instantDeck(), Self.guarded(token), files: Fixtures.pageFiles) { harness in
                 let visit = try await harness.get("/app.js?token=\(token)&theme=dark")
                 #expect(visit.status == 303)
                 #expect(visit.header("Location") == "/app.js")
@@ -23,7 +24,7 @@ extension Live {
                 #expect(attributes.contains("Path=/"))
                 let followed = try await harness.get("/app.js", headers: [("Cookie", String(attributes[0]))])
                 #expect(followed.status == 200)
-                #expect(followed.text == DeckHarness.files["app.js"])
+                #expect(followed.text == Fixtures.pageFiles["app.js"])
             }
         }
 
@@ -31,7 +32,7 @@ extension Live {
         func onlyTheWholeToken() async throws {
             let token = AccessToken.generate()
             let value = "\(token)"
-            try await DeckHarness.run(Fixtures.instantDeck(), Self.guarded(token)) { harness in
+            try await LiveDeckServer.run(Fixtures.instantDeck(), Self.guarded(token), files: Fixtures.pageFiles) { harness in
                 let cookie = "statedeck-token-\(harness.port)"
                 let near: [(String, String)] = [
                     ("Authorization", "Bearer \(value.dropLast())"),
@@ -60,7 +61,7 @@ extension Live {
         ])
         func visitStaysOnThisServer(path: String) async throws {
             let token = AccessToken.generate()
-            try await DeckHarness.run(Fixtures.instantDeck(), Self.guarded(token)) { harness in
+            try await LiveDeckServer.run(Fixtures.instantDeck(), Self.guarded(token), files: Fixtures.pageFiles) { harness in
                 let separator = path.contains("?") ? "&" : "?"
                 let visit = try await harness.get("\(path)\(separator)token=\(token)")
                 #expect(visit.status == 303)
@@ -72,7 +73,7 @@ extension Live {
         @Test("A token visit keeps CR and LF out of the answer's head")
         func visitCannotInjectHeaders() async throws {
             let token = AccessToken.generate()
-            try await DeckHarness.run(Fixtures.instantDeck(), Self.guarded(token)) { harness in
+            try await LiveDeckServer.run(Fixtures.instantDeck(), Self.guarded(token), files: Fixtures.pageFiles) { harness in
                 let visit = try await harness.get("/a%0d%0aSet-Cookie:%20injected=1%0d%0a?token=\(token)")
                 #expect(visit.status == 303)
                 #expect(!visit.headers.contains { $0.name.lowercased() == "set-cookie" && $0.value.contains("injected") })
@@ -80,8 +81,8 @@ extension Live {
             }
         }
 
-        static func guarded(_ token: AccessToken) -> DeckHarness.Options {
-            var options = DeckHarness.Options()
+        static func guarded(_ token: AccessToken) -> LiveDeckServer.Options {
+            var options = LiveDeckServer.Options()
             options.token = token
             return options
         }

@@ -4,6 +4,12 @@ public struct HTTPTestResponse: Sendable {
     public let headers: [(name: String, value: String)]
     public let body: [UInt8]
 
+    public init(status: Int, headers: [(name: String, value: String)], body: [UInt8]) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
     /// The first value of a header, compared case-insensitively.
     public func header(_ name: String) -> String? {
         headers.first { $0.name.lowercased() == name.lowercased() }?.value

@@ -5,6 +5,12 @@ import TestSupport
 
 /// Decks and small pieces the suites share.
 enum Fixtures {
+    /// The page folder every live deck server of these suites serves.
+    static let pageFiles = [
+        "index.html": "<!doctype html><title>StateDeck hardening</title><script src=\"app.js\"></script>\n",
+        "app.js": "console.log('hardening');\n",
+    ]
+
     /// One panel `a` whose load answers at once.
     static func instantDeck() -> Deck {
         Deck("Hardening") {
@@ -68,31 +74,7 @@ final class Latch: Sendable {
     var waiting: Int { state.withLock { $0.waiters.count } }
 }
 
-/// A response as read off the wire (`HTTPTestResponse`, or only the head of a stream).
-struct Reply: Sendable {
-    let status: Int
-    let headers: [(name: String, value: String)]
-    let body: [UInt8]
-
-    init(status: Int, headers: [(name: String, value: String)], body: [UInt8]) {
-        self.status = status
-        self.headers = headers
-        self.body = body
-    }
-
-    init(_ response: HTTPTestResponse) {
-        self.init(status: response.status, headers: response.headers, body: response.body)
-    }
-
-    /// The first value of a header, compared case-insensitively.
-    func header(_ name: String) -> String? {
-        headers.first { $0.name.lowercased() == name.lowercased() }?.value
-    }
-
-    var text: String {
-        String(decoding: body, as: UTF8.self)
-    }
-
+extension HTTPTestResponse {
     /// The `code` of the JSON error answer, or nil.
     var errorCode: String? {
         let object = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any]

@@ -1,10 +1,7 @@
+import DeckTestSupport
 import Foundation
-import Logging
 import MicroHTTP
 import TestSupport
-
-/// Logs nothing: the suites provoke thousands of refusals on purpose.
-let quietLogger = Logger(label: "statedeck.hardening") { _ in SwiftLogNoOpLogHandler() }
 
 /// A bare `HTTPServer` with the limits a test sets, answering:
 /// `GET /hello` 200 `hello`; `POST /echo` 200 with the body's length; anything else 404.
@@ -28,7 +25,7 @@ final class TransportHarness: Sendable {
             default:
                 return .response(.error(.notFound, code: "not_found", message: "nothing here"))
             }
-        }, logger: quietLogger)
+        }, logger: LiveDeckServer.quietLogger)
         port = try server.start()
     }
 

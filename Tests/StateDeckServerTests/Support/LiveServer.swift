@@ -1,13 +1,15 @@
+import DeckTestSupport
 import Foundation
 import StateDeck
 import StateDeckServer
 import TestSupport
 import Testing
 
-/// A real `DeckServer` over the test deck, bound to a free port on loopback.
+/// The live dashboard (`LiveDeckServer`) over the scripted test deck and the hermetic page folder,
+/// with the requests these suites make, decoded.
 ///
 /// `LiveServer.run { server in … }` starts it, waits until every panel has loaded once, runs the
-/// body and always stops it. Requests go over raw sockets, off the cooperative pool.
+/// body and always stops it.
 final class LiveServer: Sendable {
     struct Options: Sendable {
         var debug = true
@@ -17,27 +19,26 @@ final class LiveServer: Sendable {
     }
 
     let scripts: TestDeck
-    let deckServer: DeckServer
+    let live: LiveDeckServer
     let folder: PublicFolder
-    let port: Int
 
-    var deck: Deck { deckServer.deck }
+    var port: Int { live.port }
+    var deck: Deck { live.deck }
+    var deckServer: DeckServer { live.server }
 
     /// Open SSE streams.
-    var liveStreamCount: Int { deckServer.liveStreamCount }
+    var liveStreamCount: Int { live.liveStreamCount }
 
     private init(options: Options) async throws {
         scripts = TestDeck()
         folder = try PublicFolder()
-        var configuration = ServerConfiguration(publicDirectory: folder.url)
-        configuration.port = 0
-        configuration.debug = options.debug
-        configuration.pingInterval = options.pingInterval
-        configuration.streamCapacity = options.streamCapacity
-        configuration.token = options.token
+        var liveOptions = LiveDeckServer.Options()
+        liveOptions.debug = options.debug
+        liveOptions.pingInterval = options.pingInterval
+        liveOptions.streamCapacity = options.streamCapacity
+        liveOptions.token = options.token
         do {
-            deckServer = try await DeckServer(deck: scripts.make(), configuration: configuration)
-            port = try await deckServer.start()
+            live = try await LiveDeckServer(deck: scripts.make(), options: liveOptions, publicDirectory: folder.url)
         } catch {
             folder.remove()
             throw error
@@ -49,21 +50,21 @@ final class LiveServer: Sendable {
         _ options: Options = Options(),
         _ body: (LiveServer) async throws -> Void
     ) async throws {
-        let live = try await LiveServer(options: options)
+        let server = try await LiveServer(options: options)
         do {
-            try #require(await live.settled(), "the first loads did not end")
-            try await body(live)
+            try #require(await server.settled(), "the first loads did not end")
+            try await body(server)
         } catch {
-            await live.stop()
+            await server.stop()
             throw error
         }
-        await live.stop()
+        await server.stop()
     }
 
     /// Stops the server; safe to call again.
     func stop() async {
         scripts.releaseAll()
-        await deckServer.stop()
+        await live.stop()
         folder.remove()
     }
 
@@ -76,31 +77,26 @@ final class LiveServer: Sendable {
 
     // MARK: Requests
 
-    /// Sends a well-formed request and reads the answer (no body read for HEAD).
+    /// Sends a well-formed request, with this server's `Host`, and reads the answer (no body read
+    /// for HEAD).
     func request(
         _ method: String, _ path: String, headers: [(String, String)] = [], body: [UInt8]? = nil
     ) async throws -> HTTPTestResponse {
-        let port = port
-        return try await offPool {
-            try HTTPTestClient.request(method, path, port: port, headers: headers, body: body)
-        }
+        try await live.request(method, path, headers: [("Host", live.hostHeader)] + headers, body: body)
     }
 
     func get(_ path: String, headers: [(String, String)] = []) async throws -> HTTPTestResponse {
-        try await request("GET", path, headers: headers)
+        try await live.get(path, headers: headers)
     }
 
     /// POSTs `json` (as is, so tests can send malformed JSON) with its content type.
     func post(_ path: String, json: String? = nil) async throws -> HTTPTestResponse {
-        try await request(
-            "POST", path, headers: json == nil ? [] : [("Content-Type", "application/json")],
-            body: json.map { Array($0.utf8) } ?? [])
+        try await live.post(path, json: json)
     }
 
     /// Sends `raw` bytes exactly as given, so no client normalizes them, and reads one answer.
     func raw(_ raw: String) async throws -> HTTPTestResponse {
-        let port = port
-        return try await offPool { try HTTPTestClient.send(raw, port: port) }
+        try await live.raw(raw)
     }
 
     /// Sends `method target` with the target exactly as given, and a `Host` naming this server
