@@ -31,7 +31,7 @@ let package = Package(
         ),
         .target(name: "Locking"),
         // A thread of its own for blocking work.
-        .target(name: "Threading"),
+        .target(name: "Threading", dependencies: ["Locking"]),
         // Transport: the HTTP server; with HTTPClient and StateDeckSources (libyaml), the modules that touch C.
         .target(
             name: "MicroHTTP",
@@ -105,7 +105,7 @@ let package = Package(
         ),
         .testTarget(
             name: "StateDeckSourcesTests",
-            dependencies: ["StateDeckSources", "StateDeck", "TestSupport"]
+            dependencies: ["StateDeckSources", "StateDeck", "Threading", "TestSupport"]
         ),
         .testTarget(
             name: "StateDeckServerTests",

@@ -5,6 +5,8 @@ import Locking
 import Glibc
 #elseif canImport(Musl)
 import Musl
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// Fans server-sent events out to every connected client, and catches reconnecting clients up.
@@ -277,4 +279,16 @@ extension EventHub {
         (name: "Cache-Control", value: "no-store"),
         (name: "X-Accel-Buffering", value: "no"),
     ]
+}
+
+// MARK: - Wall clock
+
+/// The real-time clock, which numbers a hub's first event when its configuration does not.
+enum WallClock {
+    /// Microseconds since 1970 (UTC), from the system's real-time clock.
+    static func microsecondsSince1970() -> UInt64 {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        return UInt64(now.tv_sec) * 1_000_000 + UInt64(now.tv_nsec / 1000)
+    }
 }

@@ -83,6 +83,55 @@ extension Live {
                     "left running: \(family.filter(ProcessTable.isRunning))")
         }
 
+        @Test("A named pipe as a file panel stalls nothing: the other panels refresh, POSTs answer, SIGTERM exits within 2 s",
+              .timeLimit(.minutes(1)))
+        func aNamedPipeStallsNothing() async throws {
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("statedeck-fifo-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: folder.appendingPathComponent("Public"), withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: folder) }
+            try Data("<!doctype html><title>x</title>\n".utf8).write(to: folder.appendingPathComponent("Public/index.html"))
+            #expect(mkfifo(folder.appendingPathComponent("status.fifo").path, 0o600) == 0)
+            let yaml = """
+                title: FIFO
+                defaults: { retry: none, minimumLoading: 0ms, refresh: 1s, timeout: 1s }
+                panels:
+                  - { id: fifo, file: { path: status.fifo, watch: false } }
+                  - { id: tick, command: { run: [date, "+%s%N"] } }
+                """
+            try yaml.write(to: folder.appendingPathComponent("deck.yaml"), atomically: true, encoding: .utf8)
+            let server = try StatedeckProcess(arguments: [
+                "--config", folder.appendingPathComponent("deck.yaml").path, "--port", "0",
+                "--public", folder.appendingPathComponent("Public").path,
+            ])
+            defer { server.kill() }
+            let port = try #require(await server.port(), "statedeck printed no address")
+            let state = { try await offPool { try HTTPTestClient.request("GET", "/api/state", port: port).text } }
+
+            let refused = await eventually(timeout: .seconds(10)) {
+                (try? await state())?.contains("is a named pipe (FIFO), not a file.") == true
+            }
+            #expect(refused, "the pipe's card does not say what it is")
+            for _ in 0..<3 {
+                let retry = try await offPool {
+                    try HTTPTestClient.request("POST", "/api/panels/fifo/retry", port: port,
+                                               headers: [("Origin", "http://127.0.0.1:\(port)")], body: [])
+                }
+                #expect(retry.status == 202)
+            }
+            var ticks = Set<String>()
+            let refreshing = await eventually(timeout: .seconds(10)) {
+                let text = (try? await state()) ?? ""
+                if let range = text.range(of: #"\d{19}"#, options: .regularExpression) { ticks.insert(String(text[range])) }
+                return ticks.count >= 3
+            }
+            #expect(refreshing, "the other panel stopped refreshing: \(ticks)")
+
+            let started = ContinuousClock.now
+            server.signal(SIGTERM)
+            #expect(await server.exitStatus(timeout: .seconds(5)) == 0)
+            #expect(ContinuousClock.now - started < .seconds(2))
+        }
+
         static func pids(in path: String, count: Int) async -> [Int32] {
             var found: [Int32] = []
             _ = await eventually(timeout: .seconds(10)) {

@@ -1,6 +1,7 @@
 import Foundation
 import StateDeck
 import Testing
+import Threading
 @testable import StateDeckSources
 
 @Suite("FileSource")
@@ -43,6 +44,29 @@ struct FileSourceTests {
     @Test func aFolderIsAnInvalidResponse() async {
         let error = await panelError { try await FileSource(path: folder.path).load() }
         #expect(error?.kind == .invalidResponse)
+    }
+
+    /// A named pipe with no writer would block `open` for ever: it is refused at once instead,
+    /// as are devices, whose content is an endless stream.
+    @Test(.timeLimit(.minutes(1))) func specialFilesAreRefusedWithoutBlocking() async throws {
+        let fifo = folder.path("status.fifo")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let started = ContinuousClock.now
+        let error = try #require(await panelError { try await FileSource(path: fifo).load() })
+        #expect(ContinuousClock.now - started < .seconds(2))
+        #expect(error.kind == .invalidResponse)
+        #expect(error.failureReason == "\(fifo) is a named pipe (FIFO), not a file.")
+        let device = try #require(await panelError { try await FileSource(path: "/dev/zero").load() })
+        #expect(device.failureReason == "/dev/zero is a device, not a file.")
+    }
+
+    /// A read stuck in the kernel costs only its own thread: the load ends when it is cancelled.
+    @Test func aCancelledReadIsAbandoned() async throws {
+        let stuck = Task { try await DetachedThread.value { sleep(5) } }
+        let started = ContinuousClock.now
+        stuck.cancel()
+        await #expect(throws: CancellationError.self) { try await stuck.value }
+        #expect(ContinuousClock.now - started < .seconds(1))
     }
 
     @Test func theWatcherReportsChangesRemovalAndRecreation() async throws {

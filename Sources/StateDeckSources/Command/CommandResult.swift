@@ -33,6 +33,21 @@ public struct CommandResult: Sendable, Hashable {
     public var duration: Duration
 }
 
+// MARK: - A command that never ran
+
+extension CommandResult {
+    /// The result of a command that never ran.
+    init(launchFailure failure: LaunchFailure) {
+        self.init(
+            termination: .launchFailed(reason: failure.reason, code: failure.code),
+            standardOutput: "",
+            standardError: "",
+            outputTruncated: false,
+            duration: .zero
+        )
+    }
+}
+
 // MARK: - Failure
 
 extension CommandResult {

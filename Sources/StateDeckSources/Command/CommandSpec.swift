@@ -100,19 +100,6 @@ struct LaunchFailure: Error {
     let code: Int32
 }
 
-extension CommandResult {
-    /// The result of a command that never ran.
-    init(launchFailure failure: LaunchFailure) {
-        self.init(
-            termination: .launchFailed(reason: failure.reason, code: failure.code),
-            standardOutput: "",
-            standardError: "",
-            outputTruncated: false,
-            duration: .zero
-        )
-    }
-}
-
 // MARK: - Display name
 
 extension CommandSpec {

@@ -58,8 +58,7 @@ public struct PanelSpec: Sendable, Hashable {
 // MARK: - Reading
 
 extension PanelSpec {
-    static let sourceKeys = ["http", "tcp", "command", "file"]
-    static let keys = ["id", "title"] + sourceKeys + PanelSettings.keys
+    static let keys = ["id", "title"] + SourceSpec.keys + PanelSettings.keys
         + ["placeholder", "toasts", "recovery", "actions"]
 
     /// Reads one entry of `panels`, with `defaults` for the settings it does not give.
@@ -68,7 +67,7 @@ extension PanelSpec {
         let id = map.required("id")?.identifier()
         let title = map["title"]?.text()
         let settings = defaults.overridden(by: map)
-        let source = Self.source(in: map, settings: settings)
+        let source = SourceSpec(readingOneOf: map, timeout: settings.timeout)
         let placeholder = map["placeholder"].flatMap(Info.init(reading:))
         let toasts = map["toasts"].flatMap(Toasts.init(reading:))
         let recovery = map["recovery"].flatMap(RecoverySpec.list(reading:))
@@ -77,25 +76,6 @@ extension PanelSpec {
         self.init(id: id, title: title ?? id, source: source, settings: settings, placeholder: placeholder,
                   toasts: toasts ?? Toasts(), recovery: recovery ?? [], actions: actions ?? [])
     }
-
-    /// The one source key of the panel.
-    private static func source(in map: ConfigMapping, settings: PanelSettings) -> SourceSpec? {
-        let keys = map.present(sourceKeys)
-        guard let key = keys.first, let node = map[key] else {
-            map.node.problem("needs a source: one of \(sourceKeys.joined(separator: ", "))")
-            return nil
-        }
-        for extra in keys.dropFirst() {
-            map[extra]?.problem("a panel has exactly one source, and this one already has \(key)")
-        }
-        let source: SourceSpec? = switch key {
-        case "http": HTTPSource(reading: node, timeout: settings.timeout).map(SourceSpec.http)
-        case "tcp": TCPSource(reading: node, timeout: settings.timeout).map(SourceSpec.tcp)
-        case "command": CommandSource(reading: node, timeout: settings.timeout).map(SourceSpec.command)
-        default: FileSource(reading: node).map(SourceSpec.file)
-        }
-        return keys.count == 1 ? source : nil
-    }
 }
 
 extension PanelSpec.Toasts {
@@ -103,6 +83,48 @@ extension PanelSpec.Toasts {
     init?(reading node: ConfigNode) {
         guard let map = node.mapping(allowing: ["success", "failure"]) else { return nil }
         self.init(success: map["success"]?.text(), failure: map["failure"]?.text())
+    }
+}
+
+// MARK: - Placeholder
+
+extension Info {
+    static let keys = ["summary", "fields", "items", "image", "text"]
+
+    /// An Info document, such as a panel's placeholder. `fields` may also be a mapping of labels
+    /// to values.
+    init?(reading node: ConfigNode) {
+        guard let map = node.mapping(allowing: Self.keys) else { return nil }
+        self.init(
+            summary: map["summary"]?.string(),
+            fields: map["fields"].flatMap(Self.fields(reading:)),
+            items: map["items"]?.list()?.compactMap(Item.init(reading:)),
+            image: map["image"]?.text(),
+            text: map["text"]?.string()
+        )
+    }
+
+    private static func fields(reading node: ConfigNode) -> [Field]? {
+        if case .mapping = node.node.kind {
+            return node.entries()?.compactMap { entry in entry.value.string().map { Field(entry.key, $0) } }
+        }
+        return node.list()?.compactMap { item in
+            guard let map = item.mapping(allowing: ["label", "value"]) else { return nil }
+            let label = map.required("label")?.text(), value = map.required("value")?.string()
+            guard let label, let value else { return nil }
+            return Field(label, value)
+        }
+    }
+}
+
+extension Info.Item {
+    /// `{ id, title, subtitle }`.
+    init?(reading node: ConfigNode) {
+        guard let map = node.mapping(allowing: ["id", "title", "subtitle"]) else { return nil }
+        let id = map.required("id")?.text(), title = map.required("title")?.text()
+        let subtitle = map["subtitle"]?.string()
+        guard let id, let title else { return nil }
+        self.init(id: id, title: title, subtitle: subtitle)
     }
 }
 
@@ -131,35 +153,5 @@ extension PanelSpec {
             panel = panel.failureMessage { _ in failure }
         }
         return panel
-    }
-}
-
-// MARK: - Sources
-
-/// A panel's one source of info.
-public enum SourceSpec: Sendable, Hashable {
-    case http(HTTPSource)
-    case tcp(TCPSource)
-    case command(CommandSource)
-    case file(FileSource)
-
-    /// Loads once; throws a `PanelError`.
-    public func load() async throws -> Info {
-        switch self {
-        case .http(let source): try await source.load()
-        case .tcp(let source): try await source.load()
-        case .command(let source): try await source.load()
-        case .file(let source): try await source.load()
-        }
-    }
-
-    /// The source's own limit, nil for a file (read at once).
-    public var timeout: Duration? {
-        switch self {
-        case .http(let source): source.timeout
-        case .tcp(let source): source.timeout
-        case .command(let source): source.command.timeout
-        case .file: nil
-        }
     }
 }

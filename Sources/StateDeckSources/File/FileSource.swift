@@ -1,4 +1,5 @@
 import StateDeck
+import Threading
 
 #if canImport(Glibc)
 import Glibc
@@ -27,9 +28,11 @@ public struct FileSource: Sendable, Hashable {
         self.watch = watch
     }
 
-    /// Reads the file once; throws a `PanelError`: `notFound` when it is missing.
+    /// Reads the file once, on a thread of its own that a cancelled load abandons (a read of a
+    /// stuck network file system costs only that thread); throws a `PanelError`: `notFound` when
+    /// it is missing, `invalidResponse` for a folder or a special file.
     public func load() async throws -> Info {
-        let text = try contents()
+        let text = try await DetachedThread.value { [self] in Result { () throws(PanelError) in try contents() } }.get()
         let isJSONFile = format == .auto && path.lowercased().hasSuffix(".json")
         return try Info(output: text, format: isJSONFile ? .json : format)
     }
@@ -39,13 +42,18 @@ public struct FileSource: Sendable, Hashable {
         FileWatcher(path: path)
     }
 
+    /// The file's first `readLimit` bytes as text. Opened without blocking, so a named pipe with
+    /// no writer cannot hold the thread, and refused unless it is a regular file: a pipe, socket
+    /// or device has no content to show, only a wait or an endless stream.
     private func contents() throws(PanelError) -> String {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else { throw failure(errno) }
         defer { close(descriptor) }
         var info = stat()
-        if fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFDIR {
-            throw PanelError(.invalidResponse, failureReason: "\(path) is a folder, not a file.")
+        guard fstat(descriptor, &info) == 0 else { throw failure(errno) }
+        if let kind = Self.specialKind(info.st_mode) {
+            throw PanelError(.invalidResponse, failureReason: "\(path) is \(kind), not a file.",
+                             recoverySuggestion: "Point the panel at a regular file.")
         }
         var readError: Int32 = 0
         // Uninitialized: only the pages the file fills are touched.
@@ -64,9 +72,23 @@ public struct FileSource: Sendable, Hashable {
         return String(decoding: bytes, as: UTF8.self)
     }
 
+    /// What a file that is not a regular file is, in words; nil for a regular file.
+    private static func specialKind(_ mode: mode_t) -> String? {
+        switch mode & S_IFMT {
+        case S_IFREG: nil
+        case S_IFDIR: "a folder"
+        case S_IFIFO: "a named pipe (FIFO)"
+        case S_IFSOCK: "a socket"
+        case S_IFCHR, S_IFBLK: "a device"
+        default: "a special file"
+        }
+    }
+
     private func failure(_ code: Int32) -> PanelError {
         switch code {
         case ENOENT, ENOTDIR: PanelError(.notFound, failureReason: "There is no file at \(path).")
+        case ENXIO: PanelError(.invalidResponse, failureReason: "\(path) is a socket, not a file.",
+                               recoverySuggestion: "Point the panel at a regular file.")
         case EACCES, EPERM: PanelError(.unauthorized, failureReason: "StateDeck may not read \(path).")
         default: PanelError(.unknown, failureReason: "\(path) could not be read.", detail: String(cString: strerror(code)))
         }

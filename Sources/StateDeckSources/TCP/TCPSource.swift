@@ -22,12 +22,10 @@ public struct TCPSource: Sendable, Hashable {
     ///
     /// The attempt blocks a thread of its own (never one of Swift's concurrency pool, nor a shared
     /// Dispatch worker other probes could hold) for at most `timeout`, name resolution aside; a
-    /// cancelled load still waits for it.
+    /// cancelled load abandons it at once, so a name lookup that hangs costs only its thread.
     public func load() async throws -> Info {
         let probe = TCPProbe(host: host, port: port, timeout: timeout)
-        let outcome = await withCheckedContinuation { continuation in
-            DetachedThread.run { continuation.resume(returning: probe.connect()) }
-        }
+        let outcome = try await DetachedThread.value { probe.connect() }
         let address = "\(host):\(port)"
         switch outcome {
         case .success(let latency):

@@ -2,6 +2,62 @@ import FoundationEssentials
 import HTTPClient
 import StateDeck
 
+/// A panel's one source of info: in a deck file, the panel's one key among `http`, `tcp`,
+/// `command` and `file`.
+public enum SourceSpec: Sendable, Hashable {
+    case http(HTTPSource)
+    case tcp(TCPSource)
+    case command(CommandSource)
+    case file(FileSource)
+
+    /// Loads once; throws a `PanelError`.
+    public func load() async throws -> Info {
+        switch self {
+        case .http(let source): try await source.load()
+        case .tcp(let source): try await source.load()
+        case .command(let source): try await source.load()
+        case .file(let source): try await source.load()
+        }
+    }
+
+    /// The source's own limit, nil for a file (read at once).
+    public var timeout: Duration? {
+        switch self {
+        case .http(let source): source.timeout
+        case .tcp(let source): source.timeout
+        case .command(let source): source.command.timeout
+        case .file: nil
+        }
+    }
+}
+
+// MARK: - Reading
+
+extension SourceSpec {
+    /// The keys that name a panel's source, one of which a panel gives.
+    static let keys = ["http", "tcp", "command", "file"]
+
+    /// The one source key of the panel `map`; `timeout` is the limit of a source that gives none.
+    init?(readingOneOf map: ConfigMapping, timeout: Duration) {
+        let keys = map.present(Self.keys)
+        guard let key = keys.first, let node = map[key] else {
+            map.node.problem("needs a source: one of \(Self.keys.joined(separator: ", "))")
+            return nil
+        }
+        for extra in keys.dropFirst() {
+            map[extra]?.problem("a panel has exactly one source, and this one already has \(key)")
+        }
+        let source: SourceSpec? = switch key {
+        case "http": HTTPSource(reading: node, timeout: timeout).map(SourceSpec.http)
+        case "tcp": TCPSource(reading: node, timeout: timeout).map(SourceSpec.tcp)
+        case "command": CommandSource(reading: node, timeout: timeout).map(SourceSpec.command)
+        default: FileSource(reading: node).map(SourceSpec.file)
+        }
+        guard keys.count == 1, let source else { return nil }
+        self = source
+    }
+}
+
 // MARK: - http
 
 extension HTTPSource {
@@ -161,47 +217,5 @@ extension FileSource {
         let watch = map["watch"]?.bool()
         guard let path else { return nil }
         self.init(path: node.reader.resolve(path), format: format ?? .auto, watch: watch ?? true)
-    }
-}
-
-// MARK: - Info
-
-extension Info {
-    static let keys = ["summary", "fields", "items", "image", "text"]
-
-    /// An Info document, such as a panel's placeholder. `fields` may also be a mapping of labels
-    /// to values.
-    init?(reading node: ConfigNode) {
-        guard let map = node.mapping(allowing: Self.keys) else { return nil }
-        self.init(
-            summary: map["summary"]?.string(),
-            fields: map["fields"].flatMap(Self.fields(reading:)),
-            items: map["items"]?.list()?.compactMap(Item.init(reading:)),
-            image: map["image"]?.text(),
-            text: map["text"]?.string()
-        )
-    }
-
-    private static func fields(reading node: ConfigNode) -> [Field]? {
-        if case .mapping = node.node.kind {
-            return node.entries()?.compactMap { entry in entry.value.string().map { Field(entry.key, $0) } }
-        }
-        return node.list()?.compactMap { item in
-            guard let map = item.mapping(allowing: ["label", "value"]) else { return nil }
-            let label = map.required("label")?.text(), value = map.required("value")?.string()
-            guard let label, let value else { return nil }
-            return Field(label, value)
-        }
-    }
-}
-
-extension Info.Item {
-    /// `{ id, title, subtitle }`.
-    init?(reading node: ConfigNode) {
-        guard let map = node.mapping(allowing: ["id", "title", "subtitle"]) else { return nil }
-        let id = map.required("id")?.text(), title = map.required("title")?.text()
-        let subtitle = map["subtitle"]?.string()
-        guard let id, let title else { return nil }
-        self.init(id: id, title: title, subtitle: subtitle)
     }
 }
