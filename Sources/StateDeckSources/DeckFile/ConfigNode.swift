@@ -81,18 +81,20 @@ extension ConfigNode {
     }
 
     func int(in range: ClosedRange<Int>) -> Int? {
-        guard let text = string() else { return nil }
-        guard let value = Int(text), range.contains(value) else {
-            problem("must be a whole number from \(range.lowerBound) to \(range.upperBound), not \(text)")
-            return nil
-        }
-        return value
+        value(in: range, named: "a whole number")
     }
 
     func number(in range: ClosedRange<Double>) -> Double? {
+        value(in: range, named: "a number")
+    }
+
+    /// A value within `range`, read as Swift reads `Value` from text; `noun` names it in the problem.
+    private func value<Value: LosslessStringConvertible & Comparable>(
+        in range: ClosedRange<Value>, named noun: String
+    ) -> Value? {
         guard let text = string() else { return nil }
-        guard let value = Double(text), range.contains(value) else {
-            problem("must be a number from \(range.lowerBound) to \(range.upperBound), not \(text)")
+        guard let value = Value(text), range.contains(value) else {
+            problem("must be \(noun) from \(range.lowerBound) to \(range.upperBound), not \(text)")
             return nil
         }
         return value
