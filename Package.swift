@@ -88,7 +88,7 @@ let package = Package(
         ),
 
         // Test helpers: the raw client socket, HTTP and SSE clients, polling without fixed sleeps.
-        .target(name: "TestSupport", dependencies: ["Locking"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
         // The live dashboard the server and hardening suites test against.
         .target(
             name: "DeckTestSupport",
@@ -105,7 +105,7 @@ let package = Package(
         ),
         .testTarget(
             name: "StateDeckSourcesTests",
-            dependencies: ["StateDeckSources", "StateDeck", "Threading", "TestSupport"]
+            dependencies: ["StateDeckSources", "StateDeck", "Threading", "Locking", "TestSupport"]
         ),
         .testTarget(
             name: "StateDeckServerTests",

@@ -137,6 +137,17 @@ public final class LiveDeckServer: Sendable {
             body: Array((json ?? "").utf8))
     }
 
+    /// Opens `/events`, with `Last-Event-ID` when given.
+    public func events(lastEventID: String? = nil) async throws -> AsyncSSEClient {
+        let headers = lastEventID.map { [("Last-Event-ID", $0)] } ?? []
+        return try await AsyncSSEClient.open(host: host, port: port, path: "/events", headers: headers)
+    }
+
+    /// Opens `count` streams of `/events` at once.
+    public func events(count: Int) async throws -> [AsyncSSEClient] {
+        try await AsyncSSEClient.open(count: count, host: host, port: port, path: "/events")
+    }
+
     /// A logger that drops everything: the servers' logs would drown the test output.
     public static let quietLogger = Logger(label: "statedeck.test") { _ in SwiftLogNoOpLogHandler() }
 }

@@ -1,5 +1,6 @@
 @testable import EventStream
 import Locking
+import TestSupport
 import Testing
 
 @Suite struct BroadcastPacingTests {
@@ -49,7 +50,7 @@ import Testing
         func finish() {}
     }
 
-    @Test func hubEnqueuesABurstAndWritesALoneEvent() async throws {
+    @Test func hubEnqueuesABurstAndWritesALoneEvent() async {
         let hub = EventHub(configuration: .init(firstEventID: 1))
         let sink = TimedSink(writeTime: .milliseconds(30))
         _ = hub.subscribe(sink, lastEventID: "0") { _ in "unused" }
@@ -57,7 +58,9 @@ import Testing
         hub.publish(event: "panel", data: "a")
         hub.publish(event: "panel", data: "b")
         hub.publish(event: "panel", data: "c")
-        try await Task.sleep(for: .milliseconds(60))
+        // A pause long enough for the pacing to write again: waited for, since a loaded machine
+        // can stretch the measured write (and so the pause it asks for) past any fixed sleep.
+        #expect(await eventually { hub.pacing.withLock { $0.writes(at: .now) } })
         hub.publish(event: "panel", data: "d")
         #expect(sink.calls.current == ["write", "enqueue", "enqueue", "write"])
     }

@@ -1,4 +1,5 @@
 import EventStream
+import TestSupport
 import Testing
 
 @Suite struct EventHubConcurrencyTests {
@@ -51,7 +52,7 @@ import Testing
                 group.addTask {
                     // Spread the subscriptions over the whole run.
                     let due = total * UInt64(client) / UInt64(subscribers)
-                    while hub.lastEventID < due { try? await Task.sleep(for: .milliseconds(1)) }
+                    #expect(await eventually { hub.lastEventID >= due })
                     // A third start fresh, a third reconnect a little behind (a replay), and a
                     // third far behind (more than the history holds: a snapshot).
                     let now = hub.lastEventID

@@ -11,10 +11,6 @@ extension Live {
     @Suite("Clean ends") struct ShutdownTests {
         @Test("SIGTERM with streams open and commands running ends everything and exits 0 within 2 s", .timeLimit(.minutes(1)))
         func sigtermEndsEverything() async throws {
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("statedeck-sigterm-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: folder.appendingPathComponent("Public"), withIntermediateDirectories: true)
-            defer { try? FileManager.default.removeItem(at: folder) }
-            try Data("<!doctype html><title>x</title>\n".utf8).write(to: folder.appendingPathComponent("Public/index.html"))
             // Every long command records its pid, then becomes `sleep`.
             let sleeper = "echo $$$$ >> pids; exec sleep 3600"
             let yaml = """
@@ -35,17 +31,14 @@ extension Live {
                     recovery:
                       - { id: restart, label: Restart, shell: "\(sleeper)", timeout: 60s }
                 """
-            try yaml.write(to: folder.appendingPathComponent("deck.yaml"), atomically: true, encoding: .utf8)
-
-            let server = try StatedeckProcess(arguments: [
-                "--config", folder.appendingPathComponent("deck.yaml").path, "--port", "0",
-                "--public", folder.appendingPathComponent("Public").path,
-            ])
+            let folder = try DeckFolder(yaml: yaml)
+            defer { folder.remove() }
+            let server = try StatedeckProcess(serving: folder)
             defer { server.kill() }
             let port = try #require(await server.port(), "statedeck printed no address")
 
-            let streams = try await offPool { try (0..<3).map { _ in SSEReader(try SSEClient(port: port, path: "/events")) } }
-            defer { streams.forEach { $0.client.close() } }
+            let streams = try await AsyncSSEClient.open(count: 3, port: port, path: "/events")
+            defer { streams.forEach { $0.close() } }
             let origin = [("Origin", "http://127.0.0.1:\(port)")]
             let ready = await eventually(timeout: .seconds(10)) {
                 let state = try? await offPool { try HTTPTestClient.request("GET", "/api/state", port: port) }
@@ -62,7 +55,7 @@ extension Live {
                                            body: Array(#"{"option":"restart"}"#.utf8))
             }
             #expect(recovery.status == 202)
-            let pidsFile = folder.appendingPathComponent("pids").path
+            let pidsFile = folder.path("pids")
             let pids = await Self.pids(in: pidsFile, count: 3)
             try #require(pids.count == 3, "the commands did not all start: \(pids)")
             #expect(pids.allSatisfy(ProcessTable.isRunning))
@@ -77,7 +70,7 @@ extension Live {
             #expect(elapsed < .seconds(2), "exited after \(elapsed)")
             #expect(elapsed < .milliseconds(1700), "exited after \(elapsed): the 1.8 s fallback exit, not a clean stop")
             for stream in streams {
-                #expect(await Self.ends(stream), "a stream stayed open")
+                #expect(await stream.waitForEnd(timeout: .seconds(2)), "a stream stayed open")
             }
             #expect(await eventually { family.allSatisfy { !ProcessTable.isRunning($0) } },
                     "left running: \(family.filter(ProcessTable.isRunning))")
@@ -86,23 +79,16 @@ extension Live {
         @Test("A named pipe as a file panel stalls nothing: the other panels refresh, POSTs answer, SIGTERM exits within 2 s",
               .timeLimit(.minutes(1)))
         func aNamedPipeStallsNothing() async throws {
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("statedeck-fifo-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: folder.appendingPathComponent("Public"), withIntermediateDirectories: true)
-            defer { try? FileManager.default.removeItem(at: folder) }
-            try Data("<!doctype html><title>x</title>\n".utf8).write(to: folder.appendingPathComponent("Public/index.html"))
-            #expect(mkfifo(folder.appendingPathComponent("status.fifo").path, 0o600) == 0)
-            let yaml = """
+            let folder = try DeckFolder(yaml: """
                 title: FIFO
                 defaults: { retry: none, minimumLoading: 0ms, refresh: 1s, timeout: 1s }
                 panels:
                   - { id: fifo, file: { path: status.fifo, watch: false } }
                   - { id: tick, command: { run: [date, "+%s%N"] } }
-                """
-            try yaml.write(to: folder.appendingPathComponent("deck.yaml"), atomically: true, encoding: .utf8)
-            let server = try StatedeckProcess(arguments: [
-                "--config", folder.appendingPathComponent("deck.yaml").path, "--port", "0",
-                "--public", folder.appendingPathComponent("Public").path,
-            ])
+                """)
+            defer { folder.remove() }
+            #expect(mkfifo(folder.path("status.fifo"), 0o600) == 0)
+            let server = try StatedeckProcess(serving: folder)
             defer { server.kill() }
             let port = try #require(await server.port(), "statedeck printed no address")
             let state = { try await offPool { try HTTPTestClient.request("GET", "/api/state", port: port).text } }
@@ -141,10 +127,27 @@ extension Live {
             }
             return found
         }
+    }
+}
 
-        static func ends(_ stream: SSEReader) async -> Bool {
-            (try? await offPool { stream.client.waitForEnd(timeout: .seconds(2)) }) ?? false
-        }
+/// A temporary folder holding `deck.yaml` and a one-page `Public/`, for `statedeck` to serve.
+struct DeckFolder {
+    let url: URL
+
+    init(yaml: String) throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("statedeck-deck-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url.appendingPathComponent("Public"), withIntermediateDirectories: true)
+        try Data("<!doctype html><title>x</title>\n".utf8).write(to: url.appendingPathComponent("Public/index.html"))
+        try yaml.write(to: url.appendingPathComponent("deck.yaml"), atomically: true, encoding: .utf8)
+    }
+
+    /// The path of `name` in the folder, where the deck's relative paths start.
+    func path(_ name: String) -> String {
+        url.appendingPathComponent(name).path
+    }
+
+    func remove() {
+        try? FileManager.default.removeItem(at: url)
     }
 }
 
@@ -172,6 +175,11 @@ final class StatedeckProcess: Sendable {
         process.environment = environment
         try process.run()
         pid = process.processIdentifier
+    }
+
+    /// Serves the deck and page of `folder` on a free port.
+    convenience init(serving folder: DeckFolder) throws {
+        try self.init(arguments: ["--config", folder.path("deck.yaml"), "--port", "0", "--public", folder.path("Public")])
     }
 
     /// The port from the `StateDeck serving on http://HOST:PORT/` line.

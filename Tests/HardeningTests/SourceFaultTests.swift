@@ -51,8 +51,8 @@ extension Live {
                 .refresh(every: .milliseconds(100)).retry(.none).minimumLoadingTime(.zero)
             }
             try await LiveDeckServer.run(deck, files: Fixtures.pageFiles) { harness in
-                let events = try await offPool { SSEReader(try SSEClient(port: harness.port, path: "/events")) }
-                defer { events.client.close() }
+                let events = try await harness.events()
+                defer { events.close() }
                 // While the faults play out, the API answers promptly and the steady panel loads.
                 var slowest = Duration.zero
                 let settled = await eventually(timeout: .seconds(30)) {

@@ -68,7 +68,9 @@ extension Live {
         func slashesSeparateOnlyWhenLiteral() {
             checkProperty("slashes", cases: Self.cases) { random in
                 let target = Self.randomTarget(&random, valid: true)
-                guard let request = try? HTTPRequest(method: .get, target: target) else { return nil }
+                guard let request = try? HTTPRequest(method: .get, target: target) else {
+                    return "\(target.debugDescription), valid, was refused"
+                }
                 let path = Array(target.utf8).split(separator: UInt8(ascii: "?"), maxSplits: 1, omittingEmptySubsequences: false)[0]
                 let rawSegments = path.dropFirst().split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
 
@@ -92,7 +94,9 @@ extension Live {
         func reencodingIsStable() {
             checkProperty("re-encoding", cases: Self.cases) { random in
                 let target = Self.randomTarget(&random, valid: true)
-                guard let request = try? HTTPRequest(method: .get, target: target) else { return nil }
+                guard let request = try? HTTPRequest(method: .get, target: target) else {
+                    return "\(target.debugDescription), valid, was refused"
+                }
                 let items = request.query.map { [$0.name, $0.value] }
                 let canonical = Encoding.target(segments: request.pathSegments, query: items, random: nil)
                 guard let again = try? HTTPRequest(method: .get, target: canonical) else {

@@ -29,11 +29,11 @@ extension Live {
                 let missing = try HTTPTestClient.request("GET", "/nope", port: port)
                 #expect(missing.status == 404)
                 #expect(missing.header("Content-Type") == "application/json; charset=utf-8")
-                #expect(errorCode(missing) == "not_found")
+                #expect(missing.errorCode == "not_found")
                 let wrong = try HTTPTestClient.request("DELETE", "/api/state", port: port)
                 #expect(wrong.status == 405)
                 #expect(wrong.header("Allow") == "GET, HEAD")
-                #expect(errorCode(wrong) == "method_not_allowed")
+                #expect(wrong.errorCode == "method_not_allowed")
             }
         }
 
@@ -99,7 +99,7 @@ extension Live {
                 try connection.send("POST /up HTTP/1.1\r\nHost: x\r\nContent-Length: 65537\r\n\r\n")
                 let response = try connection.readResponse()
                 #expect(response.status == 413)
-                #expect(errorCode(response) == "payload_too_large")
+                #expect(response.errorCode == "payload_too_large")
             }
         }
 
@@ -111,7 +111,7 @@ extension Live {
                 try connection.send(String(repeating: chunk, count: 5) + "0\r\n\r\n")
                 let response = try connection.readResponse()
                 #expect(response.status == 413)
-                #expect(errorCode(response) == "payload_too_large")
+                #expect(response.errorCode == "payload_too_large")
             }
         }
 
@@ -123,7 +123,7 @@ extension Live {
             try withServer(responder: echo) { _, port in
                 let response = try HTTPTestClient.send("\(requestLine)\r\nHost: x\r\n\r\n", port: port)
                 #expect(response.status == 400)
-                #expect(errorCode(response) == "bad_request")
+                #expect(response.errorCode == "bad_request")
             }
         }
 
@@ -133,7 +133,7 @@ extension Live {
                 try connection.send(Array("GET /a".utf8) + [0xFF, 0xC3] + Array(" HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
                 let response = try connection.readResponse()
                 #expect(response.status == 400)
-                #expect(errorCode(response) == "bad_request")
+                #expect(response.errorCode == "bad_request")
                 #expect((json(response)["error"] as? [String: Any])?["message"] as? String == "the request target does not decode to UTF-8")
             }
         }

@@ -40,20 +40,17 @@ extension Live {
                 let blocker = try HTTPTestConnection(port: port)
                 try blocker.send("GET", "/busy")
                 #expect(waitUntil { entered.current })
-                let released = Locked(false)
-                DispatchQueue.global().asyncAfter(deadline: .now() + 1) {
-                    released.withLock { $0 = true }
-                    busy.signal()
-                }
+                // Also when a check throws: stopping the server waits for its blocked thread.
+                defer { busy.signal() }
                 #expect(stream.write(Array("id: 1\ndata: small\n\n".utf8)))
                 #expect(try client.nextEvent() == SSEEvent(id: "1", data: "small"))
-                #expect(!released.current)
                 // Enqueued, or too large to skip it: both wait for the thread.
                 #expect(stream.enqueue(Array("id: 2\ndata: queued\n\n".utf8)))
                 let large = "data: " + String(repeating: "x", count: ChunkSocket.sizeLimit) + "\n\n"
                 #expect(stream.write(Array(large.utf8)))
+                #expect(throws: TestClientError.timeout) { try client.nextEvent(timeout: .milliseconds(500)) }
+                busy.signal()
                 #expect(try client.nextEvent() == SSEEvent(id: "2", data: "queued"))
-                #expect(released.current)
                 #expect(try client.nextEvent()?.data.utf8.count == ChunkSocket.sizeLimit)
                 #expect(try blocker.readResponse().status == 204)
             }

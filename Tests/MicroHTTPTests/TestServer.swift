@@ -1,4 +1,3 @@
-import Foundation
 import Testing
 import MicroHTTP
 import TestSupport
@@ -18,10 +17,4 @@ func withServer<Result>(
     let port = try server.start()
     defer { server.stop() }
     return try body(server, port)
-}
-
-/// The JSON error document's code, or nil.
-func errorCode(_ response: HTTPTestResponse) -> String? {
-    let object = try? JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any]
-    return (object?["error"] as? [String: Any])?["code"] as? String
 }

@@ -190,7 +190,7 @@ extension Live {
             options.streamCapacity = 64 * 1024
             try await LiveServer.run(options) { server in
                 let port = server.port
-                let stalled = try StalledClient(port: port)
+                let stalled = try StalledSSEClient(port: port, path: "/events")
                 defer { stalled.close() }
                 // One at a time, so the stalled stream is open before the reader's.
                 try #require(await eventually { server.liveStreamCount == 1 })

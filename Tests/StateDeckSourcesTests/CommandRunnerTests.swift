@@ -46,7 +46,8 @@ struct CommandRunnerTests {
         let result = try await runner.run(command)
         #expect(result.termination == .timedOut)
         #expect(ContinuousClock.now - started < .seconds(2))
-        #expect(try await ProcessGroup.ends(try await ProcessGroup.id(writtenTo: pidFile)))
+        let group = try await ProcessGroup.id(writtenTo: pidFile)
+        #expect(await ProcessGroup.ends(group))
     }
 
     @Test func cancellingKillsTheWholeProcessGroup() async throws {
@@ -57,7 +58,7 @@ struct CommandRunnerTests {
         let group = try await ProcessGroup.id(writtenTo: pidFile)
         task.cancel()
         await #expect(throws: CancellationError.self) { try await task.value }
-        #expect(try await ProcessGroup.ends(group))
+        #expect(await ProcessGroup.ends(group))
     }
 
     @Test func floodingOutputIsBounded() async throws {

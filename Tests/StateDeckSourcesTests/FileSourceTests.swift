@@ -1,5 +1,7 @@
 import Foundation
+import Locking
 import StateDeck
+import TestSupport
 import Testing
 import Threading
 @testable import StateDeckSources
@@ -62,7 +64,15 @@ struct FileSourceTests {
 
     /// A read stuck in the kernel costs only its own thread: the load ends when it is cancelled.
     @Test func aCancelledReadIsAbandoned() async throws {
-        let stuck = Task { try await DetachedThread.value { sleep(5) } }
+        let blocking = Locked(false)
+        let stuck = Task {
+            try await DetachedThread.value {
+                blocking.withLock { $0 = true }
+                sleep(5)
+            }
+        }
+        // Cancelled once the thread is stuck, not before it starts (which would end it unrun).
+        #expect(await eventually { blocking.current })
         let started = ContinuousClock.now
         stuck.cancel()
         await #expect(throws: CancellationError.self) { try await stuck.value }

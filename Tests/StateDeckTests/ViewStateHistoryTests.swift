@@ -43,12 +43,14 @@ import Testing
         var description: String { "\(phases)" }
     }
 
-    // MARK: Seed: loading
+    // MARK: Loading
 
+    /// A new history is `initial` and derives nothing: not loading, no info, no error.
     @Test func initialLoadingFalseWhenInitialized() {
         #expect(Derived(Self.history()) == Derived(phases: [.initial]))
     }
 
+    /// The first loading is an initial loading.
     @Test func initialLoadingTrueForInitialLoading() {
         var expected = Derived(phases: [.initial, .loading])
         expected.isInitialLoading = true
@@ -56,6 +58,7 @@ import Testing
         #expect(Derived(Self.history(.loading)) == expected)
     }
 
+    /// Info ends the initial loading and is the latest info, and the latest valid one.
     @Test func initialLoadingFalseWhenThereIsInfo() {
         var expected = Derived(phases: [.initial, .loading, .loaded])
         expected.latestValidInfo = .one
@@ -64,6 +67,7 @@ import Testing
         #expect(Derived(Self.history(.loading, .loaded(.one))) == expected)
     }
 
+    /// A loading after info is no initial loading, even the first loading of the history.
     @Test func initialLoadingFalseWhenThereIsInfoBeforeFirstLoading() {
         var expected = Derived(phases: [.initial, .loaded, .loading])
         expected.isLoading = true
@@ -73,6 +77,7 @@ import Testing
         #expect(Derived(Self.history(.loaded(.one), .loading)) == expected)
     }
 
+    /// An error ends the initial loading and is the latest error, and the latest valid one.
     @Test func initialLoadingFalseWhenThereIsAnError() {
         var expected = Derived(phases: [.initial, .loading, .error])
         expected.latestValidError = Self.failure
@@ -81,6 +86,7 @@ import Testing
         #expect(Derived(Self.history(.loading, .error(Self.failure))) == expected)
     }
 
+    /// A loading after an error is loading, but not initial loading.
     @Test func isLoadingTrueForSubsequentLoadings() {
         let history = Self.history(.loading, .error(Self.failure), .loading)
         #expect(history.isLoading)
@@ -88,8 +94,9 @@ import Testing
         #expect(history.entries.map(\.state) == [.initial, .loading, .error, .loading])
     }
 
-    // MARK: Seed: info
+    // MARK: Info
 
+    /// Info stays valid while the next loading runs.
     @Test func notNilInfoWithLoadingAsFinalState() {
         let history = Self.history(.loading, .loaded(.one), .loading)
         #expect(history.latestValidInfo == .one)
@@ -97,6 +104,7 @@ import Testing
         #expect(history.latestNonLoading == .loaded(.one))
     }
 
+    /// An error makes the info no longer valid; it stays the latest info.
     @Test func nilInfoWithErrorAsFinalState() {
         let history = Self.history(.loading, .loaded(.one), .loading, .error(Self.failure))
         #expect(history.latestValidInfo == nil)
@@ -105,14 +113,16 @@ import Testing
         #expect(history.entries.map(\.state) == [.initial, .loading, .loaded, .loading, .error])
     }
 
-    // MARK: Seed: error
+    // MARK: Error
 
+    /// An error stays valid while the next loading runs.
     @Test func notNilErrorWithLoadingAsFinalState() {
         let history = Self.history(.loading, .error(Self.failure), .loading)
         #expect(history.latestValidError == Self.failure)
         #expect(history.latestNonLoading == .error(Self.failure))
     }
 
+    /// Info makes the error no longer valid; it stays the latest error.
     @Test func nilErrorWithLoadedInfoAsFinalState() {
         let history = Self.history(.loading, .error(Self.failure), .loading, .loaded(.one))
         #expect(history.latestValidError == nil)
@@ -120,8 +130,9 @@ import Testing
         #expect(history.latestNonLoading == .loaded(.one))
     }
 
-    // MARK: Seed: reset
+    // MARK: Reset
 
+    /// A reset empties the history, its `initial` entry included, and clears the modifying ids.
     @Test func resetAfterInit() {
         var history = Self.history()
         history.reset()
@@ -130,6 +141,7 @@ import Testing
         #expect(history.phase == .initial)
     }
 
+    /// A reset forgets every entry and every derived value.
     @Test func resetForgetsEverything() {
         var history = Self.history(.loading, .loaded(.one), .loading, .error(Self.failure))
         history.modifyingIds = ["123", "902"]
@@ -141,12 +153,14 @@ import Testing
 
     // MARK: Consecutive loadings and resets
 
+    /// isInitialLoading stays true over consecutive loadings until the first info or error since
+    /// the last reset.
     @Test func initialLoadingStaysTrueForLoadingsInARow() {
-        // isInitialLoading stays true over consecutive loadings until the first info or error.
         let history = Self.history(.loading, .loading, .loading)
         #expect(history.isInitialLoading)
     }
 
+    /// After a reset, the next loading is an initial loading again.
     @Test func initialLoadingAgainAfterReset() {
         var history = Self.history(.loading, .loaded(.one))
         history.reset()
@@ -155,6 +169,7 @@ import Testing
         #expect(history.entries.map(\.state) == [.loading])
     }
 
+    /// Going back to `initial` ends a loading and keeps the latest results.
     @Test func initialStateEndsLoadingWithoutChangingResults() {
         let history = Self.history(.loading, .loaded(.one), .initial)
         #expect(history.phase == .initial)

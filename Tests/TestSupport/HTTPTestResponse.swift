@@ -1,3 +1,5 @@
+import Foundation
+
 /// A response as read off the wire.
 public struct HTTPTestResponse: Sendable {
     public let status: Int
@@ -17,5 +19,11 @@ public struct HTTPTestResponse: Sendable {
 
     public var text: String {
         String(decoding: body, as: UTF8.self)
+    }
+
+    /// The `code` of a JSON error answer (`{"error": {"code", "message"}}`), or nil.
+    public var errorCode: String? {
+        let object = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any]
+        return (object?["error"] as? [String: Any])?["code"] as? String
     }
 }

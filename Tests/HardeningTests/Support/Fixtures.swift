@@ -75,12 +75,6 @@ final class Latch: Sendable {
 }
 
 extension HTTPTestResponse {
-    /// The `code` of the JSON error answer, or nil.
-    var errorCode: String? {
-        let object = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any]
-        return (object?["error"] as? [String: Any])?["code"] as? String
-    }
-
     /// The security headers this response lacks or carries with another value.
     var missingSecurityHeaders: [String] {
         Fixtures.securityHeaders.filter { header($0.name) != $0.value }.map(\.name)

@@ -102,7 +102,7 @@ final class LiveServer: Sendable {
     /// Sends `method target` with the target exactly as given, and a `Host` naming this server
     /// (so the request gate lets it through to routing), then reads one answer.
     func raw(_ method: String, target: String) async throws -> HTTPTestResponse {
-        try await raw("\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n\r\n")
+        try await raw("\(method) \(target) HTTP/1.1\r\nHost: \(live.hostHeader)\r\nConnection: close\r\n\r\n")
     }
 
     /// `GET /api/state`, decoded.
@@ -125,20 +125,13 @@ final class LiveServer: Sendable {
     }
 
     /// Opens `/events`, with `Last-Event-ID` when given.
-    func events(lastEventID: String? = nil) async throws -> EventClient {
-        let port = port
-        let headers = lastEventID.map { [("Last-Event-ID", $0)] } ?? []
-        return try await offPool {
-            EventClient(try SSEClient(port: port, path: "/events", headers: headers))
-        }
+    func events(lastEventID: String? = nil) async throws -> AsyncSSEClient {
+        try await live.events(lastEventID: lastEventID)
     }
 
     /// Opens `count` streams at once.
-    func events(count: Int) async throws -> [EventClient] {
-        let port = port
-        return try await offPool {
-            try SSEClient.connect(count: count, port: port, path: "/events").map(EventClient.init)
-        }
+    func events(count: Int) async throws -> [AsyncSSEClient] {
+        try await live.events(count: count)
     }
 
     /// Pushes info on a panel through the deck's own API: one `panel` event, no toast.

@@ -1,5 +1,6 @@
 import Foundation
 import StateDeck
+import TestSupport
 
 /// Every event of a deck, kept for tests to wait on.
 final class DeckEvents: Sendable {
@@ -10,7 +11,7 @@ final class DeckEvents: Sendable {
         await deck.observe { [self] event in lock.withLock { events.append(event) } }
     }
 
-    /// The first panel state matching `predicate`, waiting up to five seconds for it.
+    /// The first panel state matching `predicate`, waiting for it up to `defaultWait`.
     func panel(_ id: String, where predicate: @escaping (PanelState) -> Bool) async -> PanelState? {
         await first { event in
             guard case .panel(let state) = event, state.id == id, predicate(state) else { return nil }
@@ -18,7 +19,7 @@ final class DeckEvents: Sendable {
         }
     }
 
-    /// The first toast whose message is `message`, waiting up to five seconds for it.
+    /// The first toast whose message is `message`, waiting for it up to `defaultWait`.
     func toast(_ message: String) async -> Toast? {
         await first { event in
             guard case .toast(let toast) = event, toast.message == message else { return nil }
@@ -27,10 +28,6 @@ final class DeckEvents: Sendable {
     }
 
     private func first<Match>(_ match: (DeckEvent) -> Match?) async -> Match? {
-        for _ in 0..<500 {
-            if let found = lock.withLock({ events.lazy.compactMap(match).first }) { return found }
-            try? await Task.sleep(for: .milliseconds(10))
-        }
-        return nil
+        await eventuallyValue { lock.withLock { events.lazy.compactMap(match).first } }
     }
 }

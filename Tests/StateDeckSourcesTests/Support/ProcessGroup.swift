@@ -1,15 +1,13 @@
 import Foundation
+import TestSupport
 
 /// Checks on the processes a test started.
 enum ProcessGroup {
-    /// Waits up to a second for every process of the group `id` to be dead (a zombie waiting for
-    /// its parent counts as dead); false if one is still alive then.
-    static func ends(_ id: pid_t) async throws -> Bool {
-        for _ in 0..<100 {
-            if livingMembers(of: id).isEmpty { return true }
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        return false
+    /// Waits for every process of the group `id` to be dead (a zombie waiting for its parent
+    /// counts as dead); false if one is still alive after 10 s, well before the `sleep 30` the
+    /// tests run would end by itself.
+    static func ends(_ id: pid_t) async -> Bool {
+        await eventually(timeout: .seconds(10)) { livingMembers(of: id).isEmpty }
     }
 
     /// The processes of group `id` that are not zombies, from `/proc`.
@@ -26,15 +24,12 @@ enum ProcessGroup {
         }
     }
 
-    /// Reads the process id a command wrote to `file`, waiting up to two seconds for it.
+    /// Reads the process id a command wrote to `file`, waiting for it up to `defaultWait`.
     static func id(writtenTo file: String) async throws -> pid_t {
-        for _ in 0..<200 {
-            if let text = try? String(contentsOfFile: file, encoding: .utf8),
-               let id = pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines)) {
-                return id
-            }
-            try await Task.sleep(for: .milliseconds(10))
+        let id = await eventuallyValue {
+            (try? String(contentsOfFile: file, encoding: .utf8)).flatMap { pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
         }
-        throw CocoaError(.fileReadNoSuchFile)
+        guard let id else { throw CocoaError(.fileReadNoSuchFile) }
+        return id
     }
 }
