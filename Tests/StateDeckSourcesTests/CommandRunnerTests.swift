@@ -25,9 +25,10 @@ struct CommandRunnerTests {
 
     @Test func usesTheWorkingDirectoryAndEnvironment() async throws {
         let folder = try TemporaryFolder()
-        try folder.write("#!/bin/sh\necho \"$(pwd) $GREETING\"\n", to: "hello.sh")
-        chmod(folder.path("hello.sh"), 0o755)
-        let command = CommandSpec(arguments: ["./hello.sh"], workingDirectory: folder.path,
+        // Run through sh rather than executed itself: a script written a moment ago may still be
+        // open for writing in a child another test is forking, and exec then fails with ETXTBSY.
+        try folder.write("echo \"$(pwd) $GREETING\"\n", to: "hello.sh")
+        let command = CommandSpec(arguments: ["/bin/sh", "hello.sh"], workingDirectory: folder.path,
                                   environment: ["GREETING": "hi"])
         let result = try await runner.run(command)
         #expect(result.standardOutput == "\(folder.url.resolvingSymlinksInPath().path) hi\n", "\(result)")
