@@ -144,20 +144,40 @@ private extension Array where Element == String {
     }
 }
 
+// MARK: - Killing
+
+extension ChildProcess {
+    /// Sends SIGKILL to every process of the group (`killpg`): a background child that ignores
+    /// SIGTERM and SIGHUP, as `nohup` makes it, ends all the same.
+    ///
+    /// A descendant that left the group with `setsid` is not followed. That would take
+    /// `prctl(PR_SET_CHILD_SUBREAPER)`, which is not worth it: it holds for the whole process (a
+    /// program embedding StateDeck, whatever else it starts, the browser `--open` starts), every
+    /// orphan would then have to be reaped without stealing the exit of a child someone else waits
+    /// for, and an orphan no longer tells which command it came from. A session of its own is also
+    /// how a command asks to outlive itself: a recovery option starting a server.
+    func killGroup() {
+        _ = killpg(id, SIGKILL)
+    }
+}
+
 // MARK: - Exit
 
 extension ChildProcess {
-    /// Waits on a thread of its own for the process to exit, reports it to `completion`, then
-    /// calls `afterExit`.
+    /// Waits on a thread of its own for the process to exit, kills what it left in its group,
+    /// reports the exit to `completion`, then calls `afterExit`.
     ///
-    /// The exit is first observed without reaping, and `completion` told, so that a kill racing
-    /// with the exit can never signal a process group id the system has already handed out again.
+    /// The exit is first observed without reaping: until the process is reaped its id still names
+    /// the group, so neither this kill nor one racing with the exit can signal a group whose id the
+    /// system has already handed out again.
     func watchExit(reportingTo completion: CommandCompletion, then afterExit: @escaping @Sendable () -> Void) {
-        let id = id
-        DetachedThread.run {
+        DetachedThread.run { [self] in
             var info = siginfo_t()
             while waitid(P_PID, id_t(id), &info, WEXITED | WNOWAIT) == -1, errno == EINTR {}
             completion.leaderExiting()
+            // Children must not outlive their command: left running, a command panel would add
+            // some at every refresh, and they would stay after StateDeck stops.
+            killGroup()
             var status: Int32 = 0
             while waitpid(id, &status, 0) == -1, errno == EINTR {}
             completion.exited(CommandResult.Termination(waitStatus: status))

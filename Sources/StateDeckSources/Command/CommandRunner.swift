@@ -1,15 +1,10 @@
 import Dispatch
 import Locking
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
-
 /// Runs commands for loaders, recovery options and item actions: no shell unless the command asks
-/// for one, bounded output, and a process group that is killed (not left behind) on timeout and
-/// when the awaiting task is cancelled.
+/// for one, bounded output, and a process group that is killed as soon as the command ends (or
+/// times out, or the awaiting task is cancelled), so that nothing it started in the background
+/// outlives it.
 public struct CommandRunner: Sendable, Hashable {
     /// How much of standard output is kept (its beginning).
     public var outputLimit: Int
@@ -23,8 +18,9 @@ public struct CommandRunner: Sendable, Hashable {
         self.errorLimit = errorLimit
     }
 
-    /// Runs `command` to its end or its timeout. A command that cannot start is a result too
-    /// (`launchFailed`); only cancellation throws, after the process group was killed.
+    /// Runs `command` to its end or its timeout, and kills its process group. A command that
+    /// cannot start is a result too (`launchFailed`); only cancellation throws, after the process
+    /// group was killed.
     public func run(_ command: CommandSpec) async throws(CancellationError) -> CommandResult {
         if Task.isCancelled { throw CancellationError() }
         let running: RunningCommand
@@ -57,8 +53,9 @@ extension CommandRunner {
 
 /// One launched command: its process, the readers of its output and what joins them.
 final class RunningCommand: Sendable {
-    /// How long output is still read after the command exits: a background child that inherited
-    /// the pipes must not hold the result back.
+    /// How long output is still read after the command exits: a descendant that inherited the
+    /// pipes but left the process group (with `setsid`), so outlives the group's kill, must not
+    /// hold the result back.
     static let drainGrace = DispatchTimeInterval.milliseconds(200)
 
     private let process: ChildProcess
@@ -86,10 +83,10 @@ final class RunningCommand: Sendable {
         }
     }
 
-    /// Kills the whole process group, unless the command already exited.
+    /// Kills the whole process group, unless the command already exited (its exit kills it).
     func kill(timedOut: Bool = false) {
         completion.killIfRunning(timedOut: timedOut) { [process] in
-            _ = killpg(process.id, SIGKILL)
+            process.killGroup()
         }
     }
 
@@ -127,7 +124,8 @@ final class CommandCompletion: Sendable {
 
     private let state = Locked(State())
 
-    /// The process has exited but is not reaped yet: from now on it must not be signalled.
+    /// The process has exited but is not reaped yet: from now on only its exit watcher signals its
+    /// group, before reaping it.
     func leaderExiting() {
         state.withLock { $0.exiting = true }
     }

@@ -15,8 +15,8 @@ import Musl
 /// second `EPOLL_CTL_DEL` after the close), which crashed the process in
 /// `_dispatch_event_loop_drain`.
 final class PipeReader: Sendable {
-    /// How often a reader waiting for data checks for `stop()`: a background child that inherited
-    /// the pipe may hold it open long after the command exited.
+    /// How often a reader waiting for data checks for `stop()`: a descendant that inherited the
+    /// pipe and left the command's process group may hold it open long after the command exited.
     static let stopCheck: Int32 = 50  // milliseconds
 
     private let buffer: Locked<OutputBuffer>
