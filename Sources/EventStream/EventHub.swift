@@ -11,8 +11,9 @@ import Darwin
 
 /// Fans server-sent events out to every connected client, and catches reconnecting clients up.
 ///
-/// Each event gets the next id, is encoded once, kept in a ring of the newest
-/// `historyCapacity` events, and the same bytes are handed to every subscriber. A client that
+/// Each event gets the next id, is encoded once, kept among the newest events (at most
+/// `historyCapacity` of them and `historyByteLimit` bytes), and the same bytes are handed to every
+/// subscriber. A client that
 /// reconnects with `Last-Event-ID` gets exactly the events it missed when they are all still
 /// held, and otherwise one `snapshot` event to start again from.
 ///
@@ -37,7 +38,8 @@ public final class EventHub: Sendable {
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
         let firstID = configuration.firstEventID ?? WallClock.microsecondsSince1970()
-        history = Locked(EventHistory(firstID: firstID, capacity: configuration.historyCapacity))
+        history = Locked(EventHistory(
+            firstID: firstID, capacity: configuration.historyCapacity, byteLimit: configuration.historyByteLimit))
         retryBytes = ServerSentEvent.retry(after: configuration.reconnectDelay)
     }
 
@@ -64,6 +66,9 @@ extension EventHub {
         /// How many of the newest events are kept for clients that reconnect with
         /// `Last-Event-ID`; one that missed more gets a snapshot instead.
         public var historyCapacity: Int
+        /// The most bytes of events kept for reconnecting clients (8 MiB), whatever their count:
+        /// large events cannot make the history grow past it.
+        public var historyByteLimit: Int
         /// How often `startPinging()` writes a `: ping` comment to every client. This keeps
         /// proxies from timing the stream out, and is how the hub notices dead clients.
         public var pingInterval: Duration
@@ -79,12 +84,14 @@ extension EventHub {
 
         public init(
             historyCapacity: Int = 4096,
+            historyByteLimit: Int = 8 << 20,
             pingInterval: Duration = .seconds(15),
             reconnectDelay: Duration = .seconds(2),
             firstEventID: UInt64? = nil,
             broadcastWriters: Int? = nil
         ) {
             self.historyCapacity = historyCapacity
+            self.historyByteLimit = historyByteLimit
             self.pingInterval = pingInterval
             self.reconnectDelay = reconnectDelay
             self.firstEventID = firstEventID

@@ -39,20 +39,27 @@ extension Deck {
         return startLoad(index, manual: true)
     }
 
-    /// Loads the panel again now as a scheduled load would (a watched file changed, say): no
-    /// outcome toast unless the outcome is a transition, and nothing while a debug state pins it.
+    /// Loads the panel again now as a scheduled load would (a watched file changed, say): quietly
+    /// (see ``Configuration/backgroundLoadingDelay``), with no outcome toast unless the outcome is
+    /// a transition, and nothing while a debug state pins it.
     public func refresh(panel id: String) throws(DeckError) {
-        reload(try index(of: id))
+        reload(try index(of: id), quietly: true)
     }
 
     /// Starts a load of panel `index` unless one is in flight (single flight). A retry waiting
     /// for the floor joins whichever load comes first.
+    ///
+    /// A quiet load of a panel that shows a result records nothing until it has lasted
+    /// `backgroundLoadingDelay`: a faster one records only its result, and nothing at all when
+    /// the result is the one shown, so a panel refreshed every second sends no event while its
+    /// source does not change.
     @discardableResult
-    func startLoad(_ index: Int, manual: Bool) -> RetryResult {
+    func startLoad(_ index: Int, manual: Bool, quietly: Bool = false) -> RetryResult {
         let manual = manual || panels[index].manualLoadPending
         panels[index].manualLoadPending = false
         if let load = panels[index].load {
             panels[index].load?.manual = load.manual || manual
+            if manual, load.quiet { showLoading(index, ticket: load.ticket) }
             return RetryResult(coalesced: true)
         }
         issuedTickets += 1
@@ -60,20 +67,38 @@ extension Deck {
         let start = clock.now
         if manual { panels[index].lastManualLoadStart = start }
         let panel = panels[index].panel
+        let quiet = quietly && !manual && panels[index].history.latestNonLoading != nil
         let task = Task { [runner] in
-            let outcome = await runner.run(panel, startedAt: start) { retry in
+            let outcome = await runner.run(panel, startedAt: start, holdingMinimum: !quiet) { retry in
                 await self.plan(retry, index: index, ticket: ticket)
             }
             self.finishLoad(index, ticket: ticket, outcome: outcome)
         }
-        panels[index].load = PanelRuntime.Load(ticket: ticket, manual: manual, task: task)
-        record(.loading, in: index)
+        panels[index].load = PanelRuntime.Load(ticket: ticket, manual: manual, quiet: quiet, task: task)
+        if quiet {
+            let shownAt = start + configuration.backgroundLoadingDelay
+            panels[index].load?.reveal = Task { [clock, weak self] in
+                guard (try? await clock.sleep(until: shownAt)) != nil else { return }
+                await self?.showLoading(index, ticket: ticket)
+            }
+        } else {
+            record(.loading, in: index)
+        }
         return RetryResult(coalesced: false)
     }
 
-    /// Loads panel `index` on the deck's own initiative, unless a debug state pins it.
-    func reload(_ index: Int) {
-        if !panels[index].debugPinned, !isStopped { startLoad(index, manual: false) }
+    /// Records `loading` for the quiet load `ticket` if it still runs unseen.
+    private func showLoading(_ index: Int, ticket: Int) {
+        guard let load = panels[index].load, load.ticket == ticket, load.quiet else { return }
+        panels[index].load?.quiet = false
+        panels[index].load?.reveal?.cancel()
+        record(.loading, in: index)
+    }
+
+    /// Loads panel `index` on the deck's own initiative, unless a debug state pins it; `quietly`
+    /// for the loads nobody asked for (schedules, watched files).
+    func reload(_ index: Int, quietly: Bool = false) {
+        if !panels[index].debugPinned, !isStopped { startLoad(index, manual: false, quietly: quietly) }
     }
 
     /// Cancels the load in flight, whose result will be discarded.
@@ -93,6 +118,12 @@ extension Deck {
     private func finishLoad(_ index: Int, ticket: Int, outcome: Result<Info, PanelError>?) {
         guard let load = panels[index].load, load.ticket == ticket, let outcome else { return }
         panels[index].endLoad()
+        if load.quiet, panels[index].shows(outcome) {
+            panels[index].notBefore = if case .failure(let error) = outcome { error.retryAfter.map { clock.now + $0 } } else { nil }
+            publish(index)
+            scheduleNextLoad(index)
+            return
+        }
         switch outcome {
         case .success(let info):
             panels[index].notBefore = nil
@@ -127,6 +158,6 @@ extension Deck {
         // A timer replaced while it was waiting for the deck must not load.
         guard !Task.isCancelled else { return }
         panels[index].notBefore = nil
-        reload(index)
+        reload(index, quietly: true)
     }
 }

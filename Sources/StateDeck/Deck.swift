@@ -44,7 +44,8 @@ public actor Deck {
         panelIds = ids
         self.configuration = configuration
         clock = DeckClock(configuration.clock)
-        runner = Runner(clock: clock, random: configuration.random, maximumInfoSize: configuration.maximumInfoSize)
+        runner = Runner(clock: clock, random: configuration.random, maximumInfoSize: configuration.maximumInfoSize,
+                        maximumInfoItems: configuration.maximumInfoItems)
         let date = configuration.now()
         self.panels = panels.map { panel in
             var runtime = PanelRuntime(panel, at: date)

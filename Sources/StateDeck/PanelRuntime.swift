@@ -7,7 +7,11 @@ struct PanelRuntime {
         let ticket: Int
         /// A manual retry started or joined it: its outcome is reported even without a transition.
         var manual: Bool
+        /// Nothing is recorded of it yet: a quiet refresh before its `backgroundLoadingDelay`.
+        var quiet: Bool
         let task: Task<Void, Never>
+        /// Records `loading` once a quiet load has lasted long enough to be seen.
+        var reveal: Task<Void, Never>?
     }
 
     let panel: Panel
@@ -68,8 +72,18 @@ struct PanelRuntime {
         stale = false
     }
 
+    /// Whether `outcome` is what the panel shows already: the same info (not stale), or the same
+    /// error.
+    func shows(_ outcome: Result<Info, PanelError>) -> Bool {
+        switch outcome {
+        case .success(let info): !stale && history.latestValidInfo == panel.offeringItemActions(in: info)
+        case .failure(let error): history.latestValidError == error
+        }
+    }
+
     /// Forgets the load in flight (finished or abandoned) and what it showed.
     mutating func endLoad() {
+        load?.reveal?.cancel()
         load = nil
         retry = nil
         if recovering == RecoveryOption.retryId { recovering = nil }

@@ -7,8 +7,10 @@ struct Runner: Sendable {
     let clock: DeckClock
     /// A number in `0..<1` for retry jitter.
     let random: @Sendable () -> Double
-    /// Info past this ``Info/textSize`` fails the attempt as an invalid response.
+    /// Info past this ``Info/textSize``, or listing more items than `maximumInfoItems`, fails the
+    /// attempt as an invalid response.
     let maximumInfoSize: Int
+    let maximumInfoItems: Int
 
     /// The attempt after a failure: its number and when it starts.
     struct Retry: Sendable, Equatable {
@@ -16,10 +18,12 @@ struct Runner: Sendable {
         var startsAt: Duration
     }
 
-    /// Loads `panel`, which began loading at `start`. Returns nil when cancelled.
+    /// Loads `panel`, which began loading at `start`; with `holdingMinimum`, the answer waits
+    /// until the panel's minimum loading time has passed. Returns nil when cancelled.
     func run(
         _ panel: Panel,
         startedAt start: Duration,
+        holdingMinimum: Bool = true,
         willRetry: @Sendable (Retry) async -> Void
     ) async -> Result<Info, PanelError>? {
         var retry = Retry(attempt: 1, startsAt: start)
@@ -29,7 +33,8 @@ struct Runner: Sendable {
                 let delay = panel.retryPolicy.delay(after: retry.attempt, failedWith: error, random: random)
             else {
                 // Answers are held back until the minimum loading time has passed.
-                guard (try? await clock.sleep(until: start + panel.minimumLoadingTime)) != nil else { return nil }
+                let shownUntil = holdingMinimum ? start + panel.minimumLoadingTime : start
+                guard (try? await clock.sleep(until: shownUntil)) != nil else { return nil }
                 return outcome
             }
             retry = Retry(attempt: retry.attempt + 1, startsAt: clock.now + delay)
@@ -42,13 +47,24 @@ struct Runner: Sendable {
         let timeout = PanelError(.timeout, detail: "No answer within \(panel.timeout).")
         do {
             let info = try await clock.run(until: start + panel.timeout, orThrow: timeout, panel.load)
+            if let items = info.items?.count, items > maximumInfoItems {
+                return .failure(PanelError(.invalidResponse,
+                    failureReason: "The answer lists \(items) items; a panel shows at most \(maximumInfoItems).",
+                    recoverySuggestion: "Narrow what the panel loads, or split it into several panels."))
+            }
             guard info.textSize <= maximumInfoSize else {
-                return .failure(PanelError(.invalidResponse, detail:
-                    "The answer holds \(info.textSize) bytes of text; a panel shows at most \(maximumInfoSize)."))
+                return .failure(PanelError(.invalidResponse,
+                    failureReason: "The answer holds \(info.textSize.kibibytes) KiB of text; a panel shows at most \(maximumInfoSize.kibibytes) KiB.",
+                    recoverySuggestion: "Narrow what the panel loads, or split it into several panels."))
             }
             return .success(info)
         } catch {
             return .failure(PanelError(error))
         }
     }
+}
+
+extension Int {
+    /// Bytes as whole kibibytes, rounded up, for messages.
+    fileprivate var kibibytes: Int { (self + 1023) / 1024 }
 }

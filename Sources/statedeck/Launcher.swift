@@ -29,6 +29,8 @@ struct Launcher {
         do {
             server = try await DeckServer(deck: deck, configuration: configuration)
             port = try await server.start()
+        } catch let error as StaticFilesError {
+            Self.fail("--public: \(error)", status: 2)
         } catch {
             Self.fail("cannot serve on \(options.host):\(options.port): \(error)", status: 1)
         }

@@ -24,4 +24,26 @@ import Testing
         #expect(!ETag.matches(tag, ifNoneMatch: nil))
         #expect(tag != ETag.strong(for: Array("hellp".utf8)))
     }
+
+    /// Every served file is kept in memory from the start: one past the limit is refused before
+    /// anything is read, naming the file.
+    @Test func aFilePastTheSizeLimitIsRefusedAtStart() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("statedeck-big-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Data("<!doctype html>".utf8).write(to: folder.appendingPathComponent("index.html"))
+        let fits = folder.appendingPathComponent("fits.bin")
+        FileManager.default.createFile(atPath: fits.path, contents: nil)
+        try FileHandle(forWritingTo: fits).truncate(atOffset: UInt64(StaticFiles.maximumFileSize))
+        _ = try StaticFiles(directory: folder)
+
+        let big = folder.appendingPathComponent("video.bin")
+        FileManager.default.createFile(atPath: big.path, contents: nil)
+        try FileHandle(forWritingTo: big).truncate(atOffset: 20 << 20)
+        #expect {
+            try StaticFiles(directory: folder)
+        } throws: { error in
+            "\(error)" == "\(big.path) is 20 MiB; the page's files are kept in memory and may be at most 8 MiB each: move it out of the folder"
+        }
+    }
 }

@@ -87,4 +87,14 @@ struct DeckFileTests {
     func parse(_ text: String, environment: [String: String] = [:]) throws -> DeckFile {
         try DeckFile.parse(text, file: "deck.yaml", folder: "/stack", environment: environment)
     }
+
+    @Test func aDeckHoldsAtMostTenThousandPanels() throws {
+        func deck(panels: Int) -> String {
+            "panels:\n" + (0..<panels).map { "  - { id: p\($0), tcp: { host: localhost, port: 1 } }\n" }.joined()
+        }
+        #expect(try parse(deck(panels: DeckFile.maximumPanels)).panels.count == 10_000)
+        #expect(throws: DeckFileError(problems: [
+            DeckFileProblem(file: "deck.yaml", line: 2, path: "panels", message: "has 10001 panels; a deck holds at most 10000"),
+        ])) { try parse(deck(panels: DeckFile.maximumPanels + 1)) }
+    }
 }

@@ -44,15 +44,17 @@ import Testing
     }
 
     @Test func liveUnpinsAndLoads() async throws {
-        let test = await TestDeck { Panel("p", title: "P") { .two }.refresh(every: .seconds(1)) }
+        let loader = ScriptedLoader(.success(.two))
+        let test = await TestDeck { Panel("p", title: "P") { try loader.load() }.refresh(every: .seconds(1)) }
         await test.deck.start()
         try await test.deck.debug(.error(.timeout), panel: "p")
         let live = try await test.deck.debug(.live, panel: "p")
-        #expect(!live.debugPinned && live.isLoading)
+        #expect(!live.debugPinned && live.isLoading, "back to live shows its load at once")
         await test.advance(to: .milliseconds(500))
         let loaded = await test.until { $0.phase == .loaded }
         #expect(loaded?.latestValidInfo == .two)
+        let calls = loader.callCount
         await test.advance(to: .milliseconds(1500))
-        await test.until { $0.isLoading }
+        await test.eventually { loader.callCount == calls + 1 ? true : nil }
     }
 }

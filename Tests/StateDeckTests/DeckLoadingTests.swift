@@ -47,7 +47,21 @@ import Testing
         #expect(await test.until("fits") { $0.phase == .loaded } != nil)
         let refused = await test.until { $0.phase == .error }
         #expect(refused?.latestValidError?.kind == .invalidResponse)
+        #expect(refused?.latestValidError?.failureReason == "The answer holds 1 KiB of text; a panel shows at most 1 KiB.")
         #expect(refused?.retry == nil, "an invalid response is not worth retrying")
+    }
+
+    @Test func infoListingMoreItemsThanTheLimitIsAnInvalidResponse() async {
+        let items = (0...1_000).map { Info.Item(id: "\($0)", title: "Item \($0)") }
+        let test = await TestDeck {
+            Panel("fits", title: "Fits") { Info(items: Array(items.dropLast())) }
+            Panel("p", title: "Too long") { Info(items: items) }
+        }
+        await test.deck.start()
+        await test.advance(to: .seconds(1))
+        #expect(await test.until("fits") { $0.phase == .loaded } != nil)
+        let refused = await test.until { $0.phase == .error }
+        #expect(refused?.latestValidError?.failureReason == "The answer lists 1001 items; a panel shows at most 1000.")
     }
 
     @Test func aRetryWhileLoadingIsCoalesced() async throws {

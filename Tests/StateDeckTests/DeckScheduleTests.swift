@@ -5,17 +5,46 @@ import Testing
 
 @Suite(.stopsDecks) struct DeckScheduleTests {
     @Test func refreshesEachIntervalAfterTheLoadEnded() async {
-        let loader = ScriptedLoader(.success(.one))
+        let loader = ScriptedLoader(.success(.one), .success(.one), .success(.two))
         let test = await TestDeck { Panel("p", title: "P") { try loader.load() }.refresh(every: .seconds(5)) }
         await test.deck.start()
         await test.advance(to: .milliseconds(500))
         await test.until { $0.phase == .loaded }
+        let published = test.states().count
+        // An unchanged refresh records and sends nothing.
         await test.advance(to: .milliseconds(5500))
-        await test.until { $0.history.count == 4 }
-        await test.advance(to: .seconds(6))
-        let second = await test.until { $0.history.count == 5 }
-        #expect(second?.history.map(\.at) == [0, 0, 500, 5500, 6000].map { TestDeck.date(at: .milliseconds($0)) })
-        #expect(loader.callCount == 2)
+        await test.eventually { loader.callCount == 2 ? true : nil }
+        await test.settle()
+        #expect(test.states().count == published)
+        // A changed one, answering before the background loading delay, records only its result.
+        await test.advance(to: .milliseconds(10500))
+        let changed = await test.until { $0.latestValidInfo == .two }
+        #expect(changed?.history.map(\.at) == [0, 0, 500, 10500].map { TestDeck.date(at: .milliseconds($0)) })
+        #expect(changed?.history.map(\.state) == [.initial, .loading, .loaded, .loaded])
+        #expect(test.states().count == published + 1)
+    }
+
+    @Test func aSlowRefreshShowsLoadingAfterTheBackgroundDelay() async {
+        let clock = TestClock<Duration>()
+        let test = await TestDeck(clock: clock) {
+            Panel("p", title: "P") {
+                try await clock.sleep(for: .seconds(1))
+                return .one
+            }
+            .minimumLoadingTime(.zero)
+            .refresh(every: .seconds(5))
+        }
+        await test.deck.start()
+        await test.advance(to: .seconds(1))
+        await test.until { $0.phase == .loaded }
+        await test.advance(to: .milliseconds(6299))
+        await test.settle()
+        #expect(test.states().last?.isLoading == false, "not yet: it may still answer unseen")
+        await test.advance(to: .milliseconds(6300))
+        let loading = await test.until { $0.isLoading }
+        #expect(loading?.history.last?.at == TestDeck.date(at: .milliseconds(6300)))
+        await test.advance(to: .seconds(7))
+        await test.until { $0.phase == .loaded && !$0.isLoading }
     }
 
     @Test func aDeckDroppedWithoutStopEndsInsteadOfRefreshingForever() async throws {
@@ -37,11 +66,13 @@ import Testing
         let loader = ScriptedLoader(.failure(.missing))
         let test = await TestDeck { Panel("p", title: "P") { try loader.load() }.refresh(every: .seconds(5)) }
         await test.deck.start()
-        for end in [500, 6000, 11500] {
+        await test.advance(to: .milliseconds(500))
+        await test.until { $0.phase == .error }
+        for (end, calls) in [(5500, 2), (10500, 3)] {
             await test.advance(to: .milliseconds(end))
-            await test.until { $0.history.last?.at == TestDeck.date(at: .milliseconds(end)) }
+            await test.eventually { loader.callCount == calls ? true : nil }
         }
-        #expect(loader.callCount == 3)
+        await test.settle()
         #expect(test.toasts.count == 1)
     }
 

@@ -65,6 +65,9 @@ public struct DeckFile: Sendable, Hashable {
 
 extension DeckFile {
     static let keys = ["title", "defaults", "toasts", "panels"]
+    /// The most panels a deck file declares (10,000): start-up, the state document and every
+    /// stream's snapshot grow with them.
+    public static let maximumPanels = 10_000
 
     /// Reads the whole document, reporting every problem; nil when a required part is unusable.
     init?(reading root: ConfigNode) {
@@ -79,6 +82,10 @@ extension DeckFile {
         }
         guard let list = map.required("panels")?.list() else { return nil }
         if list.isEmpty { map["panels"]?.problem("needs at least one panel") }
+        guard list.count <= Self.maximumPanels else {
+            map["panels"]?.problem("has \(list.count) panels; a deck holds at most \(Self.maximumPanels)")
+            return nil
+        }
         let panels = list.map { PanelSpec(reading: $0, defaults: defaults) }
         ConfigNode.reportReusedIds(zip(list, panels.map { $0?.id }))
         guard !panels.contains(where: { $0 == nil }) else { return nil }
