@@ -13,7 +13,7 @@ extension Deck {
         case .loading:
             record(.loading, in: index)
         case .loaded(let info):
-            record(.loaded(info ?? panels[index].panel.placeholder ?? .sample), in: index)
+            record(checked(.loaded(info ?? panels[index].panel.placeholder ?? .sample)), in: index)
         case .error(let kind):
             record(.error(PanelError(kind ?? .unknown)), in: index)
         case .reset:

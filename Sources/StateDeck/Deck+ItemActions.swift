@@ -32,7 +32,7 @@ extension Deck {
         switch result {
         case .success(let info):
             if let info {
-                recordUnlessPinned(.loaded(info), in: index)
+                recordUnlessPinned(checked(.loaded(info)), in: index)
             } else {
                 publish(index)
                 reload(index)

@@ -2,7 +2,16 @@ extension Deck {
     /// Pushes a state from the library user's own code; results toast like loaded ones. While a
     /// debug state pins the panel, the newest push waits and is recorded when the pin is released.
     public func push(_ state: ViewState, panel id: String) throws(DeckError) {
-        recordUnlessPinned(state, in: try index(of: id))
+        recordUnlessPinned(checked(state), in: try index(of: id))
+    }
+
+    /// `state`, or for info past the limits the error card naming the limit.
+    func checked(_ state: ViewState) -> ViewState {
+        guard case .loaded(let info) = state else { return state }
+        switch runner.checked(info) {
+        case .success: return state
+        case .failure(let error): return .error(error)
+        }
     }
 
     /// Records `state` on panel `index`, publishes it, calls the panel's handlers and shows the

@@ -47,20 +47,30 @@ struct Runner: Sendable {
         let timeout = PanelError(.timeout, detail: "No answer within \(panel.timeout).")
         do {
             let info = try await clock.run(until: start + panel.timeout, orThrow: timeout, panel.load)
-            if let items = info.items?.count, items > maximumInfoItems {
-                return .failure(PanelError(.invalidResponse,
-                    failureReason: "The answer lists \(items) items; a panel shows at most \(maximumInfoItems).",
-                    recoverySuggestion: "Narrow what the panel loads, or split it into several panels."))
-            }
-            guard info.textSize <= maximumInfoSize else {
-                return .failure(PanelError(.invalidResponse,
-                    failureReason: "The answer holds \(info.textSize.kibibytes) KiB of text; a panel shows at most \(maximumInfoSize.kibibytes) KiB.",
-                    recoverySuggestion: "Narrow what the panel loads, or split it into several panels."))
-            }
-            return .success(info)
+            return checked(info)
         } catch {
             return .failure(PanelError(error))
         }
+    }
+}
+
+extension Runner {
+    /// `info`, or the invalid-response error naming the limit it passes: every info a panel
+    /// shows (loaded, pushed, forced) is checked, so none can make the events it travels in grow
+    /// past the limits.
+    func checked(_ info: Info) -> Result<Info, PanelError> {
+        let advice = "Narrow what the panel loads, or split it into several panels."
+        if let items = info.items?.count, items > maximumInfoItems {
+            return .failure(PanelError(.invalidResponse,
+                failureReason: "The answer lists \(items) items; a panel shows at most \(maximumInfoItems).",
+                recoverySuggestion: advice))
+        }
+        guard info.textSize <= maximumInfoSize else {
+            return .failure(PanelError(.invalidResponse,
+                failureReason: "The answer holds \(info.textSize.kibibytes) KiB of text; a panel shows at most \(maximumInfoSize.kibibytes) KiB.",
+                recoverySuggestion: advice))
+        }
+        return .success(info)
     }
 }
 

@@ -51,6 +51,17 @@ import Testing
         #expect(refused?.retry == nil, "an invalid response is not worth retrying")
     }
 
+    @Test func pushedAndForcedInfoPastTheLimitsIsTheSameCard() async throws {
+        let test = await TestDeck(maximumInfoSize: 4) { Panel("p", title: "P") { .one } }
+        try await test.deck.push(.loaded(Info(summary: "too long")), panel: "p")
+        let pushed = try await test.deck.panelState("p")
+        #expect(pushed.latestValidError?.kind == .invalidResponse)
+        #expect(pushed.latestValidError?.failureReason?.hasSuffix("a panel shows at most 1 KiB.") == true)
+        let forced = try await test.deck.debug(.loaded(Info(summary: "still too long")), panel: "p")
+        #expect(forced.latestValidError?.kind == .invalidResponse)
+        #expect(try await test.deck.debug(.loaded(Info(summary: "ok")), panel: "p").latestValidInfo == Info(summary: "ok"))
+    }
+
     @Test func infoListingMoreItemsThanTheLimitIsAnInvalidResponse() async {
         let items = (0...1_000).map { Info.Item(id: "\($0)", title: "Item \($0)") }
         let test = await TestDeck {
