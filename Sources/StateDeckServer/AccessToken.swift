@@ -21,6 +21,8 @@ public struct AccessToken: Sendable, CustomStringConvertible {
     public static func read(from path: String) throws(AccessTokenError) -> AccessToken {
         var status = stat()
         guard stat(path, &status) == 0 else { throw .unreadable(path, String(cString: strerror(errno))) }
+        // A named pipe would block the read until something writes to it.
+        guard status.st_mode & S_IFMT == S_IFREG else { throw .notAFile(path) }
         guard status.st_mode & 0o077 == 0 else { throw .tooOpen(path, status.st_mode & 0o777) }
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
             throw .unreadable(path, "not UTF-8 text")
@@ -52,6 +54,7 @@ public struct AccessToken: Sendable, CustomStringConvertible {
 /// Why a `--token-file` cannot be used.
 public enum AccessTokenError: Error, CustomStringConvertible {
     case unreadable(String, String)
+    case notAFile(String)
     case tooOpen(String, mode_t)
     case tooShort(String)
 
@@ -59,6 +62,8 @@ public enum AccessTokenError: Error, CustomStringConvertible {
         switch self {
         case .unreadable(let path, let reason):
             "cannot read the token file \(path): \(reason)"
+        case .notAFile(let path):
+            "the token file \(path) is not a regular file (a folder, named pipe or device)"
         case .tooOpen(let path, let mode):
             "the token file \(path) is readable by others (mode \(String(mode, radix: 8))); run chmod 600 \(path)"
         case .tooShort(let path):

@@ -197,7 +197,7 @@ struct DeckFileProblemTests {
             title: One
             title: Two
             panels: [{ id: db, tcp: { host: localhost, port: 5432 } }]
-            """, problem: "deck.yaml:1: the key title appears twice in one mapping"),
+            """, problem: "deck.yaml:2: the key title is given again (first on line 1)"),
         Case(name: "an empty file", yaml: "", problem: "deck.yaml: the file is empty; a deck file needs at least a list of panels"),
         Case(name: "a key without a value", yaml: """
             title:

@@ -97,4 +97,40 @@ struct DeckFileTests {
             DeckFileProblem(file: "deck.yaml", line: 2, path: "panels", message: "has 10001 panels; a deck holds at most 10000"),
         ])) { try parse(deck(panels: DeckFile.maximumPanels + 1)) }
     }
+
+    /// Every problem on its own line: each key given again is reported, not only the first.
+    @Test func everyRepeatedKeyIsReported() {
+        #expect(throws: DeckFileError(problems: [
+            DeckFileProblem(file: "deck.yaml", line: 2, path: "", message: "the key title is given again (first on line 1)"),
+            DeckFileProblem(file: "deck.yaml", line: 3, path: "", message: "the key tcp is given again (first on line 3)"),
+            DeckFileProblem(file: "deck.yaml", line: 6, path: "", message: "the key title is given again (first on line 5)"),
+        ])) {
+            try parse("""
+                title: A
+                title: B
+                panels: [{ id: db, tcp: { host: localhost, port: 1 }, tcp: { host: x, port: 2 } },
+                         { id: db2,
+                           title: X,
+                           title: Y, tcp: { host: localhost, port: 1 } }]
+                """)
+        }
+    }
+
+    @Test func aDeckFileThatIsNotUTF8SaysSoWithItsLine() throws {
+        let folder = try TemporaryFolder()
+        let path = folder.path("latin1.yaml")
+        try Data(Array("title: Caf".utf8) + [0xE9] + Array("\npanels: []\n".utf8)).write(to: URL(fileURLWithPath: path))
+        #expect(throws: DeckFileError(problems: [
+            DeckFileProblem(file: path, line: 1, path: "", message: "is not UTF-8 text: save it as UTF-8"),
+        ])) { try DeckFile.load(path: path) }
+    }
+
+    @Test(.timeLimit(.minutes(1))) func aNamedPipeAsTheDeckFileIsRefusedWithoutBlocking() throws {
+        let folder = try TemporaryFolder()
+        let path = folder.path("deck.yaml")
+        #expect(mkfifo(path, 0o600) == 0)
+        #expect(throws: DeckFileError(problems: [
+            DeckFileProblem(file: path, line: nil, path: "", message: "is not a regular file (a folder, named pipe or device)"),
+        ])) { try DeckFile.load(path: path) }
+    }
 }

@@ -89,8 +89,10 @@ struct YAMLComposerTests {
         }
     }
 
-    @Test func aKeyGivenTwiceIsAnErrorAtItsFirstLine() {
-        #expect(throws: YAMLError.duplicateKeys(["port"], mark: YAMLMark(line: 2, column: 3))) {
+    @Test func everyKeyGivenAgainIsAnErrorWhereItIsGivenAgain() {
+        #expect(throws: YAMLError.duplicateKeys([
+            .init(key: "port", mark: YAMLMark(line: 4, column: 3), first: YAMLMark(line: 2, column: 3)),
+        ])) {
             try YAMLComposer.compose("""
                 db:
                   port: 1
@@ -98,8 +100,12 @@ struct YAMLComposerTests {
                   port: 2
                 """)
         }
-        #expect(throws: YAMLError.duplicateKeys(["a", "b"], mark: YAMLMark(line: 2, column: 1))) {
-            try YAMLComposer.compose("b: 1\na: 2\nb: 3\na: 4")
+        #expect(throws: YAMLError.duplicateKeys([
+            .init(key: "b", mark: YAMLMark(line: 3, column: 1), first: YAMLMark(line: 1, column: 1)),
+            .init(key: "a", mark: YAMLMark(line: 4, column: 1), first: YAMLMark(line: 2, column: 1)),
+            .init(key: "c", mark: YAMLMark(line: 5, column: 12), first: YAMLMark(line: 5, column: 6)),
+        ])) {
+            try YAMLComposer.compose("b: 1\na: 2\nb: 3\na: 4\nd: { c: 1, c: 2 }")
         }
     }
 

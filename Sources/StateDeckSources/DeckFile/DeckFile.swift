@@ -1,6 +1,12 @@
 import FoundationEssentials
 import StateDeck
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
 /// A deck declared in a YAML or JSON file (the `--config` of the command line): its title and
 /// panels, validated as a whole. See `examples/stack.yaml` for every key.
 public struct DeckFile: Sendable, Hashable {
@@ -35,14 +41,37 @@ public struct DeckFile: Sendable, Hashable {
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws(DeckFileError) -> DeckFile {
         let url = URL(fileURLWithPath: path)
-        let text: String
+        let problem = { (line: Int?, message: String) in
+            DeckFileError(problems: [DeckFileProblem(file: path, line: line, path: "", message: message)])
+        }
+        // A named pipe or a device would block the read, or never end it.
+        var info = stat()
+        if stat(path, &info) == 0, info.st_mode & S_IFMT != S_IFREG {
+            throw problem(nil, "is not a regular file (a folder, named pipe or device)")
+        }
+        let bytes: Data
         do {
-            text = try String(contentsOf: url, encoding: .utf8)
+            bytes = try Data(contentsOf: url)
         } catch {
             let reason = (error as? CocoaError)?.code == .fileReadNoSuchFile ? "no such file" : "cannot be read"
-            throw DeckFileError(problems: [DeckFileProblem(file: path, line: nil, path: "", message: reason)])
+            throw problem(nil, reason)
+        }
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            let line = Self.lineOfFirstInvalidUTF8(in: Array(bytes))
+            throw problem(line, "is not UTF-8 text: save it as UTF-8")
         }
         return try parse(text, file: path, folder: url.deletingLastPathComponent().path, environment: environment)
+    }
+
+    /// The line holding the first byte that is not part of valid UTF-8.
+    private static func lineOfFirstInvalidUTF8(in bytes: [UInt8]) -> Int {
+        var decoder = UTF8()
+        var iterator = bytes.makeIterator()
+        var line = 1
+        while case .scalarValue(let scalar) = decoder.decode(&iterator) {
+            if scalar == "\n" { line += 1 }
+        }
+        return line
     }
 
     /// Validates deck file `text`, named `file` in the problems, whose relative paths start at `folder`.
@@ -235,19 +264,21 @@ extension DeckFileReader {
             }
             return node
         } catch {
-            let (mark, message) = Self.describe(error)
-            report(message, at: .root, mark: mark)
+            for (mark, message) in Self.describe(error) {
+                report(message, at: .root, mark: mark)
+            }
             return nil
         }
     }
 
-    private static func describe(_ error: YAMLError) -> (mark: YAMLMark?, message: String) {
+    /// One problem per thing wrong: each key given again is reported where it is given again.
+    private static func describe(_ error: YAMLError) -> [(mark: YAMLMark?, message: String)] {
         switch error {
         case .syntax(let problem, let mark, let context):
             let within = context.map { " (\($0.text) on line \($0.mark.line))" } ?? ""
-            return (mark, "YAML syntax: \(problem)\(within)")
-        case .duplicateKeys(let keys, let mark):
-            return (mark, "the key \(keys.joined(separator: ", ")) appears twice in one mapping")
+            return [(mark, "YAML syntax: \(problem)\(within)")]
+        case .duplicateKeys(let repeats):
+            return repeats.map { ($0.mark, "the key \($0.key) is given again (first on line \($0.first.line))") }
         }
     }
 }

@@ -114,9 +114,13 @@ private func anchorName(_ name: UnsafeMutablePointer<yaml_char_t>?) -> String? {
 }
 
 /// Where a YAML node or problem starts, counted from 1 (columns in characters), as Yams counted.
-struct YAMLMark: Hashable {
+struct YAMLMark: Hashable, Comparable {
     let line: Int
     let column: Int
+
+    static func < (lhs: YAMLMark, rhs: YAMLMark) -> Bool {
+        (lhs.line, lhs.column) < (rhs.line, rhs.column)
+    }
 }
 
 extension YAMLMark {
@@ -149,9 +153,15 @@ enum YAMLError: Error, Equatable {
     /// libyaml's problem at `mark` (nil when libyaml ran out of memory), or the composer's (an
     /// undefined alias, a second document, too deep a nesting).
     case syntax(problem: String, mark: YAMLMark?, context: Context?)
-    /// Keys that appear more than once in one mapping, sorted; `mark` is where the first of them
-    /// first appears.
-    case duplicateKeys([String], mark: YAMLMark)
+    /// Every key given again in a mapping of the document, in the document's order.
+    case duplicateKeys([DuplicateKey])
+
+    /// A key given again in one mapping: where it appears again, and where it first appeared.
+    struct DuplicateKey: Equatable {
+        let key: String
+        let mark: YAMLMark
+        let first: YAMLMark
+    }
 }
 
 // MARK: - Nodes

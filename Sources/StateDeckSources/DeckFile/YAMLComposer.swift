@@ -17,6 +17,8 @@ struct YAMLComposer: ~Copyable {
 
     private let parser: YAMLParser
     private var anchors: [String: YAMLNode] = [:]
+    /// Keys given again, collected over the whole document so that each is reported.
+    private var duplicateKeys: [YAMLError.DuplicateKey] = []
 
     /// The document of `text`; nil when the text has none (it is empty or only comments).
     static func compose(_ text: String) throws(YAMLError) -> YAMLNode? {
@@ -32,6 +34,7 @@ struct YAMLComposer: ~Copyable {
         _ = try parser.next() // The stream's start.
         guard case .documentStart = try parser.next() else { return nil }
         let root = try node()
+        guard duplicateKeys.isEmpty else { throw .duplicateKeys(duplicateKeys.sorted { $0.mark < $1.mark }) }
         _ = try parser.next() // The document's end.
         if case .documentStart(let mark) = try parser.next() {
             let stream = YAMLError.Context(text: "expected a single document in the stream",
@@ -64,7 +67,7 @@ struct YAMLComposer: ~Copyable {
                 continue
             case .collectionEnd:
                 guard let collection = open.popLast() else { throw Self.misplacedEvent }
-                node = anchoring(try Self.closing(collection), as: collection.anchor)
+                node = anchoring(closing(collection), as: collection.anchor)
             case .streamStart, .streamEnd, .documentStart, .documentEnd:
                 throw Self.misplacedEvent
             }
@@ -78,12 +81,12 @@ struct YAMLComposer: ~Copyable {
         problem: "found no node where one was expected", mark: nil, context: nil
     )
 
-    private static func closing(_ collection: OpenCollection) throws(YAMLError) -> YAMLNode {
+    private mutating func closing(_ collection: OpenCollection) -> YAMLNode {
         guard collection.isMapping else { return YAMLNode(kind: .sequence(collection.nodes), mark: collection.mark) }
         let pairs = stride(from: 0, to: collection.nodes.count - 1, by: 2).map { index in
             (key: collection.nodes[index], value: collection.nodes[index + 1])
         }
-        try checkUniqueKeys(pairs)
+        duplicateKeys += Self.repeatedKeys(in: pairs)
         return YAMLNode(kind: .mapping(pairs), mark: collection.mark)
     }
 
@@ -93,21 +96,18 @@ struct YAMLComposer: ~Copyable {
         return node
     }
 
-    /// Throws the scalar keys that appear more than once, as Yams did: all of them, sorted, at
-    /// the first appearance of the first.
-    private static func checkUniqueKeys(_ pairs: [(key: YAMLNode, value: YAMLNode)]) throws(YAMLError) {
+    /// Each scalar key given again in `pairs`, at its repeat.
+    private static func repeatedKeys(in pairs: [(key: YAMLNode, value: YAMLNode)]) -> [YAMLError.DuplicateKey] {
         var firstMarks: [String: YAMLMark] = [:]
-        var repeated: Set<String> = []
+        var repeated: [YAMLError.DuplicateKey] = []
         for (key, _) in pairs {
             guard case .scalar(let text, _) = key.kind else { continue }
-            if firstMarks[text] == nil {
-                firstMarks[text] = key.mark
+            if let first = firstMarks[text] {
+                repeated.append(YAMLError.DuplicateKey(key: text, mark: key.mark, first: first))
             } else {
-                repeated.insert(text)
+                firstMarks[text] = key.mark
             }
         }
-        let keys = repeated.sorted()
-        guard let first = keys.first, let mark = firstMarks[first] else { return }
-        throw .duplicateKeys(keys, mark: mark)
+        return repeated
     }
 }
