@@ -12,11 +12,16 @@ enum RequestBody {
         guard !request.body.isEmpty else {
             throw RequestBodyError(description: "the request needs a JSON body")
         }
+        let body: Body
         do {
-            return try JSONDecoder().decode(Body.self, from: Data(request.body))
+            body = try JSONDecoder().decode(Body.self, from: Data(request.body))
         } catch let error as DecodingError {
             throw RequestBodyError(description: message(for: error))
         }
+        if let key = JSONDuplicateKey.first(in: request.body) {
+            throw RequestBodyError(description: "field '\(key)' is given twice")
+        }
+        return body
     }
 
     static func message(for error: DecodingError) -> String {

@@ -118,6 +118,32 @@ extension Live {
             #expect(ContinuousClock.now - started < .seconds(2))
         }
 
+        @Test("A deck of the largest size a file may declare starts, answers and stops within 2 s", .timeLimit(.minutes(1)))
+        func theLargestDeckStartsAndStops() async throws {
+            let port = try LoopbackListener.closedPort()
+            let panels = (0..<10_000).map { "  - { id: p\($0), tcp: { host: 127.0.0.1, port: \(port) } }" }
+            let folder = try DeckFolder(yaml: """
+                title: Largest
+                defaults: { refresh: manual, retry: none, minimumLoading: 0ms }
+                panels:
+                \(panels.joined(separator: "\n"))
+                """)
+            defer { folder.remove() }
+            let launched = ContinuousClock.now
+            let server = try StatedeckProcess(serving: folder)
+            defer { server.kill() }
+            let serving = try #require(await server.port(), "statedeck printed no address")
+            #expect(ContinuousClock.now - launched < .seconds(10), "started after \(ContinuousClock.now - launched)")
+            let state = try await offPool { try HTTPTestClient.request("GET", "/api/state", port: serving) }
+            #expect(state.status == 200)
+            #expect(state.text.components(separatedBy: #""phase":"#).count - 1 == 10_000)
+
+            let started = ContinuousClock.now
+            server.signal(SIGTERM)
+            #expect(await server.exitStatus(timeout: .seconds(5)) == 0)
+            #expect(ContinuousClock.now - started < .seconds(2), "exited after \(ContinuousClock.now - started)")
+        }
+
         static func pids(in path: String, count: Int) async -> [Int32] {
             var found: [Int32] = []
             _ = await eventually(timeout: .seconds(10)) {

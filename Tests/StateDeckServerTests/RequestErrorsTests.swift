@@ -90,6 +90,7 @@ extension Live {
             ("{\"option\": null}", "'option'"),
             ("{\"option\": [\"try-again\"]}", "'option'"),
             ("{}", "'option'"),
+            ("{\"option\": \"cancel\", \"option\": \"try-again\"}", "field 'option' is given twice"),
         ])
         func wrongTypesAre400NamingTheField(body: String, field: String) async throws {
             try await LiveServer.run { server in
