@@ -26,9 +26,12 @@ build: deps
 ## Every test: Swift unit and live tests, then browser tests in headless Chromium.
 test: deps test-deps test-swift test-browser
 
+# One test at a time: the live suites start servers, time what they do on this machine's two
+# cores, and some load them on purpose; run beside each other, one suite's load fails another's
+# timing. Serial costs little, since the live suites were serialized already.
 test-swift:
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build
+	$(SWIFT) test --skip-build --no-parallel
 
 test-browser:
 	$(SWIFT) build --product statedeck

@@ -8,11 +8,15 @@ public struct HTTPRequest: Sendable {
     /// `/` is `[""]`; a trailing slash adds an empty segment.
     public let pathSegments: [String]
     public let query: QueryItems
+    /// The authority of an absolute-form target (`GET http://host:port/path`), which stands in
+    /// for `Host`; nil for the usual origin-form target.
+    public let authority: String?
     public let headers: HTTPHeaders
     public let body: [UInt8]
 
-    /// Parses `target`; throws when it is not origin-form (`/…`), has a malformed `%` escape, or
-    /// decodes to something that is not UTF-8. The server answers those with 400 before routing.
+    /// Parses `target`; throws when it is neither origin-form (`/…`) nor absolute-form
+    /// (`http://host/…`), has a malformed `%` escape, or decodes to something that is not UTF-8.
+    /// The server answers those with 400 before routing.
     public init(
         method: HTTPMethod,
         target: String,
@@ -24,6 +28,7 @@ public struct HTTPRequest: Sendable {
         self.target = target
         self.pathSegments = parsed.pathSegments
         self.query = parsed.query
+        self.authority = parsed.authority
         self.headers = headers
         self.body = body
     }

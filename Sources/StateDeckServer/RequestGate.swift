@@ -68,7 +68,8 @@ struct RequestGate: Sendable {
     /// live state.
     private func originRefusal(_ request: HTTPRequest) -> HTTPResponse? {
         let binding = bound.current
-        guard let host = request.headers["Host"], binding.hosts.contains(host) else {
+        // An absolute-form target's authority stands in for `Host`, which is then ignored.
+        guard let host = request.authority ?? request.headers["Host"], binding.hosts.contains(host) else {
             return .apiError(.forbidden, code: "forbidden", message: "this server does not answer to that Host")
         }
         if isStateful(request) {

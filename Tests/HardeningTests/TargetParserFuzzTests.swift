@@ -216,8 +216,7 @@ enum ReferenceTarget {
 
     /// On bytes throughout: a `Character` would join `/` and a combining mark after it.
     static func parse(_ target: String) -> Outcome {
-        let bytes = Array(target.utf8)
-        guard bytes.first == UInt8(ascii: "/") else { return .failure(.notOriginForm) }
+        guard let bytes = originForm(of: Array(target.utf8)) else { return .failure(.notOriginForm) }
         let parts = bytes.dropFirst().split(separator: UInt8(ascii: "?"), maxSplits: 1, omittingEmptySubsequences: false)
         var segments: [String] = []
         for piece in parts[0].split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false) {
@@ -241,6 +240,21 @@ enum ReferenceTarget {
             }
         }
         return .success(segments, items)
+    }
+
+    /// The origin-form part of a target: itself, or what follows an absolute-form target's
+    /// authority (`http://host/a?b` is `/a?b`, `http://host?b` is `/?b`); nil for anything else.
+    private static func originForm(of bytes: [UInt8]) -> [UInt8]? {
+        if bytes.first == UInt8(ascii: "/") { return bytes }
+        let text = String(decoding: bytes, as: UTF8.self)
+        guard let scheme = ["https://", "http://"].first(where: {
+            bytes.count > $0.utf8.count && text.prefix($0.count).lowercased() == $0 && text.prefix($0.count).allSatisfy(\.isASCII)
+        }) else { return nil }
+        let rest = bytes.dropFirst(scheme.utf8.count)
+        let end = rest.firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") } ?? rest.endIndex
+        guard end > rest.startIndex, !rest[..<end].contains(UInt8(ascii: "@")) else { return nil }
+        let path = Array(rest[end...])
+        return path.first == UInt8(ascii: "/") ? path : [UInt8(ascii: "/")] + path
     }
 
     private static func decode(_ text: ArraySlice<UInt8>, plus: Bool) -> Result<String, HTTPRequest.TargetError> {

@@ -44,9 +44,20 @@ import Testing
         #expect(request.query["k"] == "\u{A0}")
     }
 
-    @Test(arguments: ["*", "http://example.com/", "example.com:80", ""])
-    func nonOriginFormIsRefused(target: String) {
+    @Test(arguments: ["*", "example.com:80", "", "ftp://example.com/", "http://", "http://user@example.com/", "http:/x"])
+    func anythingButOriginAndAbsoluteFormIsRefused(target: String) {
         #expect(throws: HTTPRequest.TargetError.notOriginForm) { try HTTPRequest(method: .get, target: target) }
+    }
+
+    /// An absolute-form target is served like its path, its authority standing in for `Host`.
+    @Test func absoluteFormGivesItsAuthorityAndPath() throws {
+        let full = try HTTPRequest(method: .get, target: "HTTP://Example.com:8080/a/b%2Fc?x=1")
+        #expect(full.authority == "Example.com:8080")
+        #expect(full.pathSegments == ["a", "b/c"])
+        #expect(full.query["x"] == "1")
+        let bare = try HTTPRequest(method: .get, target: "https://example.com?x=2")
+        #expect(bare.authority == "example.com" && bare.pathSegments == [""] && bare.query["x"] == "2")
+        #expect(try HTTPRequest(method: .get, target: "/a").authority == nil)
     }
 
     @Test func headersAreCaseInsensitiveAndOrdered() {

@@ -117,7 +117,7 @@ extension Live {
 
         @Test(arguments: [
             "GET /a%zz HTTP/1.1", "GET /%ff HTTP/1.1", "GET /q?x=%4 HTTP/1.1",
-            "OPTIONS * HTTP/1.1", "GET http://x/a HTTP/1.1",
+            "OPTIONS * HTTP/1.1", "GET ftp://x/a HTTP/1.1",
         ])
         func badTargetsAre400BeforeRouting(requestLine: String) throws {
             try withServer(responder: echo) { _, port in
