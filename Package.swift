@@ -88,7 +88,7 @@ let package = Package(
         ),
 
         // Test helpers: the raw client socket, HTTP and SSE clients, polling without fixed sleeps.
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["StateDeckDemo"], path: "Tests/TestSupport"),
         // The live dashboard the server and hardening suites test against.
         .target(
             name: "DeckTestSupport",
@@ -105,7 +105,9 @@ let package = Package(
         ),
         .testTarget(
             name: "StateDeckSourcesTests",
-            dependencies: ["StateDeckSources", "StateDeck", "Threading", "Locking", "TestSupport"]
+            dependencies: ["StateDeckSources", "StateDeck", "Threading", "Locking", "TestSupport"],
+            // Deck files the fuzz run mutates, read by path.
+            exclude: ["DeckFileCorpus"]
         ),
         .testTarget(
             name: "StateDeckServerTests",

@@ -18,33 +18,49 @@ private func transfer(_ pointer: UnsafeMutableRawPointer?) -> CurlTransfer {
 }
 
 /// One header line, status lines included; a new status line (a redirect, `100 Continue`)
-/// starts the answer over.
+/// starts the answer over. Headers over the transfer's limits stop the exchange.
 private func receiveHeader(_ data: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int, _ cls: UnsafeMutableRawPointer?) -> Int {
     let length = size * count
     let line = String(decoding: UnsafeRawBufferPointer(start: data, count: length), as: UTF8.self)
         .trimmingSuffix(while: \.isNewline)
     let target = transfer(cls)
-    if line.hasPrefix("HTTP/") {
+    let isStatusLine = line.hasPrefix("HTTP/")
+    if isStatusLine {
         // "HTTP/1.1 503 Service Unavailable": the reason is the third part, if any.
         let parts = line.split(separator: " ", maxSplits: 2)
         target.response = HTTPClientResponse(reason: parts.count == 3 ? String(parts[2]) : "")
-    } else if let colon = line.firstIndex(of: ":") {
+        target.headerSize = 0
+    }
+    target.headerSize += length
+    guard target.headerSize <= target.maxHeaderSize else {
+        return refuse(target, .headersTooLarge, "the headers are larger than \(target.maxHeaderSize) bytes")
+    }
+    if !isStatusLine, let colon = line.firstIndex(of: ":") {
+        guard target.response.headers.count < target.maxHeaderCount else {
+            return refuse(target, .tooManyHeaders, "there are more than \(target.maxHeaderCount) headers")
+        }
         let value = line[line.index(after: colon)...].drop { $0 == " " || $0 == "\t" }
         target.response.headers.append((String(line[..<colon]), String(value)))
     }
     return length
 }
 
-/// A piece of the body; returning less than given makes libcurl fail with `CURLE_WRITE_ERROR`.
+/// A piece of the body; the body over the transfer's limit stops the exchange.
 private func receiveBody(_ data: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int, _ cls: UnsafeMutableRawPointer?) -> Int {
     let length = size * count
     let target = transfer(cls)
     guard target.response.body.count + length <= target.maxBodySize else {
-        target.bodyTooLarge = true
-        return 0
+        return refuse(target, .bodyTooLarge, "the body is larger than \(target.maxBodySize) bytes")
     }
     target.response.body.append(contentsOf: UnsafeRawBufferPointer(start: data, count: length))
     return length
+}
+
+/// Stops the exchange for `reason`: a callback returning less than given makes libcurl fail with
+/// `CURLE_WRITE_ERROR`, which the transfer reports as this refusal.
+private func refuse(_ target: CurlTransfer, _ reason: HTTPClientError.Reason, _ message: String) -> Int {
+    target.refusal = HTTPClientError(reason, message: message)
+    return 0
 }
 
 private extension String {

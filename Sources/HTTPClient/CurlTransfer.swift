@@ -15,9 +15,14 @@ final class CurlTransfer: @unchecked Sendable {
     private let errorText = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE))
     private let cancelled = Locked(false)
     let maxBodySize: Int
+    let maxHeaderSize: Int
+    let maxHeaderCount: Int
     /// Filled by the header and body callbacks while `perform()` runs.
     var response = HTTPClientResponse()
-    var bodyTooLarge = false
+    /// The bytes of `response`'s status line and headers so far.
+    var headerSize = 0
+    /// Why a callback stopped the exchange (libcurl then fails with `CURLE_WRITE_ERROR`).
+    var refusal: HTTPClientError?
 
     /// Sets `request` up; fails if libcurl cannot be loaded or make a handle (out of memory).
     init(_ request: HTTPClientRequest) throws(HTTPClientError) {
@@ -32,6 +37,8 @@ final class CurlTransfer: @unchecked Sendable {
         self.easy = easy
         self.multi = multi
         maxBodySize = request.maxBodySize
+        maxHeaderSize = request.maxHeaderSize
+        maxHeaderCount = request.maxHeaderCount
         headerList = request.headers.reduce(nil) { curl.slist_append($0, "\($1.name): \($1.value)") }
         errorText.initialize(to: 0)
         configure(for: request)
@@ -112,11 +119,19 @@ final class CurlTransfer: @unchecked Sendable {
     }
 
     private func failure(_ code: CURLcode) -> HTTPClientError {
+        if code == CURLE_WRITE_ERROR, let refusal { return refusal }
         let text = errorText.pointee == 0 ? String(cString: curl.easy_strerror(code)) : String(cString: errorText)
-        if code == CURLE_WRITE_ERROR, bodyTooLarge {
-            return HTTPClientError(.bodyTooLarge, message: "the body is larger than \(maxBodySize) bytes")
+        // libcurl refuses a header longer than CURL_MAX_HTTP_HEADER before the header callback
+        // sees it, as out of memory (CURLE_TOO_LARGE from 8.6 on): before the body, that is what
+        // either means.
+        if code == CURLE_OUT_OF_MEMORY || code == Self.tooLarge, response.body.isEmpty {
+            return HTTPClientError(.headersTooLarge, message: "a header is longer than libcurl takes (\(text))")
         }
         let systemError = Int32(statedeck_curl_info_long(curl, easy, CURLINFO_OS_ERRNO))
         return HTTPClientError(HTTPClientError.Reason(code, systemError: systemError), message: text)
     }
+
+    /// `CURLE_TOO_LARGE`, which libcurl 8.6 added: newer than the headers built against, perhaps
+    /// not than the library loaded.
+    private static let tooLarge = CURLcode(rawValue: 100)
 }

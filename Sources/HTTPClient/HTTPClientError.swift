@@ -18,6 +18,11 @@ public struct HTTPClientError: Error, Sendable, Equatable {
         /// What came back is not valid HTTP, or redirects went round in circles.
         case invalidAnswer
         case bodyTooLarge
+        /// The status line and headers are longer than the request's `maxHeaderSize`, or one
+        /// header is longer than libcurl takes.
+        case headersTooLarge
+        /// More header fields than the request's `maxHeaderCount`.
+        case tooManyHeaders
         /// Not an http or https URL, or not a URL at all.
         case badURL
         /// A header name that is not a token, or a value with a line break (`HTTPFieldSyntax`).

@@ -11,10 +11,17 @@ public struct HTTPClientRequest: Sendable {
     public var timeout: Duration
     /// An answer whose body is longer fails with `HTTPClientError.Reason.bodyTooLarge`.
     public var maxBodySize: Int
+    /// An answer whose status line and headers are longer fails with
+    /// `HTTPClientError.Reason.headersTooLarge`, as does one header longer than libcurl takes
+    /// (`CURL_MAX_HTTP_HEADER`, 100 KiB), whatever this limit.
+    public var maxHeaderSize: Int
+    /// An answer with more header fields fails with `HTTPClientError.Reason.tooManyHeaders`.
+    public var maxHeaderCount: Int
 
     public init(
         url: String, method: String = "GET", headers: [(name: String, value: String)] = [],
-        body: [UInt8]? = nil, timeout: Duration = .seconds(10), maxBodySize: Int = 1 << 20
+        body: [UInt8]? = nil, timeout: Duration = .seconds(10), maxBodySize: Int = 1 << 20,
+        maxHeaderSize: Int = 64 << 10, maxHeaderCount: Int = 500
     ) {
         self.url = url
         self.method = method
@@ -22,5 +29,7 @@ public struct HTTPClientRequest: Sendable {
         self.body = body
         self.timeout = timeout
         self.maxBodySize = maxBodySize
+        self.maxHeaderSize = maxHeaderSize
+        self.maxHeaderCount = maxHeaderCount
     }
 }

@@ -1,4 +1,5 @@
 import EventStream
+import TestSupport
 import Testing
 
 extension Live {

@@ -1,4 +1,5 @@
 import MicroHTTP
+import TestSupport
 import Testing
 
 extension Live {

@@ -25,8 +25,21 @@ struct HTTPSourceTests {
             "/redirect": .init(status: 302, headers: ["Location": "/text"]),
             "/slow": .init(status: 200, delay: .seconds(3)),
             "/huge": .init(status: 200, body: String(repeating: "x", count: HTTPSource.maxBodySize + 1)),
+            "/huge-header": .init(status: 200, headers: ["X-Huge": Self.tenMegabytes]),
+            // Each within libcurl's limit on one header (100 KiB), not together within StateDeck's.
+            "/large-headers": .init(status: 200, headers: ["X-One": Self.thirtyKilobytes, "X-Two": Self.thirtyKilobytes,
+                                                           "X-Three": Self.thirtyKilobytes]),
+            "/many-headers": .init(status: 200, headers: Self.tenThousandHeaders),
         ])
     }
+
+    // Built once: every test builds its own server.
+    static let tenMegabytes = String(repeating: "x", count: 10 << 20)
+    static let thirtyKilobytes = String(repeating: "x", count: 30 << 10)
+    /// 390 KB in all: more than libcurl's own limit on an answer's headers (300 KiB).
+    static let tenThousandHeaders = Dictionary(uniqueKeysWithValues: (1...10_000).map {
+        ("X-Header-\($0)", String(repeating: "v", count: 20))
+    })
 
     func source(_ path: String, configure: (inout HTTPSource) -> Void = { _ in }) -> HTTPSource {
         var source = HTTPSource(url: server.url(path), timeout: .seconds(2))
@@ -155,6 +168,24 @@ struct HTTPSourceTests {
         let error = await panelError { try await source("/huge").load() }
         #expect(error?.kind == .invalidResponse)
         #expect(error?.failureReason == "The answer is larger than 1 MiB.")
+    }
+
+    @Test func aTenMegabyteHeaderIsAnInvalidResponseNamingTheLimit() async throws {
+        let error = try #require(await panelError { try await source("/huge-header").load() })
+        #expect(error.kind == .invalidResponse)
+        #expect(error.failureReason == "The answer's headers are larger than 64 KiB.")
+    }
+
+    @Test func headersOverTheLimitTogetherAreAnInvalidResponseNamingTheLimit() async throws {
+        let error = try #require(await panelError { try await source("/large-headers").load() })
+        #expect(error.kind == .invalidResponse)
+        #expect(error.failureReason == "The answer's headers are larger than 64 KiB.")
+    }
+
+    @Test func tenThousandHeadersAreAnInvalidResponseNamingTheLimit() async throws {
+        let error = try #require(await panelError { try await source("/many-headers").load() })
+        #expect(error.kind == .invalidResponse)
+        #expect(error.failureReason == "The answer has more than 500 headers.")
     }
 
     @Test func aRefusedConnectionIsUnreachable() async throws {

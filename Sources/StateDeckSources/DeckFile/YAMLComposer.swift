@@ -2,9 +2,22 @@
 /// `compose(yaml:)` did: an alias stands for the node of the latest anchor of its name before it,
 /// and a key appears only once in a mapping.
 struct YAMLComposer: ~Copyable {
-    /// Deeper nesting is refused, because freeing a tree recurses as deep as it is; no deck file
-    /// comes close.
+    /// Deeper nesting, aliases' included, is refused, because freeing a tree recurses as deep as it
+    /// is; no deck file comes close.
     static let maximumDepth = 1_000
+    /// More nodes behind aliases, in all, are refused: aliases of lists that hold aliases multiply
+    /// the nodes reading goes through, and their problems (a million from 12 KB), where a deck file
+    /// shares a few settings.
+    static let maximumAliasedNodes = 10_000
+
+    /// A node, with how deep its lists and mappings nest and how many nodes it stands for, aliases'
+    /// included.
+    private struct Composed {
+        let node: YAMLNode
+        /// 0 for a scalar.
+        var depth = 0
+        var size = 1
+    }
 
     /// A sequence or mapping whose end has not come yet.
     private struct OpenCollection {
@@ -13,10 +26,22 @@ struct YAMLComposer: ~Copyable {
         let mark: YAMLMark
         /// For a mapping, its keys and values in turn.
         var nodes: [YAMLNode] = []
+        /// The deepest nesting of its nodes.
+        var depth = 0
+        /// Itself and its nodes.
+        var size = 1
+
+        mutating func append(_ item: Composed) {
+            nodes.append(item.node)
+            depth = max(depth, item.depth)
+            size += item.size
+        }
     }
 
     private let parser: YAMLParser
-    private var anchors: [String: YAMLNode] = [:]
+    private var anchors: [String: Composed] = [:]
+    /// The nodes aliases stood for so far.
+    private var aliasedNodes = 0
     /// Keys given again, collected over the whole document so that each is reported.
     private var duplicateKeys: [YAMLError.DuplicateKey] = []
 
@@ -49,31 +74,40 @@ struct YAMLComposer: ~Copyable {
     private mutating func node() throws(YAMLError) -> YAMLNode {
         var open: [OpenCollection] = []
         while true {
-            let node: YAMLNode
+            let node: Composed
             switch try parser.next() {
             case .alias(let anchor, let mark):
                 guard let anchored = anchors[anchor] else {
                     throw .syntax(problem: "found undefined alias", mark: mark, context: nil)
                 }
+                // The anchored node's lists and mappings go on from here.
+                guard open.count + anchored.depth <= Self.maximumDepth else { throw Self.tooDeep(at: mark) }
+                aliasedNodes += anchored.size
+                guard aliasedNodes <= Self.maximumAliasedNodes else {
+                    throw .syntax(problem: "aliases stand for more than \(Self.maximumAliasedNodes) nodes in all",
+                                  mark: mark, context: nil)
+                }
                 node = anchored
             case .scalar(let text, let isPlain, let anchor, let mark):
-                node = anchoring(YAMLNode(kind: .scalar(text, isPlain: isPlain), mark: mark), as: anchor)
+                node = anchoring(Composed(node: YAMLNode(kind: .scalar(text, isPlain: isPlain), mark: mark)), as: anchor)
             case .collectionStart(let isMapping, let anchor, let mark):
-                guard open.count < Self.maximumDepth else {
-                    throw .syntax(problem: "lists and mappings nested more than \(Self.maximumDepth) deep", mark: mark,
-                                  context: nil)
-                }
+                guard open.count < Self.maximumDepth else { throw Self.tooDeep(at: mark) }
                 open.append(OpenCollection(isMapping: isMapping, anchor: anchor, mark: mark))
                 continue
             case .collectionEnd:
                 guard let collection = open.popLast() else { throw Self.misplacedEvent }
-                node = anchoring(closing(collection), as: collection.anchor)
+                let closed = Composed(node: closing(collection), depth: collection.depth + 1, size: collection.size)
+                node = anchoring(closed, as: collection.anchor)
             case .streamStart, .streamEnd, .documentStart, .documentEnd:
                 throw Self.misplacedEvent
             }
-            guard !open.isEmpty else { return node }
-            open[open.count - 1].nodes.append(node)
+            guard !open.isEmpty else { return node.node }
+            open[open.count - 1].append(node)
         }
+    }
+
+    private static func tooDeep(at mark: YAMLMark) -> YAMLError {
+        .syntax(problem: "lists and mappings nested more than \(maximumDepth) deep", mark: mark, context: nil)
     }
 
     /// libyaml's grammar puts a node where this came; it is thrown only so that nothing can crash.
@@ -91,7 +125,7 @@ struct YAMLComposer: ~Copyable {
     }
 
     /// `node`, kept under `anchor` for the aliases after it.
-    private mutating func anchoring(_ node: YAMLNode, as anchor: String?) -> YAMLNode {
+    private mutating func anchoring(_ node: Composed, as anchor: String?) -> Composed {
         if let anchor { anchors[anchor] = node }
         return node
     }

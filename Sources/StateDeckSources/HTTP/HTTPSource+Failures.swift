@@ -34,6 +34,13 @@ extension HTTPSource {
         case .bodyTooLarge:
             return PanelError(.invalidResponse,
                               failureReason: "The answer is larger than \(Self.maxBodySize >> 20) MiB.", detail: detail)
+        case .headersTooLarge:
+            return PanelError(.invalidResponse,
+                              failureReason: "The answer's headers are larger than \(Self.maxHeaderSize >> 10) KiB.",
+                              detail: detail)
+        case .tooManyHeaders:
+            return PanelError(.invalidResponse,
+                              failureReason: "The answer has more than \(Self.maxHeaderCount) headers.", detail: detail)
         case .badHeader:
             return PanelError(.unknown, failureReason: "A request header is not valid HTTP.", detail: detail)
         case .badURL, .other:

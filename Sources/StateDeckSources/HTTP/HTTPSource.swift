@@ -64,7 +64,8 @@ public struct HTTPSource: Sendable, Hashable {
         do {
             response = try await HTTPClient.send(HTTPClientRequest(
                 url: url.absoluteString, method: method, headers: headers.sorted { $0.key < $1.key }.map { ($0.key, $0.value) },
-                body: body.map { Array($0.utf8) }, timeout: timeout, maxBodySize: Self.maxBodySize))
+                body: body.map { Array($0.utf8) }, timeout: timeout, maxBodySize: Self.maxBodySize,
+                maxHeaderSize: Self.maxHeaderSize, maxHeaderCount: Self.maxHeaderCount))
         } catch {
             throw try failure(for: error)
         }
@@ -76,4 +77,9 @@ public struct HTTPSource: Sendable, Hashable {
     /// A longer answer is an invalid response: a status endpoint never needs more, and the body is
     /// held in memory to be checked.
     public static let maxBodySize = 1 << 20
+    /// Longer headers (status line included) are an invalid response too; libcurl refuses one
+    /// header over 100 KiB itself.
+    public static let maxHeaderSize = 64 << 10
+    /// More header fields are an invalid response: a service sends a few dozen at most.
+    public static let maxHeaderCount = 500
 }

@@ -4,41 +4,41 @@ import Testing
 
 /// A small, fast, seeded generator (SplitMix64): the same seed gives the same cases on every
 /// machine, so a failure found once can be replayed.
-struct SeededRandom: RandomNumberGenerator, Sendable {
+public struct SeededRandom: RandomNumberGenerator, Sendable {
     private var generator: SplitMix64
 
-    init(seed: UInt64) {
+    public init(seed: UInt64) {
         generator = SplitMix64(state: seed)
     }
 
-    mutating func next() -> UInt64 {
+    public mutating func next() -> UInt64 {
         generator.next()
     }
 
     /// A number in `range`.
-    mutating func int(_ range: ClosedRange<Int>) -> Int {
+    public mutating func int(_ range: ClosedRange<Int>) -> Int {
         Int.random(in: range, using: &self)
     }
 
-    mutating func int(_ range: Range<Int>) -> Int {
+    public mutating func int(_ range: Range<Int>) -> Int {
         Int.random(in: range, using: &self)
     }
 
     /// True with probability `probability`.
-    mutating func chance(_ probability: Double) -> Bool {
+    public mutating func chance(_ probability: Double) -> Bool {
         Double.random(in: 0..<1, using: &self) < probability
     }
 
-    mutating func pick<Element>(_ elements: [Element]) -> Element {
+    public mutating func pick<Element>(_ elements: [Element]) -> Element {
         elements[int(0..<elements.count)]
     }
 
-    mutating func bytes(_ count: Int) -> [UInt8] {
+    public mutating func bytes(_ count: Int) -> [UInt8] {
         (0..<count).map { _ in UInt8.random(in: 0...255, using: &self) }
     }
 
     /// Text of up to `maximum` scalars drawn from `alphabet`, or from every plane when nil.
-    mutating func text(maximum: Int, alphabet: [Unicode.Scalar]? = nil) -> String {
+    public mutating func text(maximum: Int, alphabet: [Unicode.Scalar]? = nil) -> String {
         var scalars = String.UnicodeScalarView()
         for _ in 0..<int(0...maximum) {
             if let alphabet {
@@ -51,7 +51,7 @@ struct SeededRandom: RandomNumberGenerator, Sendable {
     }
 
     /// Any Unicode scalar, weighted towards ASCII and the troublesome ones.
-    mutating func anyScalar() -> Unicode.Scalar {
+    public mutating func anyScalar() -> Unicode.Scalar {
         switch int(0..<10) {
         case 0..<5: return Unicode.Scalar(UInt8(int(0...127)))
         case 5: return pick(["\r", "\n", "\0", "%", "/", "?", "#", "&", "=", "+", " ", ":"])
@@ -64,8 +64,8 @@ struct SeededRandom: RandomNumberGenerator, Sendable {
 }
 
 /// Seeds for randomized tests: `HARDENING_SEED` when set (to replay a failure), else fresh.
-enum Seed {
-    static func make() -> UInt64 {
+public enum Seed {
+    public static func make() -> UInt64 {
         if let text = ProcessInfo.processInfo.environment["HARDENING_SEED"], let seed = UInt64(text) {
             return seed
         }
@@ -74,7 +74,7 @@ enum Seed {
     }
 
     /// The seed of case `index` of a run seeded with `seed`: each case replays on its own.
-    static func derive(_ seed: UInt64, _ index: Int) -> UInt64 {
+    public static func derive(_ seed: UInt64, _ index: Int) -> UInt64 {
         var generator = SeededRandom(seed: seed ^ (UInt64(index) &* 0xD1B5_4A32_D192_ED03))
         return generator.next()
     }
@@ -83,7 +83,7 @@ enum Seed {
 /// Runs `count` cases of a property, each with a generator of its own seed. The first failing
 /// case is recorded with the run's seed and the case number (set `HARDENING_SEED` to replay it),
 /// and the run stops there.
-func checkProperty(
+public func checkProperty(
     _ name: String, cases count: Int, seed: UInt64 = Seed.make(),
     sourceLocation: SourceLocation = #_sourceLocation,
     _ property: (inout SeededRandom) throws -> String?
@@ -101,6 +101,6 @@ func checkProperty(
 
 /// Byte-for-byte equality of texts: `String`'s own `==` takes canonically equivalent texts ("é"
 /// and "e\u{301}") for the same, which would hide a decoder that normalizes.
-func sameBytes(_ lhs: [String], _ rhs: [String]) -> Bool {
+public func sameBytes(_ lhs: [String], _ rhs: [String]) -> Bool {
     lhs.count == rhs.count && zip(lhs, rhs).allSatisfy { $0.utf8.elementsEqual($1.utf8) }
 }
