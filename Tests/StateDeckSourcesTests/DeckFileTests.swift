@@ -133,4 +133,10 @@ struct DeckFileTests {
             DeckFileProblem(file: path, line: nil, path: "", message: "is not a regular file (a folder, named pipe or device)"),
         ])) { try DeckFile.load(path: path) }
     }
+
+    @Test func aByteOrderMarkAndCRLFLinesAreRead() throws {
+        let deck = try parse("\u{FEFF}title: Saved on Windows\r\npanels:\r\n  - { id: db, tcp: { host: localhost, port: 5432 } }\r\n")
+        #expect(deck.title == "Saved on Windows")
+        #expect(deck.panels.map(\.id) == ["db"])
+    }
 }

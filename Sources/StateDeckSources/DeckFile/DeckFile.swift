@@ -82,6 +82,9 @@ public struct DeckFile: Sendable, Hashable {
         environment: [String: String] = [:]
     ) throws(DeckFileError) -> DeckFile {
         let reader = DeckFileReader(file: file, folder: folder, environment: environment)
+        // A byte order mark (Windows editors write one) is not part of the text: read as a
+        // character, it would put the first key one column in from the others.
+        let text = text.hasPrefix("\u{FEFF}") ? String(text.dropFirst()) : text
         let deck = reader.compose(text).flatMap { DeckFile(reading: ConfigNode(node: $0, path: .root, reader: reader)) }
         guard let deck, !reader.hasProblems else {
             throw DeckFileError(problems: reader.problems)

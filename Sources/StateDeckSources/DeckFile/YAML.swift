@@ -22,7 +22,7 @@ struct YAMLParser: ~Copyable {
             input.deallocate()
             throw Self.outOfMemory
         }
-        // Set rather than detected, as Yams did, so that a byte order mark takes a column as it did.
+        // Set rather than detected, as Yams did; a deck file's byte order mark is dropped before.
         yaml_parser_set_encoding(parser, YAML_UTF8_ENCODING)
         yaml_parser_set_input_string(parser, input.baseAddress, length)
         self.parser = parser
