@@ -29,6 +29,8 @@ let package = Package(
             pkgConfig: "yaml-0.1",
             providers: [.apt(["libyaml-dev"])]
         ),
+        // C: SQLite, the history store's embedded database.
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .target(name: "Locking"),
         // A thread of its own for blocking work.
         .target(name: "Threading", dependencies: ["Locking"]),
@@ -46,7 +48,16 @@ let package = Package(
         // Loaders (http, tcp, command, file) and the deck file (parsed by libyaml).
         .target(
             name: "StateDeckSources",
-            dependencies: ["StateDeck", "HTTPClient", "CYAML", "Locking", "Threading"]
+            dependencies: ["StateDeck", "StateDeckHistory", "HTTPClient", "CYAML", "Locking", "Threading"]
+        ),
+        // SQLite's C API as a connection and its statements.
+        .target(name: "SQLite", dependencies: ["CSQLite"]),
+        // What a history store is: the protocol, its documents and the tallies of time up and down.
+        .target(name: "StateDeckHistory", dependencies: ["StateDeck"]),
+        // The embedded history store: one SQLite file, written by one thread in batches.
+        .target(
+            name: "StateDeckSQLite",
+            dependencies: ["StateDeckHistory", "StateDeck", "SQLite", "Locking", "Threading"]
         ),
         // The built-in demo deck: every loading, error and toast case, simulated.
         .target(name: "StateDeckDemo", dependencies: ["StateDeck", "Locking"]),
@@ -54,7 +65,7 @@ let package = Package(
         .target(
             name: "StateDeckServer",
             dependencies: [
-                "MicroHTTP", "EventStream", "StateDeck", "Locking",
+                "MicroHTTP", "EventStream", "StateDeck", "StateDeckHistory", "Locking",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -62,14 +73,15 @@ let package = Package(
         .target(
             name: "StateDeckApp",
             dependencies: [
-                "StateDeckServer", "StateDeck", "StateDeckSources", "StateDeckDemo", "Locking",
-                .product(name: "Logging", package: "swift-log"),
+                "StateDeckServer", "StateDeck", "StateDeckSources", "StateDeckDemo", "StateDeckHistory",
+                "StateDeckSQLite", "Locking", .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .executableTarget(
             name: "statedeck",
             dependencies: [
-                "StateDeckApp", "StateDeckServer", "StateDeck", "StateDeckSources", "Locking", "Threading",
+                "StateDeckApp", "StateDeckServer", "StateDeck", "StateDeckSources", "StateDeckHistory", "Locking",
+                "Threading",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -108,6 +120,10 @@ let package = Package(
             dependencies: ["StateDeckSources", "StateDeck", "Threading", "Locking", "TestSupport"],
             // Deck files the fuzz run mutates, read by path.
             exclude: ["DeckFileCorpus"]
+        ),
+        .testTarget(
+            name: "StateDeckHistoryTests",
+            dependencies: ["StateDeckHistory", "StateDeckSQLite", "SQLite", "StateDeck", "Locking"]
         ),
         .testTarget(
             name: "StateDeckServerTests",

@@ -37,7 +37,8 @@ public final class EventHub: Sendable {
 
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
-        let firstID = configuration.firstEventID ?? WallClock.microsecondsSince1970()
+        let firstID = max(configuration.firstEventID ?? WallClock.microsecondsSince1970(),
+                          configuration.earlierLastEventID + 1)
         history = Locked(EventHistory(
             firstID: firstID, capacity: configuration.historyCapacity, byteLimit: configuration.historyByteLimit))
         retryBytes = ServerSentEvent.retry(after: configuration.reconnectDelay)
@@ -78,6 +79,9 @@ extension EventHub {
         /// hub's creation, so ids a client kept from an earlier server run are older than
         /// anything this hub holds, and that client gets a snapshot rather than wrong events.
         public var firstEventID: UInt64?
+        /// The newest id an earlier run issued (kept by a history store), 0 for none: ids start
+        /// after it even when the real-time clock was set back meanwhile.
+        public var earlierLastEventID: UInt64 = 0
         /// Threads that write one event to many subscribers together, each taking at least 512
         /// of them; by default, one per processor online. Pings take one.
         public var broadcastWriters: Int

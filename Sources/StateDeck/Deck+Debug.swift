@@ -11,13 +11,13 @@ extension Deck {
             release(index)
             reload(index)
         case .loading:
-            record(.loading, in: index)
+            record(.loading, in: index, cause: .debug)
         case .loaded(let info):
-            record(checked(.loaded(info ?? panels[index].panel.placeholder ?? .sample)), in: index)
+            record(checked(.loaded(info ?? panels[index].panel.placeholder ?? .sample)), in: index, cause: .debug)
         case .error(let kind):
-            record(.error(PanelError(kind ?? .unknown)), in: index)
+            record(.error(PanelError(kind ?? .unknown)), in: index, cause: .debug)
         case .reset:
-            update(index) { $0.reset() }
+            reset(index, cause: .debug)
         case .modifyingIds(let ids):
             update(index) { $0.history.modifyingIds = ids.isEmpty ? nil : ids }
         }
@@ -42,7 +42,7 @@ extension Deck {
         panels[index].history.modifyingIds = running.isEmpty ? nil : running
         if let held = panels[index].heldWhilePinned {
             panels[index].heldWhilePinned = nil
-            record(held, in: index)
+            record(held, in: index, cause: .push)
         }
         if panels[index].load == nil { scheduleNextLoad(index) }
     }
@@ -55,7 +55,7 @@ extension Deck {
             panels[index].heldWhilePinned = state
             publish(index)
         } else {
-            record(state, in: index)
+            record(state, in: index, cause: .push)
         }
     }
 }

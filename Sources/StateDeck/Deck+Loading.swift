@@ -74,7 +74,7 @@ extension Deck {
             }
             self.finishLoad(index, ticket: ticket, outcome: outcome)
         }
-        panels[index].load = PanelRuntime.Load(ticket: ticket, manual: manual, quiet: quiet, task: task)
+        panels[index].load = PanelRuntime.Load(ticket: ticket, startedAt: start, manual: manual, quiet: quiet, task: task)
         if quiet {
             let shownAt = start + configuration.backgroundLoadingDelay
             panels[index].load?.reveal = Task { [clock, weak self] in
@@ -82,7 +82,7 @@ extension Deck {
                 await self?.showLoading(index, ticket: ticket)
             }
         } else {
-            record(.loading, in: index)
+            record(.loading, in: index, cause: .view)
         }
         return RetryResult(coalesced: false)
     }
@@ -92,7 +92,7 @@ extension Deck {
         guard let load = panels[index].load, load.ticket == ticket, load.quiet else { return }
         panels[index].load?.quiet = false
         panels[index].load?.reveal?.cancel()
-        record(.loading, in: index)
+        record(.loading, in: index, cause: .view)
     }
 
     /// Loads panel `index` on the deck's own initiative, unless a debug state pins it; `quietly`
@@ -118,7 +118,14 @@ extension Deck {
     private func finishLoad(_ index: Int, ticket: Int, outcome: Result<Info, PanelError>?) {
         guard let load = panels[index].load, load.ticket == ticket, let outcome else { return }
         panels[index].endLoad()
+        let cause = PanelChange.Cause.load(clock.now - load.startedAt)
         if load.quiet, panels[index].shows(outcome) {
+            let state: ViewState = switch outcome {
+            case .success(let info): .loaded(info)
+            case .failure(let error): .error(error)
+            }
+            emit(.change(PanelChange(panel: panels[index].panel.id, at: configuration.now(), state: state,
+                                     cause: cause, recorded: false)))
             panels[index].notBefore = if case .failure(let error) = outcome { error.retryAfter.map { clock.now + $0 } } else { nil }
             publish(index)
             scheduleNextLoad(index)
@@ -127,10 +134,10 @@ extension Deck {
         switch outcome {
         case .success(let info):
             panels[index].notBefore = nil
-            record(.loaded(info), in: index, manual: load.manual)
+            record(.loaded(info), in: index, cause: cause, manual: load.manual)
         case .failure(let error):
             panels[index].notBefore = error.retryAfter.map { clock.now + $0 }
-            record(.error(error), in: index, manual: load.manual)
+            record(.error(error), in: index, cause: cause, manual: load.manual)
         }
         scheduleNextLoad(index)
     }

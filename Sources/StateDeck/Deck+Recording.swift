@@ -1,3 +1,5 @@
+import FoundationEssentials
+
 extension Deck {
     /// Pushes a state from the library user's own code; results toast like loaded ones. While a
     /// debug state pins the panel, the newest push waits and is recorded when the pin is released.
@@ -14,11 +16,13 @@ extension Deck {
         }
     }
 
-    /// Records `state` on panel `index`, publishes it, calls the panel's handlers and shows the
-    /// toast the transition calls for.
-    func record(_ state: ViewState, in index: Int, manual: Bool = false) {
+    /// Records `state` on panel `index`, tells observers of the change and the new state, calls
+    /// the panel's handlers and shows the toast the transition calls for.
+    func record(_ state: ViewState, in index: Int, cause: PanelChange.Cause, manual: Bool = false) {
         let previous = panels[index].history.latestNonLoading?.phase
-        update(index) { $0.record(state, at: configuration.now()) }
+        let date = configuration.now()
+        panels[index].record(state, at: date)
+        publishChange(state, on: index, at: date, cause: cause)
         let panel = panels[index].panel
         switch state {
         case .loaded(let info): panel.loadedHandler?(info)
@@ -28,6 +32,27 @@ extension Deck {
         if let note = Feedback.Note.result(state, after: previous, manual: manual, in: panel) {
             show(note)
         }
+    }
+
+    /// Dismisses panel `index`'s error card: its last info comes back marked stale, or the panel
+    /// is reset.
+    func dismissError(_ index: Int) {
+        guard let info = panels[index].history.latestInfo else { return reset(index, cause: .view) }
+        let date = configuration.now()
+        panels[index].showStale(info, at: date)
+        publishChange(.loaded(info), on: index, at: date, cause: .view)
+    }
+
+    /// Forgets panel `index`'s history.
+    func reset(_ index: Int, cause: PanelChange.Cause) {
+        panels[index].reset()
+        publishChange(.initial, on: index, at: configuration.now(), cause: cause)
+    }
+
+    /// Tells observers of the change just recorded on panel `index`, then of its new state.
+    private func publishChange(_ state: ViewState, on index: Int, at date: Date, cause: PanelChange.Cause) {
+        emit(.change(PanelChange(panel: panels[index].panel.id, at: date, state: state, cause: cause)))
+        publish(index)
     }
 
     /// Shows a toast about the deck itself, such as a deck file that could not be reloaded.

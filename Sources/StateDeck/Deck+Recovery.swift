@@ -24,7 +24,7 @@ extension Deck {
             try retry(panel: id)
             update(index) { $0.recovering = option.id }
         case .dismiss:
-            update(index) { $0.dismissError(at: configuration.now()) }
+            dismissError(index)
             show(.dismissed(in: runtime.panel))
         case .run(let handler):
             update(index) { $0.recovering = option.id }

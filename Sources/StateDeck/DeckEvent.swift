@@ -4,4 +4,6 @@ public enum DeckEvent: Sendable, Equatable {
     case panel(PanelState)
     /// A new toast, or the current one updated in place (same id).
     case toast(Toast)
+    /// A state recorded, or a load ended, on one panel: heard before the `panel` event it causes.
+    case change(PanelChange)
 }

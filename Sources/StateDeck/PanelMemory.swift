@@ -1,9 +1,30 @@
-/// What a panel carries into a deck that replaces its own (a deck file edited while serving):
-/// its history, staleness and debug pin, so an unchanged panel does not start over.
+/// What a panel carries into a deck that replaces its own (a deck file edited while serving),
+/// or into a new server run from a history store: its history, staleness and debug pin, so a
+/// panel does not start over.
 public struct PanelMemory: Sendable {
     let history: ViewStateHistory
     let stale: Bool
     let debugPinned: Bool
+    /// From an earlier server run: the panel state says `restored` until its first new result.
+    let restored: Bool
+
+    /// A panel's memory as a history store kept it: the newest entries (oldest first) and what
+    /// it showed. Its state is what it showed, not a load that was cut short.
+    public init(entries: [ViewStateHistory.Entry], latestInfo: Info?, latestError: PanelError?,
+                shown: ViewState?, stale: Bool) {
+        history = ViewStateHistory(restoring: entries, latestInfo: latestInfo, latestError: latestError,
+                                   shown: shown)
+        self.stale = stale
+        debugPinned = false
+        restored = true
+    }
+
+    init(history: ViewStateHistory, stale: Bool, debugPinned: Bool, restored: Bool) {
+        self.history = history
+        self.stale = stale
+        self.debugPinned = debugPinned
+        self.restored = restored
+    }
 }
 
 extension Deck {
@@ -15,7 +36,8 @@ extension Deck {
             var history = runtime.history
             history.modifyingIds = nil
             memories[runtime.panel.id] = PanelMemory(
-                history: history, stale: runtime.stale, debugPinned: runtime.debugPinned)
+                history: history, stale: runtime.stale, debugPinned: runtime.debugPinned,
+                restored: runtime.restored)
         }
         return memories
     }
@@ -27,5 +49,18 @@ extension PanelRuntime {
         history = memory.history
         stale = memory.stale
         debugPinned = memory.debugPinned
+        restored = memory.restored
+    }
+}
+
+extension Deck {
+    /// Continues the panels named in `memories` from them (what a history store kept of an
+    /// earlier run): their states are drawn at once, marked `restored`. Call before `start()`.
+    public func restore(_ memories: [String: PanelMemory]) {
+        for index in panels.indices {
+            guard let memory = memories[panelIds[index]] else { continue }
+            panels[index].restore(memory)
+            publish(index)
+        }
     }
 }

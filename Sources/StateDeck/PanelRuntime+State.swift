@@ -18,7 +18,8 @@ extension PanelRuntime {
             placeholder: panel.placeholder,
             retry: retry,
             debugPinned: debugPinned,
-            stale: stale
+            stale: stale,
+            restored: restored
         )
     }
 }

@@ -5,6 +5,8 @@ struct PanelRuntime {
     /// A load in flight.
     struct Load {
         let ticket: Int
+        /// When it started, on the deck's clock.
+        let startedAt: Duration
         /// A manual retry started or joined it: its outcome is reported even without a transition.
         var manual: Bool
         /// Nothing is recorded of it yet: a quiet refresh before its `backgroundLoadingDelay`.
@@ -20,6 +22,9 @@ struct PanelRuntime {
     var retry: RetryStatus?
     var stale = false
     var debugPinned = false
+    /// What the panel shows was restored from a history store at start-up: it is from before
+    /// the server restarted, until the first new result or reset.
+    var restored = false
     /// The newest state pushed or returned by an item action while a debug state pinned the
     /// panel, recorded when the pin is released.
     var heldWhilePinned: ViewState?
@@ -46,23 +51,25 @@ struct PanelRuntime {
         history = ViewStateHistory(at: date)
     }
 
-    /// Records `state`; info gets the panel's item actions, and any result ends staleness.
+    /// Records `state`; info gets the panel's item actions, and any result ends staleness and
+    /// restoration.
     mutating func record(_ state: ViewState, at date: Date) {
         switch state {
         case .loaded(let info):
             history.setState(.loaded(panel.offeringItemActions(in: info)), at: date)
             stale = false
+            restored = false
         case .error:
             history.setState(state, at: date)
             stale = false
+            restored = false
         case .initial, .loading:
             history.setState(state, at: date)
         }
     }
 
-    /// Dismisses the error card: the last info comes back marked stale, or the history is reset.
-    mutating func dismissError(at date: Date) {
-        guard let info = history.latestInfo else { return reset() }
+    /// Shows `info` again, the last good one, marked stale: the error card after it was dismissed.
+    mutating func showStale(_ info: Info, at date: Date) {
         history.setState(.loaded(info), at: date)
         stale = true
     }
@@ -70,6 +77,7 @@ struct PanelRuntime {
     mutating func reset() {
         history.reset()
         stale = false
+        restored = false
     }
 
     /// Whether `outcome` is what the panel shows already: the same info (not stale), or the same

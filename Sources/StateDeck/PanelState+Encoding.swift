@@ -2,7 +2,7 @@ extension PanelState: Encodable {
     private enum CodingKeys: String, CodingKey {
         case id, title, phase, isInitialLoading, isLoading, latestValidInfo, latestInfo
         case latestValidError, latestError, latestNonLoading, modifyingIds, history, presentation
-        case placeholder, retry, debugPinned, stale
+        case placeholder, retry, debugPinned, stale, restored
     }
 
     /// Every documented field is written, nil ones as JSON null.
@@ -25,6 +25,7 @@ extension PanelState: Encodable {
         try container.encode(retry, forKey: .retry)
         try container.encode(debugPinned, forKey: .debugPinned)
         try container.encode(stale, forKey: .stale)
+        try container.encode(restored, forKey: .restored)
     }
 }
 

@@ -30,6 +30,9 @@ public struct PanelState: Sendable, Equatable {
     public var debugPinned: Bool
     /// The shown info is the last good one, kept after an error card was dismissed.
     public var stale: Bool
+    /// What the panel shows is from before the server restarted (kept by the history store),
+    /// until its first new result.
+    public var restored: Bool
 
     /// What the panel shows: its valid info, else its valid error, else nothing.
     public var latestNonLoading: Outcome? {

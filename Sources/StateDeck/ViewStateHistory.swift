@@ -45,6 +45,18 @@ public struct ViewStateHistory: Sendable, Equatable {
         self.entries = entries
     }
 
+    /// A history continued from stored parts: the newest `entries`, the newest info and error,
+    /// and `shown`, the state it showed (loaded or error), which becomes the newest state.
+    init(restoring entries: [Entry], latestInfo: Info?, latestError: PanelError?, shown: ViewState?) {
+        self.entries = Array(entries.suffix(Self.displayLimit))
+        self.latestInfo = latestInfo
+        self.latestError = latestError
+        if let shown, shown.phase == .loaded || shown.phase == .error {
+            latestNonLoading = shown
+            phase = shown.phase
+        }
+    }
+
     /// The newest state is `loading`.
     public var isLoading: Bool { phase == .loading }
 

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Logging
 import StateDeck
+import StateDeckHistory
 import StateDeckServer
 import StateDeckSources
 
@@ -19,6 +20,11 @@ public actor DeckFileSession {
     public init(file: DeckFile, path: String) {
         self.file = file
         self.path = path
+    }
+
+    /// How long the deck file says to keep history.
+    public var historyRetention: HistoryRetention {
+        file.historyRetention
     }
 
     /// The deck to serve first.

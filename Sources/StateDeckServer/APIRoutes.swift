@@ -2,12 +2,17 @@ import EventStream
 import FoundationEssentials
 import MicroHTTP
 import StateDeck
+import StateDeckHistory
 
 /// The routes of PROTOCOL.md over the deck being served.
 struct APIRoutes: Sendable {
     /// The current deck: a reloaded deck file replaces it.
     let deck: @Sendable () -> Deck
     let mirror: StateMirror
+    /// Nil when no history is kept.
+    let history: (any HistoryStore)?
+    /// The timeline the uptime route draws without parameters.
+    let timeline: (span: Duration, slots: Int)
     let debugEnabled: Bool
     /// Bytes an SSE client may fall behind by before it is dropped.
     let streamCapacity: Int
@@ -57,8 +62,50 @@ struct APIRoutes: Sendable {
                 return .api(.ok, try DeckJSON.makeEncoder().encode(state))
             }
         }
+        router.on(.get, "/api/panels/{id}/history") { request, parameters in
+            historyRoute(panel: parameters["id"] ?? "") { history, panel throws(HistoryParameters.Invalid) in
+                let query = try HistoryParameters.historyQuery(request.query)
+                return { () throws(HistoryStoreError) in try history.changes(of: panel, query) }
+            }
+        }
+        router.on(.get, "/api/panels/{id}/uptime") { request, parameters in
+            historyRoute(panel: parameters["id"] ?? "") { history, panel throws(HistoryParameters.Invalid) in
+                let defaults = TimelineQuery(span: timeline.span, slots: timeline.slots, to: Date())
+                let query = try HistoryParameters.timelineQuery(request.query, defaults: defaults)
+                return { () throws(HistoryStoreError) in try history.uptime(of: panel, query) }
+            }
+        }
         router.on(.get, "/events") { request, _ in
             .response(EventsRoute.open(request: request, mirror: mirror, capacity: streamCapacity))
+        }
+    }
+
+    /// A history route of `panel`: 404 without a history or for an unknown panel, 400 for bad
+    /// parameters; otherwise `read`'s document, read off libmicrohttpd's thread.
+    private func historyRoute<Document: Encodable & Sendable>(
+        panel: String,
+        _ prepare: (any HistoryStore, String) throws(HistoryParameters.Invalid)
+            -> @Sendable () throws(HistoryStoreError) -> Document
+    ) -> HTTPReply {
+        guard let history else {
+            return .response(.apiError(.notFound, code: "no_history",
+                                       message: "no history is kept: statedeck was started with --data none"))
+        }
+        guard mirror.panel(panel) != nil else { return .response(DeckError.unknownPanel(panel).response) }
+        let read: @Sendable () throws(HistoryStoreError) -> Document
+        do {
+            read = try prepare(history, panel)
+        } catch {
+            return .response(.apiError(.badRequest, code: "bad_request", message: error.message))
+        }
+        return .deferred {
+            do {
+                return .api(.ok, try DeckJSON.makeEncoder().encode(try read()))
+            } catch let error as HistoryStoreError {
+                return .apiError(.serviceUnavailable, code: "history_unavailable", message: error.description)
+            } catch {
+                return .apiError(.internalServerError, code: "internal", message: "\(error)")
+            }
         }
     }
 

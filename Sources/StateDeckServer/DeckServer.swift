@@ -3,6 +3,7 @@ import Locking
 import Logging
 import MicroHTTP
 import StateDeck
+import StateDeckHistory
 
 /// The dashboard: one deck served over HTTP, its changes streamed to every open page.
 public final class DeckServer: Sendable {
@@ -12,30 +13,48 @@ public final class DeckServer: Sendable {
     private let http: HTTPServer
     private let hub: EventHub
     private let gate: RequestGate
+    private let history: (any HistoryStore)?
 
     /// Prepares the server; nothing is bound until `start()`.
     ///
     /// - Throws: ``DeckServerError/tokenRequired(host:)`` when `configuration` listens beyond
     ///   loopback without a token: whoever reaches the port could force states and run recovery
     ///   commands.
-    public init(deck: Deck, configuration: ServerConfiguration,
+    /// - Parameter history: Where every change is kept, and the history and uptime routes read;
+    ///   nil keeps nothing past the process (those routes answer 404).
+    public init(deck: Deck, configuration: ServerConfiguration, history: (any HistoryStore)? = nil,
                 logger: Logger = Logger(label: "statedeck")) async throws {
         guard configuration.isLoopback || configuration.token != nil else {
             throw DeckServerError.tokenRequired(host: configuration.host)
         }
         self.configuration = configuration
+        self.history = history
         let current = Locked(deck)
         self.current = current
         var hubConfiguration = EventHub.Configuration()
         hubConfiguration.pingInterval = configuration.pingInterval
-        hub = EventHub(configuration: hubConfiguration)
-        let mirror = StateMirror(debug: configuration.debug, pingInterval: configuration.pingInterval, hub: hub)
+        hubConfiguration.earlierLastEventID = history?.lastEventID ?? 0
+        let hub = EventHub(configuration: hubConfiguration)
+        self.hub = hub
+        let timeline = history.map { _ in
+            PageSettings.HistorySettings(timelineSpanMs: Int(configuration.timeline.span / .milliseconds(1)),
+                                         timelineSlots: configuration.timeline.slots)
+        }
+        let mirror = StateMirror(debug: configuration.debug, pingInterval: configuration.pingInterval,
+                                 history: timeline, hub: hub)
         self.mirror = mirror
+        if let history {
+            history.trackEventIDs { hub.lastEventID }
+            history.observeTrouble { error in mirror.setNotice(error.map { ErrorPresenter().card(for: $0) }) }
+            await deck.restore(history.memories(of: deck.panelIds))
+            await Self.record(deck, into: history)
+        }
         await mirror.follow(deck)
+        if let trouble = history?.trouble { mirror.setNotice(ErrorPresenter().card(for: trouble)) }
 
         let files = try StaticFiles(directory: configuration.publicDirectory)
         var router = Router { request, _ in .response(files.respond(to: request)) }
-        APIRoutes(deck: { current.current }, mirror: mirror, debugEnabled: configuration.debug,
+        APIRoutes(deck: { current.current }, mirror: mirror, history: history, timeline: configuration.timeline, debugEnabled: configuration.debug,
                   streamCapacity: configuration.streamCapacity)
             .register(on: &router)
         gate = RequestGate(configuredHost: configuration.host, token: configuration.token)
@@ -64,9 +83,20 @@ public final class DeckServer: Sendable {
             return deck
         }
         await old.stop()
+        if let history { await Self.record(newDeck, into: history) }
         await mirror.follow(newDeck, announce: true)
         await newDeck.start()
     }
+
+    /// Hands every change of `deck` to `history`.
+    private static func record(_ deck: Deck, into history: any HistoryStore) async {
+        await deck.observe { event in
+            if case .change(let change) = event { history.record(change) }
+        }
+    }
+
+    /// The newest event id issued.
+    public var lastEventID: UInt64 { hub.lastEventID }
 
     /// The bound port (after `start()`).
     public var port: Int { http.port }

@@ -15,16 +15,40 @@ struct PageSettings: Encodable {
     /// Every presentation type with its default options, for a presentation sent without some.
     var presentationTypes: [LoadingPresentation]
 
+    /// The timeline each panel draws, or nil when no history is kept (`--data none`).
+    var history: HistorySettings?
+
+    struct HistorySettings: Encodable {
+        var timelineSpanMs: Int
+        var timelineSlots: Int
+    }
+
     struct ToastSettings: Encodable {
         var durationMs: Int
         var position: Toast.Position
     }
 
-    init(pingInterval: Duration, deck: Deck.Configuration) {
+    init(pingInterval: Duration, deck: Deck.Configuration, history: HistorySettings?) {
+        self.history = history
         pingIntervalMs = Int(pingInterval / .milliseconds(1))
         toast = ToastSettings(durationMs: Int(deck.toastDuration / .milliseconds(1)), position: deck.toastPosition)
         errorKinds = ErrorKind.allCases
         presentation = Presentation()
         presentationTypes = LoadingPresentation.typeDefaults
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case pingIntervalMs, toast, errorKinds, presentation, presentationTypes, history
+    }
+
+    /// Every field is written, `history` as null when it is off.
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(pingIntervalMs, forKey: .pingIntervalMs)
+        try container.encode(toast, forKey: .toast)
+        try container.encode(errorKinds, forKey: .errorKinds)
+        try container.encode(presentation, forKey: .presentation)
+        try container.encode(presentationTypes, forKey: .presentationTypes)
+        try container.encode(history, forKey: .history)
     }
 }

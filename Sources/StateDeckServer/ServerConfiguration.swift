@@ -16,6 +16,8 @@ public struct ServerConfiguration: Sendable {
     /// The secret every request must carry, when the dashboard is reachable by others. Required
     /// beyond loopback.
     public var token: AccessToken?
+    /// The timeline each panel draws when a history is kept: 90 slots over 24 hours.
+    public var timeline = (span: Duration.seconds(86_400), slots: 90)
     /// Bytes a stream client may fall behind by before it is dropped: a few hundred panel changes.
     public var streamCapacity = 256 * 1024
 

@@ -18,6 +18,8 @@ final class StateMirror: Sendable {
         var order: [String]
         var panels: [String: [UInt8]]
         var toast: (bytes: [UInt8], expires: ContinuousClock.Instant)?
+        /// The deck-level error card (the history cannot be saved, say) as JSON, or `null`.
+        var notice = Array("null".utf8)
         /// The last `/api/state` document built, with the event id it was built at.
         var document: (eventID: UInt64, body: SharedBytes)?
     }
@@ -25,14 +27,16 @@ final class StateMirror: Sendable {
     let hub: EventHub
     private let debug: Bool
     private let pingInterval: Duration
+    private let history: PageSettings.HistorySettings?
     private let contents: Locked<Contents>
     private let encoder = DeckJSON.makeEncoder()
 
     /// An empty mirror; `follow(_:)` fills it.
-    init(debug: Bool, pingInterval: Duration, hub: EventHub) {
+    init(debug: Bool, pingInterval: Duration, history: PageSettings.HistorySettings?, hub: EventHub) {
         self.hub = hub
         self.debug = debug
         self.pingInterval = pingInterval
+        self.history = history
         contents = Locked(Contents(header: [], order: [], panels: [:]))
     }
 
@@ -45,7 +49,7 @@ final class StateMirror: Sendable {
         }
         await deck.observe { [self] event in apply(event, generation: generation) }
         let snapshot = await deck.snapshot()
-        let settings = PageSettings(pingInterval: pingInterval, deck: deck.configuration)
+        let settings = PageSettings(pingInterval: pingInterval, deck: deck.configuration, history: history)
         let settingsBytes = (try? Self.encode(settings, with: encoder)) ?? Array("{}".utf8)
         contents.withLock { load(snapshot, settings: settingsBytes, into: &$0) }
         if announce {
@@ -89,7 +93,19 @@ final class StateMirror: Sendable {
                 return true
             }
             if current { hub.publish(event: "toast", data: String(decoding: bytes, as: UTF8.self)) }
+        case .change:
+            break
         }
+    }
+
+    /// Shows `card` above every panel, or removes the notice for nil, and tells every stream.
+    func setNotice(_ card: ErrorCard?) {
+        let bytes = card.flatMap { try? Self.encode($0, with: encoder) } ?? Array("null".utf8)
+        contents.withLock { contents in
+            contents.notice = bytes
+            contents.document = nil
+        }
+        hub.publish(event: "notice", data: String(decoding: bytes, as: UTF8.self))
     }
 
     /// One panel's current `PanelState` document, or nil for an unknown id.
@@ -119,7 +135,8 @@ final class StateMirror: Sendable {
                 if index > 0 { bytes.append(UInt8(ascii: ",")) }
                 bytes += contents.panels[id] ?? []
             }
-            bytes += Array("],\"toast\":".utf8)
+            bytes += Array("],\"notice\":".utf8) + contents.notice
+            bytes += Array(",\"toast\":".utf8)
             bytes += contents.toast?.bytes ?? Array("null".utf8)
             bytes.append(UInt8(ascii: "}"))
             let body = SharedBytes(bytes)

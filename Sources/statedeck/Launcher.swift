@@ -4,6 +4,7 @@ import Locking
 import Logging
 import StateDeck
 import StateDeckApp
+import StateDeckHistory
 import StateDeckServer
 import StateDeckSources
 
@@ -24,10 +25,11 @@ struct Launcher {
         let running = Locked<DeckServer?>(nil)
         let session = options.config.map(openDeckFile)
         let deck = if let session { await session.makeDeck() } else { DeckLoader.demo(seed: options.seed, server: running) }
+        let history = await openHistory(retention: session?.historyRetention ?? HistoryRetention())
         let server: DeckServer
         let port: Int
         do {
-            server = try await DeckServer(deck: deck, configuration: configuration)
+            server = try await DeckServer(deck: deck, configuration: configuration, history: history)
             port = try await server.start()
         } catch let error as StaticFilesError {
             Self.fail("--public: \(error)", status: 2)
@@ -49,7 +51,19 @@ struct Launcher {
         DispatchQueue.global().asyncAfter(deadline: .now() + 1.8) { exit(0) }
         reloading?.cancel()
         await server.stop()
+        history?.close()
         exit(0)
+    }
+
+    /// The history store `--data` names (by default beside the deck file, or the demo's); a file
+    /// that cannot be used ends the process with status 2, naming it and what to do.
+    private func openHistory(retention: HistoryRetention) async -> (any HistoryStore)? {
+        guard let folder = HistoryFolder.path(option: options.data, deckFile: options.config) else { return nil }
+        do {
+            return try HistoryFolder.open(folder, retention: retention)
+        } catch {
+            Self.fail(error.description, status: 2)
+        }
     }
 
     private func serverConfiguration() -> ServerConfiguration {

@@ -17,6 +17,11 @@ struct Options: ParsableCommand {
     @Option(name: .long, help: "The port to bind; 0 picks a free one.")
     var port = 8080
 
+    @Option(name: .long, help: ArgumentHelp(
+        "Keep every panel's history in this folder (SQLite), or 'none' to keep it in memory only. Default: .statedeck beside the deck file; for the demo, $XDG_STATE_HOME/statedeck/demo.",
+        valueName: "dir"))
+    var data: String?
+
     @Flag(name: .long, help: "Allow forcing panel states from the page and /api/debug.")
     var debug = false
 
@@ -37,6 +42,9 @@ struct Options: ParsableCommand {
     func validate() throws {
         guard (0...65_535).contains(port) else {
             throw ValidationError("--port must be between 0 and 65535, not \(port)")
+        }
+        guard data?.isEmpty != true else {
+            throw ValidationError("--data must name a folder, or none")
         }
         guard !host.isEmpty else {
             throw ValidationError("--host must not be empty")

@@ -9,7 +9,7 @@ extension Live {
         static let panelKeys: Set<String> = [
             "id", "title", "phase", "isInitialLoading", "isLoading", "latestValidInfo", "latestInfo",
             "latestValidError", "latestError", "latestNonLoading", "modifyingIds", "history",
-            "presentation", "placeholder", "retry", "debugPinned", "stale",
+            "presentation", "placeholder", "retry", "debugPinned", "stale", "restored",
         ]
 
         // MARK: GET /api/state and /api/panels/{id}
@@ -20,7 +20,7 @@ extension Live {
                 #expect(response.status == 200)
                 #expect(response.header("Content-Type")?.hasPrefix("application/json") == true)
                 #expect(response.header("Cache-Control") == "no-store")
-                #expect(jsonKeys(response.text) == ["title", "debug", "settings", "lastEventId", "panels", "toast"])
+                #expect(jsonKeys(response.text) == ["title", "debug", "settings", "lastEventId", "panels", "notice", "toast"])
 
                 let state = try response.decode(WireState.self)
                 #expect(state.title == TestDeck.title)

@@ -117,7 +117,7 @@ extension Live {
             try await LiveServer.run { server in
                 for (method, path) in [
                     ("GET", "/api/nothing"), ("POST", "/api/nothing"), ("GET", "/api/panels"),
-                    ("POST", "/api/panels/api/reload"), ("GET", "/api/panels/api/history"),
+                    ("POST", "/api/panels/api/reload"), ("GET", "/api/panels/api/timeline"),
                     ("POST", "/api/debug/panels/api"), ("GET", "/event"),
                 ] {
                     let response = try await server.request(method, path)

@@ -113,7 +113,7 @@ struct DeckFileProblemTests {
             defaults:
               timeout: 5
             panels: [{ id: db, tcp: { host: localhost, port: 5432 } }]
-            """, problem: #"deck.yaml:2: defaults.timeout: "5" is not a duration; write it like 500ms, 5s, 2m or 1h"#),
+            """, problem: #"deck.yaml:2: defaults.timeout: "5" is not a duration; write it like 500ms, 5s, 2m, 1h or 7d"#),
         Case(name: "no retry at all", yaml: """
             panels:
               - id: db

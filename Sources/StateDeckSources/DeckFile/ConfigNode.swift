@@ -110,14 +110,19 @@ extension ConfigNode {
     }
 
     /// A duration such as `500ms`, `5s`, `2m` or `1h`, at least `minimum`.
-    func duration(atLeast minimum: Duration = .milliseconds(1)) -> Duration? {
+    func duration(atLeast minimum: Duration = .milliseconds(1),
+                  atMost maximum: Duration = .seconds(365 * 86_400)) -> Duration? {
         guard let text = string() else { return nil }
-        guard let duration = Duration(parsing: text) else {
-            problem("\"\(text)\" is not a duration; write it like 500ms, 5s, 2m or 1h")
+        guard let duration = Duration(parsing: text, maximum: .seconds(100 * 366 * 86_400)) else {
+            problem("\"\(text)\" is not a duration; write it like 500ms, 5s, 2m, 1h or 7d")
             return nil
         }
         guard duration >= minimum else {
             problem("must be at least \(minimum.shortText)")
+            return nil
+        }
+        guard duration <= maximum else {
+            problem("must be at most \(Int(maximum / .seconds(86_400))) days")
             return nil
         }
         return duration

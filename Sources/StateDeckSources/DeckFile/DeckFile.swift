@@ -1,5 +1,6 @@
 import FoundationEssentials
 import StateDeck
+import StateDeckHistory
 
 #if canImport(Glibc)
 import Glibc
@@ -18,6 +19,8 @@ public struct DeckFile: Sendable, Hashable {
     public var toastDuration: Duration
     /// Where the page draws toasts (`toasts.position`, top by default).
     public var toastPosition: Toast.Position
+    /// How long history is kept (`history.changes`, `.minutes`, `.hours`, `.days`).
+    public var historyRetention = HistoryRetention()
 
     /// A deck file's content, built in code.
     public init(
@@ -96,7 +99,7 @@ public struct DeckFile: Sendable, Hashable {
 // MARK: - Reading
 
 extension DeckFile {
-    static let keys = ["title", "defaults", "toasts", "panels"]
+    static let keys = ["title", "defaults", "toasts", "history", "panels"]
     /// The most panels a deck file declares (10,000): start-up, the state document and every
     /// stream's snapshot grow with them.
     public static let maximumPanels = 10_000
@@ -108,6 +111,7 @@ extension DeckFile {
         let toasts = map["toasts"]?.mapping(allowing: ["duration", "position"])
         let duration = toasts?["duration"]?.duration()
         let position = toasts?["position"]?.choice(of: Toast.Position.allCases)
+        let history = map["history"].map(Self.retention)
         var defaults = PanelSettings()
         if let settings = map["defaults"]?.mapping(allowing: PanelSettings.keys) {
             defaults = defaults.overridden(by: settings)
@@ -124,6 +128,23 @@ extension DeckFile {
         self.init(title: title ?? "StateDeck", panels: panels.compactMap(\.self))
         toastDuration = duration ?? toastDuration
         toastPosition = position ?? toastPosition
+        historyRetention = history ?? historyRetention
+    }
+
+    /// `history:`: how long changes and the tallies of minutes, hours and days are kept, each
+    /// from an hour to ten years.
+    private static func retention(_ node: ConfigNode) -> HistoryRetention {
+        var retention = HistoryRetention()
+        guard let map = node.mapping(allowing: ["changes", "minutes", "hours", "days"]) else { return retention }
+        let longest = Duration.seconds(10 * 366 * 86_400)
+        func keep(_ key: String, _ value: inout Duration) {
+            if let duration = map[key]?.duration(atLeast: .seconds(3_600), atMost: longest) { value = duration }
+        }
+        keep("changes", &retention.changes)
+        keep("minutes", &retention.minutes)
+        keep("hours", &retention.hours)
+        keep("days", &retention.days)
+        return retention
     }
 }
 

@@ -1,0 +1,40 @@
+import FoundationEssentials
+
+/// A state the deck recorded on a panel, or a load that ended showing what was shown already:
+/// what a history store keeps. Observers hear it as ``DeckEvent/change(_:)``.
+public struct PanelChange: Sendable, Equatable {
+    /// Why the state was recorded: only results (of loads and pushes) say whether the panel's
+    /// source is up; forced states are kept apart from everything real.
+    public enum Cause: Sendable, Equatable {
+        /// The result of a load that ran this long.
+        case load(Duration)
+        /// A state from the library user's code, or an item action's info.
+        case push
+        /// What the page shows changed without a result: loading began, an error card was
+        /// dismissed, the panel was reset.
+        case view
+        /// Forced by a debug command.
+        case debug
+    }
+
+    public var panel: String
+    public var at: Date
+    public var state: ViewState
+    public var cause: Cause
+    /// False for a quiet load whose result is the one shown: no state was recorded, but the
+    /// load ran and its duration counts.
+    public var recorded: Bool
+
+    public init(panel: String, at: Date, state: ViewState, cause: Cause, recorded: Bool = true) {
+        self.panel = panel
+        self.at = at
+        self.state = state
+        self.cause = cause
+        self.recorded = recorded
+    }
+
+    /// How long the load ran, for a load's result.
+    public var duration: Duration? {
+        if case .load(let duration) = cause { duration } else { nil }
+    }
+}

@@ -1,0 +1,48 @@
+import StateDeck
+
+/// Where a deck's history is kept: every change of every panel, tallies of the time each was up,
+/// down or loading, and what each showed, so that a restarted server continues from there.
+///
+/// The deck and the server speak only to this protocol; SQLite is the embedded backend.
+public protocol HistoryStore: AnyObject, Sendable {
+    /// Takes a change to keep and returns at once: the store's own writer saves it with others.
+    func record(_ change: PanelChange)
+
+    /// What these panels showed when the store last heard of them (panels it never heard of
+    /// are left out).
+    func memories(of panelIds: [String]) -> [String: PanelMemory]
+
+    /// A page of `panel`'s stored changes, newest first.
+    func changes(of panel: String, _ query: HistoryQuery) throws(HistoryStoreError) -> HistoryPage
+
+    /// `panel`'s uptime and timeline.
+    func uptime(of panel: String, _ query: TimelineQuery) throws(HistoryStoreError) -> UptimeReport
+
+    /// The newest event id a server kept in this store issued (0 for none): a new server's ids
+    /// start after it, so ids keep increasing across restarts.
+    var lastEventID: UInt64 { get }
+
+    /// Reads the server's newest event id with every save.
+    func trackEventIDs(_ newest: @escaping @Sendable () -> UInt64)
+
+    /// Why changes are not being saved, as an error card's error; nil while saving works.
+    var trouble: PanelError? { get }
+
+    /// Calls `observer` each time `trouble` changes.
+    func observeTrouble(_ observer: @escaping @Sendable (PanelError?) -> Void)
+
+    /// Saves what waits and stops saving; returns within a second or so.
+    func close()
+}
+
+/// A history query that could not be answered.
+public enum HistoryStoreError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The store could not be read.
+    case unreadable(String)
+
+    public var description: String {
+        switch self {
+        case .unreadable(let reason): "the history store cannot be read: \(reason)"
+        }
+    }
+}

@@ -1,0 +1,32 @@
+/// The buckets tallies are kept in.
+public enum Resolution: Int, Sendable, CaseIterable {
+    case minute = 60
+    case hour = 3_600
+    case day = 86_400
+
+    /// The bucket's length in milliseconds.
+    public var milliseconds: Int64 { Int64(rawValue) * 1000 }
+
+    /// The start of the bucket holding `milliseconds` (since 1970, UTC).
+    public func start(of milliseconds: Int64) -> Int64 {
+        let length = self.milliseconds
+        let remainder = milliseconds % length
+        return milliseconds - (remainder < 0 ? remainder + length : remainder)
+    }
+}
+
+/// One panel's tally of one bucket.
+public struct TallyRow: Sendable, Equatable {
+    public var panel: String
+    public var resolution: Resolution
+    /// The bucket's start, in milliseconds since 1970.
+    public var start: Int64
+    public var tally: Tally
+
+    public init(panel: String, resolution: Resolution, start: Int64, tally: Tally) {
+        self.panel = panel
+        self.resolution = resolution
+        self.start = start
+        self.tally = tally
+    }
+}

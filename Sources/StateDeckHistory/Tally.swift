@@ -1,0 +1,82 @@
+/// What happened to one panel in one bucket of time (a minute, an hour, a day): how long its
+/// source was up, down or loading for the first time, and its loads' count, failures and
+/// durations. Tallies of consecutive buckets add up to the tally of the time they cover.
+///
+/// Time forced by a debug command is in none of them.
+public struct Tally: Sendable, Equatable {
+    public var upMs: Int64 = 0
+    public var downMs: Int64 = 0
+    /// Loading with no result yet since the panel started or was reset.
+    public var loadingMs: Int64 = 0
+    /// Loads that ended, and how many of them failed.
+    public var loads = 0
+    public var failures = 0
+    public var minMs: Int64?
+    public var maxMs: Int64?
+    public var totalMs: Int64 = 0
+    public var durations = DurationHistogram()
+
+    public init() {}
+
+    /// Nothing was counted.
+    public var isEmpty: Bool { upMs == 0 && downMs == 0 && loadingMs == 0 && loads == 0 }
+
+    /// Time up out of time up or down, when there was any.
+    public var upRatio: Double? {
+        let known = upMs + downMs
+        return known > 0 ? Double(upMs) / Double(known) : nil
+    }
+
+    /// The mean duration of the loads counted with one (a push has none).
+    public var averageMs: Int64? {
+        let timed = Int64(durations.count)
+        return timed > 0 ? (totalMs + timed / 2) / timed : nil
+    }
+
+    /// The 95th percentile of the durations, to within a histogram bucket, never above the longest.
+    public var p95Ms: Int64? {
+        durations.quantile(0.95).map { min($0, maxMs ?? $0) }
+    }
+
+    mutating func add(_ health: Health, milliseconds: Int64) {
+        guard milliseconds > 0 else { return }
+        switch health {
+        case .up: upMs += milliseconds
+        case .down: downMs += milliseconds
+        case .loading: loadingMs += milliseconds
+        case .unknown: break
+        }
+    }
+
+    mutating func countLoad(failed: Bool, milliseconds: Int64?) {
+        loads += 1
+        if failed { failures += 1 }
+        guard let milliseconds else { return }
+        minMs = min(minMs ?? milliseconds, milliseconds)
+        maxMs = max(maxMs ?? milliseconds, milliseconds)
+        totalMs += milliseconds
+        durations.add(milliseconds: milliseconds)
+    }
+
+    public mutating func merge(_ other: Tally) {
+        upMs += other.upMs
+        downMs += other.downMs
+        loadingMs += other.loadingMs
+        loads += other.loads
+        failures += other.failures
+        if let otherMin = other.minMs { minMs = min(minMs ?? otherMin, otherMin) }
+        if let otherMax = other.maxMs { maxMs = max(maxMs ?? otherMax, otherMax) }
+        totalMs += other.totalMs
+        durations.merge(other.durations)
+    }
+}
+
+/// Whether a panel's source is up, as its results tell.
+public enum Health: Int, Sendable, Equatable {
+    /// No result and no load yet.
+    case unknown = 0
+    /// Loading for the first time since the panel started or was reset.
+    case loading = 1
+    case up = 2
+    case down = 3
+}

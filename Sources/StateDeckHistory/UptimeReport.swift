@@ -1,0 +1,156 @@
+import FoundationEssentials
+import StateDeck
+
+/// Which timeline to draw: `slots` equal slots that end with the one holding `to` and cover
+/// about `span`. A slot is a whole number of the stored buckets it is summed from, so the span
+/// may grow a little.
+public struct TimelineQuery: Sendable, Equatable {
+    public static let slotCounts = 1...500
+    /// The longest span a timeline covers: two years, the days' default retention.
+    public static let longestSpan: Duration = .seconds(2 * 366 * 86_400)
+    public var span: Duration
+    public var slots: Int
+    public var to: Date
+
+    public init(span: Duration = .seconds(86_400), slots: Int = 90, to: Date) {
+        self.span = span
+        self.slots = slots
+        self.to = to
+    }
+}
+
+/// A panel's uptime over 24 hours, 7 and 30 days, its health now, and its timeline: the
+/// `GET /api/panels/{id}/uptime` document. The page draws it as it is.
+public struct UptimeReport: Sendable, Equatable {
+    /// Time up out of time up or down over the last 24 hours, 7 and 30 days; nil with no data.
+    public var day: Double?
+    public var week: Double?
+    public var month: Double?
+    /// The panel's health now and since when; nil before its first result.
+    public var current: (health: Health, since: Date)?
+    /// Each slot's length.
+    public var slotMs: Int64
+    public var slots: [Slot]
+
+    public static func == (lhs: UptimeReport, rhs: UptimeReport) -> Bool {
+        lhs.day == rhs.day && lhs.week == rhs.week && lhs.month == rhs.month
+            && lhs.current?.health == rhs.current?.health && lhs.current?.since == rhs.current?.since
+            && lhs.slotMs == rhs.slotMs && lhs.slots == rhs.slots
+    }
+
+    /// One slot of the timeline.
+    public struct Slot: Sendable, Equatable {
+        public var from: Date
+        public var to: Date
+        public var tally: Tally
+
+        /// up: only up; down: only down; degraded: both; loading: only a first load; none: no data.
+        public var state: String {
+            switch (tally.upMs > 0, tally.downMs > 0) {
+            case (true, true): "degraded"
+            case (true, false): "up"
+            case (false, true): "down"
+            case (false, false): tally.loadingMs > 0 ? "loading" : "none"
+            }
+        }
+    }
+
+    /// The report of `query` from a panel's tallies: `rows(resolution, from)` gives those of
+    /// buckets starting at or after `from` (stored and unsaved, in any order).
+    public init<Failure: Error>(
+        query: TimelineQuery, current: (Health, Date)?, retention: HistoryRetention,
+        rows: (Resolution, Int64) throws(Failure) -> [TallyRow]
+    ) throws(Failure) {
+        let now = query.to.millisecondsSince1970
+        func ratio(_ span: Duration) throws(Failure) -> Double? {
+            let resolution = retention.finestResolution(covering: span)
+            let from = resolution.start(of: now) - Int64(span / .milliseconds(1)) + resolution.milliseconds
+            var total = Tally()
+            for row in try rows(resolution, from) where row.start < now { total.merge(row.tally) }
+            return total.upRatio
+        }
+        day = try ratio(.seconds(86_400))
+        week = try ratio(.seconds(7 * 86_400))
+        month = try ratio(.seconds(30 * 86_400))
+        self.current = current.map { (health: $0.0, since: $0.1) }
+
+        let slotCount = min(max(query.slots, 1), TimelineQuery.slotCounts.upperBound)
+        let resolution = retention.finestResolution(covering: query.span)
+        let wanted = Int64(query.span / .milliseconds(1)) / Int64(slotCount)
+        let width = max(1, (wanted + resolution.milliseconds - 1) / resolution.milliseconds) * resolution.milliseconds
+        let lastStart = now - ((now % width) + width) % width
+        let firstStart = lastStart - Int64(slotCount - 1) * width
+        var tallies = [Tally](repeating: Tally(), count: slotCount)
+        for row in try rows(resolution, firstStart) where row.start >= firstStart {
+            let index = Int((row.start - firstStart) / width)
+            if index < slotCount { tallies[index].merge(row.tally) }
+        }
+        slotMs = width
+        slots = tallies.enumerated().map { index, tally in
+            let start = firstStart + Int64(index) * width
+            return Slot(from: Date(millisecondsSince1970: start),
+                        to: Date(millisecondsSince1970: min(start + width, max(now, start))), tally: tally)
+        }
+    }
+
+}
+
+extension UptimeReport: Encodable {
+    private enum CodingKeys: String, CodingKey {
+        case day = "24h", week = "7d", month = "30d", current, slotMs, slots
+    }
+
+    private enum CurrentKeys: String, CodingKey {
+        case state, since
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(day, forKey: .day)
+        try container.encode(week, forKey: .week)
+        try container.encode(month, forKey: .month)
+        if let current {
+            var nested = container.nestedContainer(keyedBy: CurrentKeys.self, forKey: .current)
+            try nested.encode(current.health.name, forKey: .state)
+            try nested.encode(current.since, forKey: .since)
+        } else {
+            try container.encodeNil(forKey: .current)
+        }
+        try container.encode(slotMs, forKey: .slotMs)
+        try container.encode(slots, forKey: .slots)
+    }
+}
+
+extension UptimeReport.Slot: Encodable {
+    private enum CodingKeys: String, CodingKey {
+        case from, to, state, upMs, downMs, loadingMs, loads, failures, avgMs, p95Ms, maxMs
+    }
+
+    /// Durations are left out of a slot with no timed load.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(from, forKey: .from)
+        try container.encode(to, forKey: .to)
+        try container.encode(state, forKey: .state)
+        try container.encode(tally.upMs, forKey: .upMs)
+        try container.encode(tally.downMs, forKey: .downMs)
+        try container.encode(tally.loadingMs, forKey: .loadingMs)
+        try container.encode(tally.loads, forKey: .loads)
+        try container.encode(tally.failures, forKey: .failures)
+        try container.encodeIfPresent(tally.averageMs, forKey: .avgMs)
+        try container.encodeIfPresent(tally.p95Ms, forKey: .p95Ms)
+        try container.encodeIfPresent(tally.maxMs, forKey: .maxMs)
+    }
+}
+
+extension Health {
+    /// The name the API uses.
+    public var name: String {
+        switch self {
+        case .unknown: "unknown"
+        case .loading: "loading"
+        case .up: "up"
+        case .down: "down"
+        }
+    }
+}

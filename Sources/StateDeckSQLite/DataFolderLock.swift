@@ -1,0 +1,43 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// An exclusive lock on a history folder (`flock` on its `lock` file), held while the process
+/// runs: a second process with the same folder refuses to start instead of writing beside the
+/// first. The kernel releases it when the process ends, however it ends.
+final class DataFolderLock: Sendable {
+    private let descriptor: Int32
+
+    /// Makes `folder` if it is missing, then takes its lock.
+    init(folder: String) throws(HistoryOpenError) {
+        if mkdir(folder, 0o700) != 0, errno != EEXIST {
+            throw .cannotCreate(path: folder, reason: String(cString: strerror(errno)))
+        }
+        let path = folder + "/lock"
+        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard descriptor >= 0 else { throw .cannotCreate(path: path, reason: String(cString: strerror(errno))) }
+        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+            var buffer = [UInt8](repeating: 0, count: 32)
+            let count = max(0, read(descriptor, &buffer, buffer.count))
+            close(descriptor)
+            let pid = String(decoding: buffer[..<count], as: UTF8.self).trimmingWhitespace
+            throw .inUse(folder: folder, owner: pid.isEmpty ? "its process" : "pid \(pid)")
+        }
+        let pid = Array("\(getpid())\n".utf8)
+        _ = ftruncate(descriptor, 0)
+        _ = pwrite(descriptor, pid, pid.count, 0)
+        self.descriptor = descriptor
+    }
+
+    deinit {
+        close(descriptor)
+    }
+}
+
+extension String {
+    fileprivate var trimmingWhitespace: String {
+        String(unicodeScalars.filter { !$0.properties.isWhitespace })
+    }
+}

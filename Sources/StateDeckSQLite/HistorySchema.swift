@@ -1,0 +1,96 @@
+import SQLite
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// The history file's layout, its versions and the checks made before SQLite writes anything.
+enum HistorySchema {
+    /// `PRAGMA application_id`: "SDck", so the file says whose it is.
+    static let applicationID: Int32 = 0x5344_636B
+
+    /// Each version's statements, in order: version `n` is reached by running the first `n`.
+    /// A version once released never changes; a new one is appended.
+    static let migrations: [String] = [
+        """
+        CREATE TABLE panels (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
+        CREATE TABLE changes (
+            panel INTEGER NOT NULL, at INTEGER NOT NULL, state INTEGER NOT NULL, duration_ms INTEGER,
+            error_kind TEXT, title TEXT, summary TEXT, detail TEXT, debug INTEGER NOT NULL DEFAULT 0);
+        CREATE INDEX changes_by_panel ON changes (panel, at);
+        CREATE TABLE tallies (
+            panel INTEGER NOT NULL, resolution INTEGER NOT NULL, start INTEGER NOT NULL,
+            up_ms INTEGER NOT NULL, down_ms INTEGER NOT NULL, loading_ms INTEGER NOT NULL,
+            loads INTEGER NOT NULL, failures INTEGER NOT NULL, min_ms INTEGER, max_ms INTEGER,
+            total_ms INTEGER NOT NULL, durations BLOB NOT NULL,
+            PRIMARY KEY (panel, resolution, start)) WITHOUT ROWID;
+        CREATE TABLE latest (
+            panel INTEGER PRIMARY KEY, shown TEXT, info TEXT, error TEXT, stale INTEGER NOT NULL,
+            health INTEGER NOT NULL, since INTEGER NOT NULL);
+        CREATE TABLE meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL) WITHOUT ROWID;
+        """,
+    ]
+
+    static var currentVersion: Int { migrations.count }
+
+    /// Whether the file at `path` may be opened as a history: missing or empty (a new one), or
+    /// an SQLite database, as the first bytes of its header say. Anything else is left alone.
+    static func inspect(path: String) throws(HistoryOpenError) {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard descriptor >= 0 else {
+            if errno == ENOENT { return }
+            throw .unreadable(path: path, reason: String(cString: strerror(errno)))
+        }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+            throw .unreadable(path: path, reason: "it is not a regular file")
+        }
+        var header = [UInt8](repeating: 0, count: 16)
+        let count = read(descriptor, &header, header.count)
+        guard count >= 0 else { throw .unreadable(path: path, reason: String(cString: strerror(errno))) }
+        guard count == 0 || header.elementsEqual(Array("SQLite format 3\0".utf8)) else {
+            throw .notHistory(path: path, reason: "it is not an SQLite database")
+        }
+    }
+
+    /// The history version of the database open as `database` (read through its write-ahead
+    /// log, where the newest header is), after checking it is a StateDeck history at all.
+    static func version(of database: Database) throws(HistoryOpenError) -> Int {
+        let path = database.path
+        do {
+            let application = Int32(truncatingIfNeeded: try database.integer("PRAGMA application_id") ?? 0)
+            let version = Int(try database.integer("PRAGMA user_version") ?? 0)
+            let tables = try database.integer("SELECT count(*) FROM sqlite_schema") ?? 0
+            if application != applicationID {
+                if application == 0, version == 0, tables == 0 { return 0 }
+                let owner = application == 0 ? "another program" : "another program (application id \(application))"
+                throw HistoryOpenError.notHistory(path: path, reason: "it is an SQLite database of \(owner)")
+            }
+            guard version <= currentVersion else {
+                throw HistoryOpenError.newerSchema(path: path, version: version, supported: currentVersion)
+            }
+            return version
+        } catch let error as HistoryOpenError {
+            throw error
+        } catch let error as SQLiteError {
+            throw error.isDamagedFile
+                ? .notHistory(path: path, reason: "it is damaged (\(error.message))")
+                : .unreadable(path: path, reason: error.description)
+        } catch {
+            throw .unreadable(path: path, reason: "\(error)")
+        }
+    }
+
+    /// Brings `database`, at `version`, to the current version, each step in its transaction.
+    static func migrate(_ database: Database, from version: Int) throws(SQLiteError) {
+        for next in version..<currentVersion {
+            try database.transaction { () throws(SQLiteError) in
+                try database.execute(migrations[next])
+                try database.execute("PRAGMA application_id = \(applicationID); PRAGMA user_version = \(next + 1)")
+            }
+        }
+    }
+}

@@ -1,0 +1,63 @@
+import FoundationEssentials
+import MicroHTTP
+import StateDeck
+import StateDeckHistory
+
+/// The query parameters of the history and uptime routes; a bad one is a 400 naming it.
+enum HistoryParameters {
+    struct Invalid: Error {
+        let message: String
+    }
+
+    /// `from`, `to`, `limit`, `cursor`.
+    static func historyQuery(_ query: QueryItems) throws(Invalid) -> HistoryQuery {
+        var result = HistoryQuery()
+        result.from = try date(query, "from")
+        result.to = try date(query, "to")
+        if let from = result.from, let to = result.to, from > to {
+            throw Invalid(message: "from must not be after to")
+        }
+        if let text = query["limit"] {
+            guard let limit = Int(text), HistoryQuery.limits.contains(limit) else {
+                throw Invalid(message: "limit must be a whole number from 1 to \(HistoryQuery.limits.upperBound), not '\(text)'")
+            }
+            result.limit = limit
+        }
+        if let text = query["cursor"] {
+            guard let cursor = HistoryCursor(text) else {
+                throw Invalid(message: "cursor must be a page's next value, not '\(text)'")
+            }
+            result.cursor = cursor
+        }
+        return result
+    }
+
+    /// `span`, `slots`, `to`.
+    static func timelineQuery(_ query: QueryItems, defaults: TimelineQuery) throws(Invalid) -> TimelineQuery {
+        var result = defaults
+        if let text = query["span"] {
+            guard let span = Duration(parsing: text, maximum: TimelineQuery.longestSpan), span >= .seconds(60) else {
+                throw Invalid(message: "span must be a duration from 1m to 732d, such as 90m, 24h or 7d, not '\(text)'")
+            }
+            result.span = span
+        }
+        if let text = query["slots"] {
+            guard let slots = Int(text), TimelineQuery.slotCounts.contains(slots) else {
+                throw Invalid(message: "slots must be a whole number from 1 to \(TimelineQuery.slotCounts.upperBound), not '\(text)'")
+            }
+            result.slots = slots
+        }
+        if let to = try date(query, "to") { result.to = to }
+        return result
+    }
+
+    /// An ISO 8601 time (`2026-11-25T10:42:00Z`, with or without milliseconds) or milliseconds
+    /// since 1970.
+    private static func date(_ query: QueryItems, _ name: String) throws(Invalid) -> Date? {
+        guard let text = query[name] else { return nil }
+        if let milliseconds = Int64(text), milliseconds >= 0 { return Date(millisecondsSince1970: milliseconds) }
+        let withFraction = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
+        if let date = (try? withFraction.parse(text)) ?? (try? Date.ISO8601FormatStyle().parse(text)) { return date }
+        throw Invalid(message: "\(name) must be an ISO 8601 time such as 2026-11-25T10:42:00Z, or milliseconds since 1970, not '\(text)'")
+    }
+}

@@ -1,0 +1,104 @@
+import FoundationEssentials
+import StateDeck
+@testable import StateDeckHistory
+import Testing
+
+/// Times are milliseconds after a whole day, so minutes, hours and days start at round numbers.
+private let day0: Int64 = 20_000 * 86_400_000
+
+private func at(_ milliseconds: Int64) -> Date { Date(millisecondsSince1970: day0 + milliseconds) }
+
+private func change(_ state: ViewState, _ milliseconds: Int64, cause: PanelChange.Cause = .load(.milliseconds(40)),
+                    recorded: Bool = true) -> PanelChange {
+    PanelChange(panel: "p", at: at(milliseconds), state: state, cause: cause, recorded: recorded)
+}
+
+struct HealthAggregatorTests {
+    @Test func timeIsCountedInTheHealthItHadAndSplitAtMinuteEdges() throws {
+        var aggregator = HealthAggregator()
+        aggregator.apply(change(.loading, 0, cause: .view))
+        aggregator.apply(change(.loaded(Info(summary: "ok")), 500))
+        aggregator.apply(change(.error(PanelError(.timeout)), 90_000))
+        aggregator.advance(to: at(120_000))
+        let minutes = aggregator.takeClosedRows().filter { $0.resolution == .minute }
+        #expect(minutes.map(\.start) == [day0, day0 + 60_000])
+        let first = try #require(minutes.first?.tally)
+        #expect(first.loadingMs == 500)
+        #expect(first.upMs == 59_500)
+        #expect(first.loads == 1 && first.failures == 0)
+        let second = try #require(minutes.last?.tally)
+        #expect(second.upMs == 30_000 && second.downMs == 30_000)
+        #expect(second.loads == 1 && second.failures == 1)
+        #expect(aggregator.tracks["p"]?.health == .down)
+        #expect(aggregator.tracks["p"]?.since == day0 + 90_000)
+    }
+
+    @Test func forcedTimeCountsNowhereAndDoesNotChangeHealth() throws {
+        var aggregator = HealthAggregator()
+        aggregator.apply(change(.loaded(Info()), 0))
+        aggregator.apply(change(.error(PanelError(.unknown)), 10_000, cause: .debug))
+        aggregator.apply(change(.loading, 40_000, cause: .view))
+        aggregator.advance(to: at(60_000))
+        let minute = try #require(aggregator.takeClosedRows().first { $0.resolution == .minute }?.tally)
+        #expect(minute.upMs == 30_000, "10 s before the forced error and 20 s after the release")
+        #expect(minute.downMs == 0)
+        #expect(minute.failures == 0)
+        #expect(aggregator.tracks["p"]?.health == .up)
+    }
+
+    @Test func quietLoadsCountTheirDurationWithoutChangingAnything() throws {
+        var aggregator = HealthAggregator()
+        aggregator.apply(change(.loaded(Info()), 0, cause: .load(.milliseconds(10))))
+        for second in 1...4 {
+            aggregator.apply(change(.loaded(Info()), Int64(second) * 10_000, cause: .load(.milliseconds(Int64(second) * 100)),
+                                    recorded: false))
+        }
+        aggregator.advance(to: at(60_000))
+        let minute = try #require(aggregator.takeClosedRows().first { $0.resolution == .minute }?.tally)
+        #expect(minute.loads == 5)
+        #expect(minute.minMs == 10 && minute.maxMs == 400)
+        #expect(minute.averageMs == 202)
+        #expect(minute.p95Ms == 400)
+        #expect(aggregator.tracks["p"]?.since == day0)
+    }
+
+    @Test func minutesRollIntoTheirHourAndDay() throws {
+        var aggregator = HealthAggregator()
+        aggregator.apply(change(.loaded(Info()), 0))
+        aggregator.apply(change(.error(PanelError(.timeout)), 45 * 60_000))
+        aggregator.advance(to: at(86_400_000))
+        let rows = aggregator.takeClosedRows()
+        #expect(rows.filter { $0.resolution == .minute }.count == 1_440)
+        let hours = rows.filter { $0.resolution == .hour }
+        #expect(hours.count == 24)
+        #expect(hours.first?.tally.upMs == 45 * 60_000 && hours.first?.tally.downMs == 15 * 60_000)
+        let days = rows.filter { $0.resolution == .day }
+        let day = try #require(days.first?.tally)
+        #expect(days.count == 1)
+        #expect(day.upMs == 45 * 60_000)
+        #expect(day.downMs == 86_400_000 - 45 * 60_000)
+        #expect(day.loads == 2 && day.failures == 1)
+    }
+
+    @Test func unsavedRowsHoldTheOpenBucketUpToNow() throws {
+        var aggregator = HealthAggregator()
+        aggregator.apply(change(.error(PanelError(.timeout)), 0))
+        let open = aggregator.unsavedRows(of: "p", .hour, at: at(90_000))
+        #expect(open.count == 1)
+        #expect(open.first?.tally.downMs == 90_000)
+        #expect(aggregator.takeClosedRows().isEmpty, "reading hands nothing out")
+    }
+}
+
+struct DurationHistogramTests {
+    @Test func encodingRoundTripsAndQuantilesStayWithinABucket() throws {
+        var histogram = DurationHistogram()
+        for milliseconds in 1...100 as ClosedRange<Int64> { histogram.add(milliseconds: milliseconds) }
+        let decoded = try #require(DurationHistogram(encoded: histogram.encoded))
+        #expect(decoded == histogram)
+        let p95 = try #require(histogram.quantile(0.95))
+        #expect((95...114).contains(p95), "within one bucket (19 %) above the true 95")
+        #expect(DurationHistogram(encoded: [200, 1]) == nil, "a bucket past the last")
+        #expect(DurationHistogram(encoded: [3, 0x80]) == nil, "a count cut short")
+    }
+}

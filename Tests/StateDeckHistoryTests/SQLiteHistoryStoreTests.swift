@@ -1,0 +1,258 @@
+import FoundationEssentials
+import Locking
+import SQLite
+import StateDeck
+import StateDeckHistory
+@testable import StateDeckSQLite
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A history folder of its own and a virtual wall clock; the store saves only when told.
+final class StoreFixture: Sendable {
+    static let start = Date(millisecondsSince1970: 20_000 * 86_400_000)
+    let folder: String
+    let clock = Locked(StoreFixture.start)
+
+    init() {
+        folder = FileManager.default.temporaryDirectory.path + "/statedeck-history-\(UInt64.random(in: 0...UInt64.max))"
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(atPath: folder)
+    }
+
+    var path: String { folder + "/" + SQLiteHistoryStore.fileName }
+
+    func open(_ adjust: (inout SQLiteHistoryStore.Configuration) -> Void = { _ in }) throws -> SQLiteHistoryStore {
+        var configuration = SQLiteHistoryStore.Configuration()
+        configuration.startsWriter = false
+        configuration.now = { [clock] in clock.current }
+        adjust(&configuration)
+        return try SQLiteHistoryStore(folder: folder, configuration: configuration)
+    }
+
+    func advance(by duration: Duration) {
+        clock.withLock { $0 = $0.addingTimeInterval(duration / .seconds(1)) }
+    }
+
+    var now: Date { clock.current }
+
+    func change(_ panel: String, _ state: ViewState, cause: PanelChange.Cause = .load(.milliseconds(25))) -> PanelChange {
+        PanelChange(panel: panel, at: now, state: state, cause: cause)
+    }
+
+    /// Writes `bytes` as the history file of a folder made for it.
+    func writeFile(_ bytes: [UInt8]) throws {
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+    }
+
+    func fileBytes() throws -> [UInt8] {
+        [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+    }
+}
+
+@Suite struct SQLiteHistoryStoreTests {
+    @Test func changesAreListedNewestFirstInPages() throws {
+        let fixture = StoreFixture()
+        let store = try fixture.open()
+        for index in 0..<5 {
+            store.record(fixture.change("p", .loaded(Info(summary: "run \(index)"))))
+            fixture.advance(by: .seconds(10))
+        }
+        store.record(fixture.change("p", .error(PanelError(.timeout, detail: "after 5 s"))))
+        store.record(fixture.change("q", .loading, cause: .view))
+        store.flush()
+        let first = try store.changes(of: "p", HistoryQuery(limit: 4))
+        #expect(first.entries.map(\.summary) == ["The service took too long to answer.", "run 4", "run 3", "run 2"])
+        #expect(first.entries.first?.errorKind == .timeout)
+        #expect(first.entries.first?.detail == "after 5 s")
+        #expect(first.entries.first?.durationMs == 25)
+        let cursor = try #require(first.next.flatMap(HistoryCursor.init))
+        let second = try store.changes(of: "p", HistoryQuery(limit: 4, cursor: cursor))
+        #expect(second.entries.map(\.summary) == ["run 1", "run 0"])
+        #expect(second.next == nil)
+        let ranged = try store.changes(of: "p", HistoryQuery(from: StoreFixture.start.addingTimeInterval(15),
+                                                             to: StoreFixture.start.addingTimeInterval(35)))
+        #expect(ranged.entries.map(\.summary) == ["run 3", "run 2"])
+        store.close()
+    }
+
+    @Test func aReopenedStoreRemembersWhatEachPanelShowedAndItsEventIds() async throws {
+        let fixture = StoreFixture()
+        do {
+            let store = try fixture.open()
+            store.trackEventIDs { 4_242 }
+            store.record(fixture.change("up", .loading, cause: .view))
+            store.record(fixture.change("up", .loaded(Info(summary: "All good", fields: [.init("Jobs", "3")]))))
+            store.record(fixture.change("down", .loaded(Info(summary: "Was fine"))))
+            store.record(fixture.change("down", .error(PanelError(.serverError, title: "Boom", detail: "HTTP 500"))))
+            store.record(fixture.change("down", .loading, cause: .view))
+            store.record(fixture.change("forced", .error(PanelError(.unknown)), cause: .debug))
+            store.close()
+        }
+        let store = try fixture.open()
+        #expect(store.lastEventID == 4_242)
+        let memories = store.memories(of: ["up", "down", "forced", "never"])
+        #expect(Set(memories.keys) == ["up", "down"], "forced states are history, never what a panel shows")
+        #expect(try store.changes(of: "forced", HistoryQuery()).entries.map(\.debug) == [true])
+        let deck = Deck("d", panels: ["up", "down", "forced"].map { id in Panel(id, title: id) { Info() } })
+        await deck.restore(memories)
+        let up = try await deck.panelState("up")
+        #expect(up.restored)
+        #expect(up.phase == .loaded)
+        #expect(up.latestValidInfo?.fields?.first?.value == "3")
+        #expect(up.history.map(\.state) == [.loading, .loaded])
+        let down = try await deck.panelState("down")
+        #expect(down.phase == .error, "a load cut short by the stop is not what it showed")
+        #expect(down.latestValidError?.title == "Boom")
+        #expect(down.latestInfo?.summary == "Was fine")
+        store.close()
+    }
+
+    @Test func uptimeCountsTimeUpAndDownAndDrawsSlots() throws {
+        let fixture = StoreFixture()
+        let store = try fixture.open()
+        store.record(fixture.change("p", .loaded(Info())))
+        fixture.advance(by: .seconds(3 * 3_600))
+        store.record(fixture.change("p", .error(PanelError(.timeout))))
+        fixture.advance(by: .seconds(3_600))
+        store.flush()
+        let report = try store.uptime(of: "p", TimelineQuery(span: .seconds(4 * 3_600), slots: 4, to: fixture.now))
+        #expect(report.day == 0.75)
+        #expect(report.current?.health == .down)
+        #expect(report.current?.since == StoreFixture.start.addingTimeInterval(3 * 3_600))
+        #expect(report.slotMs == 3_600_000)
+        #expect(report.slots.map(\.state) == ["up", "up", "down", "none"], "the last slot is the hour just begun")
+        #expect(report.slots[2].tally.failures == 1)
+        store.close()
+    }
+
+    @Test func retentionDeletesChangesAndTalliesPastTheirTime() throws {
+        let fixture = StoreFixture()
+        var retention = HistoryRetention()
+        retention.changes = .seconds(2 * 86_400)
+        let store = try fixture.open { $0.retention = retention }
+        store.record(fixture.change("p", .loaded(Info(summary: "old"))))
+        store.flush()
+        fixture.advance(by: .seconds(3 * 86_400))
+        store.record(fixture.change("p", .loaded(Info(summary: "new"))))
+        store.flush()
+        #expect(try store.changes(of: "p", HistoryQuery()).entries.map(\.summary) == ["new"])
+        store.close()
+        let database = try Database(path: fixture.path, mode: .readOnly)
+        #expect(try database.integer("SELECT min(start) FROM tallies WHERE resolution = 60") ?? 0
+            >= (StoreFixture.start.millisecondsSince1970 + 2 * 86_400_000), "minutes are kept 24 hours")
+        #expect(try database.integer("SELECT count(*) FROM tallies WHERE resolution = 86400") == 3)
+    }
+
+    @Test func aStoreThatCannotSaveSaysWhyKeepsChangesAndResumes() throws {
+        let fixture = StoreFixture()
+        let store = try fixture.open()
+        let heard = Locked<[PanelError?]>([])
+        store.observeTrouble { error in heard.withLock { $0.append(error) } }
+        let blocker = try Database(path: fixture.path, mode: .readWrite(create: false), busyTimeout: .zero)
+        try blocker.execute("BEGIN EXCLUSIVE")
+        store.record(fixture.change("p", .loaded(Info(summary: "kept"))))
+        store.flush()
+        let trouble = try #require(store.trouble)
+        #expect(trouble.title == "Can't save history")
+        #expect(trouble.message.contains("1 changes wait in memory"))
+        try blocker.execute("ROLLBACK")
+        store.flush()
+        #expect(store.trouble == nil)
+        #expect(heard.current.map { $0?.title } == ["Can't save history", nil])
+        #expect(try store.changes(of: "p", HistoryQuery()).entries.map(\.summary) == ["kept"])
+        store.close()
+    }
+
+    @Test func aFullFileIsOutOfSpace() throws {
+        let fixture = StoreFixture()
+        let store = try fixture.open { $0.maximumSize = 64 << 10 }
+        let text = String(repeating: "x", count: 2_000)
+        for index in 0..<200 { store.record(fixture.change("p\(index)", .loaded(Info(summary: text)))) }
+        store.flush()
+        let trouble = try #require(store.trouble)
+        #expect(trouble.kind == .outOfSpace)
+        #expect(trouble.title == "Out of space")
+        store.close()
+    }
+
+    @Test func aSecondStoreOnTheSameFolderIsRefused() throws {
+        let fixture = StoreFixture()
+        let first = try fixture.open()
+        #expect(throws: HistoryOpenError.inUse(folder: fixture.folder, owner: "pid \(getpid())")) {
+            try fixture.open()
+        }
+        first.close()
+    }
+
+    @Test(arguments: [
+        ("not a database", Array("name,value\n1,2\n".utf8)),
+        ("damaged", Array("SQLite format 3\0".utf8) + [UInt8](repeating: 0xEE, count: 4_000)),
+    ])
+    func aFileThatIsNoHistoryIsRefusedAndLeftAlone(_ name: String, _ bytes: [UInt8]) throws {
+        let fixture = StoreFixture()
+        try fixture.writeFile(bytes)
+        #expect {
+            try fixture.open()
+        } throws: { error in
+            guard case .notHistory(let path, _) = error as? HistoryOpenError else { return false }
+            return path == fixture.path
+        }
+        #expect(try fixture.fileBytes() == bytes)
+    }
+
+    @Test func anotherProgramsDatabaseIsRefusedAndLeftAlone() throws {
+        let fixture = StoreFixture()
+        try FileManager.default.createDirectory(atPath: fixture.folder, withIntermediateDirectories: true)
+        do {
+            let other = try Database(path: fixture.path, mode: .readWrite(create: true))
+            try other.execute("CREATE TABLE notes (text TEXT); INSERT INTO notes VALUES ('mine')")
+        }
+        let before = try fixture.fileBytes()
+        let error = try #require(throws: HistoryOpenError.self) { try fixture.open() }
+        #expect(error.description.contains("an SQLite database of another program"))
+        #expect(try fixture.fileBytes() == before)
+    }
+
+    @Test func aNewerSchemaIsRefused() throws {
+        let fixture = StoreFixture()
+        try fixture.open().close()
+        do {
+            let database = try Database(path: fixture.path, mode: .readWrite(create: false))
+            try database.execute("PRAGMA user_version = 99")
+        }
+        let error = try #require(throws: HistoryOpenError.self) { try fixture.open() }
+        #expect(error == .newerSchema(path: fixture.path, version: 99, supported: 1))
+        #expect(error.description.contains("newer StateDeck"))
+    }
+
+    @Test func aFolderInPlaceOfTheFileIsUnreadable() throws {
+        let fixture = StoreFixture()
+        try FileManager.default.createDirectory(atPath: fixture.path, withIntermediateDirectories: true)
+        let error = try #require(throws: HistoryOpenError.self) { try fixture.open() }
+        #expect(error == .unreadable(path: fixture.path, reason: "it is not a regular file"))
+    }
+
+    /// Every released schema version, made by its own migrations, opens as the current one.
+    @Test(arguments: 0..<HistorySchema.currentVersion)
+    func everyEarlierVersionMigratesToTheCurrentOne(_ version: Int) throws {
+        let fixture = StoreFixture()
+        try FileManager.default.createDirectory(atPath: fixture.folder, withIntermediateDirectories: true)
+        do {
+            let earlier = try Database(path: fixture.path, mode: .readWrite(create: true))
+            for step in 0..<version { try earlier.execute(HistorySchema.migrations[step]) }
+            if version > 0 {
+                try earlier.execute("PRAGMA application_id = \(HistorySchema.applicationID); PRAGMA user_version = \(version)")
+            }
+        }
+        try fixture.open().close()
+        let database = try Database(path: fixture.path, mode: .readOnly)
+        #expect(try database.integer("PRAGMA user_version") == Int64(HistorySchema.currentVersion))
+        #expect(try database.integer("PRAGMA application_id") == Int64(HistorySchema.applicationID))
+    }
+}

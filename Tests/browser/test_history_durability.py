@@ -1,0 +1,138 @@
+"""The history file under faults, run as a person would: `kill -9` in the middle of writes, a file
+that is not a history, a second process on the same folder, and event ids across a restart."""
+from __future__ import annotations
+
+import json
+import random
+import signal
+import sqlite3
+import subprocess
+import time
+import urllib.request
+from pathlib import Path
+
+from conftest import BIN, PUBLIC, START_LINE
+
+DECK = """title: Churn
+defaults: { refresh: 1s }
+panels:
+"""
+
+
+def churn_deck(folder: Path, panels: int = 120) -> Path:
+    """A deck whose panels change on every load: random bytes from a command, every 200 ms."""
+    deck = folder / "churn.yaml"
+    lines = [DECK]
+    for index in range(panels):
+        lines.append(f"  - id: p{index}\n    command: {{ run: [sh, -c, 'od -An -N4 -tx1 /dev/urandom'] }}\n")
+    deck.write_text("".join(lines))
+    return deck
+
+
+def start(*args: str) -> tuple[subprocess.Popen, str]:
+    """Starts the server on a free port and returns it with its address."""
+    process = subprocess.Popen([str(BIN), "--port", "0", "--public", str(PUBLIC), *args],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert process.stdout is not None
+    line = process.stdout.readline()
+    match = START_LINE.search(line)
+    assert match, f"no start line: {line!r} {process.stderr.read() if process.poll() is not None else ''}"
+    return process, f"http://127.0.0.1:{match.group(2)}"
+
+
+def saved(database: Path) -> tuple[str, int, int]:
+    """The integrity check's answer, the number of changes saved and the newest one's time (ms)."""
+    connection = sqlite3.connect(f"file:{database}?mode=ro", uri=True)
+    try:
+        check = connection.execute("PRAGMA integrity_check").fetchone()[0]
+        count, newest = connection.execute("SELECT count(*), coalesce(max(at), 0) FROM changes").fetchone()
+        return check, count, newest
+    finally:
+        connection.close()
+
+
+def test_kill_9_in_the_middle_of_writes_loses_at_most_the_last_second_and_never_corrupts(tmp_path: Path):
+    deck = churn_deck(tmp_path)
+    data = tmp_path / "data"
+    database = data / "history.sqlite3"
+    previous = 0
+    rounds = 8
+    for round_index in range(rounds):
+        process, _ = start("--config", str(deck), "--data", str(data))
+        time.sleep(random.uniform(1.2, 2.5))
+        killed_at = time.time() * 1000
+        process.send_signal(signal.SIGKILL)
+        process.wait(timeout=5)
+        check, count, newest = saved(database)
+        assert check == "ok", f"round {round_index}: {check}"
+        assert count > previous, f"round {round_index}: nothing new was saved ({count})"
+        assert killed_at - newest < 1_600, f"round {round_index}: the newest change saved is {killed_at - newest:.0f} ms old"
+        previous = count
+    process, _ = start("--config", str(deck), "--data", str(data))
+    process.send_signal(signal.SIGTERM)
+    assert process.wait(timeout=3) == 0
+
+
+def test_a_file_that_is_no_history_exits_2_naming_it_and_is_left_alone(tmp_path: Path):
+    data = tmp_path / "data"
+    data.mkdir()
+    database = data / "history.sqlite3"
+    database.write_bytes(b"name,value\n1,2\n")
+    result = subprocess.run([str(BIN), "--port", "0", "--public", str(PUBLIC), "--data", str(data)],
+                            capture_output=True, text=True, timeout=10)
+    assert result.returncode == 2
+    assert f"{database} is not a StateDeck history: it is not an SQLite database" in result.stderr
+    assert "move it away" in result.stderr
+    assert database.read_bytes() == b"name,value\n1,2\n"
+
+
+def test_a_second_process_on_the_same_folder_is_refused(tmp_path: Path):
+    data = tmp_path / "data"
+    first, _ = start("--data", str(data))
+    try:
+        result = subprocess.run([str(BIN), "--port", "0", "--public", str(PUBLIC), "--data", str(data)],
+                                capture_output=True, text=True, timeout=10)
+        assert result.returncode == 2
+        assert f"the history folder {data} is in use by another StateDeck (pid {first.pid})" in result.stderr
+        assert not START_LINE.search(result.stdout)
+    finally:
+        first.send_signal(signal.SIGTERM)
+        first.wait(timeout=3)
+
+
+def first_event(url: str, last_event_id: str | None) -> tuple[str, int]:
+    """The name and id of the first event `/events` sends."""
+    request = urllib.request.Request(url + "/events", headers={"Last-Event-ID": last_event_id} if last_event_id else {})
+    with urllib.request.urlopen(request, timeout=5) as stream:
+        name, event_id = "message", None
+        for raw in stream:
+            line = raw.decode().rstrip("\n")
+            if line.startswith("event: "):
+                name = line[7:]
+            elif line.startswith("id: "):
+                event_id = int(line[4:])
+            elif line == "" and event_id is not None:
+                return name, event_id
+    raise AssertionError("the stream ended before an event")
+
+
+def test_event_ids_keep_increasing_across_a_restart_and_an_old_id_gets_a_snapshot(tmp_path: Path):
+    data = tmp_path / "data"
+    process, url = start("--data", str(data), "--seed", "3")
+    with urllib.request.urlopen(url + "/api/state", timeout=5) as answer:
+        before = json.load(answer)["lastEventId"]
+    time.sleep(1.5)  # the writer saves the newest id with each save, at least once a second
+    process.send_signal(signal.SIGTERM)
+    assert process.wait(timeout=3) == 0
+    process, url = start("--data", str(data), "--seed", "3")
+    try:
+        with urllib.request.urlopen(url + "/api/state", timeout=5) as answer:
+            state = json.load(answer)
+        assert state["lastEventId"] > before
+        assert any(panel["restored"] for panel in state["panels"]), "panels start from what they showed"
+        name, event_id = first_event(url, str(before))
+        assert name == "snapshot"
+        assert event_id > before
+    finally:
+        process.send_signal(signal.SIGTERM)
+        process.wait(timeout=3)
