@@ -98,6 +98,11 @@ let package = Package(
             dependencies: ["StateDeckServer", "StateDeck"],
             path: "Benchmarks/DeckChurn"
         ),
+        .executableTarget(
+            name: "statedeck-history-year",
+            dependencies: ["StateDeckSQLite", "StateDeckHistory", "StateDeck", "SQLite"],
+            path: "Benchmarks/HistoryYear"
+        ),
 
         // Test helpers: the raw client socket, HTTP and SSE clients, polling without fixed sleeps.
         .target(name: "TestSupport", dependencies: ["StateDeckDemo"], path: "Tests/TestSupport"),

@@ -6,7 +6,7 @@
 #   make bench BENCH_ARGS="--only fanout --n 1000,10000"
 #
 # Benchmarks/run.py does the work: it installs what is missing (apt-get: wrk, nginx,
-# libnginx-mod-nchan, build-essential, libmicrohttpd-dev, libcurl4-openssl-dev, libyaml-dev, chromium), builds the C
+# libnginx-mod-nchan, build-essential, libmicrohttpd-dev, libcurl4-openssl-dev, libyaml-dev, libsqlite3-dev, chromium), builds the C
 # helpers and a release statedeck in .build-bench, runs everything on loopback, stops every process it started,
 # and writes the tables into BENCHMARKS.md (raw JSON in bench-results/).
 # `python3 Benchmarks/run.py --help` lists the options.

@@ -8,8 +8,9 @@
 
 Benchmarks (--only, comma separated): fanout (SSE fan-out vs nginx + nchan), http (wrk: StateDeck
 vs bare libmicrohttpd vs nginx), browser (headless Chromium, 500 panels), startup (cold start,
-idle RSS). Every comparison runs its contenders interleaved, A B A B ..., and reports medians and
-ratios. Results go to BENCHMARKS.md between markers and, raw, to bench-results/.
+idle RSS), churn and cycles (memory over many changes and clients), history (the history file
+over a simulated year, start-up and queries with it, the CPU recording adds). Every comparison runs
+its contenders interleaved, A B A B ..., and reports medians and ratios. Results go to BENCHMARKS.md between markers and, raw, to bench-results/.
 
 Python 3 standard library only (the browser part runs Benchmarks/browser_bench.py in a Python
 that has Playwright). Installs what it needs with apt-get, builds the C helpers and StateDeck,
@@ -41,7 +42,7 @@ TOOLS = ROOT / ".build-bench" / "bench-tools"
 RESULTS_DIR = ROOT / "bench-results"
 BENCHMARKS_MD = ROOT / "BENCHMARKS.md"
 DEBS = ["wrk", "nginx", "libnginx-mod-nchan", "build-essential", "libmicrohttpd-dev", "libcurl4-openssl-dev",
-        "libyaml-dev", "pkg-config", "chromium", "fonts-dejavu-core"]
+        "libyaml-dev", "libsqlite3-dev", "pkg-config", "chromium", "fonts-dejavu-core"]
 NCHAN_MODULE = "/usr/lib/nginx/modules/ngx_nchan_module.so"
 CLK_TCK = os.sysconf("SC_CLK_TCK")
 RATE_LADDER = [1, 2, 3, 5, 7, 10, 15, 20, 30, 50, 70, 100, 150, 200, 300, 500, 700, 1000, 1500, 2000]
@@ -337,6 +338,9 @@ def start_statedeck(binary, config=None, public=None, extra=(), debug=True):
     if public:
         argv += ["--public", public]
     argv += list(extra)
+    # The other benchmarks measure serving, not recording (which `history` measures).
+    if "--data" not in argv:
+        argv += ["--data", "none"]
     started = time.monotonic()
     proc = PROCS.start(argv, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
                        cwd=ROOT)
@@ -1086,8 +1090,14 @@ def write_report(sections, info, report, args):
 
 # --------------------------------------------------------------------------- main
 
+def bench_history(args, statedeck, report):
+    import history_bench
+    return history_bench.bench_history(args, statedeck, report, sys.modules[__name__])
+
+
 BENCHMARKS = {"startup": bench_startup, "fanout": bench_fanout, "http": bench_http,
-              "browser": bench_browser, "churn": bench_churn, "cycles": bench_cycles}
+              "browser": bench_browser, "churn": bench_churn, "cycles": bench_cycles,
+              "history": bench_history}
 
 
 def parse_args(argv):

@@ -67,6 +67,12 @@ public final class Statement {
         }
     }
 
+    /// Ends the statement's run (`sqlite3_reset`): a statement left in the middle of its rows
+    /// keeps its read transaction open, which holds back every checkpoint of the write-ahead log.
+    public func reset() {
+        sqlite3_reset(handle)
+    }
+
     /// Steps to the end, for a statement that returns no rows.
     public func run() throws(SQLiteError) {
         while try step() {}

@@ -73,7 +73,8 @@ public final class SQLiteHistoryStore: HistoryStore {
         }
         let version = try HistorySchema.version(of: database)
         do {
-            try database.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL")
+            // The log is folded into the file every 1,000 pages; past 4 MiB its file is cut back.
+            try database.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA journal_size_limit = 4194304")
             if let maximumSize = configuration.maximumSize {
                 try database.execute("PRAGMA max_page_count = \(max(1, maximumSize / 4096))")
             }

@@ -10,6 +10,7 @@ extension StoreState {
         guard let key = panelKeys[panel], let stored = shown[panel] else { return nil }
         let select = try statement("SELECT at, state FROM changes WHERE panel = ? ORDER BY at DESC, rowid DESC LIMIT ?")
         try select.bind(.integer(key), .integer(Int64(ViewStateHistory.displayLimit)))
+        defer { select.reset() }
         var entries: [ViewStateHistory.Entry] = []
         while try select.step() {
             let state = Self.state(code: select.integer(1))
@@ -33,6 +34,7 @@ extension StoreState {
             .integer(key), .integer(query.from.map(\Date.millisecondsSince1970) ?? .min),
             .integer(query.to.map(\Date.millisecondsSince1970) ?? .max), .integer(cursorAt), .integer(cursorAt),
             .integer(cursorRow), .integer(Int64(query.limit) + 1))
+        defer { select.reset() }
         var entries: [HistoryEntry] = []
         var next: String?
         var lastRow: Int64 = 0

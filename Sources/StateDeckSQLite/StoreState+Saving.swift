@@ -123,6 +123,7 @@ extension StoreState {
         try statement("INSERT OR IGNORE INTO panels (name) VALUES (?)").bind(.text(panel)).run()
         let select = try statement("SELECT id FROM panels WHERE name = ?")
         try select.bind(.text(panel))
+        defer { select.reset() }
         guard try select.step() else { throw SQLiteError(code: 1, message: "panel \(panel) was not saved") }
         let key = select.integer(0)
         panelKeys[panel] = key

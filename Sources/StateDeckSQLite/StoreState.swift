@@ -49,11 +49,13 @@ struct StoreState {
     private mutating func resume(now: Int64) throws(SQLiteError) {
         let names = try statement("SELECT id, name FROM panels")
         try names.bind()
+        defer { names.reset() }
         while try names.step() {
             if let name = names.text(1) { panelKeys[name] = names.integer(0) }
         }
         let rows = try statement("SELECT p.id, p.name, l.shown, l.info, l.error, l.stale, l.health, l.since FROM latest l JOIN panels p ON p.id = l.panel")
         try rows.bind()
+        defer { rows.reset() }
         var resumed: [(key: Int64, name: String, health: Health, since: Int64)] = []
         while try rows.step() {
             let key = rows.integer(0)
@@ -87,6 +89,7 @@ struct StoreState {
             FROM tallies WHERE panel = ? AND resolution = ? AND start >= ? ORDER BY start
             """)
         try select.bind(.integer(key), .integer(Int64(resolution.rawValue)), .integer(from))
+        defer { select.reset() }
         var rows: [TallyRow] = []
         while try select.step() {
             var tally = Tally()

@@ -1,5 +1,6 @@
 """The history file under faults, run as a person would: `kill -9` in the middle of writes, a file
-that is not a history, a second process on the same folder, and event ids across a restart."""
+that is not a history, a second process on the same folder, event ids across a restart, and a disk
+that fills up while serving (a tmpfs the test mounts: the tests run as root)."""
 from __future__ import annotations
 
 import json
@@ -136,3 +137,61 @@ def test_event_ids_keep_increasing_across_a_restart_and_an_old_id_gets_a_snapsho
     finally:
         process.send_signal(signal.SIGTERM)
         process.wait(timeout=3)
+
+
+def notice(url: str) -> dict | None:
+    with urllib.request.urlopen(url + "/api/state", timeout=5) as answer:
+        return json.load(answer)["notice"]
+
+
+def wait_for(condition, timeout: float = 15.0, every: float = 0.1):
+    """Polls `condition` until it returns something truthy, which is returned."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = condition()
+        if value:
+            return value
+        time.sleep(every)
+    raise AssertionError(f"not within {timeout} s: {condition.__doc__ or condition}")
+
+
+class SmallDisk:
+    """A tmpfs of its own, mounted for the test: a real disk to fill up."""
+
+    def __init__(self, folder: Path, size: str = "4m"):
+        self.folder = folder
+        folder.mkdir()
+        subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size},mode=0700", "tmpfs", str(folder)], check=True)
+
+    def unmount(self) -> None:
+        subprocess.run(["umount", "-l", str(self.folder)], check=True)
+
+
+def test_a_full_disk_shows_out_of_space_serving_goes_on_and_history_catches_up(tmp_path: Path):
+    disk = SmallDisk(tmp_path / "disk")
+    process, url = start("--config", str(churn_deck(tmp_path, panels=40)), "--data", str(disk.folder / "data"))
+    filler = disk.folder / "filler"
+    try:
+        wait_for(lambda: (disk.folder / "data" / "history.sqlite3").stat().st_size > 0)
+        with open(filler, "wb") as out:
+            try:
+                while True:
+                    out.write(b"\0" * 65536)
+                    out.flush()
+            except OSError:
+                pass
+        card = wait_for(lambda: notice(url))
+        assert card["title"] == "Out of space"
+        assert card["kind"] == "outOfSpace"
+        with urllib.request.urlopen(url + "/api/panels/p0", timeout=5) as answer:
+            assert json.load(answer)["id"] == "p0", "serving goes on"
+        filled_at = time.time() * 1000
+        filler.unlink()
+        wait_for(lambda: notice(url) is None)
+        _, _, newest = saved(disk.folder / "data" / "history.sqlite3")
+        assert newest > filled_at, "changes made while the disk was full were saved once it had room"
+    finally:
+        process.send_signal(signal.SIGTERM)
+        process.wait(timeout=3)
+        disk.unmount()
+

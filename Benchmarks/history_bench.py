@@ -1,0 +1,165 @@
+"""The history store's costs (`make bench`, `--only history`): the file over a simulated year,
+start-up with a year of history, query times, and the CPU that recording adds to a busy deck.
+
+Called by run.py, whose process tracking, servers and report it uses."""
+from __future__ import annotations
+
+import json
+import shutil
+import statistics
+import subprocess
+import tempfile
+import time
+import urllib.request
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+
+def median(values):
+    return statistics.median(values) if values else float("nan")
+
+
+def percentile(values, fraction):
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(len(ordered) * fraction))] if ordered else float("nan")
+
+
+def file_deck(folder: Path, panels: int) -> Path:
+    """`panels` panels p0, p1, … reading a file nobody changes, loaded once: start-up and queries
+    are measured without loads."""
+    (folder / "status.json").write_text('{"ok": true}\n')
+    deck = {"title": f"History benchmark ({panels} panels)",
+            "panels": [{"id": f"p{i}", "file": {"path": "./status.json"}, "refresh": "manual"}
+                       for i in range(panels)]}
+    path = folder / "deck.json"
+    path.write_text(json.dumps(deck))
+    return path
+
+
+def http_deck(folder: Path, panels: int, url: str, refresh: str) -> Path:
+    deck = {"title": f"History benchmark ({panels} http panels)",
+            "panels": [{"id": f"h{i}", "http": {"url": url}, "refresh": refresh} for i in range(panels)]}
+    path = folder / "http-deck.json"
+    path.write_text(json.dumps(deck))
+    return path
+
+
+def timed_get(url: str) -> float:
+    """Milliseconds from sending the request to the end of the answer."""
+    started = time.perf_counter()
+    with urllib.request.urlopen(url, timeout=10) as answer:
+        answer.read()
+        assert answer.status == 200
+    return (time.perf_counter() - started) * 1000
+
+
+def bench_history(args, statedeck, report, run):
+    """`run` is run.py's module: start_statedeck, start_nginx, build_release, log, ROOT."""
+    if not statedeck:
+        return "StateDeck not measured."
+    if not args.no_build:
+        run.build_release("statedeck-history-year")
+    simulate = run.ROOT / ".build-bench" / "release" / "statedeck-history-year"
+    workdir = Path(tempfile.mkdtemp(prefix="statedeck-bench-history-"))
+    sections = []
+    try:
+        days, simulated_panels, panels = (30, 10, 1000) if args.quick else (730, 10, 1000)
+        year = workdir / "year"
+        run.log(f"simulating {days} days of {simulated_panels} panels, copied to {panels}")
+        started = time.monotonic()
+        table = subprocess.run([str(simulate), str(simulated_panels), str(days), str(year), str(panels)],
+                               check=True, capture_output=True, text=True, timeout=3600).stdout
+        run.log(f"simulated in {time.monotonic() - started:.0f} s")
+        report["history_year"] = table
+        sections += [
+            f"**The file over time.** `statedeck-history-year` drives the real store on a virtual clock: "
+            f"{simulated_panels} panels loaded every 15 s for {days} simulated days, each down about once "
+            "in 17 hours for 30 s to 10 min; then every panel's rows are copied to make the "
+            f"{panels}-panel file the next tables use. Default retention: changes 7 days, minutes "
+            "24 hours, hours 90 days, days 2 years, so the file grows by the day tallies only after 90 "
+            "days, and stops growing at 2 years. The write-ahead log beside it stays under 4 MiB.", "",
+            table.strip(), ""]
+
+        deck = file_deck(workdir, panels)
+        empty = workdir / "empty"
+        runs = 3 if args.quick else 5
+        startup = {"--data none": [], "empty history": [], f"{days} days of history": []}
+        extras = {"--data none": ["--data", "none"], "empty history": ["--data", str(empty)],
+                  f"{days} days of history": ["--data", str(year)]}
+        for _ in range(runs):
+            for name, extra in extras.items():
+                server = run.start_statedeck(statedeck, config=str(deck), extra=extra, debug=False)
+                startup[name].append(server.startup_seconds * 1000)
+                server.stop()
+                shutil.rmtree(empty, ignore_errors=True)
+        report["history_startup_ms"] = startup
+        rows = [f"| {name} | {median(values):.0f} | " + ", ".join(f"{v:.0f}" for v in values) + " |"
+                for name, values in startup.items()]
+        sections += [
+            f"**Start-up** of a deck of {panels} file panels (no loads): process start to the start-up "
+            f"line, {runs} runs interleaved. With history, every panel's state, newest 50 changes and "
+            "open hour and day are read before serving.", "",
+            "| history | median (ms) | runs |", "| --- | --- | --- |", *rows, ""]
+
+        server = run.start_statedeck(statedeck, config=str(deck), extra=["--data", str(year)], debug=False)
+        try:
+            since = (datetime.now(timezone.utc) - timedelta(days=30)).strftime("%Y-%m-%dT%H:%M:%SZ")
+            queries = {
+                "history, last 30 days, 100 newest": f"/api/panels/p7/history?from={since}&limit=100",
+                "history, last 30 days, 500 newest": f"/api/panels/p7/history?from={since}&limit=500",
+                "uptime and timeline, 30 days in 90 slots": "/api/panels/p7/uptime?span=30d&slots=90",
+                "uptime and timeline, 24 hours in 90 slots": "/api/panels/p7/uptime",
+            }
+            times = {}
+            for name, path in queries.items():
+                timed_get(server.base + path)
+                times[name] = [timed_get(server.base + path) for _ in range(30)]
+        finally:
+            server.stop()
+        report["history_queries_ms"] = times
+        sections += [
+            f"**Queries** against the {panels}-panel file, 30 times each after one to warm up, timed "
+            "by the client from request to the end of the answer.", "",
+            "| query | median (ms) | p95 (ms) |", "| --- | --- | --- |",
+            *[f"| {name} | {median(v):.1f} | {percentile(v, 0.95):.1f} |" for name, v in times.items()], ""]
+
+        sections += recording_cost(args, statedeck, run, workdir, report)
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+    return "\n".join(sections)
+
+
+def recording_cost(args, statedeck, run, workdir: Path, report):
+    """CPU of a deck of http panels against nginx, with and without history, interleaved."""
+    panels, refresh = (3000, "5s")
+    seconds, warmup, rounds = (15, 10, 1) if args.quick else (40, 15, args.rounds)
+    root = workdir / "www"
+    root.mkdir()
+    (root / "status.json").write_text('{"ok": true}\n')
+    nginx = run.start_nginx("nginx", run.NGINX_DEFAULT_CONF, root=str(root))
+    cpu = {"--data none": [], "history": []}
+    try:
+        deck = http_deck(workdir, panels, f"http://127.0.0.1:{nginx.port}/status.json", refresh)
+        for round_index in range(rounds):
+            for name in cpu:
+                data = ["--data", "none"] if name == "--data none" else ["--data", str(workdir / f"data{round_index}")]
+                server = run.start_statedeck(statedeck, config=str(deck), extra=data, debug=False)
+                try:
+                    time.sleep(warmup)
+                    before = server.cpu_seconds()
+                    time.sleep(seconds)
+                    cpu[name].append((server.cpu_seconds() - before) / seconds * 100)
+                finally:
+                    server.stop()
+                run.log(f"{name}: {cpu[name][-1]:.1f} % of a core")
+    finally:
+        nginx.stop()
+    report["history_cpu_percent"] = cpu
+    added = median(cpu["history"]) / median(cpu["--data none"]) - 1
+    return [
+        f"**Recording cost.** {panels:,} http panels refreshed every {refresh} against nginx on loopback "
+        f"(600 loads a second), CPU of the StateDeck process over {seconds} s after {warmup} s, "
+        f"{rounds} round(s) interleaved.", "",
+        "| history | CPU (% of a core), median | runs |", "| --- | --- | --- |",
+        *[f"| {name} | {median(v):.1f} | " + ", ".join(f"{x:.1f}" for x in v) + " |" for name, v in cpu.items()],
+        "", f"Recording adds {added * 100:+.0f} % to the deck's CPU (target: at most +10 %).", ""]
