@@ -110,7 +110,8 @@ let package = Package(
         .target(
             name: "DeckTestSupport",
             dependencies: [
-                "StateDeckServer", "StateDeck", "TestSupport", .product(name: "Logging", package: "swift-log"),
+                "StateDeckServer", "StateDeck", "StateDeckHistory", "TestSupport",
+                .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/DeckTestSupport"
         ),
@@ -132,7 +133,10 @@ let package = Package(
         ),
         .testTarget(
             name: "StateDeckServerTests",
-            dependencies: ["StateDeckServer", "StateDeck", "MicroHTTP", "DeckTestSupport", "TestSupport", "Locking"]
+            dependencies: [
+                "StateDeckServer", "StateDeck", "StateDeckHistory", "StateDeckSQLite", "SQLite", "MicroHTTP",
+                "DeckTestSupport", "TestSupport", "Locking",
+            ]
         ),
         .testTarget(
             name: "HardeningTests",

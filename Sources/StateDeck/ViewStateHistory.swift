@@ -21,6 +21,19 @@ public struct ViewStateHistory: Sendable, Equatable {
             self.state = state
             self.at = at
         }
+
+        private enum CodingKeys: String, CodingKey {
+            case state, at
+        }
+
+        /// `at` is written as ``DeckJSON/timestamp(_:)`` text directly: a panel state carries up
+        /// to 50 entries, and handing each date to the encoder's date strategy cost more than
+        /// the rest of the state (a restored deck of 1,000 panels encodes 100,000 at start-up).
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(state, forKey: .state)
+            try container.encode(DeckJSON.timestamp(at), forKey: .at)
+        }
     }
 
     /// The newest entries, oldest first, at most ``displayLimit``.

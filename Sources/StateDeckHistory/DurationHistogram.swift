@@ -11,21 +11,59 @@ public struct DurationHistogram: Sendable, Equatable {
     /// Bucket `i` holds durations in `[2^((i-1)/4), 2^(i/4))` milliseconds; bucket 0 holds
     /// durations under 1 ms, the last one everything longer.
     static let bucketCount = 82
-    private(set) var counts: [Int: Int] = [:]
+
+    /// A bucket with its count.
+    struct Bin: Sendable, Equatable {
+        var index: UInt8
+        var count: Int
+    }
+
+    /// The buckets counted, in order: a minute's loads fall in a few, so a sorted list is smaller
+    /// and quicker to merge than a table of every bucket.
+    private(set) var bins: [Bin] = []
 
     public init() {}
 
-    var isEmpty: Bool { counts.isEmpty }
+    var isEmpty: Bool { bins.isEmpty }
 
     /// Durations counted.
-    var count: Int { counts.values.reduce(0, +) }
+    var count: Int { bins.reduce(0) { $0 + $1.count } }
 
     mutating func add(milliseconds: Int64) {
-        counts[Self.bucket(of: milliseconds), default: 0] += 1
+        add(Bin(index: UInt8(Self.bucket(of: milliseconds)), count: 1))
+    }
+
+    private mutating func add(_ bin: Bin) {
+        if let position = bins.firstIndex(where: { $0.index >= bin.index }) {
+            if bins[position].index == bin.index {
+                bins[position].count += bin.count
+            } else {
+                bins.insert(bin, at: position)
+            }
+        } else {
+            bins.append(bin)
+        }
     }
 
     mutating func merge(_ other: DurationHistogram) {
-        counts.merge(other.counts, uniquingKeysWith: +)
+        guard !bins.isEmpty else { return bins = other.bins }
+        var merged: [Bin] = []
+        merged.reserveCapacity(bins.count + other.bins.count)
+        var (left, right) = (0, 0)
+        while left < bins.count || right < other.bins.count {
+            if right == other.bins.count || (left < bins.count && bins[left].index < other.bins[right].index) {
+                merged.append(bins[left])
+                left += 1
+            } else if left == bins.count || other.bins[right].index < bins[left].index {
+                merged.append(other.bins[right])
+                right += 1
+            } else {
+                merged.append(Bin(index: bins[left].index, count: bins[left].count + other.bins[right].count))
+                left += 1
+                right += 1
+            }
+        }
+        bins = merged
     }
 
     static func bucket(of milliseconds: Int64) -> Int {
@@ -45,9 +83,9 @@ public struct DurationHistogram: Sendable, Equatable {
         guard total > 0 else { return nil }
         let rank = Int((Double(total) * fraction).rounded(.up))
         var seen = 0
-        for index in counts.keys.sorted() {
-            seen += counts[index]!
-            if seen >= rank { return Self.upperEdge(of: index) }
+        for bin in bins {
+            seen += bin.count
+            if seen >= rank { return Self.upperEdge(of: Int(bin.index)) }
         }
         return nil
     }
@@ -55,9 +93,10 @@ public struct DurationHistogram: Sendable, Equatable {
     /// Stored as pairs of a bucket byte and its count as a LEB128 varint.
     public var encoded: [UInt8] {
         var bytes: [UInt8] = []
-        for index in counts.keys.sorted() {
-            bytes.append(UInt8(index))
-            var count = UInt64(counts[index]!)
+        bytes.reserveCapacity(bins.count * 2)
+        for bin in bins {
+            bytes.append(bin.index)
+            var count = UInt64(bin.count)
             repeat {
                 let low = UInt8(count & 0x7F)
                 count >>= 7
@@ -71,7 +110,7 @@ public struct DurationHistogram: Sendable, Equatable {
     public init?(encoded bytes: [UInt8]) {
         var position = 0
         while position < bytes.count {
-            let index = Int(bytes[position])
+            let index = bytes[position]
             position += 1
             var count: UInt64 = 0
             var shift: UInt64 = 0
@@ -83,8 +122,8 @@ public struct DurationHistogram: Sendable, Equatable {
                 shift += 7
                 if byte & 0x80 == 0 { break }
             }
-            guard index < Self.bucketCount else { return nil }
-            counts[index, default: 0] += Int(count)
+            guard index < Self.bucketCount, bins.last.map({ $0.index < index }) ?? true else { return nil }
+            bins.append(Bin(index: index, count: Int(count)))
         }
     }
 }

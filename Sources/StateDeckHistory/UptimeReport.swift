@@ -62,8 +62,9 @@ public struct UptimeReport: Sendable, Equatable {
         rows: (Resolution, Int64) throws(Failure) -> [TallyRow]
     ) throws(Failure) {
         let now = query.to.millisecondsSince1970
+        // Hours are fine enough for a ratio of a day or more, and a 24th of the minutes to add.
         func ratio(_ span: Duration) throws(Failure) -> Double? {
-            let resolution = retention.finestResolution(covering: span)
+            let resolution: Resolution = retention.hours >= span ? .hour : .day
             let from = resolution.start(of: now) - Int64(span / .milliseconds(1)) + resolution.milliseconds
             var total = Tally()
             for row in try rows(resolution, from) where row.start < now { total.merge(row.tally) }

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import StateDeck
+import StateDeckHistory
 import StateDeckServer
 import TestSupport
 
@@ -16,6 +17,8 @@ public final class LiveDeckServer: Sendable {
         public var debug = false
         public var pingInterval: Duration = .seconds(15)
         public var streamCapacity = 256 * 1024
+        /// Where changes are kept; none by default.
+        public var history: (any HistoryStore)?
 
         public init() {}
     }
@@ -59,7 +62,8 @@ public final class LiveDeckServer: Sendable {
         configuration.streamCapacity = options.streamCapacity
         host = options.host
         do {
-            server = try await DeckServer(deck: deck, configuration: configuration, logger: Self.quietLogger)
+            server = try await DeckServer(deck: deck, configuration: configuration, history: options.history,
+                                          logger: Self.quietLogger)
             port = try await server.start()
         } catch {
             ownFolder.map { try? FileManager.default.removeItem(at: $0) }

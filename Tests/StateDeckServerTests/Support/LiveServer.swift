@@ -1,6 +1,7 @@
 import DeckTestSupport
 import Foundation
 import StateDeck
+import StateDeckHistory
 import StateDeckServer
 import TestSupport
 import Testing
@@ -16,6 +17,7 @@ final class LiveServer: Sendable {
         var pingInterval: Duration = .seconds(15)
         var streamCapacity = 256 * 1024
         var token: AccessToken?
+        var history: (any HistoryStore)?
     }
 
     let scripts: TestDeck
@@ -37,6 +39,7 @@ final class LiveServer: Sendable {
         liveOptions.pingInterval = options.pingInterval
         liveOptions.streamCapacity = options.streamCapacity
         liveOptions.token = options.token
+        liveOptions.history = options.history
         do {
             live = try await LiveDeckServer(deck: scripts.make(), options: liveOptions, publicDirectory: folder.url)
         } catch {

@@ -1,0 +1,163 @@
+import Foundation
+import SQLite
+import StateDeck
+import StateDeckHistory
+import StateDeckSQLite
+import TestSupport
+import Testing
+
+/// A history store in a folder of its own that saves only when told, removed after.
+private final class HistoryFolderFixture: Sendable {
+    let folder = FileManager.default.temporaryDirectory.path + "/statedeck-routes-\(UUID().uuidString)"
+
+    func open() throws -> SQLiteHistoryStore {
+        var configuration = SQLiteHistoryStore.Configuration()
+        configuration.startsWriter = false
+        return try SQLiteHistoryStore(folder: folder, configuration: configuration)
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(atPath: folder)
+    }
+}
+
+extension Live {
+    /// The history and uptime routes, the `notice`, and what a store changes in the state.
+    @Suite struct HistoryRoutesTests {
+        private static func withHistory(_ body: (LiveServer, SQLiteHistoryStore) async throws -> Void) async throws {
+            let fixture = HistoryFolderFixture()
+            let store = try fixture.open()
+            var options = LiveServer.Options()
+            options.history = store
+            try await LiveServer.run(options) { server in
+                store.flush()
+                try await body(server, store)
+            }
+            store.close()
+        }
+
+        @Test func theHistoryRouteListsEachPanelsChangesNewestFirst() async throws {
+            try await Self.withHistory { server, _ in
+                let response = try await server.get("/api/panels/jobs/history?limit=1")
+                #expect(response.status == 200)
+                let page = try #require(try JSONSerialization.jsonObject(with: Data(response.text.utf8)) as? [String: Any])
+                let entries = try #require(page["entries"] as? [[String: Any]])
+                #expect(entries.count == 1)
+                #expect(entries.first?["state"] as? String == "loaded")
+                #expect(entries.first?["summary"] as? String == "2 jobs")
+                #expect(entries.first?["durationMs"] is Int)
+                let next = try #require(page["next"] as? String)
+                let older = try await server.get("/api/panels/jobs/history?cursor=\(next)")
+                #expect(older.text.contains(#""state":"loading""#))
+                #expect(older.text.contains(#""next":null"#))
+            }
+        }
+
+        @Test func theUptimeRouteCountsTimeAndDrawsTheAskedSlots() async throws {
+            try await Self.withHistory { server, _ in
+                let response = try await server.get("/api/panels/api/uptime?span=2h&slots=4")
+                #expect(response.status == 200)
+                let report = try #require(try JSONSerialization.jsonObject(with: Data(response.text.utf8)) as? [String: Any])
+                #expect(report["24h"] as? Double == 1, "up since its first load")
+                let current = try #require(report["current"] as? [String: Any])
+                #expect(current["state"] as? String == "up")
+                #expect(report["slotMs"] as? Int == 1_800_000)
+                let slots = try #require(report["slots"] as? [[String: Any]])
+                #expect(slots.count == 4)
+                #expect(slots.last?["state"] as? String == "up")
+                #expect(slots.first?["state"] as? String == "none")
+                let defaults = try await server.get("/api/panels/api/uptime")
+                #expect(defaults.text.contains(#""slotMs":960000"#), "24 hours in 90 slots of 16 minutes")
+            }
+        }
+
+        @Test(arguments: [
+            ("/api/panels/api/history?limit=0", "limit"),
+            ("/api/panels/api/history?limit=many", "limit"),
+            ("/api/panels/api/history?from=yesterday", "from"),
+            ("/api/panels/api/history?from=2026-11-25T10:00:00Z&to=2026-11-24T10:00:00Z", "from must not be after to"),
+            ("/api/panels/api/history?cursor=x", "cursor"),
+            ("/api/panels/api/uptime?span=2y", "span"),
+            ("/api/panels/api/uptime?span=10s", "span"),
+            ("/api/panels/api/uptime?slots=501", "slots"),
+            ("/api/panels/api/uptime?to=soon", "to"),
+        ])
+        func badParametersAre400NamingTheParameter(_ target: String, _ named: String) async throws {
+            try await Self.withHistory { server, _ in
+                let response = try await server.get(target)
+                #expect(response.status == 400)
+                let error = try #require(response.apiError)
+                #expect(error.code == "bad_request")
+                #expect(error.message.hasPrefix(named), "\(error.message)")
+            }
+        }
+
+        @Test func anUnknownPanelIs404() async throws {
+            try await Self.withHistory { server, _ in
+                for target in ["/api/panels/nope/history", "/api/panels/nope/uptime"] {
+                    let response = try await server.get(target)
+                    #expect(response.status == 404)
+                    #expect(response.apiError?.code == "not_found")
+                }
+            }
+        }
+
+        @Test func withoutAHistoryTheRoutesAre404AndTheSettingsSayNone() async throws {
+            try await LiveServer.run { server in
+                let response = try await server.get("/api/panels/api/uptime")
+                #expect(response.status == 404)
+                #expect(response.apiError?.code == "no_history")
+                #expect(try await server.get("/api/state").text.contains(#""history":null"#))
+            }
+        }
+
+        @Test func theSettingsNameTheTimelineAndTheStateCarriesTheNotice() async throws {
+            try await Self.withHistory { server, store in
+                let state = try await server.get("/api/state").text
+                #expect(state.contains(#""history":{"timelineSlots":90,"timelineSpanMs":86400000}"#))
+                #expect(state.contains(#""notice":null"#))
+                let client = try await server.events()
+                defer { client.close() }
+                _ = try await client.nextEvent()
+                let blocker = try Database(path: store.path, mode: .readWrite(create: false), busyTimeout: .zero)
+                try blocker.execute("BEGIN EXCLUSIVE")
+                try await server.deck.push(.loaded(Info(summary: "pushed")), panel: "api")
+                store.flush()
+                let notice = try #require(try await client.next(named: "notice"))
+                #expect(notice.data.contains(#""title":"Can't save history""#))
+                #expect(try await server.get("/api/state").text.contains(#""notice":{"#))
+                try blocker.execute("ROLLBACK")
+                store.flush()
+                #expect(try #require(try await client.next(named: "notice")).data == "null")
+            }
+        }
+
+        @Test func eventIdsStartAfterTheNewestTheStoreKept() async throws {
+            let fixture = HistoryFolderFixture()
+            let later = UInt64(Date().timeIntervalSince1970 * 1_000_000) + 86_400_000_000
+            do {
+                let store = try fixture.open()
+                store.trackEventIDs { later }
+                store.close()
+            }
+            let store = try fixture.open()
+            var options = LiveServer.Options()
+            options.history = store
+            try await LiveServer.run(options) { server in
+                let state = try await server.get("/api/state").decode(WireState.self)
+                #expect(state.lastEventId > later, "a clock set back a day does not reuse ids")
+            }
+            store.close()
+        }
+    }
+}
+
+extension AsyncSSEClient {
+    /// The next event named `name`, skipping others.
+    fileprivate func next(named name: String) async throws -> SSEEvent? {
+        while let event = try await nextEvent() {
+            if event.event == name { return event }
+        }
+        return nil
+    }
+}
