@@ -123,7 +123,7 @@ let package = Package(
         ),
         .testTarget(
             name: "StateDeckSourcesTests",
-            dependencies: ["StateDeckSources", "StateDeck", "Threading", "Locking", "TestSupport"],
+            dependencies: ["StateDeckSources", "StateDeck", "StateDeckHistory", "Threading", "Locking", "TestSupport"],
             // Deck files the fuzz run mutates, read by path.
             exclude: ["DeckFileCorpus"]
         ),

@@ -124,6 +124,8 @@ public final class SQLiteHistoryStore: HistoryStore {
         wake.signal()
         writerDone.wait()
         if !configuration.startsWriter { flush() }
+        // Folded into the file, so a copy of the file alone is the whole history.
+        state.withLock { try? $0.database.execute("PRAGMA wal_checkpoint(TRUNCATE)") }
     }
 
     /// Saves the queued changes and the buckets that ended by now, in one transaction.

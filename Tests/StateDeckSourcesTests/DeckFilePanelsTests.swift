@@ -1,5 +1,6 @@
 import Foundation
 import StateDeck
+import StateDeckHistory
 import Testing
 @testable import StateDeckSources
 
@@ -78,6 +79,17 @@ struct DeckFilePanelsTests {
         #expect(deck.configuration.toastDuration == .seconds(6) && deck.configuration.toastPosition == .bottom)
         let plain = try self.deck("panels: [{ id: db, tcp: { host: localhost, port: 9 } }]")
         #expect(plain.toastDuration == .seconds(4) && plain.toastPosition == .top)
+    }
+
+    @Test func theDeckSaysHowLongHistoryIsKept() throws {
+        let file = try deck("""
+            history: { changes: 14d, minutes: 36h, days: 3650d }
+            panels: [{ id: db, tcp: { host: localhost, port: 9 } }]
+            """)
+        #expect(file.historyRetention.changes == .seconds(14 * 86_400))
+        #expect(file.historyRetention.minutes == .seconds(36 * 3_600))
+        #expect(file.historyRetention.hours == HistoryRetention().hours, "a key left out keeps its default")
+        #expect(file.historyRetention.days == .seconds(3_650 * 86_400))
     }
 
     @Test func aRecoveryCommandRunsAndThePanelReloads() async throws {

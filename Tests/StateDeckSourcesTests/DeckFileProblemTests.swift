@@ -174,6 +174,18 @@ struct DeckFileProblemTests {
             toasts: { position: middle }
             panels: [{ id: db, tcp: { host: localhost, port: 5432 } }]
             """, problem: #"deck.yaml:1: toasts.position: "middle" is not allowed here (expected top, bottom)"#),
+        Case(name: "history kept less than an hour", yaml: """
+            history: { changes: 10m }
+            panels: [{ id: db, tcp: { host: localhost, port: 5432 } }]
+            """, problem: "deck.yaml:1: history.changes: must be at least 60 min"),
+        Case(name: "history kept past ten years", yaml: """
+            history: { days: 4000d }
+            panels: [{ id: db, tcp: { host: localhost, port: 5432 } }]
+            """, problem: "deck.yaml:1: history.days: must be at most 3660 days"),
+        Case(name: "an unknown history key", yaml: """
+            history: { raw: 7d }
+            panels: [{ id: db, tcp: { host: localhost, port: 5432 } }]
+            """, problem: "deck.yaml:1: history.raw: unknown key (expected changes, minutes, hours, days)"),
         Case(name: "an item action without label", yaml: """
             panels:
               - id: jobs

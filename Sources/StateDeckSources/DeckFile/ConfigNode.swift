@@ -122,7 +122,7 @@ extension ConfigNode {
             return nil
         }
         guard duration <= maximum else {
-            problem("must be at most \(Int(maximum / .seconds(86_400))) days")
+            problem("must be at most \(maximum.components.seconds / 86_400) days")
             return nil
         }
         return duration
