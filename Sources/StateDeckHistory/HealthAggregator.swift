@@ -6,8 +6,11 @@ import StateDeck
 /// Each panel's health changes only with results (of loads and pushes) that are not forced; the
 /// time between two changes is counted in the health it had, split at bucket edges. A bucket
 /// is handed out as a ``TallyRow`` once time has passed its end; until then it is open, and
-/// ``openTally(of:_:at:)`` tells what it holds so far. Time forced by a debug command counts
+/// ``unsavedRows(of:_:at:)`` tells what it holds so far. Time forced by a debug command counts
 /// nowhere, and neither does time before a panel was first heard of.
+///
+/// Tracks are changed in place: a deck of thousands of panels sends hundreds of changes a second,
+/// and every panel's time is counted at each save.
 public struct HealthAggregator: Sendable {
     /// One panel's health, and its open buckets.
     public struct Track: Sendable {
@@ -17,8 +20,16 @@ public struct HealthAggregator: Sendable {
         /// Time is counted up to here.
         var countedTo: Int64
         var forced = false
-        /// The open minute, hour and day, by start.
-        var open: [Resolution: (start: Int64, tally: Tally)] = [:]
+        /// The open minute, hour and day.
+        var minute: Bucket?
+        var hour: Bucket?
+        var day: Bucket?
+    }
+
+    /// An open bucket: its start (milliseconds since 1970) and what it holds.
+    struct Bucket: Sendable {
+        var start: Int64
+        var tally = Tally()
     }
 
     public private(set) var tracks: [String: Track] = [:]
@@ -32,50 +43,25 @@ public struct HealthAggregator: Sendable {
     public mutating func resume(_ panel: String, health: Health, since: Int64, now: Int64,
                                 hour: Tally, day: Tally) {
         var track = Track(health: health, since: since, countedTo: now)
-        track.open[.hour] = (Resolution.hour.start(of: now), hour)
-        track.open[.day] = (Resolution.day.start(of: now), day)
+        track.hour = Bucket(start: Resolution.hour.start(of: now), tally: hour)
+        track.day = Bucket(start: Resolution.day.start(of: now), tally: day)
         tracks[panel] = track
     }
 
     /// Counts time up to the change, then applies it.
     public mutating func apply(_ change: PanelChange) {
         let at = change.at.millisecondsSince1970
-        var track = tracks[change.panel] ?? Track(since: at, countedTo: at)
-        advance(&track, panel: change.panel, to: at)
-        if change.cause == .debug {
-            track.forced = true
-        } else {
-            track.forced = false
-            update(&track, with: change, at: at)
-        }
-        tracks[change.panel] = track
-    }
-
-    private func update(_ track: inout Track, with change: PanelChange, at: Int64) {
-        let health: Health
-        switch (change.state, change.cause) {
-        case (.loaded, .load), (.loaded, .push): health = .up
-        case (.error, .load), (.error, .push): health = .down
-        case (.loading, _) where track.health == .unknown: health = .loading
-        default: return
-        }
-        if health != .loading {
-            let milliseconds = change.duration.map { Int64(($0 / .milliseconds(1)).rounded()) }
-            track.countLoad(failed: health == .down, milliseconds: milliseconds, at: at)
-        }
-        if health != track.health {
-            track.health = health
-            track.since = at
-        }
+        if tracks[change.panel] == nil { tracks[change.panel] = Track(since: at, countedTo: at) }
+        tracks[change.panel]!.advance(to: at, panel: change.panel, closing: &closed)
+        tracks[change.panel]!.apply(change, at: at)
     }
 
     /// Counts every panel's time up to `date`, ending the buckets that `date` has passed.
     public mutating func advance(to date: Date) {
         let now = date.millisecondsSince1970
-        for panel in tracks.keys {
-            var track = tracks[panel]!
-            advance(&track, panel: panel, to: now)
-            tracks[panel] = track
+        for index in tracks.indices {
+            let panel = tracks.keys[index]
+            tracks.values[index].advance(to: now, panel: panel, closing: &closed)
         }
     }
 
@@ -89,60 +75,89 @@ public struct HealthAggregator: Sendable {
     /// `date`: those `date` has ended since the last count, and the open one.
     public func unsavedRows(of panel: String, _ resolution: Resolution, at date: Date) -> [TallyRow] {
         guard var track = tracks[panel] else { return [] }
-        var scratch = HealthAggregator()
-        scratch.advance(&track, panel: panel, to: date.millisecondsSince1970)
-        var rows = scratch.closed.filter { $0.resolution == resolution }
-        if let open = track.open[resolution], !open.tally.isEmpty {
+        var rows: [TallyRow] = []
+        track.advance(to: date.millisecondsSince1970, panel: panel, closing: &rows)
+        rows.removeAll { $0.resolution != resolution }
+        if let open = track[resolution], !open.tally.isEmpty {
             rows.append(TallyRow(panel: panel, resolution: resolution, start: open.start, tally: open.tally))
         }
         return rows
     }
-
-    /// Counts `track`'s time from where it was counted to `now`, bucket by bucket.
-    private mutating func advance(_ track: inout Track, panel: String, to now: Int64) {
-        while track.countedTo < now {
-            let minuteEnd = Resolution.minute.start(of: track.countedTo) + Resolution.minute.milliseconds
-            let end = min(now, minuteEnd)
-            if !track.forced {
-                track.count(track.health, from: track.countedTo, to: end)
-            }
-            track.countedTo = end
-            if end == minuteEnd { closeBuckets(&track, panel: panel, before: end) }
-        }
-    }
-
-    /// Hands out the open buckets that end at or before `edge`, and rolls each minute into its
-    /// hour and day.
-    private mutating func closeBuckets(_ track: inout Track, panel: String, before edge: Int64) {
-        for resolution in Resolution.allCases {
-            guard let open = track.open[resolution], open.start + resolution.milliseconds <= edge else { continue }
-            track.open[resolution] = nil
-            guard !open.tally.isEmpty else { continue }
-            closed.append(TallyRow(panel: panel, resolution: resolution, start: open.start, tally: open.tally))
-        }
-    }
-
 }
 
 extension HealthAggregator.Track {
-    /// Adds time in `health` to the open buckets of every resolution.
-    mutating func count(_ health: Health, from start: Int64, to end: Int64) {
-        guard health != .unknown else { return }
-        for resolution in Resolution.allCases {
-            withOpen(resolution, at: start) { $0.add(health, milliseconds: end - start) }
+    subscript(resolution: Resolution) -> HealthAggregator.Bucket? {
+        get {
+            switch resolution {
+            case .minute: minute
+            case .hour: hour
+            case .day: day
+            }
+        }
+        set {
+            switch resolution {
+            case .minute: minute = newValue
+            case .hour: hour = newValue
+            case .day: day = newValue
+            }
         }
     }
 
-    mutating func countLoad(failed: Bool, milliseconds: Int64?, at: Int64) {
-        for resolution in Resolution.allCases {
-            withOpen(resolution, at: at) { $0.countLoad(failed: failed, milliseconds: milliseconds) }
+    /// A result sets the health and counts a load; a first `loading` sets loading.
+    mutating func apply(_ change: PanelChange, at: Int64) {
+        guard change.cause != .debug else { return forced = true }
+        forced = false
+        let newHealth: Health
+        switch (change.state, change.cause) {
+        case (.loaded, .load), (.loaded, .push): newHealth = .up
+        case (.error, .load), (.error, .push): newHealth = .down
+        case (.loading, _) where health == .unknown: newHealth = .loading
+        default: return
+        }
+        if newHealth != .loading {
+            let milliseconds = change.duration.map { Int64(($0 / .milliseconds(1)).rounded()) }
+            for resolution in Resolution.allCases {
+                withOpen(resolution, at: at) { $0.countLoad(failed: newHealth == .down, milliseconds: milliseconds) }
+            }
+        }
+        if newHealth != health {
+            health = newHealth
+            since = at
         }
     }
 
+    /// Counts time from where it was counted to `now` in the health it had, minute by minute,
+    /// and appends each bucket that ends on the way to `closing`.
+    mutating func advance(to now: Int64, panel: String, closing: inout [TallyRow]) {
+        while countedTo < now {
+            let minuteEnd = Resolution.minute.start(of: countedTo) + Resolution.minute.milliseconds
+            let end = min(now, minuteEnd)
+            if !forced, health != .unknown {
+                let (counted, from) = (health, countedTo)
+                for resolution in Resolution.allCases {
+                    withOpen(resolution, at: from) { $0.add(counted, milliseconds: end - from) }
+                }
+            }
+            countedTo = end
+            guard end == minuteEnd else { continue }
+            for resolution in Resolution.allCases {
+                guard let open = self[resolution], open.start + resolution.milliseconds <= end else { continue }
+                self[resolution] = nil
+                if !open.tally.isEmpty {
+                    closing.append(TallyRow(panel: panel, resolution: resolution, start: open.start, tally: open.tally))
+                }
+            }
+        }
+    }
+
+    /// Changes the open bucket of `resolution` that holds `time`, opening it if needed.
     private mutating func withOpen(_ resolution: Resolution, at time: Int64, _ body: (inout Tally) -> Void) {
         let start = resolution.start(of: time)
-        var bucket = open[resolution].flatMap { $0.start == start ? $0 : nil } ?? (start: start, tally: Tally())
-        body(&bucket.tally)
-        open[resolution] = bucket
+        if self[resolution]?.start != start { self[resolution] = HealthAggregator.Bucket(start: start) }
+        switch resolution {
+        case .minute: body(&minute!.tally)
+        case .hour: body(&hour!.tally)
+        case .day: body(&day!.tally)
+        }
     }
 }
