@@ -7,6 +7,15 @@ import { config } from "./config.js";
 /** @typedef {import('./types.js').StateDocument} StateDocument */
 /** @typedef {import('./types.js').PanelState} PanelState */
 /** @typedef {import('./types.js').Info} Info */
+/** @typedef {import('./types.js').UptimeReport} UptimeReport */
+/** @typedef {import('./types.js').HistoryPage} HistoryPage */
+
+/**
+ * What a read answers: the document, or why there is none. Reads for drawing (the timeline, the
+ * history dialog) report their failure where they draw, not as a toast.
+ * @template T
+ * @typedef {{ok: true, data: T} | {ok: false, failure: ApiFailure}} ReadResult
+ */
 
 /**
  * @typedef {object} ApiFailure
@@ -29,6 +38,19 @@ export function createApi(opts) {
    * @returns {Promise<any | null>}
    */
   async function call(method, path, body, callOpts = {}) {
+    const result = await send(method, path, body);
+    if (result.ok) return result.data;
+    if (!callOpts.quiet) opts.onError(result.failure);
+    return null;
+  }
+
+  /**
+   * @param {string} method
+   * @param {string} path
+   * @param {unknown} [body]
+   * @returns {Promise<ReadResult<any>>}
+   */
+  async function send(method, path, body) {
     /** @type {RequestInit} */
     const init = { method, headers: { Accept: "application/json" }, cache: "no-store" };
     if (body !== undefined) {
@@ -39,10 +61,7 @@ export function createApi(opts) {
     try {
       res = await doFetch(path, init);
     } catch (err) {
-      if (!callOpts.quiet) {
-        opts.onError({ status: 0, code: "network", message: "Could not reach the StateDeck server." });
-      }
-      return null;
+      return { ok: false, failure: { status: 0, code: "network", message: "Could not reach the StateDeck server." } };
     }
     const text = await res.text().catch(() => "");
     /** @type {any} */
@@ -52,11 +71,8 @@ export function createApi(opts) {
     } catch {
       json = null;
     }
-    if (!res.ok) {
-      if (!callOpts.quiet) opts.onError(describeFailure(res.status, json, path));
-      return null;
-    }
-    return json ?? {};
+    if (!res.ok) return { ok: false, failure: describeFailure(res.status, json, path) };
+    return { ok: true, data: json ?? {} };
   }
 
   return {
@@ -74,6 +90,20 @@ export function createApi(opts) {
      * @returns {Promise<PanelState | null>}
      */
     debugState: (panelId, body) => call("POST", config.routes.debugState(panelId), body),
+    /**
+     * A panel's uptime and timeline.
+     * @param {string} panelId
+     * @param {{span?: string, slots?: number, to?: string}} query
+     * @returns {Promise<ReadResult<UptimeReport>>}
+     */
+    uptime: (panelId, query) => send("GET", config.routes.uptime(panelId, query)),
+    /**
+     * A page of a panel's stored changes, newest first.
+     * @param {string} panelId
+     * @param {{from?: string, to?: string, limit?: number, cursor?: string | null}} query
+     * @returns {Promise<ReadResult<HistoryPage>>}
+     */
+    history: (panelId, query) => send("GET", config.routes.history(panelId, query)),
   };
 }
 

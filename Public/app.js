@@ -10,6 +10,9 @@ import { createPanelView } from "./panel.js";
 import { createToaster } from "./toast.js";
 import { createConnectionView } from "./connection.js";
 import { refreshCountdowns } from "./error-card.js";
+import { refreshSince } from "./timeline.js";
+import { installHistory } from "./history.js";
+import { createNoticeView } from "./notice.js";
 
 /** @typedef {import('./panel.js').PanelView} PanelView */
 /** @typedef {import('./debug.js').Debug} Debug */
@@ -62,11 +65,25 @@ const connectionView = createConnectionView({
 
 /** @type {Map<string, PanelView>} */
 const views = new Map();
+/** @type {import('./panel.js').PanelActions} */
 const panelActions = {
-  retry: (/** @type {string} */ id) => api.retry(id),
-  recover: (/** @type {string} */ id, /** @type {string} */ option) => api.recover(id, option),
-  itemAction: (/** @type {string} */ id, /** @type {string} */ item, /** @type {string} */ action) => api.itemAction(id, item, action),
+  retry: (id) => api.retry(id),
+  recover: (id, option) => api.recover(id, option),
+  itemAction: (id, item, action) => api.itemAction(id, item, action),
+  uptime: (id, query) => api.uptime(id, query),
+  openHistory: (id, opener, slot) => historyView.open(id, opener, slot),
 };
+
+// ---- the history view and the deck's notice ---------------------------------------------------------
+
+const historyView = installHistory({
+  api,
+  store,
+  onDialogOpen: (dialog) => toaster.hostIn(dialog),
+  onDialogClose: () => toaster.hostIn(document.body),
+  openerFor: (id) => views.get(id)?.historyButton ?? views.get(id)?.el ?? null,
+});
+const noticeView = createNoticeView($("#deck-notice"));
 
 /** @param {string} id */
 function viewFor(id) {
@@ -83,6 +100,7 @@ function reconcilePanels() {
   const order = store.order;
   for (const [id, view] of views) {
     if (!order.includes(id)) {
+      view.destroy();
       view.el.remove();
       views.delete(id);
     }
@@ -140,8 +158,16 @@ store.subscribe((change) => {
     case "meta":
       renderMeta();
       break;
-    case "snapshot":
+    case "snapshot": {
+      const drawn = [...views.values()];
       reconcilePanels();
+      // A new state document may come from a restarted server: the timelines already drawn are
+      // asked for again (a panel new to the page asks when it is first drawn).
+      for (const view of drawn) if (view.el.isConnected) view.refreshTimeline();
+      break;
+    }
+    case "notice":
+      noticeView.update(store.notice);
       break;
     case "panel": {
       const state = store.panel(change.id);
@@ -219,6 +245,7 @@ const tabs = createTabs({
 
 setInterval(() => {
   refreshCountdowns(panelsRoot);
+  refreshSince(document);
   connectionView.tick();
 }, config.tickMs);
 
@@ -243,3 +270,4 @@ window.addEventListener("pageshow", (ev) => {
 
 renderEmpty();
 connectionView.update(store.connection);
+historyView.syncWithAddress();

@@ -16,6 +16,23 @@ export const config = Object.freeze({
   deadStreamFactor: 2,
   /** Countdowns ("next in 4 s") and relative times are refreshed this often. */
   tickMs: 1_000,
+  /** A panel's uptime and timeline (GET /api/panels/{id}/uptime) is asked for when the panel is
+   * first drawn, `settleMs` after its phase turns loaded or error (a burst of changes asks once),
+   * and every `refreshMs`, while the panel is on screen. */
+  uptime: Object.freeze({ refreshMs: 60_000, settleMs: 1_000 }),
+  /** The history dialog: how many changes a page lists, the ranges offered besides a custom one
+   * (`defaultRange` is chosen when the dialog opens), and how many slots its timeline has. */
+  historyView: Object.freeze({
+    pageSize: 50,
+    ranges: Object.freeze([
+      Object.freeze({ id: "1h", label: "1 h", spanMs: 3_600_000, span: "1h" }),
+      Object.freeze({ id: "24h", label: "24 h", spanMs: 86_400_000, span: "24h" }),
+      Object.freeze({ id: "7d", label: "7 d", spanMs: 604_800_000, span: "7d" }),
+      Object.freeze({ id: "30d", label: "30 d", spanMs: 2_592_000_000, span: "30d" }),
+    ]),
+    defaultRange: "24h",
+    timelineSlots: 120,
+  }),
   /** With `?bench` in the address, each applied stream event leaves a `statedeck:applied`
    * performance mark carrying its event id, for `make bench` (off otherwise: marks accumulate). */
   markAppliedEvents: new URLSearchParams(location.search).has("bench"),
@@ -27,6 +44,7 @@ export const config = Object.freeze({
   icons: Object.freeze([
     "alert", "wifi-off", "clock", "server", "wrench", "search", "lock", "file-warning", "terminal",
     "hard-drive", "download", "x", "refresh", "check", "info", "sliders", "activity", "chevron-down",
+    "history",
   ]),
   fallbackIcon: "alert",
   iconSprite: "icons.svg",
@@ -39,10 +57,25 @@ export const config = Object.freeze({
     itemAction: (/** @type {string} */ id, /** @type {string} */ item, /** @type {string} */ action) =>
       `/api/panels/${enc(id)}/items/${enc(item)}/actions/${enc(action)}`,
     debugState: (/** @type {string} */ id) => `/api/debug/panels/${enc(id)}/state`,
+    uptime: (/** @type {string} */ id, /** @type {Record<string, string | number | null | undefined>} */ query) =>
+      `/api/panels/${enc(id)}/uptime${queryString(query)}`,
+    history: (/** @type {string} */ id, /** @type {Record<string, string | number | null | undefined>} */ query) =>
+      `/api/panels/${enc(id)}/history${queryString(query)}`,
   }),
 });
 
 /** @param {string} segment */
 function enc(segment) {
   return encodeURIComponent(segment);
+}
+
+/**
+ * "?a=1&b=2" from the given values, leaving out null and undefined ones; "" when none is left.
+ * @param {Record<string, string | number | null | undefined>} query
+ */
+function queryString(query) {
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(query)) if (v !== null && v !== undefined && v !== "") params.set(k, String(v));
+  const text = params.toString();
+  return text ? `?${text}` : "";
 }

@@ -6,7 +6,7 @@
 // reset / modifying ids / back to live, each through POST /api/debug/panels/{id}/state. Every tab
 // (this one included) sees the result from the event stream.
 import { config } from "./config.js";
-import { h, icon, button, whileBusy, replaceChildren } from "./dom.js";
+import { h, icon, button, whileBusy, replaceChildren, trapFocus } from "./dom.js";
 
 /** @typedef {import('./types.js').PanelState} PanelState */
 /** @typedef {import('./api.js').Api} Api */
@@ -195,23 +195,7 @@ export function installDebug(opts) {
     fillCurrent();
   });
 
-  // A focus trap on top of the modal dialog's own inertness: Tab never leaves the dialog.
-  dialog.addEventListener("keydown", (ev) => {
-    if (ev.key !== "Tab") return;
-    const focusables = [...dialog.querySelectorAll("button, select, textarea, input, summary, [tabindex]:not([tabindex='-1'])")].filter(
-      (el) => /** @type {HTMLElement} */ (el).offsetParent !== null || el === document.activeElement,
-    );
-    if (!focusables.length) return;
-    const first = /** @type {HTMLElement} */ (focusables[0]);
-    const last = /** @type {HTMLElement} */ (focusables[focusables.length - 1]);
-    if (ev.shiftKey && (document.activeElement === first || !dialog.contains(document.activeElement))) {
-      ev.preventDefault();
-      last.focus();
-    } else if (!ev.shiftKey && (document.activeElement === last || !dialog.contains(document.activeElement))) {
-      ev.preventDefault();
-      first.focus();
-    }
-  });
+  trapFocus(dialog);
   dialog.addEventListener("close", () => {
     opts.onDialogClose();
     if (opener?.isConnected) opener.focus({ preventScroll: true });

@@ -187,3 +187,27 @@ export function clockTime(iso) {
   if (Number.isNaN(t)) return "";
   return clockFormat.format(t);
 }
+
+/**
+ * A focus trap on top of a modal dialog's own inertness: Tab and Shift+Tab never leave the dialog
+ * (from its last control Tab goes to its first, not to the browser's own controls).
+ * @param {HTMLDialogElement} dialog
+ */
+export function trapFocus(dialog) {
+  dialog.addEventListener("keydown", (ev) => {
+    if (ev.key !== "Tab") return;
+    const focusables = /** @type {HTMLElement[]} */ ([...dialog.querySelectorAll("button, select, textarea, input, summary, [tabindex]")]).filter(
+      (el) => el.tabIndex >= 0 && (el.offsetParent !== null || el === document.activeElement),
+    );
+    if (!focusables.length) return;
+    const first = /** @type {HTMLElement} */ (focusables[0]);
+    const last = /** @type {HTMLElement} */ (focusables[focusables.length - 1]);
+    if (ev.shiftKey && (document.activeElement === first || !dialog.contains(document.activeElement))) {
+      ev.preventDefault();
+      last.focus();
+    } else if (!ev.shiftKey && (document.activeElement === last || !dialog.contains(document.activeElement))) {
+      ev.preventDefault();
+      first.focus();
+    }
+  });
+}

@@ -11,20 +11,29 @@
 // and item actions started, so that an indicator is never seen for a flash (config.indicator): it
 // appears only once loading has lasted revealAfterMs, and once it has appeared the card keeps drawing
 // the loading state until it has been seen minimumShownMs, then draws the newest state.
+//
+// Under the body, when the server keeps a history, the panel's timeline (timeline.js), and in its
+// tools the button that opens its history view (history.js); both appear once the server has
+// answered with the panel's timeline.
 import { config } from "./config.js";
 import { store } from "./store.js";
 import { h, icon, button, whileBusy, replaceChildren, clockTime } from "./dom.js";
 import { renderInfo, renderSkeleton } from "./info.js";
 import { renderErrorCard, retryLine } from "./error-card.js";
 import { withLoading, genericSkeleton } from "./loading.js";
+import { createPanelTimeline } from "./timeline.js";
 
 /** @typedef {import('./types.js').PanelState} PanelState */
+/** @typedef {import('./types.js').UptimeReport} UptimeReport */
 
 /**
  * @typedef {object} PanelActions
  * @property {(panelId: string) => Promise<unknown>} retry
  * @property {(panelId: string, optionId: string) => Promise<unknown>} recover
  * @property {(panelId: string, itemId: string, actionId: string) => Promise<unknown>} itemAction
+ * @property {(panelId: string, query: {span: string, slots: number}) => Promise<import('./api.js').ReadResult<UptimeReport>>} uptime
+ * @property {(panelId: string, opener: HTMLElement, slot?: import('./types.js').UptimeSlot) => void} openHistory
+ *   slot: the time to show (a timeline slot that was activated); the default range without it
  */
 
 /** @typedef {"initial-loading" | "loaded" | "error" | "initial"} ViewKind */
@@ -61,6 +70,12 @@ export function createPanelView(panelId, actions) {
     data: { testid: "debug-badge" },
     attrs: { title: "Forced by a debug state: scheduled loads are paused" },
   });
+  const restoredBadge = h("span", {
+    class: ["badge", "badge-restored"],
+    text: "From before restart",
+    data: { testid: "restored-badge" },
+    attrs: { title: "Shown as it was before the server restarted, until the first load since the restart ends" },
+  });
   const offlineNote = h("span", {
     class: ["badge", "badge-offline"],
     text: "May be stale",
@@ -76,7 +91,17 @@ export function createPanelView(panelId, actions) {
     testid: "panel-refresh",
     onClick: (ev) => whileBusy(/** @type {HTMLButtonElement} */ (ev.currentTarget), () => actions.retry(panelId)),
   });
-  const tools = h("div", { class: "panel-tools", data: { testid: "panel-tools" } }, refresh);
+  const historyButton = button({
+    label: "History",
+    icon: "history",
+    iconOnly: true,
+    class: ["btn-icon", "panel-history-open"],
+    key: "history",
+    testid: "history-open",
+    onClick: (ev) => actions.openHistory(panelId, /** @type {HTMLElement} */ (ev.currentTarget)),
+  });
+  historyButton.hidden = true;
+  const tools = h("div", { class: "panel-tools", data: { testid: "panel-tools" } }, historyButton, refresh);
   const heading = h("div", { class: "panel-heading" }, h("span", { class: "status-dot", attrs: { "aria-hidden": "true" } }), title, offlineNote);
   const body = h("div", { class: "panel-body", data: { testid: "panel-body" } });
   const phaseLabel = h("span", { class: "phase-label", data: { testid: "phase-label" } });
@@ -94,6 +119,17 @@ export function createPanelView(panelId, actions) {
     body,
     h("footer", { class: "panel-footer" }, phaseLabel, updated, footerExtra),
   );
+  const timeline = createPanelTimeline(panelId, {
+    load: (query) => actions.uptime(panelId, query),
+    settings: () => store.settings?.history ?? null,
+    onAvailable: (available) => {
+      historyButton.hidden = !available;
+    },
+    watch: el,
+    // A slot opens the history of its time; focus comes back to the History button.
+    onSlot: (slot) => actions.openHistory(panelId, historyButton, slot),
+  });
+  el.insertBefore(timeline.el, body.nextSibling);
 
   /** Presentational memory: when the current loading / item actions were first seen, and when their
    * indicators appeared (the start of their reveal animation, which is when they are painted). */
@@ -266,6 +302,7 @@ export function createPanelView(panelId, actions) {
    */
   function update(s) {
     current = s;
+    timeline.update(s);
     // A visible indicator whose loading just ended is kept until it has been seen long enough.
     const heldUntil = isLoadingView(s) ? null : holdEnd(loadingShownAt);
     if (drawn && heldUntil !== null && heldUntil > performance.now()) {
@@ -287,12 +324,17 @@ export function createPanelView(panelId, actions) {
     // The badge exists only while pinned (without --debug no debug element is in the DOM).
     if (s.debugPinned && !pinnedBadge.isConnected) heading.insertBefore(pinnedBadge, offlineNote);
     else if (!s.debugPinned) pinnedBadge.remove();
+    if (s.restored && !restoredBadge.isConnected) heading.insertBefore(restoredBadge, offlineNote);
+    else if (!s.restored) restoredBadge.remove();
     refresh.setAttribute("aria-label", `Refresh ${s.title}`);
+    historyButton.setAttribute("aria-label", `History of ${s.title}`);
+    historyButton.title = `History of ${s.title}`;
     el.dataset.view = view;
     el.dataset.phase = s.phase;
     el.dataset.loading = String(loading);
     el.dataset.pinned = String(Boolean(s.debugPinned));
     el.dataset.stale = String(Boolean(s.stale));
+    el.dataset.restored = String(Boolean(s.restored));
     body.setAttribute("aria-busy", String(loading));
     replaceChildren(body, parts);
 
@@ -326,6 +368,14 @@ export function createPanelView(panelId, actions) {
     el,
     tools,
     update,
+    /** The button that opens the panel's history, when the server keeps one. */
+    get historyButton() {
+      return historyButton.hidden ? null : historyButton;
+    },
+    /** Asks for the timeline again soon (the state document was replaced). */
+    refreshTimeline: () => timeline.refreshSoon(),
+    /** Stops the timeline's requests (the panel left the deck). */
+    destroy: () => timeline.destroy(),
     get state() {
       return current;
     },

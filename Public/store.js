@@ -1,19 +1,31 @@
 // @ts-check
 // The page's copy of the server's state: panel states by id (in deck order), the deck title and debug
-// flag, the last toast and the stream's health. It applies the three stream events of PROTOCOL.md
-// (snapshot, panel, toast) and tells its listeners what changed. It never derives anything: what the
-// server sends is what is kept.
+// flag, the last toast, the deck-level notice and the stream's health. It applies the stream events of
+// PROTOCOL.md (snapshot, panel, toast, notice) and tells its listeners what changed. It never derives
+// anything: what the server sends is what is kept.
 
 /** @typedef {import('./types.js').PanelState} PanelState */
 /** @typedef {import('./types.js').StateDocument} StateDocument */
 /** @typedef {import('./types.js').Toast} Toast */
 /** @typedef {import('./types.js').ConnectionState} ConnectionState */
 /** @typedef {import('./types.js').Settings} Settings */
+/** @typedef {import('./types.js').Notice} Notice */
 
 /**
  * @typedef {{kind: "snapshot"} | {kind: "panel", id: string} | {kind: "toast", toast: Toast}
- *   | {kind: "connection"} | {kind: "meta"}} Change
+ *   | {kind: "connection"} | {kind: "meta"} | {kind: "notice"}} Change
  */
+
+/**
+ * A notice as sent, or null when the value is not one (the server clears it with null).
+ * @param {unknown} value
+ * @returns {Notice | null}
+ */
+function asNotice(value) {
+  if (!value || typeof value !== "object") return null;
+  const n = /** @type {Notice} */ (value);
+  return typeof n.title === "string" ? n : null;
+}
 
 export function createStore() {
   /** @type {Map<string, PanelState>} */
@@ -29,6 +41,8 @@ export function createStore() {
   let lastEventId = null;
   /** @type {Toast | null} */
   let toast = null;
+  /** @type {Notice | null} */
+  let notice = null;
   /** @type {ConnectionState} */
   let connection = { status: "connecting", attempt: 0, downSince: null, nextRetryAt: null };
   /** @type {Set<(c: Change) => void>} */
@@ -80,8 +94,12 @@ export function createStore() {
         panels.set(p.id, p);
       }
       synced = true;
+      const nextNotice = asNotice(doc.notice);
+      const noticeChanged = JSON.stringify(nextNotice) !== JSON.stringify(notice);
+      notice = nextNotice;
       if (metaChanged) emit({ kind: "meta" });
       emit({ kind: "snapshot" });
+      if (noticeChanged) emit({ kind: "notice" });
       // The toast in a state document is news only if it differs from the last one heard
       // (a reconnecting tab must not re-show, and re-arm, the toast it is already showing).
       if (doc.toast && JSON.stringify(doc.toast) !== JSON.stringify(toast)) {
@@ -94,7 +112,7 @@ export function createStore() {
     /**
      * Applies one stream event. Events whose id is not newer than the last applied one are dropped
      * (a tab can hear the same event twice: relayed, and in a state document).
-     * @param {string} type "snapshot" | "panel" | "toast"; others are ignored
+     * @param {string} type "snapshot" | "panel" | "toast" | "notice"; others are ignored
      * @param {any} data the parsed JSON
      * @param {number | string | null} [eventId]
      */
@@ -116,6 +134,11 @@ export function createStore() {
         if (id !== null) lastEventId = id;
         toast = data;
         emit({ kind: "toast", toast: data });
+      } else if (type === "notice") {
+        if (data !== null && !asNotice(data)) return;
+        if (id !== null) lastEventId = id;
+        notice = asNotice(data);
+        emit({ kind: "notice" });
       }
     },
 
@@ -127,7 +150,7 @@ export function createStore() {
 
     /** @returns {StateDocument} the current state as a state document (for a new tab) */
     toSnapshot() {
-      return { title, debug, settings: settings ?? undefined, lastEventId: lastEventId ?? 0, panels: order.map((id) => /** @type {PanelState} */ (panels.get(id))), toast: null };
+      return { title, debug, settings: settings ?? undefined, lastEventId: lastEventId ?? 0, panels: order.map((id) => /** @type {PanelState} */ (panels.get(id))), toast: null, notice };
     },
 
     /** @param {string} id */
@@ -153,6 +176,10 @@ export function createStore() {
     },
     get toast() {
       return toast;
+    },
+    /** The deck-level notice, or null. */
+    get notice() {
+      return notice;
     },
     get connection() {
       return connection;

@@ -60,6 +60,14 @@
  */
 
 /**
+ * The deck-level notice (`notice` in the state document and the `notice` event): an ErrorCard
+ * about the server itself ("Can't save history"), drawn as a banner above the panels. `message`
+ * stands in for `description` when only it is sent; options are not drawn (no route runs them).
+ * @typedef {Omit<ErrorCard, "description" | "icon" | "showPreloader" | "options"> & {description?: string | null,
+ *   message?: string | null, icon?: string | null, showPreloader?: boolean, options?: RecoveryOption[]}} Notice
+ */
+
+/**
  * One loading presentation (how a panel is drawn while it loads) with its options.
  * @typedef {object} LoadingPresentation
  * @property {"material" | "horizontal" | "vertical" | "overCurrentContent" | "redacted" | "custom"} type
@@ -112,6 +120,66 @@
  * @property {Retry | null} [retry]
  * @property {boolean} [debugPinned]
  * @property {boolean} [stale] the shown info is the last good one, kept after a dismissed error card
+ * @property {boolean} [restored] what the panel shows is from before the server restarted; false once
+ *   the first load since the restart has ended
+ */
+
+/**
+ * A panel's health now (`current` of the uptime report).
+ * @typedef {object} CurrentHealth
+ * @property {"up" | "down" | "loading" | "unknown"} state
+ * @property {string} since ISO time
+ */
+
+/**
+ * One slot of a timeline, as the server tallied it.
+ * @typedef {object} UptimeSlot
+ * @property {string} from ISO time
+ * @property {string} to ISO time
+ * @property {"up" | "down" | "degraded" | "loading" | "none"} state
+ * @property {number} upMs
+ * @property {number} downMs
+ * @property {number} loadingMs
+ * @property {number} loads
+ * @property {number} failures
+ * @property {number} [avgMs] absent when no load in the slot was timed
+ * @property {number} [p95Ms]
+ * @property {number} [maxMs]
+ */
+
+/**
+ * `GET /api/panels/{id}/uptime`: up ratios over 24 h, 7 d and 30 d (0…1, null without data), the
+ * health now, each slot's length, and the timeline, oldest slot first.
+ * @typedef {{"24h": number | null, "7d": number | null, "30d": number | null, current: CurrentHealth | null,
+ *   slotMs: number, slots: UptimeSlot[]}} UptimeReport
+ */
+
+/**
+ * One stored change of a panel (`GET /api/panels/{id}/history`).
+ * @typedef {object} StoredChange
+ * @property {string} at ISO time
+ * @property {Phase} state
+ * @property {number} [durationMs] how long the load ran, for a load's result
+ * @property {string} [errorKind]
+ * @property {string} [title] the error card's heading
+ * @property {string} [summary] the info's summary, or the error's message
+ * @property {string} [detail] the error's technical detail
+ * @property {boolean} [debug] forced by a debug command
+ */
+
+/**
+ * A page of stored changes, newest first; `next` reads the page after it.
+ * @typedef {object} HistoryPage
+ * @property {StoredChange[]} entries
+ * @property {string | null} next
+ */
+
+/**
+ * What the server decides about the timeline on the cards; null in `Settings.history` when the
+ * server keeps no history.
+ * @typedef {object} HistorySettings
+ * @property {number} timelineSpanMs
+ * @property {number} timelineSlots
  */
 
 /**
@@ -141,6 +209,7 @@
  * @property {{initialLoading: LoadingPresentation, loadingAfterInfo: LoadingPresentation,
  *   loadingAfterError: LoadingPresentation}} presentation a panel's presentations when it names none
  * @property {LoadingPresentation[]} presentationTypes every type with its default options
+ * @property {HistorySettings | null} [history] the cards' timeline; null when the server keeps no history
  */
 
 /**
@@ -151,6 +220,7 @@
  * @property {number} lastEventId
  * @property {PanelState[]} panels
  * @property {Toast | null} [toast]
+ * @property {Notice | null} [notice] the deck-level notice, null when there is none
  */
 
 /**

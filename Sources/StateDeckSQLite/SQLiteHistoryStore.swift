@@ -130,20 +130,26 @@ public final class SQLiteHistoryStore: HistoryStore {
 
     /// Saves the queued changes and the buckets that ended by now, in one transaction.
     public func flush() {
-        let changes = queue.withLock { queue in
-            defer { queue.changes = [] }
-            return queue.changes
-        }
         let newestEventID = eventIDs.current?()
         let (before, after) = state.withLock { state in
             let before = state.trouble
-            state.save(changes, eventID: newestEventID, now: configuration.now(), configuration: configuration,
-                       folder: folder)
+            absorbQueue(into: &state)
+            state.save(eventID: newestEventID, now: configuration.now(), folder: folder)
             return (before, state.trouble)
         }
         if before != after {
             for observer in troubleObservers.current { observer(after) }
         }
+    }
+
+    /// Moves the queued changes into `state`, in order: taken with the state's lock held, so two
+    /// callers cannot apply a later batch before an earlier one.
+    private func absorbQueue(into state: inout StoreState) {
+        let changes = queue.withLock { queue in
+            defer { queue.changes = [] }
+            return queue.changes
+        }
+        state.absorb(changes, now: configuration.now(), unsavedLimit: configuration.unsavedLimit)
     }
 
     private func runWriter() {
@@ -172,7 +178,10 @@ extension SQLiteHistoryStore {
 
     public func changes(of panel: String, _ query: HistoryQuery) throws(HistoryStoreError) -> HistoryPage {
         do {
-            return try state.withLock { state throws(SQLiteError) in try state.changes(of: panel, query) }
+            return try state.withLock { state throws(SQLiteError) in
+                absorbQueue(into: &state)
+                return try state.changes(of: panel, query)
+            }
         } catch {
             throw .unreadable("\(error)")
         }
@@ -181,7 +190,8 @@ extension SQLiteHistoryStore {
     public func uptime(of panel: String, _ query: TimelineQuery) throws(HistoryStoreError) -> UptimeReport {
         do {
             return try state.withLock { state throws(SQLiteError) in
-                try state.uptime(of: panel, query, now: configuration.now())
+                absorbQueue(into: &state)
+                return try state.uptime(of: panel, query, now: configuration.now())
             }
         } catch {
             throw .unreadable("\(error)")

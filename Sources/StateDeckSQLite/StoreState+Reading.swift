@@ -20,40 +20,51 @@ extension StoreState {
                            shown: stored.viewState, stale: stored.stale)
     }
 
-    /// A page of `panel`'s saved changes, newest first.
+    /// A page of `panel`'s changes, newest first, saved or waiting to be saved (a full disk may
+    /// keep many waiting), ordered by time and then by position: a saved change's row id, or
+    /// past every row id for one waiting, in the order they came.
     mutating func changes(of panel: String, _ query: HistoryQuery) throws(SQLiteError) -> HistoryPage {
-        guard let key = panelKeys[panel] else { return HistoryPage(entries: [], next: nil) }
-        let select = try statement("""
-            SELECT rowid, at, state, duration_ms, error_kind, title, summary, detail, debug FROM changes
-            WHERE panel = ? AND at >= ? AND at <= ? AND (at < ? OR (at = ? AND rowid < ?))
-            ORDER BY at DESC, rowid DESC LIMIT ?
-            """)
-        let cursorAt = query.cursor?.at ?? .max
-        let cursorRow = query.cursor?.position ?? .max
-        try select.bind(
-            .integer(key), .integer(query.from.map(\Date.millisecondsSince1970) ?? .min),
-            .integer(query.to.map(\Date.millisecondsSince1970) ?? .max), .integer(cursorAt), .integer(cursorAt),
-            .integer(cursorRow), .integer(Int64(query.limit) + 1))
-        defer { select.reset() }
-        var entries: [HistoryEntry] = []
-        var next: String?
-        var lastRow: Int64 = 0
-        while try select.step() {
-            guard entries.count < query.limit else {
-                next = HistoryCursor(at: entries.last!.at.millisecondsSince1970, position: lastRow).description
-                break
-            }
-            lastRow = select.integer(0)
-            entries.append(HistoryEntry(
-                at: Date(millisecondsSince1970: select.integer(1)),
-                state: Self.state(code: select.integer(2)),
-                durationMs: select.optionalInteger(3),
-                errorKind: select.text(4).flatMap(ErrorKind.init(rawValue:)),
-                title: select.text(5), summary: select.text(6), detail: select.text(7),
-                debug: select.integer(8) != 0))
+        let from = query.from?.millisecondsSince1970 ?? .min
+        let to = query.to?.millisecondsSince1970 ?? .max
+        let cursor = query.cursor ?? HistoryCursor(at: .max, position: .max)
+        func before(_ at: Int64, _ position: Int64) -> Bool {
+            at < cursor.at || (at == cursor.at && position < cursor.position)
         }
-        return HistoryPage(entries: entries, next: next)
+        var found: [(entry: HistoryEntry, position: Int64)] = []
+        for (index, waiting) in unsavedChanges.enumerated() where waiting.panel == panel {
+            let at = waiting.entry.at.millisecondsSince1970
+            let position = Self.firstWaitingPosition + Int64(index)
+            if (from...to).contains(at), before(at, position) { found.append((waiting.entry, position)) }
+        }
+        if let key = panelKeys[panel] {
+            let select = try statement("""
+                SELECT rowid, at, state, duration_ms, error_kind, title, summary, detail, debug FROM changes
+                WHERE panel = ? AND at >= ? AND at <= ? AND (at < ? OR (at = ? AND rowid < ?))
+                ORDER BY at DESC, rowid DESC LIMIT ?
+                """)
+            try select.bind(.integer(key), .integer(from), .integer(to), .integer(cursor.at), .integer(cursor.at),
+                            .integer(cursor.position), .integer(Int64(query.limit) + 1))
+            defer { select.reset() }
+            while try select.step() {
+                found.append((HistoryEntry(
+                    at: Date(millisecondsSince1970: select.integer(1)),
+                    state: Self.state(code: select.integer(2)),
+                    durationMs: select.optionalInteger(3),
+                    errorKind: select.text(4).flatMap(ErrorKind.init(rawValue:)),
+                    title: select.text(5), summary: select.text(6), detail: select.text(7),
+                    debug: select.integer(8) != 0), select.integer(0)))
+            }
+        }
+        found.sort { ($0.entry.at, $0.position) > ($1.entry.at, $1.position) }
+        let page = found.prefix(query.limit)
+        let next = found.count > query.limit ? page.last.map {
+            HistoryCursor(at: $0.entry.at.millisecondsSince1970, position: $0.position).description
+        } : nil
+        return HistoryPage(entries: page.map(\.entry), next: next)
     }
+
+    /// Positions of changes waiting to be saved start past any row id SQLite gives.
+    static let firstWaitingPosition: Int64 = 1 << 62
 
     /// `panel`'s uptime and timeline: saved tallies, those waiting to be saved, and the open ones.
     mutating func uptime(of panel: String, _ query: TimelineQuery, now: Date) throws(SQLiteError) -> UptimeReport {

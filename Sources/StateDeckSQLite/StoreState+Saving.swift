@@ -4,10 +4,9 @@ import StateDeck
 import StateDeckHistory
 
 extension StoreState {
-    /// Takes `changes` into the tallies, counts time up to `now`, and saves everything unsaved
-    /// in one transaction. A failed save keeps it all for the next, and says why in `trouble`.
-    mutating func save(_ changes: [PanelChange], eventID: UInt64?, now: Date,
-                       configuration: SQLiteHistoryStore.Configuration, folder: String) {
+    /// Takes `changes` into the tallies and what waits to be saved, and counts time up to `now`:
+    /// in memory only, so a query may do it too and answer with the newest changes.
+    mutating func absorb(_ changes: [PanelChange], now: Date, unsavedLimit: Int) {
         for change in changes {
             aggregator.apply(change)
             if change.recorded { unsavedChanges.append((change.panel, HistoryEntry(change))) }
@@ -20,7 +19,12 @@ extension StoreState {
         for row in aggregator.takeClosedRows() {
             unsavedRows[RowKey(panel: row.panel, resolution: row.resolution, start: row.start)] = row
         }
-        keepWithinLimit(configuration.unsavedLimit)
+        keepWithinLimit(unsavedLimit)
+    }
+
+    /// Saves everything unsaved in one transaction, with retention once an hour. A failed save
+    /// keeps it all for the next, and says why in `trouble`.
+    mutating func save(eventID: UInt64?, now: Date, folder: String) {
         let milliseconds = now.millisecondsSince1970
         let knownKeys = panelKeys
         do {

@@ -81,6 +81,49 @@ final class StoreFixture: Sendable {
         store.close()
     }
 
+    @Test func queriesAnswerWithChangesNotSavedYet() throws {
+        let fixture = StoreFixture()
+        let store = try fixture.open()
+        store.record(fixture.change("p", .loaded(Info(summary: "up"))))
+        fixture.advance(by: .seconds(10))
+        store.record(fixture.change("p", .error(PanelError(.timeout))))
+        fixture.advance(by: .seconds(5))
+        #expect(try store.changes(of: "p", HistoryQuery()).entries.map(\.state) == [.error, .loaded])
+        let report = try store.uptime(of: "p", TimelineQuery(span: .seconds(3_600), slots: 4, to: fixture.now))
+        #expect(report.current?.health == .down)
+        #expect(report.slots.last?.tally.upMs == 10_000)
+        #expect(report.slots.last?.tally.downMs == 5_000)
+        store.close()
+    }
+
+    @Test func pagesRunThroughSavedAndWaitingChangesInOrder() throws {
+        let fixture = StoreFixture()
+        let store = try fixture.open()
+        func record(_ count: Int, from first: Int) {
+            for index in first..<first + count {
+                store.record(fixture.change("p", .loaded(Info(summary: "\(index)"))))
+                fixture.advance(by: .seconds(1))
+            }
+        }
+        record(5, from: 0)
+        store.flush()
+        let blocker = try Database(path: fixture.path, mode: .readWrite(create: false), busyTimeout: .zero)
+        try blocker.execute("BEGIN EXCLUSIVE")
+        record(5, from: 5)
+        store.flush()
+        #expect(store.trouble != nil, "the last five wait in memory")
+        var seen: [String] = []
+        var cursor: HistoryCursor?
+        repeat {
+            let page = try store.changes(of: "p", HistoryQuery(limit: 3, cursor: cursor))
+            seen += page.entries.compactMap(\.summary)
+            cursor = page.next.flatMap(HistoryCursor.init)
+        } while cursor != nil
+        #expect(seen == (0..<10).reversed().map(String.init))
+        try blocker.execute("ROLLBACK")
+        store.close()
+    }
+
     @Test func aReopenedStoreRemembersWhatEachPanelShowedAndItsEventIds() async throws {
         let fixture = StoreFixture()
         do {

@@ -10,8 +10,10 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import signal
 import subprocess
+import tempfile
 import threading
 import time
 import urllib.error
@@ -31,9 +33,17 @@ START_LINE = re.compile(r"StateDeck serving on http://(\[[^\]]+\]|[^:/\s]+):(\d+
 
 
 class Server:
-    """One run of the server binary. `restart()` starts it again on the same port."""
+    """One run of the server binary. `restart()` starts it again on the same port.
+
+    Every server keeps its history in a fresh temporary folder (`--data DIR`, removed by
+    `remove_data()`), never in the user's state folder, unless the test passes its own `--data`.
+    The folder outlives `stop()` and `kill()`, so a restarted server finds what it stored."""
 
     def __init__(self, args: list[str], log_name: str):
+        self.data_dir: Path | None = None
+        if not any(a == "--data" or a.startswith("--data=") for a in args):
+            self.data_dir = Path(tempfile.mkdtemp(prefix="statedeck-data-"))
+            args = [*args, "--data", str(self.data_dir)]
         self.args = args
         self.port = 0
         self.host = "127.0.0.1"
@@ -98,6 +108,12 @@ class Server:
             except subprocess.TimeoutExpired:
                 self.kill()
         self.save_log()
+
+    def remove_data(self) -> None:
+        """Removes the temporary history folder this object made (the server must be stopped)."""
+        if self.data_dir is not None:
+            shutil.rmtree(self.data_dir, ignore_errors=True)
+            self.data_dir = None
 
     def save_log(self) -> None:
         OUTPUT_DIR.mkdir(parents=True, exist_ok=True)
@@ -208,13 +224,15 @@ def browser() -> Browser:
 
 @pytest.fixture
 def make_server(request, tmp_path):
-    """make_server(config=None, debug=True, slow_seconds=1.0) → a started Server (stopped after the test).
-    config=None uses the test deck written into tmp_path; config="demo" runs the built-in deck."""
+    """make_server(config=None, debug=True, slow_seconds=1.0, args=()) → a started Server (stopped
+    after the test). config=None uses the test deck written into tmp_path; config="demo" runs the
+    built-in deck; args are further flags (e.g. ["--data", "none"])."""
     servers: list[Server] = []
     name = re.sub(r"[^A-Za-z0-9_.-]+", "_", request.node.name)
 
-    def make(config: str | Path | None = None, debug: bool = True, slow_seconds: float = 1.0) -> Server:
-        args: list[str] = []
+    def make(config: str | Path | None = None, debug: bool = True, slow_seconds: float = 1.0,
+             args: list[str] | tuple[str, ...] = ()) -> Server:
+        args = list(args)
         if config is None:
             config = write_deck(tmp_path / f"deck{len(servers)}", slow_seconds)
         if config != "demo":
@@ -228,6 +246,7 @@ def make_server(request, tmp_path):
     yield make
     for s in servers:
         s.stop()
+        s.remove_data()
 
 
 @pytest.fixture

@@ -28,6 +28,23 @@ Selectors (data-testid unless noted) — the page keeps these stable for tests:
   live-assertive       role=alert aria-live=assertive (present from page load)
   toast                the visible toast: data-style, data-toast-id, data-duration-ms, data-position;
                        toast-message, toast-action, toast-close
+  restored-badge       "From before restart" (while the panel state says restored: true); the panel
+                       also carries data-restored=true|false
+  panel-history        the card's timeline section (data-panel-id; hidden until the server sends the
+                       panel's uptime report): current-health (data-state, data-since), uptime with
+                       uptime-24h / uptime-7d / uptime-30d (dt + dd), timeline
+  timeline             a timeline (history-timeline in the dialog): timeline-strip (role=group, its
+                       aria-label the text alternative), timeline-slot (a button: data-index, data-state,
+                       data-from, data-to; one has tabindex=0), timeline-tooltip (role=tooltip popover),
+                       timeline-start, timeline-end, sparkline (svg) with one sparkline-run per stretch
+  history-open         the card's "History of …" button (hidden until the timeline is drawn)
+  history-dialog       the history <dialog> (address #history=<panelId>): history-title, history-close,
+                       history-range (select: 1h, 24h, 7d, 30d, custom), history-custom with
+                       history-start, history-end, history-apply, history-custom-error; history-current,
+                       history-chart-status, history-status, history-list of history-entry (data-state,
+                       data-at): history-entry-state, history-entry-time, history-entry-facts,
+                       history-entry-title, history-entry-summary, history-entry-details; history-older
+  deck-notice          the deck-level notice region (role=alert, above the panels) holding an error-card
   debug-bar, debug-open, panel-debug        debug controls (exist only with --debug)
   debug-dialog         the <dialog>; debug-panel (select), debug-current, debug-loading, debug-loaded,
                        debug-error-kind (select), debug-error, debug-reset, debug-live, debug-info,
@@ -37,6 +54,7 @@ from __future__ import annotations
 
 import io
 import os
+import subprocess
 from pathlib import Path
 
 from playwright.sync_api import Locator, Page, expect
@@ -165,3 +183,41 @@ def compare_snapshot(png: bytes, name: str) -> None:
             f"{name}: {differing} pixels ({ratio:.2%}) differ from the reference (allowed {MAX_DIFF_RATIO:.2%}); "
             f"see {actual_path} and {name}.diff.png. If the change is intended: UPDATE_SNAPSHOTS=1 Tests/browser/run.sh -k snapshot"
         )
+
+
+class SmallDisk:
+    """A tmpfs of the test's own (the tests run as root): a real disk to fill up. `fill()` takes
+    every free byte, `free()` gives them back, `unmount()` ends it, lazily, so a server still
+    holding a file there does not stop it."""
+
+    def __init__(self, folder: Path, size: str = "4m"):
+        self.folder = folder
+        self.filler = folder / "filler"
+        folder.mkdir()
+        subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size},mode=0700", "tmpfs", str(folder)], check=True)
+
+    def fill(self) -> None:
+        with open(self.filler, "wb") as out:
+            try:
+                while True:
+                    out.write(b"\0" * 65536)
+                    out.flush()
+            except OSError:
+                pass
+
+    def free(self) -> None:
+        self.filler.unlink()
+
+    def unmount(self) -> None:
+        subprocess.run(["umount", "-l", str(self.folder)], check=True)
+
+
+def churn_deck(folder: Path, panels: int) -> Path:
+    """A deck whose panels change on every load: random bytes from a command, every second."""
+    deck = folder / "churn.yaml"
+    lines = ["title: Churn\ndefaults: { refresh: 1s }\npanels:\n"]
+    for index in range(panels):
+        lines.append(f"  - id: p{index}\n    command: {{ run: [sh, -c, 'od -An -N4 -tx1 /dev/urandom'] }}\n")
+    deck.write_text("".join(lines))
+    return deck
+

@@ -83,8 +83,10 @@ def test_every_button_has_an_accessible_name(server, open_page):
 def test_live_regions_exist_from_page_load(server, page):
     with urllib.request.urlopen(server.url + "/") as res:
         html = res.read().decode()
-    status = re.search(r"<div[^>]*role=\"status\"[^>]*>", html)
-    alert = re.search(r"<div[^>]*role=\"alert\"[^>]*>", html)
+    status = re.search(r"<div[^>]*data-testid=\"live-polite\"[^>]*>", html)
+    alert = re.search(r"<div[^>]*data-testid=\"live-assertive\"[^>]*>", html)
+    assert status and 'role="status"' in status.group(0), "no role=status region in index.html"
+    assert alert and 'role="alert"' in alert.group(0), "no role=alert region in index.html"
     assert status and 'aria-live="polite"' in status.group(0), "no polite role=status region in index.html"
     assert alert and 'aria-live="assertive"' in alert.group(0), "no assertive role=alert region in index.html"
     page.goto(server.url + "/")

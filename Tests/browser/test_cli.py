@@ -93,8 +93,9 @@ def test_the_documented_flags_are_the_ones_help_prints(doc: str):
     assert synopsis - printed == set(), f"in {doc}'s synopsis but not printed by --help"
 
 
-def test_sigterm_with_a_stream_open_exits_0_within_2_seconds():
-    proc = subprocess.Popen([str(BIN), "--port", "0", "--public", str(PUBLIC), "--seed", "1"],
+def test_sigterm_with_a_stream_open_exits_0_within_2_seconds(tmp_path: Path):
+    # The demo deck keeps its history in the test's folder, not in the user's state folder.
+    proc = subprocess.Popen([str(BIN), "--port", "0", "--public", str(PUBLIC), "--seed", "1", "--data", str(tmp_path / "data")],
                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     try:
         match = START_LINE.search(proc.stdout.readline())

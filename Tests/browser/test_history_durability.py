@@ -13,22 +13,7 @@ import urllib.request
 from pathlib import Path
 
 from conftest import BIN, PUBLIC, START_LINE
-
-DECK = """title: Churn
-defaults: { refresh: 1s }
-panels:
-"""
-
-
-def churn_deck(folder: Path, panels: int = 120) -> Path:
-    """A deck whose panels change on every load: random bytes from a command, every 200 ms."""
-    deck = folder / "churn.yaml"
-    lines = [DECK]
-    for index in range(panels):
-        lines.append(f"  - id: p{index}\n    command: {{ run: [sh, -c, 'od -An -N4 -tx1 /dev/urandom'] }}\n")
-    deck.write_text("".join(lines))
-    return deck
-
+from helpers import SmallDisk, churn_deck
 
 def start(*args: str) -> tuple[subprocess.Popen, str]:
     """Starts the server on a free port and returns it with its address."""
@@ -53,7 +38,7 @@ def saved(database: Path) -> tuple[str, int, int]:
 
 
 def test_kill_9_in_the_middle_of_writes_loses_at_most_the_last_second_and_never_corrupts(tmp_path: Path):
-    deck = churn_deck(tmp_path)
+    deck = churn_deck(tmp_path, panels=120)
     data = tmp_path / "data"
     database = data / "history.sqlite3"
     previous = 0
@@ -155,38 +140,19 @@ def wait_for(condition, timeout: float = 15.0, every: float = 0.1):
     raise AssertionError(f"not within {timeout} s: {condition.__doc__ or condition}")
 
 
-class SmallDisk:
-    """A tmpfs of its own, mounted for the test: a real disk to fill up."""
-
-    def __init__(self, folder: Path, size: str = "4m"):
-        self.folder = folder
-        folder.mkdir()
-        subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size},mode=0700", "tmpfs", str(folder)], check=True)
-
-    def unmount(self) -> None:
-        subprocess.run(["umount", "-l", str(self.folder)], check=True)
-
-
 def test_a_full_disk_shows_out_of_space_serving_goes_on_and_history_catches_up(tmp_path: Path):
     disk = SmallDisk(tmp_path / "disk")
     process, url = start("--config", str(churn_deck(tmp_path, panels=40)), "--data", str(disk.folder / "data"))
-    filler = disk.folder / "filler"
     try:
         wait_for(lambda: (disk.folder / "data" / "history.sqlite3").stat().st_size > 0)
-        with open(filler, "wb") as out:
-            try:
-                while True:
-                    out.write(b"\0" * 65536)
-                    out.flush()
-            except OSError:
-                pass
+        disk.fill()
         card = wait_for(lambda: notice(url))
         assert card["title"] == "Out of space"
         assert card["kind"] == "outOfSpace"
         with urllib.request.urlopen(url + "/api/panels/p0", timeout=5) as answer:
             assert json.load(answer)["id"] == "p0", "serving goes on"
         filled_at = time.time() * 1000
-        filler.unlink()
+        disk.free()
         wait_for(lambda: notice(url) is None)
         _, _, newest = saved(disk.folder / "data" / "history.sqlite3")
         assert newest > filled_at, "changes made while the disk was full were saved once it had room"
