@@ -153,6 +153,8 @@ public final class SQLiteHistoryStore: HistoryStore {
     }
 
     private func runWriter() {
+        // Named, so `top -H` and the benchmark can tell what saving the history costs.
+        DetachedThread.nameCurrentThread("history-writer")
         while true {
             _ = wake.wait(timeout: .now() + .nanoseconds(Int(configuration.flushInterval / .nanoseconds(1))))
             let closing = queue.withLock { $0.closing }
