@@ -53,26 +53,29 @@ struct PanelPatch: Encodable {
         let isDefault: @Sendable (PanelState) -> Bool
         let encode: @Sendable (PanelState, inout KeyedEncodingContainer<CodingKeys>) throws -> Void
 
-        /// `path`, written under `key`; its default is `defaultValue`.
+        // Fields are read through functions (key path literals become them), not `KeyPath`
+        // values, whose generic projection cost more than the comparison.
+
+        /// `read`, written under `key`; its default is `defaultValue`.
         static func value<Value: Encodable & Equatable & Sendable>(
-            _ key: CodingKeys, _ path: KeyPath<PanelState, Value> & Sendable, default defaultValue: Value
+            _ key: CodingKeys, _ read: @escaping @Sendable (PanelState) -> Value, default defaultValue: Value
         ) -> Field {
             Field(
-                isUnchanged: { $0[keyPath: path] == $1[keyPath: path] },
-                isDefault: { $0[keyPath: path] == defaultValue },
-                encode: { try $1.encode($0[keyPath: path], forKey: key) }
+                isUnchanged: { read($0) == read($1) },
+                isDefault: { read($0) == defaultValue },
+                encode: { try $1.encode(read($0), forKey: key) }
             )
         }
 
-        /// The newest info or error, which travels only while the valid one is null.
+        /// The newest info or error, which travels only while the valid one, `shown`, is null.
         static func newest<Value: Encodable & Equatable & Sendable>(
-            _ key: CodingKeys, _ path: KeyPath<PanelState, Value?> & Sendable,
-            shownBy valid: KeyPath<PanelState, Value?> & Sendable
+            _ key: CodingKeys, _ read: @escaping @Sendable (PanelState) -> Value?,
+            shownBy shown: @escaping @Sendable (PanelState) -> Value?
         ) -> Field {
             Field(
-                isUnchanged: { old, new in new[keyPath: valid] != nil || old[keyPath: path] == new[keyPath: path] },
-                isDefault: { $0[keyPath: valid] != nil || $0[keyPath: path] == nil },
-                encode: { try $1.encode($0[keyPath: path], forKey: key) }
+                isUnchanged: { old, new in shown(new) != nil || read(old) == read(new) },
+                isDefault: { shown($0) != nil || read($0) == nil },
+                encode: { try $1.encode(read($0), forKey: key) }
             )
         }
     }

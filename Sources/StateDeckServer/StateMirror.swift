@@ -32,7 +32,7 @@ final class StateMirror: Sendable {
     private let pingInterval: Duration
     private let history: PageSettings.HistorySettings?
     private let contents: Locked<Contents>
-    private let encoder = DeckJSON.makeEncoder()
+    private let encoder = JSONBytesEncoder()
 
     /// An empty mirror; `follow(_:)` fills it.
     init(debug: Bool, pingInterval: Duration, history: PageSettings.HistorySettings?, hub: EventHub) {
@@ -53,7 +53,7 @@ final class StateMirror: Sendable {
         await deck.observe { [self] event in apply(event, generation: generation) }
         let snapshot = await deck.snapshot()
         let settings = PageSettings(pingInterval: pingInterval, deck: deck.configuration, history: history)
-        let settingsBytes = (try? Self.encode(settings, with: encoder)) ?? Array("{}".utf8)
+        let settingsBytes = (try? encoder.encode(settings)) ?? Array("{}".utf8)
         contents.withLock { load(snapshot, settings: settingsBytes, into: &$0) }
         if announce {
             let document = stateDocument(at: hub.lastEventID + 1)
@@ -62,7 +62,7 @@ final class StateMirror: Sendable {
     }
 
     private func load(_ snapshot: DeckSnapshot, settings: [UInt8], into contents: inout Contents) {
-        let groups = (try? Self.encode(snapshot.groups, with: encoder)) ?? Array("[]".utf8)
+        let groups = (try? encoder.encode(snapshot.groups)) ?? Array("[]".utf8)
         contents.header = Array(("{\"title\":" + JSONString.quoted(snapshot.title)).utf8)
             + Array(",\"debug\":\(debug),\"settings\":".utf8) + settings + Array(",\"groups\":".utf8) + groups
             + Array(",\"lastEventId\":".utf8)
@@ -82,7 +82,7 @@ final class StateMirror: Sendable {
             guard let old = contents.withLock({ $0.generation == generation ? .some($0.panels[panel.id]) : nil })
             else { return }
             let patch = PanelPatch(from: old, to: panel)
-            guard !patch.isEmpty, let bytes = try? Self.encode(patch, with: encoder) else { return }
+            guard !patch.isEmpty, let bytes = try? encoder.encode(patch) else { return }
             let current = contents.withLock { contents in
                 guard contents.generation == generation else { return false }
                 if contents.panels.updateValue(panel, forKey: panel.id) == nil {
@@ -93,7 +93,7 @@ final class StateMirror: Sendable {
             }
             if current { hub.publish(event: "panel", data: String(decoding: bytes, as: UTF8.self)) }
         case .toast(let toast):
-            guard let bytes = try? Self.encode(toast, with: encoder) else { return }
+            guard let bytes = try? encoder.encode(toast) else { return }
             let expires = ContinuousClock.now.advanced(by: .milliseconds(toast.durationMs))
             let current = contents.withLock { contents in
                 guard contents.generation == generation else { return false }
@@ -108,7 +108,7 @@ final class StateMirror: Sendable {
 
     /// Shows `card` above every panel, or removes the notice for nil, and tells every stream.
     func setNotice(_ card: ErrorCard?) {
-        let bytes = card.flatMap { try? Self.encode($0, with: encoder) } ?? Array("null".utf8)
+        let bytes = card.flatMap { try? encoder.encode($0) } ?? Array("null".utf8)
         contents.withLock { contents in
             contents.notice = bytes
             contents.document = nil
@@ -119,7 +119,7 @@ final class StateMirror: Sendable {
     /// One panel's current `PanelState` document, every field and its history included, or nil
     /// for an unknown id.
     func panel(_ id: String) -> [UInt8]? {
-        contents.withLock { $0.panels[id] }.flatMap { try? Self.encode($0, with: encoder) }
+        contents.withLock { $0.panels[id] }.flatMap { try? encoder.encode($0) }
     }
 
     /// The `GET /api/state` document; rebuilt only when an event came since the last one.
@@ -157,12 +157,8 @@ final class StateMirror: Sendable {
     private func compactForm(of id: String, in contents: inout Contents) -> [UInt8] {
         if let bytes = contents.compact[id] { return bytes }
         let state = contents.panels[id]
-        let bytes = state.flatMap { try? Self.encode(PanelPatch(from: nil, to: $0), with: encoder) } ?? []
+        let bytes = state.flatMap { try? encoder.encode(PanelPatch(from: nil, to: $0)) } ?? []
         contents.compact[id] = bytes
         return bytes
-    }
-
-    private static func encode(_ value: some Encodable, with encoder: JSONEncoder) throws -> [UInt8] {
-        try [UInt8](encoder.encode(value))
     }
 }

@@ -114,7 +114,7 @@ extension Live {
         @Test func theSettingsNameTheTimelineAndTheStateCarriesTheNotice() async throws {
             try await Self.withHistory { server, store in
                 let state = try await server.get("/api/state").text
-                #expect(state.contains(#""history":{"timelineSlots":90,"timelineSpanMs":86400000}"#))
+                #expect(state.contains(#""history":{"timelineSpanMs":86400000,"timelineSlots":90}"#))
                 #expect(state.contains(#""notice":null"#))
                 let client = try await server.events()
                 defer { client.close() }
