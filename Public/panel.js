@@ -338,7 +338,7 @@ export function createPanelView(panelId, actions) {
     body.setAttribute("aria-busy", String(loading));
     replaceChildren(body, parts);
 
-    phaseLabel.textContent = PHASE_LABEL[s.phase] ?? s.phase;
+    phaseLabel.textContent = s.queued && s.isLoading ? "Queued" : PHASE_LABEL[s.phase] ?? s.phase;
     const last = Array.isArray(s.history) && s.history.length ? s.history[s.history.length - 1] : null;
     const when = clockTime(last?.at);
     updated.textContent = when ? `since ${when}` : "";

@@ -58,18 +58,19 @@ public struct HTTPSource: Sendable, Hashable {
     }
 
     /// One request; throws a `PanelError`, or `CancellationError` when the task was cancelled.
+    /// A request waiting for its turn behind the per-host limit shows its panel as queued.
     public func load() async throws -> Info {
-        let started = ContinuousClock.now
         let response: HTTPClientResponse
         do {
             response = try await HTTPClient.send(HTTPClientRequest(
                 url: url.absoluteString, method: method, headers: headers.sorted { $0.key < $1.key }.map { ($0.key, $0.value) },
                 body: body.map { Array($0.utf8) }, timeout: timeout, maxBodySize: Self.maxBodySize,
-                maxHeaderSize: Self.maxHeaderSize, maxHeaderCount: Self.maxHeaderCount))
+                maxHeaderSize: Self.maxHeaderSize, maxHeaderCount: Self.maxHeaderCount),
+                waiting: LoadProgress.waitingForTurn)
         } catch {
             throw try failure(for: error)
         }
-        let exchange = HTTPExchange(source: self, response: response, latency: ContinuousClock.now - started)
+        let exchange = HTTPExchange(source: self, response: response, latency: response.duration)
         try exchange.validate()
         return try exchange.info()
     }
