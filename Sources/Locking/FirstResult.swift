@@ -11,16 +11,14 @@ public final class FirstResult<Value: Sendable>: Sendable {
 
     public init() {}
 
-    /// Settles on `value` unless a value came first; true if this one did.
-    @discardableResult
-    public func offer(_ value: Value) -> Bool {
-        let (settled, waiter): (Bool, CheckedContinuation<Value, Never>?) = state.withLock { state in
-            guard case .pending(let waiter) = state else { return (false, nil) }
+    /// Settles on `value` unless a value came first.
+    public func offer(_ value: Value) {
+        let waiter: CheckedContinuation<Value, Never>? = state.withLock { state in
+            guard case .pending(let waiter) = state else { return nil }
             state = .settled(value)
-            return (true, waiter)
+            return waiter
         }
         waiter?.resume(returning: value)
-        return settled
     }
 
     /// Whether a value came.

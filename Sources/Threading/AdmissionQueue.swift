@@ -35,8 +35,8 @@ public final class AdmissionQueue<Key: Hashable & Sendable>: Sendable {
         var lastWaiter: UInt64 = 0
     }
 
-    public let limitPerKey: Int
-    public let totalLimit: Int
+    private let limitPerKey: Int
+    private let totalLimit: Int
     private let state = Locked(State())
 
     public init(limitPerKey: Int, totalLimit: Int) {
@@ -80,11 +80,6 @@ public final class AdmissionQueue<Key: Hashable & Sendable>: Sendable {
             return admit(&state)
         }
         turns.forEach { $0.resume() }
-    }
-
-    /// How many jobs run now, and how many wait.
-    public var counts: (running: Int, waiting: Int) {
-        state.withLock { state in (state.running, state.lines.values.reduce(0) { $0 + $1.waiters.count }) }
     }
 
     /// Takes a turn at once when `key` has room and nobody waits before it (nil), else joins the

@@ -14,7 +14,6 @@ public final class CommandLoadQueue: Sendable, Hashable {
     /// The line every command source waits in unless given its own.
     public static let shared = CommandLoadQueue(limit: defaultLimit)
 
-    public var limit: Int { turns.limitPerKey }
     private let turns: AdmissionQueue<String>
     /// The one line all its loads wait in.
     private static let line = "commands"
