@@ -9,16 +9,22 @@ import Locking
 /// learns that it waits, and when its turn comes, so that the wait can be shown on its panel and
 /// kept out of the work's timeout.
 public final class AdmissionQueue<Key: Hashable & Sendable>: Sendable {
-    private struct Waiter {
-        let id: UInt64
-        var turn: CheckedContinuation<Void, any Error>?
-    }
-
     private struct Line {
         var running = 0
-        var waiters: [Waiter] = []
+        /// Waiters' ids in order of arrival from `head`; ids that left the line are skipped.
+        var order: [UInt64] = []
+        var head = 0
+        /// Waiters still in line.
+        var waiting = 0
         /// Listed in `State.ready`.
         var isReady = false
+
+        var isIdle: Bool { running == 0 && waiting == 0 }
+    }
+
+    /// A waiter in line, and its continuation once it parked it.
+    private struct Waiter {
+        var turn: CheckedContinuation<Void, any Error>?
     }
 
     private enum Parking { case parked, admitted, left }
@@ -26,6 +32,8 @@ public final class AdmissionQueue<Key: Hashable & Sendable>: Sendable {
     private struct State {
         var lines: [Key: Line] = [:]
         var running = 0
+        /// Everyone in line, by id: joining, leaving and parking cost O(1) however long the line.
+        var waiters: [UInt64: Waiter] = [:]
         /// Keys whose first waiter may start as soon as the total allows, oldest first from
         /// `readyStart`.
         var ready: [Key] = []
@@ -56,7 +64,7 @@ public final class AdmissionQueue<Key: Hashable & Sendable>: Sendable {
         var cancelled = false
         do {
             try await withTaskCancellationHandler {
-                try await withCheckedThrowingContinuation { park(id, key: key, $0) }
+                try await withCheckedThrowingContinuation { park(id, $0) }
             } onCancel: {
                 leaveLine(id, key: key)
             }
@@ -72,7 +80,7 @@ public final class AdmissionQueue<Key: Hashable & Sendable>: Sendable {
         let turns = state.withLock { state in
             state.running -= 1
             state.lines[key]?.running -= 1
-            if state.lines[key]?.running == 0, state.lines[key]?.waiters.isEmpty == true {
+            if state.lines[key]?.isIdle == true {
                 state.lines[key] = nil
             } else {
                 Self.markReady(key, in: &state, limitPerKey: limitPerKey)
@@ -86,15 +94,19 @@ public final class AdmissionQueue<Key: Hashable & Sendable>: Sendable {
     /// line and returns the waiter's id.
     private func queueUnlessRoom(_ key: Key) -> UInt64? {
         state.withLock { state in
-            let line = state.lines[key, default: Line()]
+            // Changed in place, never copied out: a copy of a long line's order would be copied
+            // again on write.
+            let line = state.lines[key]
             // Keys wait for the total only while it is full, so room in it means nobody waits for it.
-            if state.running < totalLimit, line.running < limitPerKey, line.waiters.isEmpty {
+            if state.running < totalLimit, (line?.running ?? 0) < limitPerKey, (line?.waiting ?? 0) == 0 {
                 state.running += 1
                 state.lines[key, default: Line()].running += 1
                 return nil
             }
             state.lastWaiter += 1
-            state.lines[key, default: Line()].waiters.append(Waiter(id: state.lastWaiter))
+            state.lines[key, default: Line()].order.append(state.lastWaiter)
+            state.lines[key, default: Line()].waiting += 1
+            state.waiters[state.lastWaiter] = Waiter()
             Self.markReady(key, in: &state, limitPerKey: limitPerKey)
             return state.lastWaiter
         }
@@ -102,10 +114,10 @@ public final class AdmissionQueue<Key: Hashable & Sendable>: Sendable {
 
     /// Parks waiter `id`'s continuation, or resumes it at once if its turn came already, or
     /// throws if it left the line (cancelled) before it parked.
-    private func park(_ id: UInt64, key: Key, _ turn: CheckedContinuation<Void, any Error>) {
+    private func park(_ id: UInt64, _ turn: CheckedContinuation<Void, any Error>) {
         let parking = state.withLock { state -> Parking in
-            if let index = state.lines[key]?.waiters.firstIndex(where: { $0.id == id }) {
-                state.lines[key]?.waiters[index].turn = turn
+            if state.waiters[id] != nil {
+                state.waiters[id]?.turn = turn
                 return .parked
             }
             return state.admittedEarly.remove(id) != nil ? .admitted : .left
@@ -119,18 +131,18 @@ public final class AdmissionQueue<Key: Hashable & Sendable>: Sendable {
 
     /// Takes waiter `id` out of the line, if it is still in it.
     private func leaveLine(_ id: UInt64, key: Key) {
-        let turn = state.withLock { state -> CheckedContinuation<Void, any Error>?? in
-            guard let index = state.lines[key]?.waiters.firstIndex(where: { $0.id == id }) else { return nil }
-            let waiter = state.lines[key]?.waiters.remove(at: index)
-            if state.lines[key]?.running == 0, state.lines[key]?.waiters.isEmpty == true { state.lines[key] = nil }
-            return .some(waiter?.turn)
+        let waiter = state.withLock { state -> Waiter? in
+            guard let waiter = state.waiters.removeValue(forKey: id) else { return nil }
+            state.lines[key]?.waiting -= 1
+            if state.lines[key]?.isIdle == true { state.lines[key] = nil }
+            return waiter
         }
-        if case .some(.some(let turn)) = turn { turn.resume(throwing: CancellationError()) }
+        waiter?.turn?.resume(throwing: CancellationError())
     }
 
     /// Lists `key` as ready when its first waiter could start but for the total.
     private static func markReady(_ key: Key, in state: inout State, limitPerKey: Int) {
-        guard let line = state.lines[key], !line.isReady, !line.waiters.isEmpty, line.running < limitPerKey else { return }
+        guard let line = state.lines[key], !line.isReady, line.waiting > 0, line.running < limitPerKey else { return }
         state.lines[key]?.isReady = true
         state.ready.append(key)
     }
@@ -142,15 +154,15 @@ public final class AdmissionQueue<Key: Hashable & Sendable>: Sendable {
         while state.running < totalLimit, state.readyStart < state.ready.count {
             let key = state.ready[state.readyStart]
             state.readyStart += 1
-            guard var line = state.lines[key] else { continue }
-            line.isReady = false
-            if line.running < limitPerKey, !line.waiters.isEmpty {
-                let waiter = line.waiters.removeFirst()
-                line.running += 1
+            guard let running = state.lines[key]?.running else { continue }
+            state.lines[key]?.isReady = false
+            if running < limitPerKey, let id = Self.takeFirstWaiter(key, from: &state) {
+                let waiter = state.waiters.removeValue(forKey: id)
+                state.lines[key]?.waiting -= 1
+                state.lines[key]?.running += 1
                 state.running += 1
-                if let turn = waiter.turn { turns.append(turn) } else { state.admittedEarly.insert(waiter.id) }
+                if let turn = waiter?.turn { turns.append(turn) } else { state.admittedEarly.insert(id) }
             }
-            state.lines[key] = line
             Self.markReady(key, in: &state, limitPerKey: limitPerKey)
         }
         if state.readyStart > 64, state.readyStart * 2 > state.ready.count {
@@ -158,5 +170,20 @@ public final class AdmissionQueue<Key: Hashable & Sendable>: Sendable {
             state.readyStart = 0
         }
         return turns
+    }
+
+    /// Takes the id of the first waiter still in `key`'s line out of its order, skipping those
+    /// that left.
+    private static func takeFirstWaiter(_ key: Key, from state: inout State) -> UInt64? {
+        while let line = state.lines[key], line.head < line.order.count {
+            let id = line.order[line.head]
+            state.lines[key]?.head += 1
+            if line.head > 64, line.head * 2 > line.order.count {
+                state.lines[key]?.order.removeFirst(line.head + 1)
+                state.lines[key]?.head = 0
+            }
+            if state.waiters[id] != nil { return id }
+        }
+        return nil
     }
 }
