@@ -45,7 +45,7 @@ struct CommandLoadQueueTests {
         let started = ContinuousClock.now
         cancelled.cancel()
         await #expect(throws: CancellationError.self) { try await cancelled.value }
-        #expect(ContinuousClock.now - started < .milliseconds(100))
+        #expect(ContinuousClock.now - started < .seconds(1), "the command ahead runs for 10 s")
         holding.cancel()
         _ = try? await holding.value
         #expect(try await next.value.text == "next")

@@ -101,13 +101,13 @@ struct HTTPEngineTests {
         waiting.cancel()
         let waitingError = await #expect(throws: HTTPClientError.self) { try await waiting.value }
         #expect(waitingError?.reason == .cancelled)
-        #expect(ContinuousClock.now - started < .milliseconds(100))
+        #expect(ContinuousClock.now - started < .seconds(1), "the answer would take 10 s")
 
         started = ContinuousClock.now
         running.cancel()
         let runningError = await #expect(throws: HTTPClientError.self) { try await running.value }
         #expect(runningError?.reason == .cancelled)
-        #expect(ContinuousClock.now - started < .milliseconds(100))
+        #expect(ContinuousClock.now - started < .seconds(1), "the answer would take 10 s")
 
         // Neither holds the host's one turn any more: the next request gets it and times out,
         // rather than waiting until it is given up.
@@ -139,7 +139,7 @@ struct HTTPEngineTests {
         let started = ContinuousClock.now
         requests.forEach { $0.cancel() }
         for request in requests { _ = try? await request.value }
-        #expect(ContinuousClock.now - started < .seconds(1), "500 cancelled requests end at once")
+        #expect(ContinuousClock.now - started < .seconds(3), "500 cancelled requests end at once, not in 60 s")
         #expect(during - before < 10, "\(before) threads before, \(during) with 500 requests under way")
     }
 
