@@ -34,12 +34,13 @@ final class HTTPEngine: @unchecked Sendable {
         var cancelled: [CurlTransfer] = []
     }
 
-    // Touched only by the engine's thread, but for `curl_multi_wakeup`, which any thread may call.
     private let curl: statedeck_curl_api
-    private let multi: UnsafeMutableRawPointer
-    private let share: UnsafeMutableRawPointer
     private let admission: AdmissionQueue<String>
     private let inbox = Locked(Inbox())
+    // Used only by the engine's thread once it runs, but for `curl_multi_wakeup`, which any
+    // thread may call: hence `@unchecked Sendable`.
+    private let multi: UnsafeMutableRawPointer
+    private let share: UnsafeMutableRawPointer
 
     /// An engine with its own thread, connections and limits; the thread runs as long as the
     /// process (it never holds the process back from exiting).
