@@ -27,7 +27,8 @@ public struct HTTPSource: Sendable, Hashable {
     public var headers: [String: String]
     /// The request body, if any.
     public var body: String?
-    /// The whole exchange's limit, connecting included.
+    /// The whole exchange's limit, connecting included; a request waiting for its turn behind the
+    /// per-host limit starts counting when the turn comes.
     public var timeout: Duration
     /// The statuses that count as success; nil for any 2xx.
     public var expectedStatuses: Set<Int>?
