@@ -29,6 +29,8 @@ let package = Package(
             pkgConfig: "yaml-0.1",
             providers: [.apt(["libyaml-dev"])]
         ),
+        // C: Linux's epoll and eventfd, for the TCP probe loop (Glibc's module lacks them).
+        .systemLibrary(name: "CEpoll"),
         // C: SQLite, the history store's embedded database.
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .target(name: "Locking"),
@@ -48,7 +50,7 @@ let package = Package(
         // Loaders (http, tcp, command, file) and the deck file (parsed by libyaml).
         .target(
             name: "StateDeckSources",
-            dependencies: ["StateDeck", "StateDeckHistory", "HTTPClient", "CYAML", "Locking", "Threading"]
+            dependencies: ["StateDeck", "StateDeckHistory", "HTTPClient", "CYAML", "CEpoll", "Locking", "Threading"]
         ),
         // SQLite's C API as a connection and its statements.
         .target(name: "SQLite", dependencies: ["CSQLite"]),
@@ -123,7 +125,9 @@ let package = Package(
         ),
         .testTarget(
             name: "StateDeckSourcesTests",
-            dependencies: ["StateDeckSources", "StateDeck", "StateDeckHistory", "Threading", "Locking", "TestSupport"],
+            dependencies: [
+                "StateDeckSources", "StateDeck", "StateDeckHistory", "HTTPClient", "Threading", "Locking", "TestSupport",
+            ],
             // Deck files the fuzz run mutates, read by path.
             exclude: ["DeckFileCorpus"]
         ),

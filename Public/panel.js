@@ -338,7 +338,7 @@ export function createPanelView(panelId, actions) {
     body.setAttribute("aria-busy", String(loading));
     replaceChildren(body, parts);
 
-    phaseLabel.textContent = PHASE_LABEL[s.phase] ?? s.phase;
+    phaseLabel.textContent = s.queued && s.isLoading ? "Queued" : PHASE_LABEL[s.phase] ?? s.phase;
     const when = clockTime(s.since);
     updated.textContent = when ? `since ${when}` : "";
     if (s.since) updated.setAttribute("datetime", s.since);

@@ -42,7 +42,7 @@ function blankPanel(id, settings) {
     id, title: id, group: null, phase: "initial", since: null, isInitialLoading: false, isLoading: false,
     latestValidInfo: null, latestInfo: null, latestValidError: null, latestError: null, latestNonLoading: null,
     modifyingIds: null, presentation: /** @type {PanelState["presentation"]} */ (settings?.presentation ?? {}),
-    placeholder: null, retry: null, debugPinned: false, stale: false, restored: false,
+    placeholder: null, retry: null, debugPinned: false, stale: false, restored: false, queued: false,
   };
 }
 

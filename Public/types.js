@@ -107,6 +107,7 @@
  * @property {string} title
  * @property {string | null} [group] the id of the group it is drawn under
  * @property {string | null} [since] when the newest state began (ISO 8601)
+ * @property {boolean} [queued] the load waits for its turn behind its source's limit
  * @property {Phase} phase
  * @property {boolean} isInitialLoading
  * @property {boolean} isLoading

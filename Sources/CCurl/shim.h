@@ -26,6 +26,10 @@ typedef struct {
     CURLMcode (* _Nonnull multi_wakeup)(CURLM *multi);
     CURLMsg *(* _Nonnull multi_info_read)(CURLM *multi, int *queued);
     const char *_Nonnull (* _Nonnull multi_strerror)(CURLMcode code);
+    CURLMcode (* _Nonnull multi_setopt)(CURLM *multi, CURLMoption option, ...);
+    CURLSH *(* _Nonnull share_init)(void);
+    CURLSHcode (* _Nonnull share_setopt)(CURLSH *share, CURLSHoption option, ...);
+    CURLSHcode (* _Nonnull share_cleanup)(CURLSH *share);
 } statedeck_curl_api;
 
 #define STATEDECK_CURL_FIND(field) \
@@ -54,6 +58,10 @@ static inline int statedeck_curl_load(statedeck_curl_api *api) {
     STATEDECK_CURL_FIND(multi_wakeup)
     STATEDECK_CURL_FIND(multi_info_read)
     STATEDECK_CURL_FIND(multi_strerror)
+    STATEDECK_CURL_FIND(multi_setopt)
+    STATEDECK_CURL_FIND(share_init)
+    STATEDECK_CURL_FIND(share_setopt)
+    STATEDECK_CURL_FIND(share_cleanup)
     return api->global_init(CURL_GLOBAL_ALL) == CURLE_OK;
 }
 
@@ -77,9 +85,28 @@ static inline CURLcode statedeck_curl_set_receiver(statedeck_curl_api api, CURL 
     return api.easy_setopt(handle, option, receiver);
 }
 
+/// `curl_multi_setopt` with a `long` (the connection limits).
+static inline CURLMcode statedeck_curl_multi_set_long(statedeck_curl_api api, CURLM *multi, CURLMoption option,
+                                                      long value) {
+    return api.multi_setopt(multi, option, value);
+}
+
+/// `curl_share_setopt(CURLSHOPT_SHARE, data)`: the handles using `share` share `data` (TLS
+/// sessions); `data` travels as the `int` an enum promotes to, which `curl_share_setopt` reads.
+static inline CURLSHcode statedeck_curl_share_data(statedeck_curl_api api, CURLSH *share, curl_lock_data data) {
+    return api.share_setopt(share, CURLSHOPT_SHARE, data);
+}
+
 /// `curl_easy_getinfo` of a `long` (the status, the system's error number).
 static inline long statedeck_curl_info_long(statedeck_curl_api api, CURL *handle, CURLINFO info) {
     long value = 0;
+    api.easy_getinfo(handle, info, &value);
+    return value;
+}
+
+/// `curl_easy_getinfo` of a `curl_off_t` (`CURLINFO_TOTAL_TIME_T`, in microseconds).
+static inline curl_off_t statedeck_curl_info_off_t(statedeck_curl_api api, CURL *handle, CURLINFO info) {
+    curl_off_t value = 0;
     api.easy_getinfo(handle, info, &value);
     return value;
 }

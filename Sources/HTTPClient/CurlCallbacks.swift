@@ -5,7 +5,8 @@ import CCurl
 /// Points libcurl's header and body callbacks at `transfer` (`CURLOPT_HEADERFUNCTION`,
 /// `CURLOPT_WRITEFUNCTION`).
 func receive(into transfer: CurlTransfer, from easy: UnsafeMutableRawPointer, with curl: statedeck_curl_api) {
-    // Unretained: the transfer owns the handle, which calls back only inside its `perform()`.
+    // Unretained: the transfer owns the handle, which calls back only while the engine's thread
+    // runs it, and the engine holds the transfer meanwhile.
     let box = Unmanaged.passUnretained(transfer).toOpaque()
     statedeck_curl_set_receiver(curl, easy, CURLOPT_HEADERFUNCTION, receiveHeader)
     statedeck_curl_set_pointer(curl, easy, CURLOPT_HEADERDATA, box)

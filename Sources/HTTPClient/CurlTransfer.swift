@@ -1,41 +1,40 @@
 import CCurl
 import Locking
 
-/// One exchange run by libcurl: an easy handle, alone in a multi handle so that `cancel()` can
-/// wake the waiting transfer at once from another thread (`curl_multi_wakeup`).
+/// One exchange: a libcurl easy handle set up for a request, and the answer its callbacks fill
+/// in. `HTTPEngine`'s thread runs it in the engine's multi handle, then closes it.
 ///
-/// Sendable for `cancel()`, which any thread may call; everything else runs on the one thread
-/// that calls `perform()`, once.
+/// Sendable for `outcome`, which the engine's thread settles and a cancelling task may settle
+/// first; everything else is touched only by the engine's thread once the transfer is submitted,
+/// the handle's share and cleanup included: the share handle has no lock, since only that thread
+/// uses it.
 final class CurlTransfer: @unchecked Sendable {
     private let curl: statedeck_curl_api
-    private let easy: UnsafeMutableRawPointer
-    private let multi: UnsafeMutableRawPointer
+    let easy: UnsafeMutableRawPointer
     private let headerList: UnsafeMutablePointer<curl_slist>?
     /// libcurl's own words for a failure (`CURLOPT_ERRORBUFFER`).
     private let errorText = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE))
-    private let cancelled = Locked(false)
+    /// The line of the engine's admission queue it took its turn in.
+    let hostKey: String
     let maxBodySize: Int
     let maxHeaderSize: Int
     let maxHeaderCount: Int
-    /// Filled by the header and body callbacks while `perform()` runs.
+    /// Filled by the header and body callbacks while the engine runs it.
     var response = HTTPClientResponse()
     /// The bytes of `response`'s status line and headers so far.
     var headerSize = 0
     /// Why a callback stopped the exchange (libcurl then fails with `CURLE_WRITE_ERROR`).
     var refusal: HTTPClientError?
+    /// The answer or the failure: settled by the engine when libcurl is done, or by a cancellation.
+    let outcome = FirstResult<Result<HTTPClientResponse, HTTPClientError>>()
 
     /// Sets `request` up; fails if libcurl cannot be loaded or make a handle (out of memory).
     init(_ request: HTTPClientRequest) throws(HTTPClientError) {
         let curl = try CurlLibrary.api.get()
-        let noHandle = HTTPClientError(.other, message: "libcurl could not start a transfer")
-        guard let easy = curl.easy_init() else { throw noHandle }
-        guard let multi = curl.multi_init() else {
-            curl.easy_cleanup(easy)
-            throw noHandle
-        }
+        guard let easy = curl.easy_init() else { throw HTTPClientError(.other, message: "libcurl could not start a transfer") }
         self.curl = curl
         self.easy = easy
-        self.multi = multi
+        hostKey = Self.hostKey(of: request.url)
         maxBodySize = request.maxBodySize
         maxHeaderSize = request.maxHeaderSize
         maxHeaderCount = request.maxHeaderCount
@@ -45,8 +44,6 @@ final class CurlTransfer: @unchecked Sendable {
     }
 
     deinit {
-        _ = curl.multi_cleanup(multi)
-        curl.easy_cleanup(easy)
         curl.slist_free_all(headerList)
         errorText.deallocate()
     }
@@ -57,6 +54,8 @@ final class CurlTransfer: @unchecked Sendable {
         set(CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
         set(CURLOPT_FOLLOWLOCATION, 1)
         set(CURLOPT_MAXREDIRS, 10)
+        // libcurl starts the clock when the engine adds the handle, which it does once the
+        // transfer's turn came: time waiting in line is not counted.
         set(CURLOPT_TIMEOUT_MS, Int(request.timeout / .milliseconds(1)))
         // No signals: libcurl's default name-resolution timeout would use SIGALRM across threads.
         set(CURLOPT_NOSIGNAL, 1)
@@ -87,35 +86,25 @@ final class CurlTransfer: @unchecked Sendable {
         statedeck_curl_set_pointer(curl, easy, option, text)
     }
 
-    /// Runs the exchange to its end; blocks the calling thread for at most the request's timeout.
-    func perform() -> Result<HTTPClientResponse, HTTPClientError> {
-        _ = curl.multi_add_handle(multi, easy)
-        defer { _ = curl.multi_remove_handle(multi, easy) }
-        var running: Int32 = 1
-        while running > 0 {
-            let code = curl.multi_perform(multi, &running)
-            if cancelled.current {
-                return .failure(HTTPClientError(.cancelled, message: "cancelled"))
-            }
-            guard code == CURLM_OK else {
-                return .failure(HTTPClientError(.other, message: String(cString: curl.multi_strerror(code))))
-            }
-            if running > 0 {
-                _ = curl.multi_poll(multi, nil, 0, 1000, nil)
-            }
-        }
-        var queued: Int32 = 0
-        let code = curl.multi_info_read(multi, &queued)?.pointee.data.result ?? CURLE_OK
-        guard code == CURLE_OK else { return .failure(failure(code)) }
-        response.status = statedeck_curl_info_long(curl, easy, CURLINFO_RESPONSE_CODE)
-        return .success(response)
+    /// Joins `share` (`CURLOPT_SHARE`: TLS sessions); on the engine's thread.
+    func share(_ share: UnsafeMutableRawPointer) {
+        statedeck_curl_set_pointer(curl, easy, CURLOPT_SHARE, share)
     }
 
-    /// Stops the exchange as soon as possible, from any thread; `perform()` then fails with
-    /// `.cancelled`.
-    func cancel() {
-        cancelled.withLock { $0 = true }
-        _ = curl.multi_wakeup(multi)
+    /// Frees the handle (`curl_easy_cleanup`), out of the multi handle; on the engine's thread.
+    func close() {
+        curl.easy_cleanup(easy)
+    }
+
+    /// Settles the outcome from libcurl's result `code` for this transfer.
+    func finish(_ code: CURLcode) {
+        guard code == CURLE_OK else {
+            outcome.offer(.failure(failure(code)))
+            return
+        }
+        response.status = statedeck_curl_info_long(curl, easy, CURLINFO_RESPONSE_CODE)
+        response.duration = .microseconds(statedeck_curl_info_off_t(curl, easy, CURLINFO_TOTAL_TIME_T))
+        outcome.offer(.success(response))
     }
 
     private func failure(_ code: CURLcode) -> HTTPClientError {
@@ -134,4 +123,14 @@ final class CurlTransfer: @unchecked Sendable {
     /// `CURLE_TOO_LARGE`, which libcurl 8.6 added: newer than the headers built against, perhaps
     /// not than the library loaded.
     private static let tooLarge = CURLcode(rawValue: 100)
+
+    /// The scheme, host and port of `url`, lowercased (`http://example.com:8080`): requests to
+    /// one server wait in one line. The port is written only when the URL gives it.
+    static func hostKey(of url: String) -> String {
+        guard let colon = url.firstIndex(of: ":"), url[colon...].hasPrefix("://") else { return url }
+        let rest = url[colon...].dropFirst(3)
+        let authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        let host = authority.split(separator: "@", omittingEmptySubsequences: false).last ?? authority
+        return (url[..<rest.startIndex] + host).lowercased()
+    }
 }

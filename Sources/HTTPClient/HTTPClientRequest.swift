@@ -7,7 +7,8 @@ public struct HTTPClientRequest: Sendable {
     public var headers: [(name: String, value: String)]
     /// Sent with `Content-Length`; methods other than GET and HEAD send an empty one when nil.
     public var body: [UInt8]?
-    /// The whole exchange's limit: name resolution, connecting, redirects and the body.
+    /// The whole exchange's limit: name resolution, connecting, redirects and the body; counted
+    /// from the request's turn, not while it waits behind the engine's limits.
     public var timeout: Duration
     /// An answer whose body is longer fails with `HTTPClientError.Reason.bodyTooLarge`.
     public var maxBodySize: Int

@@ -84,7 +84,9 @@ extension Deck {
         let panel = panels[index].panel
         let quiet = quietly && !manual && panels[index].history.latestNonLoading != nil
         let task = Task { [runner] in
-            let outcome = await runner.run(panel, startedAt: start, holdingMinimum: !quiet) { retry in
+            let outcome = await runner.run(panel, startedAt: start, holdingMinimum: !quiet) { waiting in
+                await self.showWaiting(waiting, index: index, ticket: ticket)
+            } willRetry: { retry in
                 await self.plan(retry, index: index, ticket: ticket)
             }
             self.finishLoad(index, ticket: ticket, outcome: outcome)

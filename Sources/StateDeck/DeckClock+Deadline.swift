@@ -1,23 +1,32 @@
+import Locking
+
 extension DeckClock {
     /// Runs `operation` until `deadline`. Past it, the operation is cancelled and `expired` is
     /// thrown at once: a loader that ignores cancellation must not hold its panel in `loading`.
+    ///
+    /// The countdown stands still while the operation waits for its turn: it reports that through
+    /// ``LoadProgress``, whose reports `waiting` hears too.
     func run<Value: Sendable>(
         until deadline: Duration,
         orThrow expired: some Error & Sendable,
+        waiting: @escaping @Sendable (Bool) async -> Void,
         _ operation: @escaping @Sendable () async throws -> Value
     ) async throws -> Value {
-        let outcome = FirstResult<Value>()
-        let work = Task { outcome.offer(await Result { try await operation() }) }
-        let timer = Task {
-            guard (try? await sleep(until: deadline)) != nil else { return }
-            outcome.offer(.failure(expired))
+        let outcome = FirstResult<Result<Value, any Error>>()
+        let countdown = PausableDeadline(clock: self, deadline: deadline) { outcome.offer(.failure(expired)) }
+        let report: @Sendable (Bool) async -> Void = { isWaiting in
+            if isWaiting { countdown.hold() } else { countdown.release() }
+            await waiting(isWaiting)
+        }
+        let work = LoadProgress.$report.withValue(report) {
+            Task { outcome.offer(await Result { try await operation() }) }
         }
         defer {
             work.cancel()
-            timer.cancel()
+            countdown.cancel()
         }
         return try await withTaskCancellationHandler {
-            try await outcome.value()
+            try await outcome.value().get()
         } onCancel: {
             outcome.offer(.failure(CancellationError()))
             // Now, not in the `defer`: that runs only once this task is scheduled again, and a

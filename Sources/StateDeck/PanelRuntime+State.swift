@@ -20,7 +20,8 @@ extension PanelRuntime {
             retry: retry,
             debugPinned: debugPinned,
             stale: stale,
-            restored: restored
+            restored: restored,
+            queued: load?.waitingForTurn ?? false
         )
     }
 }

@@ -14,6 +14,8 @@ struct PanelRuntime {
         let task: Task<Void, Never>
         /// Records `loading` once a quiet load has lasted long enough to be seen.
         var reveal: Task<Void, Never>?
+        /// The loader waits for its turn behind a limit of its source (``LoadProgress``).
+        var waitingForTurn = false
     }
 
     let panel: Panel

@@ -35,6 +35,9 @@ public struct PanelState: Sendable, Equatable {
     /// What the panel shows is from before the server restarted (kept by the history store),
     /// until its first new result.
     public var restored: Bool
+    /// The panel's load waits for its turn behind a limit of its source (the commands running at
+    /// once, the http requests to one host); its timeout stands still meanwhile.
+    public var queued: Bool
 
     /// What the panel shows: its valid info, else its valid error, else nothing.
     public var latestNonLoading: Outcome? {

@@ -2,7 +2,8 @@
 /// minimum loading time so that an instant answer does not flicker.
 ///
 /// It holds no state: the deck starts it in a task, hears about planned retries through
-/// `willRetry`, and applies the outcome (unless the load was superseded meanwhile).
+/// `willRetry` and about a load waiting for its turn through `waiting` (``LoadProgress``), and
+/// applies the outcome (unless the load was superseded meanwhile).
 struct Runner: Sendable {
     let clock: DeckClock
     /// A number in `0..<1` for retry jitter.
@@ -24,11 +25,12 @@ struct Runner: Sendable {
         _ panel: Panel,
         startedAt start: Duration,
         holdingMinimum: Bool = true,
+        waiting: @escaping @Sendable (Bool) async -> Void,
         willRetry: @Sendable (Retry) async -> Void
     ) async -> Result<Info, PanelError>? {
         var retry = Retry(attempt: 1, startsAt: start)
         while true {
-            let outcome = await attempt(panel, startedAt: retry.startsAt)
+            let outcome = await attempt(panel, startedAt: retry.startsAt, waiting: waiting)
             guard case .failure(let error) = outcome,
                 let delay = panel.retryPolicy.delay(after: retry.attempt, failedWith: error, random: random)
             else {
@@ -43,10 +45,13 @@ struct Runner: Sendable {
         }
     }
 
-    private func attempt(_ panel: Panel, startedAt start: Duration) async -> Result<Info, PanelError> {
+    /// One attempt, whose timeout stands still while the loader waits for its turn.
+    private func attempt(
+        _ panel: Panel, startedAt start: Duration, waiting: @escaping @Sendable (Bool) async -> Void
+    ) async -> Result<Info, PanelError> {
         let timeout = PanelError(.timeout, detail: "No answer within \(panel.timeout).")
         do {
-            let info = try await clock.run(until: start + panel.timeout, orThrow: timeout, panel.load)
+            let info = try await clock.run(until: start + panel.timeout, orThrow: timeout, waiting: waiting, panel.load)
             return checked(info)
         } catch {
             return .failure(PanelError(error))

@@ -36,7 +36,7 @@ struct PanelPatch: Encodable {
     private enum CodingKeys: String, CodingKey {
         case id, title, group, phase, since, isInitialLoading, isLoading, latestValidInfo, latestInfo
         case latestValidError, latestError, modifyingIds, presentation, placeholder, retry, debugPinned, stale
-        case restored
+        case restored, queued
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -98,6 +98,7 @@ struct PanelPatch: Encodable {
         .value(.debugPinned, \.debugPinned, default: false),
         .value(.stale, \.stale, default: false),
         .value(.restored, \.restored, default: false),
+        .value(.queued, \.queued, default: false),
     ]
 }
 

@@ -6,9 +6,9 @@ import Glibc
 import Musl
 #endif
 
-/// A thread of its own for work that blocks (a libcurl transfer, a connect waiting out its
-/// timeout, a child's exit, a pipe): never a thread of Swift's concurrency pool, nor a shared
-/// Dispatch worker, where one blocked job could hold others up before they start.
+/// A thread of its own for work that blocks (a child's exit, a pipe, a name lookup) or loops for
+/// good (the http engine, the TCP probe loop): never a thread of Swift's concurrency pool, nor a
+/// shared Dispatch worker, where one blocked job could hold others up before they start.
 public enum DetachedThread {
     /// Runs `body` on a new detached thread (`pthread_create` with `PTHREAD_CREATE_DETACHED`).
     public static func run(_ body: @escaping @Sendable () -> Void) {

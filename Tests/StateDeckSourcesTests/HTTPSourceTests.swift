@@ -1,4 +1,5 @@
 import Foundation
+@testable import HTTPClient
 import StateDeck
 import TestSupport
 import Testing
@@ -209,5 +210,22 @@ struct HTTPSourceTests {
             #expect(error?.failureReason == "A request header is not valid HTTP.")
             #expect(error?.detail?.contains(String(reflecting: headers.keys.first!)) == true)
         }
+    }
+
+    @Test func panelsBeyondTheLimitPerHostShowQueuedAndAllLoad() async throws {
+        let server = try KeepAliveServer(delay: .milliseconds(300))
+        let ids = (1...HTTPEngine.defaultLimitPerHost + 2).map { "p\($0)" }
+        let deck = Deck("One host", panels: ids.map { id in
+            let source = HTTPSource(url: URL(string: server.url)!, timeout: .seconds(5))
+            return Panel(id, title: id) { try await source.load() }.retry(.none)
+        })
+        let events = await DeckEvents(observing: deck)
+        await deck.start()
+        for id in ids {
+            #expect(await events.panel(id) { $0.phase == .loaded } != nil)
+        }
+        await deck.stop()
+        #expect(Set(events.panelStates.filter(\.queued).map(\.id)).count == 2, "the two beyond the limit waited")
+        #expect(server.mostAtOnce == HTTPEngine.defaultLimitPerHost)
     }
 }

@@ -78,7 +78,7 @@ import Testing
              "latestValidInfo": null, "latestInfo": null, "latestValidError": null, "latestError": null,
              "latestNonLoading": null, "modifyingIds": null,
              "history": [{"state": "initial", "at": "2026-11-22T10:00:00.123Z"}],
-             "presentation": \(Self.presentation), "placeholder": null, "retry": null, "debugPinned": false, "stale": false, "restored": false}
+             "presentation": \(Self.presentation), "placeholder": null, "retry": null, "debugPinned": false, "stale": false, "restored": false, "queued": false}
             """)
     }
 
@@ -99,7 +99,7 @@ import Testing
              "history": [{"state": "initial", "at": "2026-11-22T10:00:00.123Z"}, {"state": "loaded", "at": "2026-11-22T10:00:00.123Z"},
                          {"state": "error", "at": "2026-11-22T10:00:00.123Z"}],
              "presentation": \(Self.presentation), "placeholder": null,
-             "retry": {"attempt": 2, "of": 3, "nextAt": "2026-11-22T10:00:00.123Z"}, "debugPinned": false, "stale": false, "restored": false}
+             "retry": {"attempt": 2, "of": 3, "nextAt": "2026-11-22T10:00:00.123Z"}, "debugPinned": false, "stale": false, "restored": false, "queued": false}
             """)
     }
 

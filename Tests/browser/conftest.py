@@ -39,7 +39,7 @@ def whole_panel(compact: dict, settings: dict) -> dict:
         "title": compact["id"], "group": None, "phase": "initial", "since": None, "isInitialLoading": False,
         "isLoading": False, "latestValidInfo": None, "latestInfo": None, "latestValidError": None,
         "latestError": None, "modifyingIds": None, "presentation": settings["presentation"],
-        "placeholder": None, "retry": None, "debugPinned": False, "stale": False, "restored": False,
+        "placeholder": None, "retry": None, "debugPinned": False, "stale": False, "restored": False, "queued": False,
         **compact,
     }
     if panel["latestValidInfo"] is not None:

@@ -9,18 +9,25 @@ public struct CommandSource: Sendable, Hashable {
     public var output: OutputFormat
     /// Runs the command, within its output limits.
     public var runner: CommandRunner
+    /// The line the command waits in for its turn to run.
+    public var queue: CommandLoadQueue
 
     /// A source running `command` and reading its output as `output`.
-    public init(command: CommandSpec, output: OutputFormat = .auto, runner: CommandRunner = CommandRunner()) {
+    public init(
+        command: CommandSpec, output: OutputFormat = .auto, runner: CommandRunner = CommandRunner(),
+        queue: CommandLoadQueue = .shared
+    ) {
         self.command = command
         self.output = output
         self.runner = runner
+        self.queue = queue
     }
 
-    /// Runs the command once; throws a `PanelError`, or `CancellationError` after killing the
-    /// command's process group when the task was cancelled.
+    /// Runs the command once its turn in `queue` comes; throws a `PanelError`, or
+    /// `CancellationError` when the task was cancelled (waiting, or running: its process group is
+    /// then killed).
     public func load() async throws -> Info {
-        let result = try await runner.perform(command)
+        let result = try await queue.run { try await runner.perform(command) }
         var info = try Info(output: result.standardOutput, format: output)
         info.summary = info.summary ?? "Ran in \(result.duration.shortText)"
         return info

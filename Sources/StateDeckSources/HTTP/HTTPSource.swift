@@ -27,7 +27,8 @@ public struct HTTPSource: Sendable, Hashable {
     public var headers: [String: String]
     /// The request body, if any.
     public var body: String?
-    /// The whole exchange's limit, connecting included.
+    /// The whole exchange's limit, connecting included; a request waiting for its turn behind the
+    /// per-host limit starts counting when the turn comes.
     public var timeout: Duration
     /// The statuses that count as success; nil for any 2xx.
     public var expectedStatuses: Set<Int>?
@@ -58,18 +59,19 @@ public struct HTTPSource: Sendable, Hashable {
     }
 
     /// One request; throws a `PanelError`, or `CancellationError` when the task was cancelled.
+    /// A request waiting for its turn behind the per-host limit shows its panel as queued.
     public func load() async throws -> Info {
-        let started = ContinuousClock.now
         let response: HTTPClientResponse
         do {
             response = try await HTTPClient.send(HTTPClientRequest(
                 url: url.absoluteString, method: method, headers: headers.sorted { $0.key < $1.key }.map { ($0.key, $0.value) },
                 body: body.map { Array($0.utf8) }, timeout: timeout, maxBodySize: Self.maxBodySize,
-                maxHeaderSize: Self.maxHeaderSize, maxHeaderCount: Self.maxHeaderCount))
+                maxHeaderSize: Self.maxHeaderSize, maxHeaderCount: Self.maxHeaderCount),
+                waiting: LoadProgress.waitingForTurn)
         } catch {
             throw try failure(for: error)
         }
-        let exchange = HTTPExchange(source: self, response: response, latency: ContinuousClock.now - started)
+        let exchange = HTTPExchange(source: self, response: response, latency: response.duration)
         try exchange.validate()
         return try exchange.info()
     }

@@ -5,42 +5,47 @@ import Musl
 #endif
 
 /// A resolved address to connect a stream socket to.
-struct SocketAddress {
+struct SocketAddress: Sendable {
     let family: Int32
     let bytes: [UInt8]
 
-    /// The stream addresses of `host`, in the resolver's order of preference.
-    static func resolve(host: String, port: Int) throws(TCPProbe.Failure) -> [SocketAddress] {
+    /// The stream addresses of `host`, in the resolver's order of preference (`getaddrinfo`).
+    /// With `numericOnly`, a name is not looked up (`AI_NUMERICHOST`): nil is returned at once,
+    /// and the call never blocks.
+    static func resolve(host: String, port: Int, numericOnly: Bool = false) -> Result<[SocketAddress], TCPProbe.Failure>? {
         var hints = addrinfo()
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        if numericOnly { hints.ai_flags = AI_NUMERICHOST }
         var list: UnsafeMutablePointer<addrinfo>?
         let code = getaddrinfo(host, String(port), &hints, &list)
-        guard code == 0, let first = list else { throw .unresolved(String(cString: gai_strerror(code))) }
+        if numericOnly, code == EAI_NONAME { return nil }
+        guard code == 0, let first = list else { return .failure(.unresolved(String(cString: gai_strerror(code)))) }
         defer { freeaddrinfo(first) }
-        return sequence(first: first) { $0.pointee.ai_next }.map { entry in
+        return .success(sequence(first: first) { $0.pointee.ai_next }.map { entry in
             SocketAddress(family: entry.pointee.ai_family, bytes: Array(UnsafeRawBufferPointer(
                 start: entry.pointee.ai_addr, count: Int(entry.pointee.ai_addrlen))))
-        }
+        })
     }
 
-    /// Connects and closes at once; 0 on success, else the `errno` (`ETIMEDOUT` past `timeout`).
-    func connect(within timeout: Duration) -> Int32 {
-        let descriptor = socket(family, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { return errno }
-        defer { close(descriptor) }
-        _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
-        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
+    /// Starts a non-blocking connection: the socket, connected or with its connection under way
+    /// (`EINPROGRESS`), or the `errno` of a failure (the socket then closed).
+    func startConnecting() -> Result<(socket: Int32, connected: Bool), ConnectError> {
+        let descriptor = socket(family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard descriptor >= 0 else { return .failure(ConnectError(code: errno)) }
         let started = bytes.withUnsafeBytes {
             Glibc.connect(descriptor, $0.baseAddress?.assumingMemoryBound(to: sockaddr.self), socklen_t($0.count))
         }
-        if started == 0 { return 0 }
-        guard errno == EINPROGRESS else { return errno }
-        var request = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
-        let ready = poll(&request, 1, Int32(clamping: max(1, timeout.milliseconds)))
-        guard ready > 0 else { return ready == 0 ? ETIMEDOUT : errno }
-        var code: Int32 = 0
-        var length = socklen_t(MemoryLayout<Int32>.size)
-        getsockopt(descriptor, SOL_SOCKET, SO_ERROR, &code, &length)
-        return code
+        if started == 0 { return .success((descriptor, true)) }
+        let code = errno
+        guard code == EINPROGRESS else {
+            close(descriptor)
+            return .failure(ConnectError(code: code))
+        }
+        return .success((descriptor, false))
+    }
+
+    /// An `errno` of a connection attempt.
+    struct ConnectError: Error {
+        let code: Int32
     }
 }

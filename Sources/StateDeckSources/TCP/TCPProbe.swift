@@ -4,8 +4,8 @@ import Glibc
 import Musl
 #endif
 
-/// One blocking TCP connection attempt with a deadline: each resolved address in turn, with a
-/// non-blocking `connect` and `poll`.
+/// One TCP connection attempt with a deadline: the host's name resolved (`NameResolver`), then
+/// each address in turn on the `TCPProbeLoop`.
 struct TCPProbe {
     enum Failure: Error, Equatable {
         case refused
@@ -18,26 +18,22 @@ struct TCPProbe {
 
     let host: String
     let port: Int
+    /// From the end of name resolution.
     let timeout: Duration
 
     /// The time the connection took, or why there was none.
-    func connect() -> Result<Duration, Failure> {
-        let started = ContinuousClock.now
-        let deadline = started + timeout
-        let addresses: [SocketAddress]
-        do { addresses = try SocketAddress.resolve(host: host, port: port) } catch { return .failure(error) }
-        var failure = Failure.timedOut
-        for address in addresses where ContinuousClock.now < deadline {
-            let code = address.connect(within: deadline - ContinuousClock.now)
-            switch code {
-            case 0: return .success(ContinuousClock.now - started)
-            case ETIMEDOUT: failure = .timedOut
-            case ECONNREFUSED: failure = .refused
-            case ENETUNREACH: failure = failure == .refused ? failure : .noRoute(Self.describe(code))
-            default: failure = failure == .refused ? failure : .failed(Self.describe(code))
-            }
+    ///
+    /// - Throws: `CancellationError` at once when the task is cancelled.
+    func connect() async throws(CancellationError) -> Result<Duration, Failure> {
+        let resolved = if let numeric = SocketAddress.resolve(host: host, port: port, numericOnly: true) {
+            numeric
+        } else {
+            try await NameResolver.resolve(host: host, port: port)
         }
-        return .failure(failure)
+        switch resolved {
+        case .success(let addresses): return try await TCPProbeLoop.shared.connect(to: addresses, within: timeout)
+        case .failure(let failure): return .failure(failure)
+        }
     }
 
     static func describe(_ code: Int32) -> String {

@@ -1,5 +1,4 @@
 import StateDeck
-import Threading
 
 /// Checks that something accepts TCP connections at a host and port; the info is the time the
 /// connection took. The connection is closed at once, without a byte sent.
@@ -18,14 +17,14 @@ public struct TCPSource: Sendable, Hashable {
         self.timeout = timeout
     }
 
-    /// One connection attempt; throws a `PanelError`.
+    /// One connection attempt; throws a `PanelError`, or `CancellationError` at once when the
+    /// task is cancelled.
     ///
-    /// The attempt blocks a thread of its own (never one of Swift's concurrency pool, nor a shared
-    /// Dispatch worker other probes could hold) for at most `timeout`, name resolution aside; a
-    /// cancelled load abandons it at once, so a name lookup that hangs costs only its thread.
+    /// The connection is made on the probe loop's one thread, shared by every probe; a host name
+    /// is first looked up on one of a few resolver threads (`NameResolver`), so a lookup that
+    /// hangs holds up no other probe.
     public func load() async throws -> Info {
-        let probe = TCPProbe(host: host, port: port, timeout: timeout)
-        let outcome = try await DetachedThread.value { probe.connect() }
+        let outcome = try await TCPProbe(host: host, port: port, timeout: timeout).connect()
         let address = "\(host):\(port)"
         switch outcome {
         case .success(let latency):

@@ -19,6 +19,11 @@ final class DeckEvents: Sendable {
         }
     }
 
+    /// Every panel state published so far, oldest first.
+    var panelStates: [PanelState] {
+        lock.withLock { events.compactMap { if case .panel(let state) = $0 { state } else { nil } } }
+    }
+
     /// The first toast whose message is `message`, waiting for it up to `defaultWait`.
     func toast(_ message: String) async -> Toast? {
         await first { event in
