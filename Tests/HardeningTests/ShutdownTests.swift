@@ -171,8 +171,16 @@ extension Live {
                 let server = try StatedeckProcess(serving: folder)
                 defer { server.kill() }
                 let port = try #require(await server.port(), "round \(round): statedeck printed no address")
-                let streams = try await AsyncSSEClient.open(count: 2, port: port, path: "/events")
-                defer { streams.forEach { $0.close() } }
+                // Two pages reading their streams, as browsers do.
+                var streams: [AsyncSSEClient] = []
+                for _ in 0..<2 { streams.append(try await AsyncSSEClient.open(port: port, path: "/events")) }
+                let readers = streams.map { stream in
+                    Task { while (try? await stream.nextEvent(timeout: .seconds(5))) != nil {} }
+                }
+                defer {
+                    streams.forEach { $0.close() }
+                    readers.forEach { $0.cancel() }
+                }
                 // From the first loads (0 ms) to a deck whose refreshes and retries are in full swing.
                 try await Task.sleep(for: .milliseconds(Int.random(in: 0...2_500, using: &random)))
                 let started = ContinuousClock.now
