@@ -13,9 +13,18 @@ import { refreshCountdowns } from "./error-card.js";
 import { refreshSince } from "./timeline.js";
 import { installHistory } from "./history.js";
 import { createNoticeView } from "./notice.js";
+import { createOverviewModel } from "./overview-model.js";
+import { createOverview } from "./overview.js";
+import { createOverviewControls } from "./overview-controls.js";
+import { createCompactRow } from "./compact-row.js";
+import { createSummaryBar, documentTitle } from "./summary.js";
+import { createFaviconBadge } from "./favicon.js";
+import { readView, writeView } from "./view-url.js";
 
-/** @typedef {import('./panel.js').PanelView} PanelView */
 /** @typedef {import('./debug.js').Debug} Debug */
+/** @typedef {import('./types.js').Group} Group */
+/** @typedef {import('./types.js').StateDocument} StateDocument */
+/** @typedef {import('./view-url.js').View} View */
 
 /**
  * @template {HTMLElement} T
@@ -61,10 +70,8 @@ const connectionView = createConnectionView({
   onReconnectNow: () => reconnectNow(),
 });
 
-// ---- panels -------------------------------------------------------------------------------------
+// ---- panels: the overview -------------------------------------------------------------------------
 
-/** @type {Map<string, PanelView>} */
-const views = new Map();
 /** @type {import('./panel.js').PanelActions} */
 const panelActions = {
   retry: (id) => api.retry(id),
@@ -74,6 +81,147 @@ const panelActions = {
   openHistory: (id, opener, slot) => historyView.open(id, opener, slot),
 };
 
+const model = createOverviewModel();
+/** The deck's groups, from the newest state document (the store keeps panels, not groups). */
+/** @type {Group[]} */
+let deckGroups = [];
+/** @type {View} */
+let view = readView(location.search);
+
+const overview = createOverview({
+  root: panelsRoot,
+  stateOf: (id) => store.panel(id),
+  makeCard: (id) => {
+    const card = createPanelView(id, panelActions);
+    debug?.decorate(card, id);
+    return card;
+  },
+  makeRow: (id) =>
+    createCompactRow(id, {
+      actions: panelActions,
+      settings: () => store.settings?.history ?? null,
+      onToggle: (panelId) => overview.toggleCard(panelId),
+    }),
+  onToggleGroup: (key) => {
+    const collapsed = view.collapsed.includes(key) ? view.collapsed.filter((k) => k !== key) : [...view.collapsed, key];
+    changeView({ collapsed }, { push: false });
+  },
+  onRelayout: () => relist(),
+});
+
+const summaryBar = createSummaryBar($("#summary"), {
+  onSelect: (state) => changeView({ state }, { push: true }),
+});
+const favicon = createFaviconBadge(/** @type {HTMLLinkElement} */ ($("link[rel='icon']")));
+const overviewStatus = $("#overview-status");
+/** @type {ReturnType<typeof setTimeout> | undefined} */
+let addressTimer;
+
+const controls = createOverviewControls({
+  search: $("#search"),
+  sort: $("#sort"),
+  density: $(".density"),
+  // Typing answers at once; the address follows in place once typing pauses.
+  onSearch: (q) => {
+    view = { ...view, q };
+    relist();
+    clearTimeout(addressTimer);
+    addressTimer = setTimeout(() => writeView(view, { push: false }), config.overview.addressDelayMs);
+  },
+  onSort: (sort) => changeView({ sort }, { push: true }),
+  onDensity: (density) => changeView({ density }, { push: true }),
+  onStep: (step) => overview.step(step),
+});
+
+/**
+ * A person changed the view: into the address, then drawn.
+ * @param {Partial<View>} patch
+ * @param {{push: boolean}} how push: a new history entry (Back returns to the view before)
+ */
+function changeView(patch, how) {
+  clearTimeout(addressTimer);
+  view = { ...view, ...patch };
+  writeView(view, how);
+  controls.sync(view);
+  relist();
+}
+
+window.addEventListener("popstate", () => {
+  view = readView(location.search);
+  controls.sync(view);
+  relist();
+});
+
+/** Draws the sections the view selects, and says how many panels match. */
+function relist() {
+  const sections = model.sections(view);
+  overview.render(sections, view, model.size);
+  summaryBar.render(model.counts, view.state);
+  const matching = sections.reduce((n, s) => n + s.matching, 0);
+  const filtered = Boolean(view.q.trim() || view.state);
+  const status = filtered ? `${matching.toLocaleString()} of ${model.size.toLocaleString()} panels match` : "";
+  if (overviewStatus.textContent !== status) overviewStatus.textContent = status;
+  renderEmpty(filtered && matching === 0);
+}
+
+/** @param {boolean} [noMatch] a filter leaves no panel */
+function renderEmpty(noMatch = false) {
+  const none = store.order.length === 0;
+  emptyState.hidden = !none && !noMatch;
+  emptyState.textContent = noMatch
+    ? "No panel matches. Clear the search or the state filter to see every panel."
+    : store.synced
+      ? "This deck has no panels."
+      : "Connecting to StateDeck…";
+}
+
+function renderCounts() {
+  summaryBar.render(model.counts, view.state);
+  const title = documentTitle(store.title, model.counts.failing);
+  if (document.title !== title) document.title = title;
+  void favicon.show(model.counts.failing);
+}
+
+// Changes are drawn once a frame, however many arrive: a thousand a second cost one pass a frame.
+// A tab in the background gets no frames, so a timer draws them there (its title and icon follow).
+/** Panels whose state changed since the last pass. */
+/** @type {Set<string>} */
+const dirty = new Set();
+let relistNeeded = false;
+let passScheduled = false;
+
+function schedulePass() {
+  if (passScheduled) return;
+  passScheduled = true;
+  requestAnimationFrame(pass);
+  setTimeout(pass, config.overview.hiddenFlushMs);
+}
+
+function pass() {
+  if (!passScheduled) return;
+  passScheduled = false;
+  if (relistNeeded) {
+    relistNeeded = false;
+    relist();
+  }
+  overview.update(dirty);
+  dirty.clear();
+  renderCounts();
+  if (config.markAppliedEvents) performance.mark("statedeck:applied", { detail: { eventId: store.lastEventId } });
+}
+
+/**
+ * A state document from the server or another tab: its groups are noted before the store tells
+ * the overview about it, and kept only when the store takes the document.
+ * @param {StateDocument} doc
+ * @param {boolean} authoritative
+ */
+function applyDocument(doc, authoritative) {
+  const before = deckGroups;
+  deckGroups = Array.isArray(doc.groups) ? doc.groups : [];
+  if (!store.applySnapshot(doc, { authoritative })) deckGroups = before;
+}
+
 // ---- the history view and the deck's notice ---------------------------------------------------------
 
 const historyView = installHistory({
@@ -81,44 +229,10 @@ const historyView = installHistory({
   store,
   onDialogOpen: (dialog) => toaster.hostIn(dialog),
   onDialogClose: () => toaster.hostIn(document.body),
-  openerFor: (id) => views.get(id)?.historyButton ?? views.get(id)?.el ?? null,
+  openerFor: (id) => overview.cardOf(id)?.historyButton ?? overview.cardOf(id)?.el ?? null,
 });
 const noticeView = createNoticeView($("#deck-notice"));
 
-/** @param {string} id */
-function viewFor(id) {
-  let view = views.get(id);
-  if (!view) {
-    view = createPanelView(id, panelActions);
-    views.set(id, view);
-    debug?.decorate(view, id);
-  }
-  return view;
-}
-
-function reconcilePanels() {
-  const order = store.order;
-  for (const [id, view] of views) {
-    if (!order.includes(id)) {
-      view.destroy();
-      view.el.remove();
-      views.delete(id);
-    }
-  }
-  order.forEach((id, index) => {
-    const view = viewFor(id);
-    const state = store.panel(id);
-    if (state) view.update(state);
-    if (panelsRoot.children[index] !== view.el) panelsRoot.insertBefore(view.el, panelsRoot.children[index] ?? null);
-  });
-  renderEmpty();
-}
-
-function renderEmpty() {
-  const none = store.order.length === 0;
-  emptyState.hidden = !none;
-  emptyState.textContent = store.synced ? "This deck has no panels." : "Connecting to StateDeck…";
-}
 
 // ---- debug (loaded only when the server runs with --debug) ---------------------------------------
 
@@ -139,7 +253,7 @@ async function syncDebug() {
       onDialogOpen: (dialog) => toaster.hostIn(dialog),
       onDialogClose: () => toaster.hostIn(document.body),
     });
-    for (const [id, view] of views) debug.decorate(view, id);
+    for (const [id, card] of overview.cards()) debug.decorate(card, id);
   } else if (!debugWanted && debug) {
     debug.uninstall();
     debug = null;
@@ -147,9 +261,8 @@ async function syncDebug() {
 }
 
 function renderMeta() {
-  const title = store.title || "StateDeck";
-  deckTitle.textContent = title;
-  document.title = title === "StateDeck" ? title : `${title} · StateDeck`;
+  deckTitle.textContent = store.title || "StateDeck";
+  document.title = documentTitle(store.title, model.counts.failing);
   void syncDebug();
 }
 
@@ -159,11 +272,14 @@ store.subscribe((change) => {
       renderMeta();
       break;
     case "snapshot": {
-      const drawn = [...views.values()];
-      reconcilePanels();
+      model.setGroups(deckGroups);
+      model.reset(store.order, store.panel);
       // A new state document may come from a restarted server: the timelines already drawn are
       // asked for again (a panel new to the page asks when it is first drawn).
-      for (const view of drawn) if (view.el.isConnected) view.refreshTimeline();
+      for (const [, card] of overview.cards()) card.refreshTimeline();
+      for (const id of store.order) dirty.add(id);
+      relistNeeded = true;
+      schedulePass();
       break;
     }
     case "notice":
@@ -172,9 +288,9 @@ store.subscribe((change) => {
     case "panel": {
       const state = store.panel(change.id);
       if (!state) break;
-      const isNew = !views.has(change.id);
-      viewFor(change.id).update(state);
-      if (isNew) reconcilePanels();
+      if (model.update(state)) relistNeeded = true;
+      dirty.add(change.id);
+      schedulePass();
       break;
     }
     case "toast":
@@ -201,6 +317,7 @@ function applyEventText(type, text, id) {
   } catch {
     return false;
   }
+  if (type === "snapshot" && data && typeof data === "object") deckGroups = Array.isArray(data.groups) ? data.groups : [];
   store.applyEvent(type, data, id);
   return true;
 }
@@ -212,7 +329,6 @@ const stream = createEventStream({
   onEvent: (e) => {
     const id = e.hasId && e.lastEventId ? e.lastEventId : null;
     if (!applyEventText(e.type, e.data, id)) return;
-    if (config.markAppliedEvents) performance.mark("statedeck:applied", { detail: { eventId: Number(id) } });
     tabs.relayEvent(e.type, e.data, id);
   },
   onStatus: (s) => {
@@ -222,7 +338,7 @@ const stream = createEventStream({
 });
 
 const bootstrap = api.getState().then((doc) => {
-  if (doc) store.applySnapshot(doc, { authoritative: false });
+  if (doc) applyDocument(doc, false);
 });
 
 const tabs = createTabs({
@@ -231,11 +347,11 @@ const tabs = createTabs({
     // (Last-Event-ID) instead of sending the same state again.
     void bootstrap.finally(() => stream.start());
   },
-  getSync: () => ({ snapshot: store.synced ? store.toSnapshot() : null, connection: store.connection }),
+  getSync: () => ({ snapshot: store.synced ? { ...store.toSnapshot(), groups: deckGroups } : null, connection: store.connection }),
   onEvent: applyEventText,
   onConnection: (c) => store.setConnection(c),
   onSync: (snapshot, c) => {
-    if (snapshot) store.applySnapshot(snapshot, { authoritative: false });
+    if (snapshot) applyDocument(snapshot, false);
     store.setConnection(c);
   },
   onReconnectRequest: () => stream.reconnectNow(),
@@ -268,6 +384,7 @@ window.addEventListener("pageshow", (ev) => {
   if (ev.persisted) location.reload();
 });
 
-renderEmpty();
+controls.sync(view);
+relist();
 connectionView.update(store.connection);
 historyView.syncWithAddress();
