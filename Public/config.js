@@ -54,8 +54,8 @@ export const config = Object.freeze({
   markAppliedEvents: new URLSearchParams(location.search).has("bench"),
   /** Clicks in a row on a panel that open the debug dialog. */
   debugClickCount: 3,
-  /** Cross-tab sharing of the one event stream. */
-  tabs: Object.freeze({ lockName: "statedeck-stream-leader", channelName: "statedeck-relay" }),
+  /** Cross-tab sharing of the one event stream: the leader relays the events of `relayEveryMs` at once. */
+  tabs: Object.freeze({ lockName: "statedeck-stream-leader", channelName: "statedeck-relay", relayEveryMs: 16 }),
   /** Icons in icons.svg; any other name the server sends is drawn as `fallbackIcon`. */
   icons: Object.freeze([
     "alert", "wifi-off", "clock", "server", "wrench", "search", "lock", "file-warning", "terminal",

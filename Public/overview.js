@@ -188,6 +188,7 @@ export function createOverview(opts) {
     const same = chunk.drawn && els.length === chunk.el.children.length && els.every((el, i) => chunk.el.children[i] === el);
     if (!same) chunk.el.replaceChildren(...els);
     chunk.drawn = true;
+    chunk.el.dataset.drawn = "true";
     chunk.el.style.removeProperty("height");
   }
 
@@ -197,6 +198,7 @@ export function createOverview(opts) {
     chunk.el.style.height = `${chunk.el.offsetHeight}px`;
     chunk.el.replaceChildren();
     chunk.drawn = false;
+    delete chunk.el.dataset.drawn;
   }
 
   /** Drops the cards and lines no drawn chunk holds: they stop asking for their timelines. */
@@ -336,15 +338,13 @@ export function createOverview(opts) {
     return made;
   }
 
-  /** Draws at once the chunks on screen (the observer would one frame later), measured first, so
-   * the page is laid out once. */
+  /** Draws at once the chunks in the viewport (the observer would one frame later, and draws those
+   * near it then), measured first, so the page is laid out once. */
   function drawVisible() {
-    const bottom = innerHeight * 2;
-    const top = -innerHeight;
     const onScreen = [...chunkOfEl.values()].filter((chunk) => {
       if (chunk.drawn) return false;
       const r = chunk.el.getBoundingClientRect();
-      return r.bottom >= top && r.top <= bottom;
+      return r.bottom >= 0 && r.top <= innerHeight;
     });
     for (const chunk of onScreen) draw(chunk);
   }
