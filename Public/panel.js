@@ -339,10 +339,9 @@ export function createPanelView(panelId, actions) {
     replaceChildren(body, parts);
 
     phaseLabel.textContent = PHASE_LABEL[s.phase] ?? s.phase;
-    const last = Array.isArray(s.history) && s.history.length ? s.history[s.history.length - 1] : null;
-    const when = clockTime(last?.at);
+    const when = clockTime(s.since);
     updated.textContent = when ? `since ${when}` : "";
-    if (last?.at) updated.setAttribute("datetime", last.at);
+    if (s.since) updated.setAttribute("datetime", s.since);
     else updated.removeAttribute("datetime");
     replaceChildren(footerExtra, view === "loaded" && !s.stale && s.retry ? retryLine(s.retry) : null);
 

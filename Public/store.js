@@ -1,8 +1,10 @@
 // @ts-check
 // The page's copy of the server's state: panel states by id (in deck order), the deck title and debug
-// flag, the last toast, the deck-level notice and the stream's health. It applies the stream events of
-// PROTOCOL.md (snapshot, panel, toast, notice) and tells its listeners what changed. It never derives
-// anything: what the server sends is what is kept.
+// flag, the groups, the last toast, the deck-level notice and the stream's health. It applies the
+// stream events of PROTOCOL.md (snapshot, panel, toast, notice) and tells its listeners what changed.
+// Panels travel as patches (only what changed; a new panel's fields that are not at their default), and
+// the store keeps each one whole: it derives nothing beyond the three fields the protocol leaves out
+// because they repeat others (see applyPatch).
 
 /** @typedef {import('./types.js').PanelState} PanelState */
 /** @typedef {import('./types.js').StateDocument} StateDocument */
@@ -10,6 +12,7 @@
 /** @typedef {import('./types.js').ConnectionState} ConnectionState */
 /** @typedef {import('./types.js').Settings} Settings */
 /** @typedef {import('./types.js').Notice} Notice */
+/** @typedef {import('./types.js').PanelGroup} PanelGroup */
 
 /**
  * @typedef {{kind: "snapshot"} | {kind: "panel", id: string} | {kind: "toast", toast: Toast}
@@ -27,6 +30,39 @@ function asNotice(value) {
   return typeof n.title === "string" ? n : null;
 }
 
+/**
+ * A panel as the server's defaults describe it before any patch: what a patch leaves out of a panel
+ * new to the page.
+ * @param {string} id
+ * @param {Settings | null} settings
+ * @returns {PanelState}
+ */
+function blankPanel(id, settings) {
+  return {
+    id, title: id, group: null, phase: "initial", since: null, isInitialLoading: false, isLoading: false,
+    latestValidInfo: null, latestInfo: null, latestValidError: null, latestError: null, latestNonLoading: null,
+    modifyingIds: null, presentation: /** @type {PanelState["presentation"]} */ (settings?.presentation ?? {}),
+    placeholder: null, retry: null, debugPinned: false, stale: false, restored: false,
+  };
+}
+
+/**
+ * `base` with `patch` applied. Patches never carry `latestInfo` while `latestValidInfo` is set, nor
+ * `latestError` while `latestValidError` is, nor `latestNonLoading`: those repeat the valid fields.
+ * @param {PanelState} base
+ * @param {Partial<PanelState>} patch
+ * @returns {PanelState}
+ */
+export function applyPatch(base, patch) {
+  const next = { ...base, ...patch };
+  if (next.latestValidInfo) next.latestInfo = next.latestValidInfo;
+  if (next.latestValidError) next.latestError = next.latestValidError;
+  next.latestNonLoading = next.latestValidInfo
+    ? { info: next.latestValidInfo }
+    : next.latestValidError ? { error: next.latestValidError } : null;
+  return next;
+}
+
 export function createStore() {
   /** @type {Map<string, PanelState>} */
   const panels = new Map();
@@ -34,6 +70,8 @@ export function createStore() {
   let order = [];
   let title = "";
   let debug = false;
+  /** @type {PanelGroup[]} */
+  let groups = [];
   /** @type {Settings | null} */
   let settings = null;
   let synced = false;
@@ -85,13 +123,14 @@ export function createStore() {
       title = typeof doc.title === "string" ? doc.title : "";
       debug = Boolean(doc.debug);
       if (doc.settings && typeof doc.settings === "object") settings = doc.settings;
+      groups = Array.isArray(doc.groups) ? doc.groups : [];
       lastEventId = docId ?? lastEventId;
       panels.clear();
       order = [];
       for (const p of doc.panels) {
         if (!p || typeof p.id !== "string") continue;
         if (!panels.has(p.id)) order.push(p.id);
-        panels.set(p.id, p);
+        panels.set(p.id, applyPatch(blankPanel(p.id, settings), p));
       }
       synced = true;
       const nextNotice = asNotice(doc.notice);
@@ -113,7 +152,7 @@ export function createStore() {
      * Applies one stream event. Events whose id is not newer than the last applied one are dropped
      * (a tab can hear the same event twice: relayed, and in a state document).
      * @param {string} type "snapshot" | "panel" | "toast" | "notice"; others are ignored
-     * @param {any} data the parsed JSON
+     * @param {any} data the parsed JSON: for "panel", a patch of the panel's state
      * @param {number | string | null} [eventId]
      */
     applyEvent(type, data, eventId = null) {
@@ -126,8 +165,9 @@ export function createStore() {
       if (type === "panel") {
         if (!data || typeof data.id !== "string") return;
         if (id !== null) lastEventId = id;
-        if (!panels.has(data.id)) order.push(data.id);
-        panels.set(data.id, data);
+        const held = panels.get(data.id);
+        if (!held) order.push(data.id);
+        panels.set(data.id, applyPatch(held ?? blankPanel(data.id, settings), data));
         emit({ kind: "panel", id: data.id });
       } else if (type === "toast") {
         if (!data || typeof data.message !== "string") return;
@@ -150,7 +190,7 @@ export function createStore() {
 
     /** @returns {StateDocument} the current state as a state document (for a new tab) */
     toSnapshot() {
-      return { title, debug, settings: settings ?? undefined, lastEventId: lastEventId ?? 0, panels: order.map((id) => /** @type {PanelState} */ (panels.get(id))), toast: null, notice };
+      return { title, debug, settings: settings ?? undefined, groups, lastEventId: lastEventId ?? 0, panels: order.map((id) => /** @type {PanelState} */ (panels.get(id))), toast: null, notice };
     },
 
     /** @param {string} id */
@@ -163,6 +203,10 @@ export function createStore() {
     },
     get debug() {
       return debug;
+    },
+    /** The deck's groups, in the order of their first panels. */
+    get groups() {
+      return groups;
     },
     /** The server's drawing settings, from the newest state document; null before the first. */
     get settings() {

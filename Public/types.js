@@ -105,6 +105,8 @@
  * @typedef {object} PanelState
  * @property {string} id
  * @property {string} title
+ * @property {string | null} [group] the id of the group it is drawn under
+ * @property {string | null} [since] when the newest state began (ISO 8601)
  * @property {Phase} phase
  * @property {boolean} isInitialLoading
  * @property {boolean} isLoading
@@ -221,10 +223,18 @@
  */
 
 /**
+ * A heading panels are drawn under.
+ * @typedef {object} PanelGroup
+ * @property {string} id
+ * @property {string} title
+ */
+
+/**
  * @typedef {object} StateDocument
  * @property {string} title
  * @property {boolean} debug
  * @property {Settings} [settings]
+ * @property {PanelGroup[]} [groups] in the order of their first panels
  * @property {number} lastEventId
  * @property {PanelState[]} panels
  * @property {Toast | null} [toast]

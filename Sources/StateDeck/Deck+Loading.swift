@@ -1,8 +1,23 @@
 extension Deck {
     /// Starts the first load of every panel; later loads follow each panel's refresh schedule.
+    ///
+    /// Panels that share a refresh interval spread their refreshes evenly over it: in declaration
+    /// order, the first refresh of the k-th of n comes (k + ½) / n + ½ of an interval after its
+    /// first load, from half an interval to one and a half, one on average. After that each keeps
+    /// its interval, so 10,000 panels on `refresh: 15s` make about 667 loads a second instead of
+    /// 10,000 at once every 15 s.
     public func start() {
         guard !isStarted else { return }
         isStarted = true
+        var sharing: [Duration: [Int]] = [:]
+        for index in panels.indices {
+            if case .every(let interval) = panels[index].panel.refresh { sharing[interval, default: []].append(index) }
+        }
+        for indices in sharing.values {
+            for (position, index) in indices.enumerated() {
+                panels[index].firstRefreshSpread = (Double(position) + 0.5) / Double(indices.count) + 0.5
+            }
+        }
         for index in panels.indices { reload(index) }
     }
 
@@ -143,7 +158,9 @@ extension Deck {
     }
 
     func scheduleNextLoad(_ index: Int) {
-        guard let deadline = panels[index].nextScheduledLoad(after: clock.now) else {
+        let deadline = panels[index].nextScheduledLoad(after: clock.now)
+        panels[index].firstRefreshSpread = 1
+        guard let deadline else {
             panels[index].timer?.cancel()
             return
         }

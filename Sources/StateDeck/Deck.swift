@@ -14,6 +14,9 @@ public actor Deck {
     public nonisolated let title: String
     /// The panels' ids, in declaration order.
     public nonisolated let panelIds: [String]
+    /// The panels' groups, in the order of their first panels; the first panel's title of a
+    /// group wins.
+    public nonisolated let groups: [PanelGroup]
     /// Time, randomness, toast settings and limits.
     public nonisolated let configuration: Configuration
     let clock: DeckClock
@@ -42,6 +45,8 @@ public actor Deck {
         precondition(Set(ids).count == ids.count, "Panel ids must be unique within a deck: \(ids)")
         self.title = title
         panelIds = ids
+        var seen = Set<String>()
+        groups = panels.compactMap(\.group).filter { seen.insert($0.id).inserted }
         self.configuration = configuration
         clock = DeckClock(configuration.clock)
         runner = Runner(clock: clock, random: configuration.random, maximumInfoSize: configuration.maximumInfoSize,
@@ -78,7 +83,7 @@ public actor Deck {
 
     /// Every panel and the current toast, at one moment.
     public func snapshot() -> DeckSnapshot {
-        DeckSnapshot(title: title, panels: panels.map { $0.state() }, toast: feedback.current)
+        DeckSnapshot(title: title, groups: groups, panels: panels.map { $0.state() }, toast: feedback.current)
     }
 
     /// The current state of panel `id`.

@@ -5,6 +5,8 @@ public enum DeckBuilder {
 
     public static func buildExpression(_ panels: [Panel]) -> [Panel] { panels }
 
+    public static func buildExpression(_ group: Group) -> [Panel] { group.panels }
+
     public static func buildBlock(_ groups: [Panel]...) -> [Panel] { groups.flatMap(\.self) }
 
     public static func buildOptional(_ panels: [Panel]?) -> [Panel] { panels ?? [] }

@@ -2,18 +2,21 @@
 public struct DeckSnapshot: Sendable, Equatable, Encodable {
     /// The deck's heading.
     public var title: String
+    /// The panels' groups, in the order of their first panels.
+    public var groups: [PanelGroup]
     /// In declaration order.
     public var panels: [PanelState]
     /// The current toast, until it expires; encoded as null when there is none.
     public var toast: Toast?
 
     private enum CodingKeys: String, CodingKey {
-        case title, panels, toast
+        case title, groups, panels, toast
     }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(title, forKey: .title)
+        try container.encode(groups, forKey: .groups)
         try container.encode(panels, forKey: .panels)
         try container.encode(toast, forKey: .toast)
     }

@@ -1,4 +1,9 @@
 extension Panel {
+    /// Draws the panel under `group`'s heading.
+    public func group(_ group: PanelGroup) -> Panel {
+        with { $0.group = group }
+    }
+
     /// Loads again each time `interval` after the previous load ended.
     public func refresh(every interval: Duration) -> Panel {
         with { $0.refresh = .every(interval) }

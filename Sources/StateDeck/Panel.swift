@@ -16,6 +16,8 @@ public struct Panel: Sendable {
     public let id: String
     /// The panel's heading.
     public var title: String
+    /// The heading it is drawn under, if any.
+    public var group: PanelGroup?
     /// Runs in a task of its own, cancelled on timeout, debug pin and `stop()`.
     public var load: Loader
     public var refresh: Refresh = .manual

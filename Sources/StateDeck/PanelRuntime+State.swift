@@ -5,6 +5,7 @@ extension PanelRuntime {
         return PanelState(
             id: panel.id,
             title: panel.title,
+            group: panel.group?.id,
             phase: history.phase,
             isInitialLoading: history.isInitialLoading,
             isLoading: history.isLoading,

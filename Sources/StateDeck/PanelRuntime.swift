@@ -42,6 +42,9 @@ struct PanelRuntime {
     var timer: Task<Void, Never>?
     /// No scheduled load before this time: the service asked to be left alone (Retry-After).
     var notBefore: Duration?
+    /// The share of its interval the next periodic load waits: where the deck's start placed its
+    /// first refresh among the panels sharing its interval, then 1.
+    var firstRefreshSpread = 1.0
     /// The state last sent to observers.
     var published: PanelState?
 
@@ -110,7 +113,11 @@ struct PanelRuntime {
 
     /// When the next scheduled load is due, if any, given that the previous one ended at `now`.
     func nextScheduledLoad(after now: Duration) -> Duration? {
-        let periodic: Duration? = if case .every(let interval) = panel.refresh { now + interval } else { nil }
+        let periodic: Duration? = if case .every(let interval) = panel.refresh {
+            now + interval * firstRefreshSpread
+        } else {
+            nil
+        }
         return [periodic, notBefore].compactMap(\.self).max()
     }
 }

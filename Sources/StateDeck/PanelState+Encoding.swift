@@ -1,6 +1,6 @@
 extension PanelState: Encodable {
     private enum CodingKeys: String, CodingKey {
-        case id, title, phase, isInitialLoading, isLoading, latestValidInfo, latestInfo
+        case id, title, group, phase, isInitialLoading, isLoading, latestValidInfo, latestInfo
         case latestValidError, latestError, latestNonLoading, modifyingIds, history, presentation
         case placeholder, retry, debugPinned, stale, restored
     }
@@ -10,6 +10,7 @@ extension PanelState: Encodable {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(id, forKey: .id)
         try container.encode(title, forKey: .title)
+        try container.encode(group, forKey: .group)
         try container.encode(phase, forKey: .phase)
         try container.encode(isInitialLoading, forKey: .isInitialLoading)
         try container.encode(isLoading, forKey: .isLoading)

@@ -4,6 +4,8 @@
 public struct PanelState: Sendable, Equatable {
     public var id: String
     public var title: String
+    /// The id of the group it is drawn under, if any.
+    public var group: String?
     /// The newest state's name.
     public var phase: ViewState.Phase
     public var isInitialLoading: Bool

@@ -13,15 +13,21 @@ public enum DemoDeck {
         return Deck(title) {
             Panel("statedeck", title: "StateDeck itself", load: health)
                 .refresh(every: .seconds(15))
-            photoDownload(seed: seed)
-            movieRating(seed: seed)
-            errorViews(seed: seed)
-            feed(seed: seed)
-            storage(seed: seed)
-            minimumRequestTime(seed: seed)
-            profile(seed: seed)
-            removableList(seed: seed)
-            presentations(seed: seed)
+            Group("loading", title: "Loading") {
+                photoDownload(seed: seed)
+                minimumRequestTime(seed: seed)
+                profile(seed: seed)
+                presentations(seed: seed)
+            }
+            Group("errors", title: "Errors and recovery") {
+                errorViews(seed: seed)
+                feed(seed: seed)
+                storage(seed: seed)
+            }
+            Group("actions", title: "Lists and actions") {
+                movieRating(seed: seed)
+                removableList(seed: seed)
+            }
         }
     }
 

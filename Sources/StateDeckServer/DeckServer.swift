@@ -105,9 +105,14 @@ public final class DeckServer: Sendable {
     public var liveStreamCount: Int { http.liveStreamCount }
 
     /// Ends every stream, stops accepting and cancels the deck's work.
+    ///
+    /// The deck is stopped at high priority: its actor runs waiting jobs by priority, so the stop
+    /// goes before a backlog of finished loads (thousands, on a deck that just started) instead of
+    /// after it.
     public func stop() async {
         hub.close()
         http.stop()
-        await current.current.stop()
+        let deck = current.current
+        await Task(priority: .high) { await deck.stop() }.value
     }
 }

@@ -4,19 +4,22 @@ import Locking
 import MicroHTTP
 import StateDeck
 
-/// The server's copy of the deck's state as encoded JSON, kept in step with the deck's events.
+/// The server's copy of the deck's state, kept in step with the deck's events.
 ///
-/// Every change is encoded once: the same bytes feed the SSE event and later `GET /api/state`
-/// answers, which are assembled from bytes already held instead of encoding per request. Each
-/// version of the document is one `SharedBytes`, so the transport builds one response for it and
-/// sends that to every request until the state changes.
+/// Each change goes to every stream as a ``PanelPatch`` against the panel's previous state. The
+/// `GET /api/state` document is assembled from each panel's compact form, encoded once per change
+/// of the panel and only when a document is asked for; each version of the document is one
+/// `SharedBytes`, so the transport builds one response for it and sends that to every request
+/// until the state changes.
 final class StateMirror: Sendable {
     private struct Contents {
         /// Counts the decks followed: events of a deck no longer followed are ignored.
         var generation = 0
         var header: [UInt8]
         var order: [String]
-        var panels: [String: [UInt8]]
+        var panels: [String: PanelState]
+        /// Each panel's compact form (a patch against nothing), encoded when a document needs it.
+        var compact: [String: [UInt8]] = [:]
         var toast: (bytes: [UInt8], expires: ContinuousClock.Instant)?
         /// The deck-level error card (the history cannot be saved, say) as JSON, or `null`.
         var notice = Array("null".utf8)
@@ -59,13 +62,13 @@ final class StateMirror: Sendable {
     }
 
     private func load(_ snapshot: DeckSnapshot, settings: [UInt8], into contents: inout Contents) {
+        let groups = (try? Self.encode(snapshot.groups, with: encoder)) ?? Array("[]".utf8)
         contents.header = Array(("{\"title\":" + JSONString.quoted(snapshot.title)).utf8)
-            + Array(",\"debug\":\(debug),\"settings\":".utf8) + settings + Array(",\"lastEventId\":".utf8)
+            + Array(",\"debug\":\(debug),\"settings\":".utf8) + settings + Array(",\"groups\":".utf8) + groups
+            + Array(",\"lastEventId\":".utf8)
         contents.order = snapshot.panels.map(\.id)
-        contents.panels = [:]
-        for panel in snapshot.panels {
-            contents.panels[panel.id] = (try? Self.encode(panel, with: encoder)) ?? []
-        }
+        contents.panels = Dictionary(snapshot.panels.map { ($0.id, $0) }, uniquingKeysWith: { $1 })
+        contents.compact = [:]
         contents.toast = nil
         contents.document = nil
     }
@@ -75,12 +78,17 @@ final class StateMirror: Sendable {
     private func apply(_ event: DeckEvent, generation: Int) {
         switch event {
         case .panel(let panel):
-            guard let bytes = try? Self.encode(panel, with: encoder) else { return }
+            // The deck calls in order, so nothing changes the panel between reading and writing.
+            guard let old = contents.withLock({ $0.generation == generation ? .some($0.panels[panel.id]) : nil })
+            else { return }
+            let patch = PanelPatch(from: old, to: panel)
+            guard !patch.isEmpty, let bytes = try? Self.encode(patch, with: encoder) else { return }
             let current = contents.withLock { contents in
                 guard contents.generation == generation else { return false }
-                if contents.panels.updateValue(bytes, forKey: panel.id) == nil {
+                if contents.panels.updateValue(panel, forKey: panel.id) == nil {
                     contents.order.append(panel.id)
                 }
+                contents.compact[panel.id] = nil
                 return true
             }
             if current { hub.publish(event: "panel", data: String(decoding: bytes, as: UTF8.self)) }
@@ -108,9 +116,10 @@ final class StateMirror: Sendable {
         hub.publish(event: "notice", data: String(decoding: bytes, as: UTF8.self))
     }
 
-    /// One panel's current `PanelState` document, or nil for an unknown id.
+    /// One panel's current `PanelState` document, every field and its history included, or nil
+    /// for an unknown id.
     func panel(_ id: String) -> [UInt8]? {
-        contents.withLock { $0.panels[id] }
+        contents.withLock { $0.panels[id] }.flatMap { try? Self.encode($0, with: encoder) }
     }
 
     /// The `GET /api/state` document; rebuilt only when an event came since the last one.
@@ -133,7 +142,7 @@ final class StateMirror: Sendable {
             var bytes = contents.header + Array(String(eventID).utf8) + Array(",\"panels\":[".utf8)
             for (index, id) in contents.order.enumerated() {
                 if index > 0 { bytes.append(UInt8(ascii: ",")) }
-                bytes += contents.panels[id] ?? []
+                bytes += compactForm(of: id, in: &contents)
             }
             bytes += Array("],\"notice\":".utf8) + contents.notice
             bytes += Array(",\"toast\":".utf8)
@@ -143,6 +152,14 @@ final class StateMirror: Sendable {
             contents.document = (eventID, body)
             return body
         }
+    }
+
+    private func compactForm(of id: String, in contents: inout Contents) -> [UInt8] {
+        if let bytes = contents.compact[id] { return bytes }
+        let state = contents.panels[id]
+        let bytes = state.flatMap { try? Self.encode(PanelPatch(from: nil, to: $0), with: encoder) } ?? []
+        contents.compact[id] = bytes
+        return bytes
     }
 
     private static func encode(_ value: some Encodable, with encoder: JSONEncoder) throws -> [UInt8] {

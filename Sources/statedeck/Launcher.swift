@@ -1,4 +1,3 @@
-import Dispatch
 import FoundationEssentials
 import Locking
 import Logging
@@ -20,7 +19,8 @@ struct Launcher {
 
     func run() async -> Never {
         LoggingSystem.bootstrap { StreamLogHandler.standardError(label: $0) }
-        let termination = TerminationSignal()
+        // PROTOCOL.md promises exit within 2 s, whatever a stuck loader does.
+        let termination = TerminationSignal(deadline: .milliseconds(1_800))
         let configuration = serverConfiguration()
         let running = Locked<DeckServer?>(nil)
         let session = options.config.map(openDeckFile)
@@ -47,8 +47,6 @@ struct Launcher {
 
         let signal = await termination.next()
         Logger(label: "statedeck").info("signal \(signal): stopping")
-        // PROTOCOL.md promises exit within 2 s, whatever a stuck loader does.
-        DispatchQueue.global().asyncAfter(deadline: .now() + 1.8) { exit(0) }
         reloading?.cancel()
         await server.stop()
         history?.close()

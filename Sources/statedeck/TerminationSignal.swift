@@ -1,5 +1,5 @@
-import Dispatch
 import Locking
+import Threading
 
 #if canImport(Glibc)
 import Glibc
@@ -8,26 +8,46 @@ import Musl
 #endif
 
 /// Catches SIGINT and SIGTERM from the moment it is created, so that a signal arriving right
-/// after the start-up line still stops the server cleanly instead of killing the process.
+/// after the start-up line still stops the server cleanly instead of killing the process, and
+/// bounds the stop: `deadline` after the first signal the process exits with status 0, whatever
+/// is still running.
+///
+/// Neither the catching nor the bound relies on Dispatch or on Swift's concurrency pool, whose
+/// threads a stuck stop may hold (seen: a stop that never ended, its fallback exit queued on a
+/// Dispatch worker that never ran). The signal handler (`sigaction`) only writes the signal's
+/// number to a pipe; a thread of its own reads it, wakes `next()`, then waits out the deadline
+/// and ends the process with `_exit`, which runs no exit handler that could wait on a lock.
 final class TerminationSignal: Sendable {
-    private let sources = Locked<[any DispatchSourceSignal]>([])
     private let received = Locked<(number: Int32?, waiter: CheckedContinuation<Int32, Never>?)>((nil, nil))
 
-    init() {
+    init(deadline: Duration) {
+        var ends: [Int32] = [0, 0]
+        guard pipe(&ends) == 0 else { fatalError("no pipe for signals: errno \(errno)") }
+        let readEnd = ends[0]
+        signalPipe = ends[1]
         for number in [SIGINT, SIGTERM] {
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { [received] in
-                let waiter = received.withLock { state -> CheckedContinuation<Int32, Never>? in
-                    guard state.number == nil else { return nil }
-                    state.number = number
-                    defer { state.waiter = nil }
-                    return state.waiter
-                }
-                waiter?.resume(returning: number)
+            var action = sigaction()
+            action.__sigaction_handler.sa_handler = writeSignalNumber
+            sigemptyset(&action.sa_mask)
+            action.sa_flags = SA_RESTART
+            sigaction(number, &action, nil)
+        }
+        DetachedThread.run { [received] in
+            DetachedThread.nameCurrentThread("signals")
+            var byte: UInt8 = 0
+            while read(readEnd, &byte, 1) != 1 {}
+            let number = Int32(byte)
+            let waiter = received.withLock { state -> CheckedContinuation<Int32, Never>? in
+                state.number = number
+                defer { state.waiter = nil }
+                return state.waiter
             }
-            source.resume()
-            sources.withLock { $0.append(source) }
+            waiter?.resume(returning: number)
+            var wait = timespec(tv_sec: Int(deadline.components.seconds),
+                                tv_nsec: Int(deadline.components.attoseconds / 1_000_000_000))
+            var rest = timespec()
+            while nanosleep(&wait, &rest) != 0 { wait = rest }
+            _exit(0)
         }
     }
 
@@ -41,4 +61,14 @@ final class TerminationSignal: Sendable {
             if let number { continuation.resume(returning: number) }
         }
     }
+}
+
+/// The pipe's write end, set before any handler is installed.
+nonisolated(unsafe) private var signalPipe: Int32 = -1
+
+/// The handler of SIGINT and SIGTERM: `write` is async-signal-safe, and the pipe's buffer holds
+/// far more signals than anyone sends.
+private let writeSignalNumber: @convention(c) (Int32) -> Void = { number in
+    var byte = UInt8(truncatingIfNeeded: number)
+    _ = write(signalPipe, &byte, 1)
 }

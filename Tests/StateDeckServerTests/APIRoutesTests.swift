@@ -7,7 +7,7 @@ extension Live {
     /// Every non-debug route of PROTOCOL.md, with good and bad input.
     @Suite struct APIRoutesTests {
         static let panelKeys: Set<String> = [
-            "id", "title", "phase", "isInitialLoading", "isLoading", "latestValidInfo", "latestInfo",
+            "id", "title", "group", "phase", "isInitialLoading", "isLoading", "latestValidInfo", "latestInfo",
             "latestValidError", "latestError", "latestNonLoading", "modifyingIds", "history",
             "presentation", "placeholder", "retry", "debugPinned", "stale", "restored",
         ]
@@ -20,7 +20,7 @@ extension Live {
                 #expect(response.status == 200)
                 #expect(response.header("Content-Type")?.hasPrefix("application/json") == true)
                 #expect(response.header("Cache-Control") == "no-store")
-                #expect(jsonKeys(response.text) == ["title", "debug", "settings", "lastEventId", "panels", "notice", "toast"])
+                #expect(jsonKeys(response.text) == ["title", "debug", "settings", "groups", "lastEventId", "panels", "notice", "toast"])
 
                 let state = try response.decode(WireState.self)
                 #expect(state.title == TestDeck.title)

@@ -86,7 +86,7 @@ extension Live {
                 #expect(panel.latestValidInfo == nil && panel.latestInfo == nil)
                 #expect(panel.latestValidError == nil && panel.latestError == nil)
                 #expect(panel.modifyingIds == nil)
-                #expect(panel.history.isEmpty)
+                #expect(panel.since == nil, "no state left to date")
                 #expect(panel.debugPinned)
                 // After a reset, loading is the initial loading again.
                 #expect(try await force(server, "jobs", #"{"state":"loading"}"#).isInitialLoading)

@@ -19,10 +19,11 @@ enum Seen: Equatable, CustomStringConvertible {
         var debugPinned: Bool
     }
 
-    init(_ event: SSEEvent) throws {
+    /// What `event` shows a client holding `panels`, which it updates.
+    init(_ event: SSEEvent, holding panels: inout WirePanels) throws {
         switch event.event {
         case "panel":
-            let panel = try event.decode(WirePanel.self)
+            let panel = try panels.apply(event)
             self = .panel(Panel(
                 id: panel.id, phase: panel.phase, isLoading: panel.isLoading,
                 isInitialLoading: panel.isInitialLoading, info: panel.latestValidInfo?.summary,
@@ -66,7 +67,9 @@ extension Live {
             try await LiveServer.run { server in
                 let client = try await server.events()
                 defer { client.close() }
-                let snapshotID = try #require(try await client.opening().first?.number)
+                let snapshot = try #require(try await client.opening().first)
+                let snapshotID = try #require(snapshot.number)
+                var panels = try WirePanels(snapshot: snapshot)
                 var received: [SSEEvent] = []
                 /// Reads the events one step causes, in order.
                 func read(_ count: Int) async throws {
@@ -102,7 +105,7 @@ extension Live {
                     Self.api(.loaded, info: "Back", pinned: false),
                     .toast(style: .success, message: "API is back", action: nil),
                 ]
-                let seen = try received.map(Seen.init)
+                let seen = try received.map { try Seen($0, holding: &panels) }
                 #expect(seen == expected, "\n\(seen.map(\.description).joined(separator: "\n"))")
                 #expect(received.map(\.number) == (1...9).map { snapshotID + UInt64($0) })
                 // The success toast replaces the failure toast in place.

@@ -215,6 +215,25 @@ struct DeckFileProblemTests {
             title:
             panels: [{ id: db, tcp: { host: localhost, port: 5432 } }]
             """, problem: "deck.yaml:1: title: needs a value"),
+        Case(name: "a group not among the groups", yaml: """
+            groups: [{ id: payments }, { id: search }]
+            panels:
+              - id: api
+                group: paymnts
+                tcp: { host: localhost, port: 5432 }
+            """, problem: "deck.yaml:4: panels[0].group: no group paymnts in groups; did you mean payments?"),
+        Case(name: "a reused group id", yaml: """
+            groups:
+              - id: payments
+              - id: payments
+            panels: [{ id: db, tcp: { host: localhost, port: 5432 } }]
+            """, problem: "deck.yaml:3: groups[1].id: payments is already the id of groups[0]"),
+        Case(name: "a group default that is not a setting", yaml: """
+            groups:
+              - id: payments
+                defaults: { colour: red }
+            panels: [{ id: db, tcp: { host: localhost, port: 5432 } }]
+            """, problem: "deck.yaml:3: groups[0].defaults.colour: unknown key (expected refresh, timeout, retry, minimumLoading, loading)"),
         Case(name: "an alias without anchor", yaml: """
             panels: *databases
             """, problem: "deck.yaml:1: YAML syntax: found undefined alias"),
@@ -244,7 +263,7 @@ struct DeckFileProblemTests {
             "deck.yaml:7: panels[1].tcp.port: must be a whole number from 1 to 65535, not 0",
             "deck.yaml:9: panels[2].command.run: needs at least the program to run",
             #"deck.yaml:9: panels[2].command.output: "csv" is not allowed here (expected auto, json, text, lines)"#,
-            "deck.yaml:10: panels[2].colour: unknown key (expected id, title, http, tcp, command, file, refresh, timeout, retry, minimumLoading, loading, placeholder, toasts, recovery, actions)",
+            "deck.yaml:10: panels[2].colour: unknown key (expected id, title, group, http, tcp, command, file, refresh, timeout, retry, minimumLoading, loading, placeholder, toasts, recovery, actions)",
         ])
     }
 

@@ -27,6 +27,8 @@ struct DeckFileTests {
         #expect(api.recovery.first?.action?.message == "API restarted, checking it again")
         #expect(deck.panels[2].settings.retry == .none)
         #expect(deck.panels[2].actions.map(\.id) == ["restart", "logs-to-file"])
+        #expect(deck.panels.map(\.group?.id) == ["services", "services", "services", "tooling"])
+        #expect(deck.panels[3].settings.refresh == .manual, "from its group's defaults")
     }
 
     @Test func relativePathsStartAtTheFilesFolder() throws {

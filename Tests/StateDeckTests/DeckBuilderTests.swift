@@ -24,6 +24,19 @@ import Testing
         #expect(await deck.snapshot().panels.map(\.title) == ["API", "Worker", "No cache", "DB1", "DB2"])
     }
 
+    @Test func groupsDeclareTheirPanelsHeading() async {
+        let deck = Deck("Shop") {
+            Panel("home", title: "Home") { .one }
+            Group("payments", title: "Payments") {
+                Panel("stripe", title: "Stripe") { .one }
+                Panel("ledger", title: "Ledger") { .one }
+            }
+            Panel("search", title: "Search") { .one }.group(PanelGroup("backend"))
+        }
+        #expect(deck.groups == [PanelGroup("payments", title: "Payments"), PanelGroup("backend", title: "backend")])
+        #expect(await deck.snapshot().panels.map(\.group) == [nil, "payments", "payments", "backend"])
+    }
+
     @Test func modifiersConfigureThePanel() {
         let panel = Panel("api", title: "API") { .one }
             .refresh(every: .seconds(5))

@@ -24,6 +24,37 @@ import Testing
         #expect(test.states().count == published + 1)
     }
 
+    @Test func panelsSharingAnIntervalSpreadTheirFirstRefreshesOverIt() async {
+        let sharing = (0..<4).map { _ in ScriptedLoader(.success(.one)) }
+        let alone = ScriptedLoader(.success(.one))
+        let test = await TestDeck {
+            for (position, loader) in sharing.enumerated() {
+                Panel("p\(position)", title: "P") { try loader.load() }.refresh(every: .seconds(10))
+            }
+            Panel("alone", title: "Alone") { try alone.load() }.refresh(every: .seconds(4))
+        }
+        await test.deck.start()
+        await test.advance(to: .milliseconds(500))
+        await test.until("p3") { $0.phase == .loaded }
+        /// Checks that `loader` has been called `count` times just before `offset`, then once more at it.
+        func expectLoad(_ loader: ScriptedLoader, _ count: Int, at offset: Int) async {
+            await test.advance(to: .milliseconds(offset - 1))
+            await test.settle()
+            #expect(loader.callCount == count - 1, "before \(offset) ms")
+            await test.advance(to: .milliseconds(offset))
+            #expect(await test.eventually { loader.callCount == count ? true : nil } == true, "at \(offset) ms")
+        }
+        // Alone on its interval, a panel refreshes one interval after its first load ended.
+        await expectLoad(alone, 2, at: 4_500)
+        // The k-th of four refreshes (k + ½) / 4 + ½ of 10 s after its first load ended at 500 ms.
+        for (loader, offset) in zip(sharing, [6_750, 9_250, 11_750, 14_250]) {
+            await expectLoad(loader, 2, at: offset)
+        }
+        // Then each keeps its interval (an unchanged refresh ends at once).
+        await expectLoad(sharing[0], 3, at: 16_750)
+        await expectLoad(sharing[1], 3, at: 19_250)
+    }
+
     @Test func aSlowRefreshShowsLoadingAfterTheBackgroundDelay() async {
         let clock = TestClock<Duration>()
         let test = await TestDeck(clock: clock) {

@@ -32,6 +32,27 @@ CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 START_LINE = re.compile(r"StateDeck serving on http://(\[[^\]]+\]|[^:/\s]+):(\d+)/")
 
 
+def whole_panel(compact: dict, settings: dict) -> dict:
+    """A panel of the state document with what its compact form leaves out put back (PROTOCOL.md,
+    "Panels on the wire"): defaults, and the three fields that repeat others."""
+    panel = {
+        "title": compact["id"], "group": None, "phase": "initial", "since": None, "isInitialLoading": False,
+        "isLoading": False, "latestValidInfo": None, "latestInfo": None, "latestValidError": None,
+        "latestError": None, "modifyingIds": None, "presentation": settings["presentation"],
+        "placeholder": None, "retry": None, "debugPinned": False, "stale": False, "restored": False,
+        **compact,
+    }
+    if panel["latestValidInfo"] is not None:
+        panel["latestInfo"] = panel["latestValidInfo"]
+    if panel["latestValidError"] is not None:
+        panel["latestError"] = panel["latestValidError"]
+    panel["latestNonLoading"] = (
+        {"info": panel["latestValidInfo"]} if panel["latestValidInfo"] is not None
+        else {"error": panel["latestValidError"]} if panel["latestValidError"] is not None else None
+    )
+    return panel
+
+
 class Server:
     """One run of the server binary. `restart()` starts it again on the same port.
 
@@ -138,8 +159,10 @@ class Server:
                 return err.code, text
 
     def state(self) -> dict:
+        """GET /api/state with each panel's compact form made whole, as the page holds it."""
         status, doc = self.request("GET", "/api/state")
         assert status == 200, doc
+        doc["panels"] = [whole_panel(p, doc["settings"]) for p in doc["panels"]]  # type: ignore[index]
         return doc  # type: ignore[return-value]
 
     def panel(self, panel_id: str) -> dict:

@@ -99,7 +99,7 @@ public struct DeckFile: Sendable, Hashable {
 // MARK: - Reading
 
 extension DeckFile {
-    static let keys = ["title", "defaults", "toasts", "history", "panels"]
+    static let keys = ["title", "defaults", "groups", "toasts", "history", "panels"]
     /// The most panels a deck file declares (10,000): start-up, the state document and every
     /// stream's snapshot grow with them.
     public static let maximumPanels = 10_000
@@ -116,13 +116,14 @@ extension DeckFile {
         if let settings = map["defaults"]?.mapping(allowing: PanelSettings.keys) {
             defaults = defaults.overridden(by: settings)
         }
+        let groups = map["groups"].flatMap { GroupSpec.list(reading: $0, defaults: defaults) }
         guard let list = map.required("panels")?.list() else { return nil }
         if list.isEmpty { map["panels"]?.problem("needs at least one panel") }
         guard list.count <= Self.maximumPanels else {
             map["panels"]?.problem("has \(list.count) panels; a deck holds at most \(Self.maximumPanels)")
             return nil
         }
-        let panels = list.map { PanelSpec(reading: $0, defaults: defaults) }
+        let panels = list.map { PanelSpec(reading: $0, defaults: defaults, groups: groups) }
         ConfigNode.reportReusedIds(zip(list, panels.map { $0?.id }))
         guard !panels.contains(where: { $0 == nil }) else { return nil }
         self.init(title: title ?? "StateDeck", panels: panels.compactMap(\.self))

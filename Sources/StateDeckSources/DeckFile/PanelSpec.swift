@@ -20,6 +20,8 @@ public struct PanelSpec: Sendable, Hashable {
     public var id: String
     /// The heading; the id when the file gives none.
     public var title: String
+    /// The heading it is drawn under, if any.
+    public var group: PanelGroup?
     /// Where the info comes from.
     public var source: SourceSpec
     /// The file's defaults, overridden by the panel's own keys.
@@ -37,6 +39,7 @@ public struct PanelSpec: Sendable, Hashable {
     public init(
         id: String,
         title: String,
+        group: PanelGroup? = nil,
         source: SourceSpec,
         settings: PanelSettings = PanelSettings(),
         placeholder: Info? = nil,
@@ -46,6 +49,7 @@ public struct PanelSpec: Sendable, Hashable {
     ) {
         self.id = id
         self.title = title
+        self.group = group
         self.source = source
         self.settings = settings
         self.placeholder = placeholder
@@ -58,22 +62,25 @@ public struct PanelSpec: Sendable, Hashable {
 // MARK: - Reading
 
 extension PanelSpec {
-    static let keys = ["id", "title"] + SourceSpec.keys + PanelSettings.keys
+    static let keys = ["id", "title", "group"] + SourceSpec.keys + PanelSettings.keys
         + ["placeholder", "toasts", "recovery", "actions"]
 
-    /// Reads one entry of `panels`, with `defaults` for the settings it does not give.
-    init?(reading node: ConfigNode, defaults: PanelSettings) {
+    /// Reads one entry of `panels`, with its group's settings (those of a `groups` entry), else
+    /// `defaults`, for the settings it does not give.
+    init?(reading node: ConfigNode, defaults: PanelSettings, groups: [GroupSpec]?) {
         guard let map = node.mapping(allowing: Self.keys) else { return nil }
         let id = map.required("id")?.identifier()
         let title = map["title"]?.text()
-        let settings = defaults.overridden(by: map)
+        let group = map["group"]?.group(among: groups, defaults: defaults)
+        let settings = (group?.settings ?? defaults).overridden(by: map)
         let source = SourceSpec(readingOneOf: map, timeout: settings.timeout)
         let placeholder = map["placeholder"].flatMap(Info.init(reading:))
         let toasts = map["toasts"].flatMap(Toasts.init(reading:))
         let recovery = map["recovery"].flatMap(RecoverySpec.list(reading:))
         let actions = map["actions"].flatMap(CommandAction.list(reading:))
         guard let id, let source else { return nil }
-        self.init(id: id, title: title ?? id, source: source, settings: settings, placeholder: placeholder,
+        self.init(id: id, title: title ?? id, group: group?.group, source: source, settings: settings,
+                  placeholder: placeholder,
                   toasts: toasts ?? Toasts(), recovery: recovery ?? [], actions: actions ?? [])
     }
 }
@@ -142,6 +149,7 @@ extension PanelSpec {
             .timeout((source.timeout ?? settings.timeout) + Self.timeoutMargin)
             .retry(settings.retry)
             .minimumLoadingTime(settings.minimumLoadingTime)
+        panel.group = group
         panel.presentation = settings.presentation
         panel.placeholder = placeholder
         panel.recoveryOptions = recovery.map { $0.recoveryOption(runner: runner) }

@@ -6,14 +6,31 @@ import TestSupport
 struct WireState: Decodable, Equatable {
     var title: String
     var debug: Bool
+    var groups: [PanelGroup]
     var lastEventId: UInt64
     var panels: [WirePanel]
     var toast: Toast?
 }
 
+extension PanelGroup: Decodable {
+    private enum CodingKeys: String, CodingKey {
+        case id, title
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(try container.decode(String.self, forKey: .id), title: try container.decode(String.self, forKey: .title))
+    }
+}
+
+/// A panel as the page holds it, decoded from any of its forms: the whole `PanelState` of
+/// `GET /api/panels/{id}`, or the compact form of the state document and of `panel` events, whose
+/// left-out fields take their defaults and the values PROTOCOL.md says they repeat. A `panel`
+/// event decoded alone is a patch: only the fields it carries are meaningful.
 struct WirePanel: Decodable, Equatable {
     var id: String
     var title: String
+    var group: String?
     var phase: ViewState.Phase
     var isInitialLoading: Bool
     var isLoading: Bool
@@ -22,11 +39,42 @@ struct WirePanel: Decodable, Equatable {
     var latestValidError: ErrorCard?
     var latestError: ErrorCard?
     var modifyingIds: [String]?
-    var history: [ViewStateHistory.Entry]
+    /// When the newest state began: `since`, or the newest entry of a whole state's `history`.
+    var since: Date?
     var placeholder: Info?
     var retry: RetryStatus?
     var debugPinned: Bool
     var stale: Bool
+    var restored: Bool
+
+    private enum CodingKeys: String, CodingKey {
+        case id, title, group, phase, isInitialLoading, isLoading, latestValidInfo, latestInfo, latestValidError
+        case latestError, modifyingIds, since, history, placeholder, retry, debugPinned, stale, restored
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        func value<Value: Decodable>(_ key: CodingKeys, _ fallback: Value) throws -> Value {
+            try container.decodeIfPresent(Value.self, forKey: key) ?? fallback
+        }
+        id = try container.decode(String.self, forKey: .id)
+        title = try value(.title, "")
+        group = try value(.group, nil)
+        phase = try value(.phase, .initial)
+        isInitialLoading = try value(.isInitialLoading, false)
+        isLoading = try value(.isLoading, false)
+        latestValidInfo = try value(.latestValidInfo, nil)
+        latestInfo = try latestValidInfo ?? value(.latestInfo, nil)
+        latestValidError = try value(.latestValidError, nil)
+        latestError = try latestValidError ?? value(.latestError, nil)
+        modifyingIds = try value(.modifyingIds, nil)
+        since = try value(.since, nil) ?? value(.history, [ViewStateHistory.Entry]()).last?.at
+        placeholder = try value(.placeholder, nil)
+        retry = try value(.retry, nil)
+        debugPinned = try value(.debugPinned, false)
+        stale = try value(.stale, false)
+        restored = try value(.restored, false)
+    }
 }
 
 /// PROTOCOL.md's error answer: `{"error": {"code", "message"}}`.
@@ -94,4 +142,32 @@ extension SSEEvent {
 
     /// The numeric `id:`.
     var number: UInt64? { id.flatMap(UInt64.init) }
+}
+
+/// The panels a client holds: the snapshot's, each `panel` event applied as the patch it is.
+struct WirePanels {
+    private var objects: [String: [String: Any]] = [:]
+
+    /// The panels of the state document `snapshot` carries.
+    init(snapshot: SSEEvent) throws {
+        let document = try JSONSerialization.jsonObject(with: Data(snapshot.data.utf8)) as? [String: Any]
+        for panel in document?["panels"] as? [[String: Any]] ?? [] {
+            if let id = panel["id"] as? String { objects[id] = panel }
+        }
+    }
+
+    /// Applies the `panel` event `event` and returns the panel it changed, whole.
+    mutating func apply(_ event: SSEEvent) throws -> WirePanel {
+        guard let patch = try JSONSerialization.jsonObject(with: Data(event.data.utf8)) as? [String: Any],
+              let id = patch["id"] as? String
+        else { throw WireDecodingError.notJSON("not a panel patch: \(event.data)") }
+        var panel = objects[id] ?? [:]
+        panel.merge(patch) { $1 }
+        // A patch leaves out the newest info or error while it repeats the valid one.
+        if patch["latestValidInfo"] is [String: Any] { panel["latestInfo"] = nil }
+        if patch["latestValidError"] is [String: Any] { panel["latestError"] = nil }
+        objects[id] = panel
+        let bytes = try JSONSerialization.data(withJSONObject: panel)
+        return try decodeWire(WirePanel.self, from: String(decoding: bytes, as: UTF8.self))
+    }
 }

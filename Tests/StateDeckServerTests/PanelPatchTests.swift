@@ -1,0 +1,72 @@
+import Foundation
+import Locking
+import StateDeck
+import Testing
+@testable import StateDeckServer
+
+/// The panel patches of PROTOCOL.md's "Panels on the wire", encoded without a server.
+@Suite struct PanelPatchTests {
+    static let start = Date(timeIntervalSince1970: 1_795_341_600)
+    static let info = Info(summary: "HTTP 200 in 3 ms", fields: [Info.Field("Status", "200"), Info.Field("Latency", "3 ms")])
+
+    /// The state of an http-like panel `api-0042` after the debug commands `steps`, each a second
+    /// after the one before.
+    static func state(after steps: [DebugCommand]) async throws -> PanelState {
+        let seconds = Locked(0.0)
+        let configuration = Deck.Configuration(now: { start.addingTimeInterval(seconds.withLock { $0 += 1; return $0 }) })
+        let panel = Panel("api-0042", title: "API 42") { info }.group(PanelGroup("backend"))
+        let deck = Deck("Patches", configuration: configuration, panels: [panel])
+        var state = try await deck.panelState(panel.id)
+        for step in steps { state = try await deck.debug(step, panel: panel.id) }
+        return state
+    }
+
+    func json(_ patch: PanelPatch) throws -> [String: Any] {
+        let bytes = try DeckJSON.makeEncoder().encode(patch)
+        return try #require(try JSONSerialization.jsonObject(with: bytes) as? [String: Any])
+    }
+
+    func size(_ patch: PanelPatch) throws -> Int {
+        try DeckJSON.makeEncoder().encode(patch).count
+    }
+
+    @Test func theCompactFormLeavesOutDefaultsTheHistoryAndWhatRepeats() async throws {
+        let loaded = try await Self.state(after: [.loading, .loaded(Self.info)])
+        let compact = try json(PanelPatch(from: nil, to: loaded))
+        #expect(Set(compact.keys) == ["id", "title", "group", "phase", "latestValidInfo", "since", "debugPinned"])
+        #expect(try size(PanelPatch(from: nil, to: loaded)) < 300)
+    }
+
+    @Test func aChangeCarriesOnlyWhatChanged() async throws {
+        let loaded = try await Self.state(after: [.loading, .loaded(Self.info)])
+        let reloading = try await Self.state(after: [.loading, .loaded(Self.info), .loading])
+        let toLoading = try json(PanelPatch(from: loaded, to: reloading))
+        #expect(Set(toLoading.keys) == ["id", "phase", "isLoading", "since"])
+        #expect(toLoading["isLoading"] as? Bool == true)
+        let newInfo = Info(summary: "HTTP 200 in 4 ms", fields: [Info.Field("Status", "200"), Info.Field("Latency", "4 ms")])
+        let reloaded = try await Self.state(after: [.loading, .loaded(Self.info), .loading, .loaded(newInfo)])
+        let toLoaded = PanelPatch(from: reloading, to: reloaded)
+        #expect(Set(try json(toLoaded).keys) == ["id", "phase", "isLoading", "latestValidInfo", "since"])
+        // With its SSE framing (`event: panel`, a 16-digit id, `data: `), still under 300 bytes.
+        #expect(try size(toLoaded) + 45 < 300)
+    }
+
+    @Test func aFieldThatBecameNullIsSentAsNullAndTheNewestInfoTravelsOnlyAlone() async throws {
+        let loaded = try await Self.state(after: [.loading, .loaded(Self.info)])
+        let failed = try await Self.state(after: [.loading, .loaded(Self.info), .error(.timeout)])
+        let patch = try json(PanelPatch(from: loaded, to: failed))
+        #expect(patch["latestValidInfo"] is NSNull, "the info shown is gone")
+        #expect(patch["latestInfo"] == nil, "the newest info did not change")
+        #expect((patch["latestValidError"] as? [String: Any])?["kind"] as? String == "timeout")
+        #expect(patch["latestError"] == nil, "it repeats the valid error")
+        #expect(patch["latestNonLoading"] == nil)
+        let reset = try await Self.state(after: [.loading, .loaded(Self.info), .reset])
+        #expect(try json(PanelPatch(from: loaded, to: reset))["latestInfo"] is NSNull, "a reset clears the newest info")
+    }
+
+    @Test func anUnchangedStateIsAnEmptyPatch() async throws {
+        let loaded = try await Self.state(after: [.loading, .loaded(Self.info)])
+        #expect(PanelPatch(from: loaded, to: loaded).isEmpty)
+        #expect(!PanelPatch(from: nil, to: loaded).isEmpty)
+    }
+}
