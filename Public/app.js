@@ -22,8 +22,6 @@ import { createFaviconBadge } from "./favicon.js";
 import { readView, writeView } from "./view-url.js";
 
 /** @typedef {import('./debug.js').Debug} Debug */
-/** @typedef {import('./types.js').Group} Group */
-/** @typedef {import('./types.js').StateDocument} StateDocument */
 /** @typedef {import('./view-url.js').View} View */
 
 /**
@@ -82,9 +80,6 @@ const panelActions = {
 };
 
 const model = createOverviewModel();
-/** The deck's groups, from the newest state document (the store keeps panels, not groups). */
-/** @type {Group[]} */
-let deckGroups = [];
 /** @type {View} */
 let view = readView(location.search);
 
@@ -210,18 +205,6 @@ function pass() {
   if (config.markAppliedEvents) performance.mark("statedeck:applied", { detail: { eventId: store.lastEventId } });
 }
 
-/**
- * A state document from the server or another tab: its groups are noted before the store tells
- * the overview about it, and kept only when the store takes the document.
- * @param {StateDocument} doc
- * @param {boolean} authoritative
- */
-function applyDocument(doc, authoritative) {
-  const before = deckGroups;
-  deckGroups = Array.isArray(doc.groups) ? doc.groups : [];
-  if (!store.applySnapshot(doc, { authoritative })) deckGroups = before;
-}
-
 // ---- the history view and the deck's notice ---------------------------------------------------------
 
 const historyView = installHistory({
@@ -272,7 +255,7 @@ store.subscribe((change) => {
       renderMeta();
       break;
     case "snapshot": {
-      model.setGroups(deckGroups);
+      model.setGroups(store.groups);
       model.reset(store.order, store.panel);
       // A new state document may come from a restarted server: the timelines already drawn are
       // asked for again (a panel new to the page asks when it is first drawn).
@@ -317,7 +300,6 @@ function applyEventText(type, text, id) {
   } catch {
     return false;
   }
-  if (type === "snapshot" && data && typeof data === "object") deckGroups = Array.isArray(data.groups) ? data.groups : [];
   store.applyEvent(type, data, id);
   return true;
 }
@@ -338,7 +320,7 @@ const stream = createEventStream({
 });
 
 const bootstrap = api.getState().then((doc) => {
-  if (doc) applyDocument(doc, false);
+  if (doc) store.applySnapshot(doc, { authoritative: false });
 });
 
 const tabs = createTabs({
@@ -347,11 +329,11 @@ const tabs = createTabs({
     // (Last-Event-ID) instead of sending the same state again.
     void bootstrap.finally(() => stream.start());
   },
-  getSync: () => ({ snapshot: store.synced ? { ...store.toSnapshot(), groups: deckGroups } : null, connection: store.connection }),
+  getSync: () => ({ snapshot: store.synced ? store.toSnapshot() : null, connection: store.connection }),
   onEvent: applyEventText,
   onConnection: (c) => store.setConnection(c),
   onSync: (snapshot, c) => {
-    if (snapshot) applyDocument(snapshot, false);
+    if (snapshot) store.applySnapshot(snapshot, { authoritative: false });
     store.setConnection(c);
   },
   onReconnectRequest: () => stream.reconnectNow(),

@@ -5,7 +5,7 @@
 // collapsed groups. No DOM here, so it answers for 10,000 panels in a few milliseconds.
 
 /** @typedef {import('./types.js').PanelState} PanelState */
-/** @typedef {import('./types.js').Group} Group */
+/** @typedef {import('./types.js').PanelGroup} Group */
 /** @typedef {import('./view-url.js').View} View */
 
 /**
@@ -101,7 +101,7 @@ export function createOverviewModel() {
 
   return {
     /**
-     * The deck's groups, in declaration order (the state document's `groups`).
+     * The deck's groups, in the state document's order.
      * @param {Group[] | null | undefined} list
      */
     setGroups(list) {

@@ -124,14 +124,6 @@
  * @property {boolean} [stale] the shown info is the last good one, kept after a dismissed error card
  * @property {boolean} [restored] what the panel shows is from before the server restarted; false once
  *   the first load since the restart has ended
- * @property {string | null} [group] the id of the group the panel is declared in, null or absent for none
- */
-
-/**
- * A group of panels as the deck declares it (`groups` of the state document, in declaration order).
- * @typedef {object} Group
- * @property {string} id
- * @property {string} title
  */
 
 /**
@@ -239,7 +231,6 @@
  * @property {PanelState[]} panels
  * @property {Toast | null} [toast]
  * @property {Notice | null} [notice] the deck-level notice, null when there is none
- * @property {Group[]} [groups] the deck's groups in declaration order; absent when it declares none
  */
 
 /**

@@ -5,7 +5,6 @@ forward, beside the history dialog's own address), problems first, the compact l
 navigation, and a large deck drawing and asking for the timelines of only the panels on screen."""
 from __future__ import annotations
 
-import json
 import re
 from urllib.parse import parse_qs, unquote, urlparse
 
@@ -14,10 +13,6 @@ from playwright.sync_api import Page, expect
 
 from conftest import flag_path
 from helpers import panel, tid, wait_live
-
-GROUPS = [{"id": "files", "title": "File panels"}, {"id": "commands", "title": "Commands"}]
-MEMBERS = {"alpha": "files", "beta": "files", "slow": "commands", "flaky": "commands"}
-
 
 def drawn_ids(page: Page, testid: str = "panel") -> list[str]:
     return page.locator(tid(testid)).evaluate_all("els => els.map((e) => e.dataset.panelId)")
@@ -31,19 +26,12 @@ def query(page: Page) -> dict[str, list[str]]:
     return parse_qs(urlparse(page.url).query)
 
 
-def with_groups(page: Page, groups=GROUPS, members=MEMBERS) -> None:
-    """Serves the state document with `groups` and each panel's `group` (PROTOCOL.md's fields), as a
-    deck file's `groups:` makes the server send them."""
-
-    def fulfil(route):
-        res = route.fetch()
-        doc = res.json()
-        doc["groups"] = groups
-        for p in doc["panels"]:
-            p["group"] = members.get(p["id"])
-        route.fulfill(response=res, body=json.dumps(doc))
-
-    page.route("**/api/state", fulfil)
+@pytest.fixture
+def grouped_server(make_server):
+    """The test deck with its file panels in the group "files" and its commands in "commands"."""
+    srv = make_server(grouped=True)
+    srv.settle()
+    return srv
 
 
 def open_overview(page: Page, srv, path: str = "/") -> Page:
@@ -127,8 +115,8 @@ def test_a_background_tab_follows_in_its_title(server, page):
 # ---- groups -----------------------------------------------------------------------------------------
 
 
-def test_groups_are_drawn_in_order_with_their_counts_and_collapse_to_their_failures(server, page):
-    with_groups(page)
+def test_groups_are_drawn_in_order_with_their_counts_and_collapse_to_their_failures(grouped_server, page):
+    server = grouped_server
     open_overview(page, server)
     groups = page.locator(tid("group"))
     expect(groups).to_have_count(2)
@@ -151,6 +139,11 @@ def test_groups_are_drawn_in_order_with_their_counts_and_collapse_to_their_failu
     expect(commands.locator(tid("panel-row"))).to_have_attribute("data-panel-id", "flaky")
     assert query(page)["collapsed"] == ["commands"]
 
+    # A failure in a collapsed group appears under its heading; its counts follow.
+    server.force("slow", {"state": "error", "error": {"kind": "timeout"}})
+    expect(commands.locator(tid("panel-row"))).to_have_count(2)
+    expect(commands.locator(tid("group-count-failing"))).to_have_text("2 failing")
+
     page.reload()
     wait_live(page)
     expect(page.locator(f"{tid('group')}[data-group-id='commands'] {tid('group-toggle')}")).to_have_attribute("aria-expanded", "false")
@@ -160,23 +153,33 @@ def test_groups_are_drawn_in_order_with_their_counts_and_collapse_to_their_failu
     assert "collapsed" not in query(page)
 
 
-def test_panels_in_no_group_come_first_without_a_heading(server, page):
-    with_groups(page, members={"slow": "commands", "flaky": "commands"})
-    open_overview(page, server)
+def test_panels_in_no_group_come_first_without_a_heading(make_server, tmp_path, page):
+    (tmp_path / "ok.json").write_text('{"summary": "fine"}')
+    deck = tmp_path / "mixed.yaml"
+    deck.write_text(
+        "title: Mixed\n"
+        "groups: [{ id: batch, title: Batch }]\n"
+        "panels:\n"
+        "  - { id: first, title: First, file: { path: ./ok.json }, group: batch }\n"
+        "  - { id: second, title: Second, file: { path: ./ok.json } }\n"
+        "  - { id: third, title: Third, file: { path: ./ok.json }, group: batch }\n"
+        "  - { id: fourth, title: Fourth, file: { path: ./ok.json } }\n"
+    )
+    srv = make_server(config=deck)
+    srv.settle()
+    open_overview(page, srv)
     ungrouped = page.locator(tid("group-none"))
     expect(ungrouped.locator(tid("panel"))).to_have_count(2)
-    expect(ungrouped.locator("h2.group-title")).to_have_count(0)
-    assert drawn_ids(page) == ["alpha", "beta", "slow", "flaky"]
-    # A declared group without panels is not drawn.
+    expect(ungrouped.locator(".group-title")).to_have_count(0)
     expect(page.locator(tid("group"))).to_have_count(1)
+    assert drawn_ids(page) == ["second", "fourth", "first", "third"]
 
 
 # ---- search -----------------------------------------------------------------------------------------
 
 
-def test_slash_focuses_the_search_which_finds_by_title_id_and_group_and_escape_clears(server, page):
-    with_groups(page)
-    open_overview(page, server)
+def test_slash_focuses_the_search_which_finds_by_title_id_and_group_and_escape_clears(grouped_server, page):
+    open_overview(page, grouped_server)
     page.locator("body").press("/")
     search = page.locator(tid("search"))
     expect(search).to_be_focused()
