@@ -179,9 +179,9 @@ function renderCounts() {
 
 // Changes are drawn once a frame, however many arrive: a thousand a second cost one pass a frame.
 // A tab in the background gets no frames, so a timer draws them there (its title and icon follow).
-/** Panels whose state changed since the last pass. */
-/** @type {Set<string>} */
-const dirty = new Set();
+/** Panels whose state changed since the last pass, each with when its newest state arrived. */
+/** @type {Map<string, number>} */
+const dirty = new Map();
 let relistNeeded = false;
 let passScheduled = false;
 
@@ -260,7 +260,8 @@ store.subscribe((change) => {
       // A new state document may come from a restarted server: the timelines already drawn are
       // asked for again (a panel new to the page asks when it is first drawn).
       for (const [, card] of overview.cards()) card.refreshTimeline();
-      for (const id of store.order) dirty.add(id);
+      const now = performance.now();
+      for (const id of store.order) dirty.set(id, now);
       relistNeeded = true;
       schedulePass();
       break;
@@ -272,7 +273,7 @@ store.subscribe((change) => {
       const state = store.panel(change.id);
       if (!state) break;
       if (model.update(state)) relistNeeded = true;
-      dirty.add(change.id);
+      dirty.set(change.id, performance.now());
       schedulePass();
       break;
     }

@@ -21,7 +21,6 @@ import { h, icon } from "./dom.js";
 /** @typedef {import('./panel.js').PanelView} PanelView */
 /** @typedef {import('./compact-row.js').CompactRow} CompactRow */
 /** @typedef {import('./overview-model.js').Section} Section */
-/** @typedef {import('./overview-model.js').Counts} Counts */
 /** @typedef {import('./view-url.js').View} View */
 
 /**
@@ -86,8 +85,6 @@ export function createOverview(opts) {
   let drawnOrder = [];
   /** @type {Map<string, number>} */
   let positionOf = new Map();
-  /** @type {Section[]} */
-  let sections = [];
   /** The panel holding the list's tab stop. */
   /** @type {string | null} */
   let current = null;
@@ -356,7 +353,6 @@ export function createOverview(opts) {
    * @param {number} deckSize how many panels the deck has
    */
   function render(next, view, deckSize) {
-    sections = next;
     whole = deckSize <= config.overview.drawAllUpTo;
     columns = measureColumns();
     chunkOfId.clear();
@@ -546,13 +542,13 @@ export function createOverview(opts) {
     render,
     /**
      * Redraws the cards and lines of panels whose state changed (those not drawn have nothing to do).
-     * @param {Iterable<string>} ids
+     * @param {Map<string, number>} changed panel ids, each with when its newest state arrived
      */
-    update(ids) {
-      for (const id of ids) {
+    update(changed) {
+      for (const [id, at] of changed) {
         const s = opts.stateOf(id);
         if (!s) continue;
-        cards.get(id)?.update(s);
+        cards.get(id)?.update(s, at);
         rows.get(id)?.update(s);
       }
     },
@@ -573,13 +569,6 @@ export function createOverview(opts) {
     cardOf: (id) => cards.get(id),
     /** The drawn cards. */
     cards: () => cards.entries(),
-    /** How many panels are drawn in the sections (a collapsed group's failing ones only). */
-    get listed() {
-      return drawnOrder.length;
-    },
-    get sections() {
-      return sections;
-    },
   };
 }
 
