@@ -90,9 +90,11 @@ export function createOverview(opts) {
   let current = null;
   let columns = 1;
 
-  // An empty grid, never drawn, that tells how many columns of cards fit.
+  // An empty grid, never drawn, that tells how many columns of cards fit; measured again only when
+  // the list's width changes (measuring forces a layout).
   const probe = h("div", { class: ["panel-grid", "grid-probe"], attrs: { "aria-hidden": "true" } });
   root.replaceChildren(probe);
+  columns = measureColumns();
 
   const near =
     "IntersectionObserver" in globalThis
@@ -354,7 +356,6 @@ export function createOverview(opts) {
    */
   function render(next, view, deckSize) {
     whole = deckSize <= config.overview.drawAllUpTo;
-    columns = measureColumns();
     chunkOfId.clear();
     const keys = new Set(next.map((s) => s.key));
     for (const [key, sv] of sectionViews) {
@@ -533,8 +534,14 @@ export function createOverview(opts) {
 
   // A new width may fit another number of columns: the chunks are cut again.
   if ("ResizeObserver" in globalThis) {
+    let width = root.clientWidth;
     new ResizeObserver(() => {
-      if (measureColumns() !== columns) opts.onRelayout();
+      if (root.clientWidth === width) return;
+      width = root.clientWidth;
+      const measured = measureColumns();
+      if (measured === columns) return;
+      columns = measured;
+      opts.onRelayout();
     }).observe(root);
   }
 

@@ -3,9 +3,10 @@
 // so a stream per tab would leave the seventh tab hanging. The tabs elect a leader with the Web Locks
 // API (the tab holding the lock owns the stream; when it closes the lock passes to the next tab in
 // line, which opens its own stream) and the leader relays every event and its connection state to the
-// others over a BroadcastChannel, the events of config.tabs.relayEveryMs in one message (a message
-// per event cost the leader a fifth of its main thread at a thousand events a second). A new tab asks
-// the leader for the current state ("hello" → "sync").
+// others over a BroadcastChannel, the events of config.tabs.relayEveryMs in one message, and only
+// once another tab has said hello (a message per event, with no tab to hear it, cost the leader a
+// fifth of its main thread at a thousand events a second). A new tab asks the leader for the current
+// state ("hello" → "sync"); a new leader asks the tabs there are to say hello ("leader").
 //
 // Without Web Locks or BroadcastChannel (e.g. an insecure context) every tab leads its own stream.
 import { config } from "./config.js";
@@ -19,7 +20,7 @@ import { config } from "./config.js";
  *   | {kind: "conn", connection: ConnectionState}
  *   | {kind: "hello", from: string}
  *   | {kind: "sync", to: string, snapshot: StateDocument, connection: ConnectionState}
- *   | {kind: "reconnect"}} RelayMessage
+ *   | {kind: "reconnect"} | {kind: "leader"}} RelayMessage
  */
 
 /**
@@ -39,6 +40,8 @@ export function createTabs(handlers) {
   let leader = false;
   /** @type {(() => void) | null} */
   let resign = null;
+  /** Leader: whether another tab has said hello, so there is someone to relay to. */
+  let heard = false;
   /** Leader: the events not relayed yet, oldest first. */
   /** @type {RelayedEvent[]} */
   let pending = [];
@@ -74,8 +77,12 @@ export function createTabs(handlers) {
         case "conn":
           if (!leader) handlers.onConnection(msg.connection);
           break;
+        case "leader":
+          if (!leader) post({ kind: "hello", from: tabId });
+          break;
         case "hello":
           if (leader) {
+            heard = true;
             const { snapshot, connection } = handlers.getSync();
             if (snapshot) post({ kind: "sync", to: msg.from, snapshot, connection });
             else post({ kind: "conn", connection });
@@ -93,6 +100,7 @@ export function createTabs(handlers) {
 
   function becomeLeader() {
     leader = true;
+    post({ kind: "leader" });
     handlers.onBecomeLeader();
   }
 
@@ -131,7 +139,7 @@ export function createTabs(handlers) {
      * @param {string | null} id
      */
     relayEvent(type, text, id) {
-      if (!leader) return;
+      if (!leader || !heard) return;
       pending.push({ type, text, id });
       relayTimer ??= setTimeout(relayPending, config.tabs.relayEveryMs);
     },
