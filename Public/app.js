@@ -13,7 +13,7 @@ import { refreshCountdowns } from "./error-card.js";
 import { refreshSince } from "./timeline.js";
 import { installHistory } from "./history.js";
 import { createNoticeView } from "./notice.js";
-import { createOverviewModel } from "./overview-model.js";
+import { createOverviewModel, listsByState } from "./overview-model.js";
 import { createOverview } from "./overview.js";
 import { createOverviewControls } from "./overview-controls.js";
 import { createCompactRow } from "./compact-row.js";
@@ -183,6 +183,8 @@ function renderCounts() {
 /** @type {Map<string, number>} */
 const dirty = new Map();
 let relistNeeded = false;
+/** A panel's health or pin changed: the groups' counts change, and what a view by state lists. */
+let statesChanged = false;
 let passScheduled = false;
 
 function schedulePass() {
@@ -195,10 +197,10 @@ function schedulePass() {
 function pass() {
   if (!passScheduled) return;
   passScheduled = false;
-  if (relistNeeded) {
-    relistNeeded = false;
-    relist();
-  }
+  if (relistNeeded || (statesChanged && listsByState(view))) relist();
+  else if (statesChanged) overview.drawCounts(model.countsOf);
+  relistNeeded = false;
+  statesChanged = false;
   overview.update(dirty);
   dirty.clear();
   renderCounts();
@@ -272,7 +274,9 @@ store.subscribe((change) => {
     case "panel": {
       const state = store.panel(change.id);
       if (!state) break;
-      if (model.update(state)) relistNeeded = true;
+      const changed = model.update(state);
+      if (changed === "list") relistNeeded = true;
+      else if (changed === "state") statesChanged = true;
       dirty.set(change.id, performance.now());
       schedulePass();
       break;

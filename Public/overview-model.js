@@ -62,6 +62,15 @@ export function zeroCounts() {
  */
 
 /**
+ * Whether a view lists by state (filters to one, orders problems first, or collapses a group to its
+ * failing panels): then a panel's new health or pin can change what it lists.
+ * @param {View} view
+ */
+export function listsByState(view) {
+  return view.state !== null || view.sort === "problems" || view.collapsed.length > 0;
+}
+
+/**
  * The search's terms: every one must be found (in any order) for a panel to match.
  * @param {string} q
  */
@@ -79,11 +88,19 @@ export function createOverviewModel() {
   /** @type {Map<string, Group>} */
   let groupById = new Map();
   let counts = zeroCounts();
+  /** Each group's counts ("" for the panels in none), kept as changes come, like the deck's. */
+  /** @type {Map<string, Counts>} */
+  const groupCounts = new Map();
 
   /** @param {Entry} e @param {number} sign */
   function count(e, sign) {
-    counts[e.health] += sign;
-    if (e.pinned) counts.pinned += sign;
+    const key = e.group ?? "";
+    let inGroup = groupCounts.get(key);
+    if (!inGroup) groupCounts.set(key, (inGroup = zeroCounts()));
+    for (const c of [counts, inGroup]) {
+      c[e.health] += sign;
+      if (e.pinned) c.pinned += sign;
+    }
   }
 
   /** @param {string} title @param {string} id @param {string | null} group */
@@ -92,11 +109,16 @@ export function createOverviewModel() {
     return `${title}\n${id}\n${group ?? ""}\n${g?.title ?? ""}`.toLowerCase();
   }
 
-  /** @param {PanelState} s @returns {Entry} */
-  function entryOf(s) {
+  /**
+   * @param {PanelState} s
+   * @param {Entry} [before] the panel's entry until now, whose search text is kept when it still holds
+   * @returns {Entry}
+   */
+  function entryOf(s, before) {
     const group = typeof s.group === "string" && s.group ? s.group : null;
     const title = typeof s.title === "string" ? s.title : s.id;
-    return { id: s.id, title, health: healthOf(s), pinned: Boolean(s.debugPinned), group, text: textOf(title, s.id, group) };
+    const text = before && before.title === title && before.group === group ? before.text : textOf(title, s.id, group);
+    return { id: s.id, title, health: healthOf(s), pinned: Boolean(s.debugPinned), group, text };
   }
 
   return {
@@ -118,6 +140,7 @@ export function createOverviewModel() {
     reset(ids, stateOf) {
       entries.clear();
       counts = zeroCounts();
+      groupCounts.clear();
       order = [];
       for (const id of ids) {
         const s = stateOf(id);
@@ -132,18 +155,26 @@ export function createOverviewModel() {
     /**
      * Follows one panel's new state.
      * @param {PanelState} s
-     * @returns {boolean} whether what the overview lists changed: a new panel, or its health, pin,
-     *   title or group (a change of its info alone changes only its own drawing)
+     * @returns {"list" | "state" | "none"} what changed for the overview: "list", what any view
+     *   lists (a new panel, its title or group); "state", its health or pin, which changes the counts
+     *   and what a view filtering or ordering by state lists; "none", only its own drawing
      */
     update(s) {
       const before = entries.get(s.id);
-      const e = entryOf(s);
+      const e = entryOf(s, before);
       if (!before) order.push(s.id);
       else count(before, -1);
       entries.set(s.id, e);
       count(e, 1);
-      return !before || before.health !== e.health || before.pinned !== e.pinned || before.title !== e.title || before.group !== e.group;
+      if (!before || before.title !== e.title || before.group !== e.group) return "list";
+      return before.health !== e.health || before.pinned !== e.pinned ? "state" : "none";
     },
+
+    /**
+     * A group's counts, whatever the view filters.
+     * @param {string} key the group's id, "" for the panels in none
+     */
+    countsOf: (key) => groupCounts.get(key) ?? zeroCounts(),
 
     /** @param {string} id */
     entry: (id) => entries.get(id),
@@ -171,7 +202,7 @@ export function createOverviewModel() {
         let section = byKey.get(key);
         if (!section) {
           const group = key ? groupById.get(key) ?? { id: key, title: key } : null;
-          section = { key, group, counts: zeroCounts(), collapsed: Boolean(key) && collapsed.has(key), ids: [], matching: 0 };
+          section = { key, group, counts: groupCounts.get(key) ?? zeroCounts(), collapsed: Boolean(key) && collapsed.has(key), ids: [], matching: 0 };
           byKey.set(key, section);
         }
         return section;
@@ -181,8 +212,6 @@ export function createOverviewModel() {
       for (const id of order) {
         const e = /** @type {Entry} */ (entries.get(id));
         const section = sectionOf(e.group ?? "");
-        section.counts[e.health]++;
-        if (e.pinned) section.counts.pinned++;
         if (view.state && (view.state === "pinned" ? !e.pinned : e.health !== view.state)) continue;
         if (terms.length && !terms.every((t) => e.text.includes(t))) continue;
         section.matching++;

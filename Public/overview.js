@@ -21,6 +21,7 @@ import { h, icon } from "./dom.js";
 /** @typedef {import('./panel.js').PanelView} PanelView */
 /** @typedef {import('./compact-row.js').CompactRow} CompactRow */
 /** @typedef {import('./overview-model.js').Section} Section */
+/** @typedef {import('./overview-model.js').Counts} Counts */
 /** @typedef {import('./view-url.js').View} View */
 
 /**
@@ -80,11 +81,20 @@ export function createOverview(opts) {
   const chunkOfEl = new Map();
   /** @type {Map<string, Chunk>} */
   const chunkOfId = new Map();
-  /** The panels in the order they are drawn (sections one after another), for the keys. */
-  /** @type {string[]} */
-  let drawnOrder = [];
-  /** @type {Map<string, number>} */
-  let positionOf = new Map();
+  /** @type {Section[]} the sections drawn */
+  let shown = [];
+  /** The panels in the order they are drawn (sections one after another), for the keys; made when a
+   * key needs it, not at every change of the list. */
+  /** @type {{list: string[], position: Map<string, number>} | null} */
+  let ordered = null;
+
+  function order() {
+    if (!ordered) {
+      const list = shown.flatMap((s) => s.ids);
+      ordered = { list, position: new Map(list.map((id, i) => [id, i])) };
+    }
+    return ordered;
+  }
   /** The panel holding the list's tab stop. */
   /** @type {string | null} */
   let current = null;
@@ -277,18 +287,31 @@ export function createOverview(opts) {
 
   /** @param {SectionView} view @param {Section} section */
   function drawHeading(view, section) {
-    if (!view.toggle || !view.label || !view.counts || !section.group) return;
+    if (!view.toggle || !view.label || !section.group) return;
     view.label.textContent = section.group.title;
     view.toggle.setAttribute("aria-expanded", String(!section.collapsed));
     view.el.dataset.collapsed = String(section.collapsed);
-    const key = GROUP_COUNTS.map(([state]) => section.counts[state]).join(" ");
+    drawCounts(view, section.counts);
+  }
+
+  /** @param {SectionView} view @param {Counts} counts */
+  function drawCounts(view, counts) {
+    if (!view.counts) return;
+    const key = GROUP_COUNTS.map(([state]) => counts[state]).join(" ");
     if (view.counts.dataset.key === key) return;
     view.counts.dataset.key = key;
     view.counts.replaceChildren(
-      ...GROUP_COUNTS.filter(([state]) => section.counts[state] > 0).map(([state, label]) =>
-        h("span", { class: "group-count", data: { state, testid: `group-count-${state}` }, text: `${section.counts[state]} ${label}` }),
+      ...GROUP_COUNTS.filter(([state]) => counts[state] > 0).map(([state, label]) =>
+        h("span", { class: "group-count", data: { state, testid: `group-count-${state}` }, text: `${counts[state]} ${label}` }),
       ),
     );
+  }
+
+  /** @param {Chunk} chunk a chunk leaving the page */
+  function forget(chunk) {
+    near?.unobserve(chunk.el);
+    chunkOfEl.delete(chunk.el);
+    for (const id of chunk.ids) if (chunkOfId.get(id) === chunk) chunkOfId.delete(id);
   }
 
   /**
@@ -303,18 +326,15 @@ export function createOverview(opts) {
     const wanted = Math.ceil(section.ids.length / size);
     while (view.chunks.length > wanted) {
       const gone = /** @type {Chunk} */ (view.chunks.pop());
-      near?.unobserve(gone.el);
-      chunkOfEl.delete(gone.el);
+      forget(gone);
       gone.el.remove();
     }
     for (let i = 0; i < wanted; i++) {
-      const ids = section.ids.slice(i * size, (i + 1) * size);
+      const from = i * size;
+      const to = Math.min(section.ids.length, from + size);
       let chunk = view.chunks[i];
       if (!chunk || chunk.mode !== mode) {
-        if (chunk) {
-          near?.unobserve(chunk.el);
-          chunkOfEl.delete(chunk.el);
-        }
+        if (chunk) forget(chunk);
         const el = h("div", { class: ["panel-grid", `panel-grid-${mode}`], data: { testid: "panel-grid" } });
         const fresh = { el, mode, ids: /** @type {string[]} */ ([]), drawn: false };
         if (chunk) chunk.el.replaceWith(el);
@@ -325,14 +345,15 @@ export function createOverview(opts) {
         chunk = fresh;
         made = true;
       }
-      const changed = ids.length !== chunk.ids.length || ids.some((id, k) => id !== chunk.ids[k]);
-      chunk.ids = ids;
-      for (const id of ids) chunkOfId.set(id, chunk);
-      if (chunk.drawn) {
-        if (changed) draw(chunk);
-      } else {
-        chunk.el.style.height = `${estimatedHeight(chunk)}px`;
-      }
+      // Compared in place: most chunks keep their panels, and no copy of them is made.
+      let changed = to - from !== chunk.ids.length;
+      for (let k = from; !changed && k < to; k++) changed = section.ids[k] !== chunk.ids[k - from];
+      if (!changed) continue;
+      for (const id of chunk.ids) if (chunkOfId.get(id) === chunk) chunkOfId.delete(id);
+      chunk.ids = section.ids.slice(from, to);
+      for (const id of chunk.ids) chunkOfId.set(id, chunk);
+      if (chunk.drawn) draw(chunk);
+      else chunk.el.style.height = `${estimatedHeight(chunk)}px`;
     }
     return made;
   }
@@ -356,14 +377,12 @@ export function createOverview(opts) {
    */
   function render(next, view, deckSize) {
     whole = deckSize <= config.overview.drawAllUpTo;
-    chunkOfId.clear();
+    shown = next;
+    ordered = null;
     const keys = new Set(next.map((s) => s.key));
     for (const [key, sv] of sectionViews) {
       if (keys.has(key)) continue;
-      for (const chunk of sv.chunks) {
-        near?.unobserve(chunk.el);
-        chunkOfEl.delete(chunk.el);
-      }
+      for (const chunk of sv.chunks) forget(chunk);
       sv.el.remove();
       sectionViews.delete(key);
     }
@@ -379,9 +398,7 @@ export function createOverview(opts) {
     order.forEach((el, i) => {
       if (root.children[i + 1] !== el) root.insertBefore(el, root.children[i + 1] ?? null);
     });
-    drawnOrder = next.flatMap((s) => s.ids);
-    positionOf = new Map(drawnOrder.map((id, i) => [id, i]));
-    if (current === null || !positionOf.has(current)) setCurrent(drawnOrder[0] ?? null);
+    if (current === null || !chunkOfId.has(current)) setCurrent(next.find((s) => s.ids.length)?.ids[0] ?? null);
     if (whole) for (const chunk of chunkOfEl.values()) draw(chunk);
     else if (made) drawVisible();
     release();
@@ -425,7 +442,8 @@ export function createOverview(opts) {
    * @param {string} key
    */
   function target(index, key) {
-    const chunk = chunkOfId.get(drawnOrder[index]);
+    const { list } = order();
+    const chunk = chunkOfId.get(list[index]);
     const across = chunk?.mode === "card" ? columns : 1;
     switch (key) {
       case "ArrowRight":
@@ -439,7 +457,7 @@ export function createOverview(opts) {
       case "Home":
         return 0;
       case "End":
-        return drawnOrder.length - 1;
+        return list.length - 1;
       default:
         return null;
     }
@@ -447,8 +465,9 @@ export function createOverview(opts) {
 
   /** @param {number} a @param {number} b */
   function sameSection(a, b) {
-    const ca = chunkOfId.get(drawnOrder[a] ?? "");
-    const cb = chunkOfId.get(drawnOrder[b] ?? "");
+    const { list } = order();
+    const ca = chunkOfId.get(list[a] ?? "");
+    const cb = chunkOfId.get(list[b] ?? "");
     if (!ca || !cb) return false;
     return sectionOfChunk(ca) === sectionOfChunk(cb);
   }
@@ -461,9 +480,10 @@ export function createOverview(opts) {
 
   /** @param {number} index */
   function nextSectionStart(index) {
+    const { list } = order();
     let i = index + 1;
-    while (i < drawnOrder.length && sameSection(index, i)) i++;
-    return Math.min(i, drawnOrder.length - 1);
+    while (i < list.length && sameSection(index, i)) i++;
+    return Math.min(i, list.length - 1);
   }
 
   /** @param {string} id */
@@ -517,19 +537,20 @@ export function createOverview(opts) {
       activate(id);
       return;
     }
-    const index = positionOf.get(id);
+    const { list, position } = order();
+    const index = position.get(id);
     if (index === undefined) return;
     const to = target(index, ev.key);
     if (to === null) return;
     ev.preventDefault();
-    const next = drawnOrder[Math.max(0, Math.min(drawnOrder.length - 1, to))];
+    const next = list[Math.max(0, Math.min(list.length - 1, to))];
     if (next !== undefined) focusPanel(next);
   });
 
   root.addEventListener("focusin", (ev) => {
     const nav = /** @type {HTMLElement | null} */ (/** @type {HTMLElement} */ (ev.target).closest("[data-nav]"));
     const id = nav?.dataset.panelId;
-    if (id && id !== current && positionOf.has(id)) setCurrent(id);
+    if (id && id !== current && chunkOfId.has(id)) setCurrent(id);
   });
 
   // A new width may fit another number of columns: the chunks are cut again.
@@ -567,11 +588,19 @@ export function createOverview(opts) {
     step(step) {
       const from = /** @type {HTMLElement | null} */ (document.activeElement?.closest("[data-nav]") ?? null)?.dataset.panelId;
       // From outside the panels, the first key goes to the list's tab stop.
-      const index = from === undefined ? -1 : positionOf.get(from) ?? -1;
-      const next = index < 0 ? current ?? drawnOrder[0] : drawnOrder[Math.max(0, Math.min(drawnOrder.length - 1, index + step))];
+      const { list, position } = order();
+      const index = from === undefined ? -1 : position.get(from) ?? -1;
+      const next = index < 0 ? current ?? list[0] : list[Math.max(0, Math.min(list.length - 1, index + step))];
       if (next !== undefined) focusPanel(next);
     },
     toggleCard,
+    /**
+     * Redraws the groups' counts (the panels' states changed, not what the view lists).
+     * @param {(key: string) => Counts} countsOf
+     */
+    drawCounts(countsOf) {
+      for (const [key, sv] of sectionViews) drawCounts(sv, countsOf(key));
+    },
     /** @param {string} id the drawn card of a panel, if it has one */
     cardOf: (id) => cards.get(id),
     /** The drawn cards. */
