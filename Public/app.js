@@ -190,9 +190,13 @@ let passScheduled = false;
 function schedulePass() {
   if (passScheduled) return;
   passScheduled = true;
-  requestAnimationFrame(pass);
-  setTimeout(pass, config.overview.hiddenFlushMs);
+  if (document.hidden) setTimeout(pass, config.overview.hiddenFlushMs);
+  else requestAnimationFrame(pass);
 }
+// A pass waiting for a frame when the tab goes to the background would wait until it comes back.
+document.addEventListener("visibilitychange", () => {
+  if (document.hidden && passScheduled) setTimeout(pass, config.overview.hiddenFlushMs);
+});
 
 function pass() {
   if (!passScheduled) return;

@@ -38,6 +38,8 @@ export function createSummaryBar(root, opts) {
   const total = h("span", { class: "summary-total", data: { testid: "summary-total" } });
   /** @type {StateFilter | null} */
   let active = null;
+  /** What is drawn, so a frame whose counts did not change draws nothing. */
+  let drawnKey = "";
   const buttons = COUNTS.map(({ state, label }) => {
     const value = h("span", { class: "count-value" });
     const el = h(
@@ -63,20 +65,19 @@ export function createSummaryBar(root, opts) {
      */
     render(counts, state) {
       active = state;
+      const key = `${state} ${counts.up} ${counts.failing} ${counts.loading} ${counts.unknown} ${counts.pinned}`;
+      if (key === drawnKey) return;
+      drawnKey = key;
       const all = counts.up + counts.failing + counts.loading + counts.unknown;
-      const totalText = `${numberFormat.format(all)} ${all === 1 ? "panel" : "panels"}`;
-      if (total.textContent !== totalText) total.textContent = totalText;
+      total.textContent = `${numberFormat.format(all)} ${all === 1 ? "panel" : "panels"}`;
       for (const b of buttons) {
         const n = counts[b.state];
-        const text = numberFormat.format(n);
-        if (b.value.textContent !== text) b.value.textContent = text;
-        // Written only when they change: this runs every frame while panels change.
+        b.value.textContent = numberFormat.format(n);
         const pressed = String(state === b.state);
-        if (b.el.getAttribute("aria-pressed") !== pressed) b.el.setAttribute("aria-pressed", pressed);
-        if (b.el.dataset.count !== String(n)) b.el.dataset.count = String(n);
+        b.el.setAttribute("aria-pressed", pressed);
+        b.el.dataset.count = String(n);
         // The pinned count exists only while something is pinned (a debug-server affair).
-        const hidden = b.state === "pinned" && n === 0 && state !== "pinned";
-        if (b.el.hidden !== hidden) b.el.hidden = hidden;
+        b.el.hidden = b.state === "pinned" && n === 0 && state !== "pinned";
       }
     },
   };

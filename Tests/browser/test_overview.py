@@ -107,9 +107,16 @@ def test_the_title_and_the_favicon_tell_the_failing_count(server, page):
 def test_a_background_tab_follows_in_its_title(server, page):
     """A tab in the background gets no animation frames: its title follows all the same."""
     open_overview(page, server)
-    page.evaluate("() => { Object.defineProperty(window, 'requestAnimationFrame', { value: () => 0 }); }")
+    page.evaluate(
+        """() => {
+          Object.defineProperty(document, 'hidden', { get: () => true });
+          Object.defineProperty(window, 'requestAnimationFrame', { value: () => 0 });
+          document.dispatchEvent(new Event('visibilitychange'));
+        }"""
+    )
     server.force("alpha", {"state": "error", "error": {"kind": "timeout"}})
     expect(page).to_have_title("(2) Browser tests · StateDeck")
+    expect(page.locator("link[rel='icon']")).to_have_attribute("data-count", "2")
 
 
 # ---- groups -----------------------------------------------------------------------------------------
