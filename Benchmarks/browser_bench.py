@@ -5,6 +5,9 @@ panel states at a steady rate. Run by Benchmarks/run.py in a Python that has Pla
     browser_bench.py --base-url http://127.0.0.1:PORT --panels 500 --prefix p --rate 200 \\
         --seconds 30 --chromium /usr/bin/chromium --out result.json
 
+With --overview it measures the overview of a large deck instead (overview() below): the first
+screen, the search, the main thread and the JS heap under changes, and the timeline requests.
+
 Every change is a debug POST `{"state":"loaded","info":{"summary":"~SDB<run>:<seq>:<ns>~"}}`
 to one panel (round robin), where ns is the wall-clock time the POST was sent: the page then
 receives a `panel` event carrying that marker. Times in the page are wall-clock too
@@ -198,6 +201,143 @@ def percentile(values, q):
     return values[min(len(values) - 1, int(q * len(values)))]
 
 
+FIRST_SCREEN_SCRIPT = r"""
+(() => {
+  // The first frame that starts with panel cards on the page: the frame before drew them.
+  const first = window.__firstScreen = {at: null};
+  const frame = () => {
+    if (document.querySelector("[data-testid=panel]")) first.at = performance.now();
+    else requestAnimationFrame(frame);
+  };
+  requestAnimationFrame(frame);
+})();
+"""
+
+SEARCH_SCRIPT = r"""
+async (q) => {
+  const input = document.querySelector("[data-testid=search]");
+  const start = performance.now();
+  input.value = q;
+  input.dispatchEvent(new Event("input", {bubbles: true}));
+  // Done once the frame after it has been laid out and painted: a message posted from that
+  // frame's animation callback runs after its paint.
+  await new Promise((done) => requestAnimationFrame(() => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => done();
+    channel.port2.postMessage(0);
+  }));
+  return {ms: performance.now() - start,
+          status: document.querySelector("[data-testid=overview-status]").textContent,
+          cards: document.querySelectorAll("[data-testid=panel]").length};
+}
+"""
+
+SCROLL_SCRIPT = r"""
+async (steps) => {
+  const height = document.documentElement.scrollHeight;
+  for (let i = 1; i <= steps; i++) {
+    window.scrollTo(0, (height * i) / steps);
+    await new Promise((done) => setTimeout(done, 100));
+  }
+  window.scrollTo(0, 0);
+  await new Promise((done) => setTimeout(done, 500));
+  return height;
+}
+"""
+
+
+def metrics(cdp):
+    return {m["name"]: m["value"] for m in cdp.send("Performance.getMetrics")["metrics"]}
+
+
+def overview(args, host, port, panels):
+    """The overview of a large deck (10,000 panels): how long until the first screen of cards is
+    drawn after navigation, how long a search takes to be drawn, how busy the main thread is and how
+    large the JS heap grows while `--rate` panel changes a second arrive, and how many timeline
+    (uptime) requests the page makes, after loading and after scrolling from top to bottom."""
+    run_id = format(random.getrandbits(32), "x")
+    uptime_requests = []
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=args.chromium, headless=True)
+        try:
+            page = browser.new_page(viewport={"width": 1600, "height": 1000})
+            page.on("request", lambda r: uptime_requests.append(r.url) if "/uptime" in r.url else None)
+            page.add_init_script(FIRST_SCREEN_SCRIPT)
+            cdp = page.context.new_cdp_session(page)
+            cdp.send("Performance.enable")
+            page.goto(args.base_url + "/?bench", wait_until="commit", timeout=30000)
+            # Polled from here: the page's CSP refuses wait_for_function's evaluated predicate.
+            first_screen_ms = None
+            deadline = time.monotonic() + 30
+            while first_screen_ms is None and time.monotonic() < deadline:
+                page.wait_for_timeout(50)
+                first_screen_ms = page.evaluate("() => window.__firstScreen && window.__firstScreen.at")
+            if first_screen_ms is None:
+                raise RuntimeError("no panel was drawn within 30 s")
+            cards_drawn = page.evaluate("document.querySelectorAll('[data-testid=panel]').length")
+            page.wait_for_timeout(3000)
+            uptime_after_load = len(uptime_requests)
+
+            queries = [f"{args.prefix}{len(panels) // 2 + 7}", f"{args.prefix}12", "panel", "no such panel"]
+            searches = []
+            for _ in range(3):
+                for q in queries:
+                    searches.append({"query": q, **page.evaluate(SEARCH_SCRIPT, q)})
+                    page.wait_for_timeout(200)
+                    searches.append({"query": "", **page.evaluate(SEARCH_SCRIPT, "")})
+                    page.wait_for_timeout(200)
+
+            height = page.evaluate(SCROLL_SCRIPT, 20)
+            page.wait_for_timeout(1000)
+            uptime_after_scroll = len(uptime_requests)
+
+            cdp.send("HeapProfiler.collectGarbage")
+            heap_before = metrics(cdp)["JSHeapUsedSize"]
+            before = metrics(cdp)
+            publishers = [Publisher(host, port, panels[k::args.publishers], args.rate / args.publishers,
+                                    args.seconds, run_id) for k in range(args.publishers)]
+            started = time.monotonic()
+            for publisher in publishers:
+                publisher.start()
+            heap_peak = heap_before
+            while any(p.is_alive() for p in publishers) and time.monotonic() - started < args.seconds + 20:
+                page.wait_for_timeout(1000)
+                heap_peak = max(heap_peak, metrics(cdp)["JSHeapUsedSize"])
+            churn_seconds = time.monotonic() - started
+            after = metrics(cdp)
+            page.wait_for_timeout(1000)
+            cdp.send("HeapProfiler.collectGarbage")
+            heap_after = metrics(cdp)["JSHeapUsedSize"]
+            cards_after = page.evaluate("document.querySelectorAll('[data-testid=panel]').length")
+        finally:
+            browser.close()
+
+    published = sum(len(p.sent) for p in publishers)
+    elapsed = max((p.elapsed for p in publishers if p.done), default=churn_seconds)
+    search_ms = [s["ms"] for s in searches]
+    busy = after.get("TaskDuration", 0) - before.get("TaskDuration", 0)
+    return {
+        "mode": "overview",
+        "panels": len(panels),
+        "first_screen_ms": first_screen_ms,
+        "cards_in_first_screen": cards_drawn,
+        "search_p50_ms": percentile(search_ms, 0.5),
+        "search_max_ms": max(search_ms),
+        "searches": searches,
+        "page_height_px": height,
+        "uptime_requests_after_load": uptime_after_load,
+        "uptime_requests_after_scroll": uptime_after_scroll,
+        "rate": args.rate,
+        "achieved_rate": published / elapsed if elapsed else 0,
+        "publish_failed": sum(p.failed for p in publishers),
+        "busy_pct": 100 * busy / churn_seconds if churn_seconds else None,
+        "heap_mb_before_changes": heap_before / 2**20,
+        "heap_mb_peak": heap_peak / 2**20,
+        "heap_mb_after_changes": heap_after / 2**20,
+        "cards_drawn_after_changes": cards_after,
+    }
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--base-url", required=True)
@@ -208,11 +348,19 @@ def main():
     p.add_argument("--seconds", type=float, default=30)
     p.add_argument("--chromium", default="/usr/bin/chromium")
     p.add_argument("--out", required=True)
+    p.add_argument("--overview", action="store_true",
+                   help="measure the overview of a large deck (first screen, search, busy, heap)")
+    p.add_argument("--publishers", type=int, default=4,
+                   help="--overview: connections the changes are sent on, side by side")
     args = p.parse_args()
 
     match = re.match(r"http://([^:/]+):(\d+)", args.base_url)
     host, port = match.group(1), int(match.group(2))
     panels = args.ids.split(",") if args.ids else [f"{args.prefix}{i:03d}" for i in range(args.panels)]
+    if args.overview:
+        with open(args.out, "w") as f:
+            json.dump(overview(args, host, port, panels), f, indent=1)
+        return
     run_id = format(random.getrandbits(32), "x")
 
     subscriber = Subscriber(host, port, run_id)

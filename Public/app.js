@@ -13,9 +13,16 @@ import { refreshCountdowns } from "./error-card.js";
 import { refreshSince } from "./timeline.js";
 import { installHistory } from "./history.js";
 import { createNoticeView } from "./notice.js";
+import { createOverviewModel, listsByState } from "./overview-model.js";
+import { createOverview } from "./overview.js";
+import { createOverviewControls } from "./overview-controls.js";
+import { createCompactRow } from "./compact-row.js";
+import { createSummaryBar, documentTitle } from "./summary.js";
+import { createFaviconBadge } from "./favicon.js";
+import { readView, writeView } from "./view-url.js";
 
-/** @typedef {import('./panel.js').PanelView} PanelView */
 /** @typedef {import('./debug.js').Debug} Debug */
+/** @typedef {import('./view-url.js').View} View */
 
 /**
  * @template {HTMLElement} T
@@ -61,10 +68,8 @@ const connectionView = createConnectionView({
   onReconnectNow: () => reconnectNow(),
 });
 
-// ---- panels -------------------------------------------------------------------------------------
+// ---- panels: the overview -------------------------------------------------------------------------
 
-/** @type {Map<string, PanelView>} */
-const views = new Map();
 /** @type {import('./panel.js').PanelActions} */
 const panelActions = {
   retry: (id) => api.retry(id),
@@ -74,6 +79,138 @@ const panelActions = {
   openHistory: (id, opener, slot) => historyView.open(id, opener, slot),
 };
 
+const model = createOverviewModel();
+/** @type {View} */
+let view = readView(location.search);
+
+const overview = createOverview({
+  root: panelsRoot,
+  stateOf: (id) => store.panel(id),
+  makeCard: (id) => {
+    const card = createPanelView(id, panelActions);
+    debug?.decorate(card, id);
+    return card;
+  },
+  makeRow: (id) =>
+    createCompactRow(id, {
+      actions: panelActions,
+      settings: () => store.settings?.history ?? null,
+      onToggle: (panelId) => overview.toggleCard(panelId),
+    }),
+  onToggleGroup: (key) => {
+    const collapsed = view.collapsed.includes(key) ? view.collapsed.filter((k) => k !== key) : [...view.collapsed, key];
+    changeView({ collapsed }, { push: false });
+  },
+  onRelayout: () => relist(),
+});
+
+const summaryBar = createSummaryBar($("#summary"), {
+  onSelect: (state) => changeView({ state }, { push: true }),
+});
+const favicon = createFaviconBadge(/** @type {HTMLLinkElement} */ ($("link[rel='icon']")));
+const overviewStatus = $("#overview-status");
+/** @type {ReturnType<typeof setTimeout> | undefined} */
+let addressTimer;
+
+const controls = createOverviewControls({
+  search: $("#search"),
+  sort: $("#sort"),
+  density: $(".density"),
+  // Typing answers at once; the address follows in place once typing pauses.
+  onSearch: (q) => {
+    view = { ...view, q };
+    relist();
+    clearTimeout(addressTimer);
+    addressTimer = setTimeout(() => writeView(view, { push: false }), config.overview.addressDelayMs);
+  },
+  onSort: (sort) => changeView({ sort }, { push: true }),
+  onDensity: (density) => changeView({ density }, { push: true }),
+  onStep: (step) => overview.step(step),
+});
+
+/**
+ * A person changed the view: into the address, then drawn.
+ * @param {Partial<View>} patch
+ * @param {{push: boolean}} how push: a new history entry (Back returns to the view before)
+ */
+function changeView(patch, how) {
+  clearTimeout(addressTimer);
+  view = { ...view, ...patch };
+  writeView(view, how);
+  controls.sync(view);
+  relist();
+}
+
+window.addEventListener("popstate", () => {
+  view = readView(location.search);
+  controls.sync(view);
+  relist();
+});
+
+/** Draws the sections the view selects, and says how many panels match. */
+function relist() {
+  const sections = model.sections(view);
+  overview.render(sections, view, model.size);
+  summaryBar.render(model.counts, view.state);
+  const matching = sections.reduce((n, s) => n + s.matching, 0);
+  const filtered = Boolean(view.q.trim() || view.state);
+  const status = filtered ? `${matching.toLocaleString()} of ${model.size.toLocaleString()} panels match` : "";
+  if (overviewStatus.textContent !== status) overviewStatus.textContent = status;
+  renderEmpty(filtered && matching === 0);
+}
+
+/** @param {boolean} [noMatch] a filter leaves no panel */
+function renderEmpty(noMatch = false) {
+  const none = store.order.length === 0;
+  emptyState.hidden = !none && !noMatch;
+  emptyState.textContent = noMatch
+    ? "No panel matches. Clear the search or the state filter to see every panel."
+    : store.synced
+      ? "This deck has no panels."
+      : "Connecting to StateDeck…";
+}
+
+function renderCounts() {
+  summaryBar.render(model.counts, view.state);
+  const title = documentTitle(store.title, model.counts.failing);
+  if (document.title !== title) document.title = title;
+  void favicon.show(model.counts.failing);
+}
+
+// Changes are drawn once a frame, however many arrive: a thousand a second cost one pass a frame.
+// A tab in the background gets no frames, so a timer draws them there (its title and icon follow).
+/** Panels whose state changed since the last pass, each with when its newest state arrived. */
+/** @type {Map<string, number>} */
+const dirty = new Map();
+let relistNeeded = false;
+/** A panel's health or pin changed: the groups' counts change, and what a view by state lists. */
+let statesChanged = false;
+let passScheduled = false;
+
+function schedulePass() {
+  if (passScheduled) return;
+  passScheduled = true;
+  if (document.hidden) setTimeout(pass, config.overview.hiddenFlushMs);
+  else requestAnimationFrame(pass);
+}
+// A pass waiting for a frame when the tab goes to the background would wait until it comes back.
+document.addEventListener("visibilitychange", () => {
+  if (document.hidden && passScheduled) setTimeout(pass, config.overview.hiddenFlushMs);
+});
+
+function pass() {
+  if (!passScheduled) return;
+  passScheduled = false;
+  if (relistNeeded || (statesChanged && listsByState(view))) relist();
+  else if (statesChanged) overview.drawCounts(model.countsOf);
+  relistNeeded = false;
+  statesChanged = false;
+  overview.update(dirty);
+  dirty.clear();
+  renderCounts();
+  if (config.markAppliedEvents) performance.mark("statedeck:applied", { detail: { eventId: store.lastEventId } });
+}
+
 // ---- the history view and the deck's notice ---------------------------------------------------------
 
 const historyView = installHistory({
@@ -81,44 +218,10 @@ const historyView = installHistory({
   store,
   onDialogOpen: (dialog) => toaster.hostIn(dialog),
   onDialogClose: () => toaster.hostIn(document.body),
-  openerFor: (id) => views.get(id)?.historyButton ?? views.get(id)?.el ?? null,
+  openerFor: (id) => overview.cardOf(id)?.historyButton ?? overview.cardOf(id)?.el ?? null,
 });
 const noticeView = createNoticeView($("#deck-notice"));
 
-/** @param {string} id */
-function viewFor(id) {
-  let view = views.get(id);
-  if (!view) {
-    view = createPanelView(id, panelActions);
-    views.set(id, view);
-    debug?.decorate(view, id);
-  }
-  return view;
-}
-
-function reconcilePanels() {
-  const order = store.order;
-  for (const [id, view] of views) {
-    if (!order.includes(id)) {
-      view.destroy();
-      view.el.remove();
-      views.delete(id);
-    }
-  }
-  order.forEach((id, index) => {
-    const view = viewFor(id);
-    const state = store.panel(id);
-    if (state) view.update(state);
-    if (panelsRoot.children[index] !== view.el) panelsRoot.insertBefore(view.el, panelsRoot.children[index] ?? null);
-  });
-  renderEmpty();
-}
-
-function renderEmpty() {
-  const none = store.order.length === 0;
-  emptyState.hidden = !none;
-  emptyState.textContent = store.synced ? "This deck has no panels." : "Connecting to StateDeck…";
-}
 
 // ---- debug (loaded only when the server runs with --debug) ---------------------------------------
 
@@ -139,7 +242,7 @@ async function syncDebug() {
       onDialogOpen: (dialog) => toaster.hostIn(dialog),
       onDialogClose: () => toaster.hostIn(document.body),
     });
-    for (const [id, view] of views) debug.decorate(view, id);
+    for (const [id, card] of overview.cards()) debug.decorate(card, id);
   } else if (!debugWanted && debug) {
     debug.uninstall();
     debug = null;
@@ -147,9 +250,8 @@ async function syncDebug() {
 }
 
 function renderMeta() {
-  const title = store.title || "StateDeck";
-  deckTitle.textContent = title;
-  document.title = title === "StateDeck" ? title : `${title} · StateDeck`;
+  deckTitle.textContent = store.title || "StateDeck";
+  document.title = documentTitle(store.title, model.counts.failing);
   void syncDebug();
 }
 
@@ -159,11 +261,15 @@ store.subscribe((change) => {
       renderMeta();
       break;
     case "snapshot": {
-      const drawn = [...views.values()];
-      reconcilePanels();
+      model.setGroups(store.groups);
+      model.reset(store.order, store.panel);
       // A new state document may come from a restarted server: the timelines already drawn are
       // asked for again (a panel new to the page asks when it is first drawn).
-      for (const view of drawn) if (view.el.isConnected) view.refreshTimeline();
+      for (const [, card] of overview.cards()) card.refreshTimeline();
+      const now = performance.now();
+      for (const id of store.order) dirty.set(id, now);
+      relistNeeded = true;
+      schedulePass();
       break;
     }
     case "notice":
@@ -172,9 +278,11 @@ store.subscribe((change) => {
     case "panel": {
       const state = store.panel(change.id);
       if (!state) break;
-      const isNew = !views.has(change.id);
-      viewFor(change.id).update(state);
-      if (isNew) reconcilePanels();
+      const changed = model.update(state);
+      if (changed === "list") relistNeeded = true;
+      else if (changed === "state") statesChanged = true;
+      dirty.set(change.id, performance.now());
+      schedulePass();
       break;
     }
     case "toast":
@@ -212,7 +320,6 @@ const stream = createEventStream({
   onEvent: (e) => {
     const id = e.hasId && e.lastEventId ? e.lastEventId : null;
     if (!applyEventText(e.type, e.data, id)) return;
-    if (config.markAppliedEvents) performance.mark("statedeck:applied", { detail: { eventId: Number(id) } });
     tabs.relayEvent(e.type, e.data, id);
   },
   onStatus: (s) => {
@@ -268,6 +375,7 @@ window.addEventListener("pageshow", (ev) => {
   if (ev.persisted) location.reload();
 });
 
-renderEmpty();
+controls.sync(view);
+relist();
 connectionView.update(store.connection);
 historyView.syncWithAddress();

@@ -18,8 +18,24 @@ export const config = Object.freeze({
   tickMs: 1_000,
   /** A panel's uptime and timeline (GET /api/panels/{id}/uptime) is asked for when the panel is
    * first drawn, `settleMs` after its phase turns loaded or error (a burst of changes asks once),
-   * and every `refreshMs`, while the panel is on screen. */
-  uptime: Object.freeze({ refreshMs: 60_000, settleMs: 1_000 }),
+   * and every `refreshMs`, while the panel is on screen and once it has been on screen `seenMs`. */
+  uptime: Object.freeze({ refreshMs: 60_000, settleMs: 1_000, seenMs: 150 }),
+  /** The overview: panels are drawn in chunks of `cardRows` rows of cards or `compactRows` lines,
+   * only while a chunk is within `nearMargin` of the viewport; a chunk never drawn is given an
+   * estimated height (`cardHeightPx` per row of cards, `rowHeightPx` per line); a deck of up to
+   * `drawAllUpTo` panels is drawn whole, so find in page finds each of them. A tab in the
+   * background, where animation frames stop, applies changes every `hiddenFlushMs`; a search is
+   * written into the address `addressDelayMs` after the last key. */
+  overview: Object.freeze({
+    drawAllUpTo: 200,
+    cardRows: 3,
+    compactRows: 30,
+    nearMargin: "100% 0px",
+    cardHeightPx: 330,
+    rowHeightPx: 41,
+    hiddenFlushMs: 500,
+    addressDelayMs: 300,
+  }),
   /** The history dialog: how many changes a page lists, the ranges offered besides a custom one
    * (`defaultRange` is chosen when the dialog opens), and how many slots its timeline has. */
   historyView: Object.freeze({
@@ -38,8 +54,8 @@ export const config = Object.freeze({
   markAppliedEvents: new URLSearchParams(location.search).has("bench"),
   /** Clicks in a row on a panel that open the debug dialog. */
   debugClickCount: 3,
-  /** Cross-tab sharing of the one event stream. */
-  tabs: Object.freeze({ lockName: "statedeck-stream-leader", channelName: "statedeck-relay" }),
+  /** Cross-tab sharing of the one event stream: the leader relays the events of `relayEveryMs` at once. */
+  tabs: Object.freeze({ lockName: "statedeck-stream-leader", channelName: "statedeck-relay", relayEveryMs: 16 }),
   /** Icons in icons.svg; any other name the server sends is drawn as `fallbackIcon`. */
   icons: Object.freeze([
     "alert", "wifi-off", "clock", "server", "wrench", "search", "lock", "file-warning", "terminal",

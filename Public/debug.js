@@ -13,7 +13,7 @@ import { h, icon, button, whileBusy, replaceChildren, trapFocus } from "./dom.js
 /** @typedef {import('./store.js').Store} Store */
 /** @typedef {import('./panel.js').PanelView} PanelView */
 
-const INTERACTIVE = "button, a, input, select, textarea, summary, details, label, [tabindex]:not([tabindex='-1'])";
+const INTERACTIVE = "button, a, input, select, textarea, summary, details, label, [tabindex]:not([tabindex='-1']):not([data-nav])";
 
 /**
  * @param {{api: Api, store: Store, panelsRoot: HTMLElement, headerSlot: HTMLElement,

@@ -171,11 +171,14 @@ export function createPanelView(panelId, actions) {
   /** @param {PanelState} s */
   const isLoadingView = (s) => chooseView(s).loading;
 
-  /** @param {PanelState} s */
-  function remember(s) {
+  /**
+   * @param {PanelState} s
+   * @param {number} at when the state arrived (page time)
+   */
+  function remember(s, at) {
     const now = performance.now();
     if (isLoadingView(s)) {
-      loadingSince ??= now;
+      loadingSince ??= at;
     } else {
       loadingSince = null;
       loadingShownAt = null;
@@ -190,7 +193,7 @@ export function createPanelView(panelId, actions) {
     }
     for (const id of ids) {
       modifyingHeldUntil.delete(id);
-      if (!modifyingSince.has(id)) modifyingSince.set(id, now);
+      if (!modifyingSince.has(id)) modifyingSince.set(id, at);
     }
     for (const [id, until] of [...modifyingHeldUntil]) if (until <= now) modifyingHeldUntil.delete(id);
     if (!s.latestValidError) detailsOpen = false;
@@ -299,8 +302,10 @@ export function createPanelView(panelId, actions) {
   /**
    * Draws a new state.
    * @param {PanelState} s
+   * @param {number} [at] when it arrived (page time), if before now: the delays before an indicator
+   *   appears count from then (the overview draws the changes of a frame together)
    */
-  function update(s) {
+  function update(s, at = performance.now()) {
     current = s;
     timeline.update(s);
     // A visible indicator whose loading just ended is kept until it has been seen long enough.
@@ -309,7 +314,7 @@ export function createPanelView(panelId, actions) {
       scheduleHoldEnd();
       return;
     }
-    remember(s);
+    remember(s, at);
     draw(s);
     scheduleHoldEnd();
   }

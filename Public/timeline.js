@@ -217,8 +217,9 @@ let tipIds = 0;
 
 /**
  * A timeline: the strip of slots, the sparkline, and the slots' tooltip. `render` draws a report.
- * @param {{testid?: string, onSlot?: (slot: UptimeSlot, btn: HTMLButtonElement) => void}} [opts] onSlot:
- *   a slot was activated (click, Enter, Space)
+ * @param {{testid?: string, compact?: boolean, onSlot?: (slot: UptimeSlot, btn: HTMLButtonElement) => void}} [opts]
+ *   compact: the strip and its tooltip alone (a line of the compact overview); onSlot: a slot was
+ *   activated (click, Enter, Space)
  */
 export function createTimeline(opts = {}) {
   const tipId = `timeline-tip-${++tipIds}`;
@@ -238,7 +239,9 @@ export function createTimeline(opts = {}) {
   const axisEnd = h("span", { data: { testid: "timeline-end" } });
   const axis = h("div", { class: "timeline-axis", attrs: { "aria-hidden": "true" } }, axisStart, axisEnd);
   const sparkBox = h("div", { class: "sparkline-box" });
-  const el = h("div", { class: "timeline", data: { testid: opts.testid ?? "timeline" } }, strip, axis, sparkBox, tip);
+  const el = opts.compact
+    ? h("div", { class: ["timeline", "timeline-compact"], data: { testid: opts.testid ?? "timeline" } }, strip, tip)
+    : h("div", { class: "timeline", data: { testid: opts.testid ?? "timeline" } }, strip, axis, sparkBox, tip);
 
   /** @type {UptimeSlot[]} */
   let slots = [];
@@ -412,7 +415,7 @@ export function createTimeline(opts = {}) {
     if (slots.length && !Number.isNaN(last) && last < Date.now() - 2 * (report.slotMs || 0)) {
       axisEnd.textContent = momentText(last, last);
     }
-    replaceChildren(sparkBox, sparkline(slots));
+    if (!opts.compact) replaceChildren(sparkBox, sparkline(slots));
     const all = buttons();
     hovered = hoveredIndex !== null && all[hoveredIndex] ? all[hoveredIndex] : null;
     if (focusedIndex !== null && !Number.isNaN(focusedIndex) && all.length) {
@@ -556,24 +559,30 @@ export function ratioList(report) {
  * @property {(available: boolean) => void} onAvailable whether the server keeps a history of the panel
  * @property {Element} watch the element whose visibility decides whether to ask
  * @property {(slot: UptimeSlot, opener: HTMLElement) => void} [onSlot] a slot was activated
+ * @property {boolean} [compact] the strip alone, drawn small (a line of the compact overview)
  */
 
 /**
- * The card's timeline section: health now, up ratios, strip and sparkline; hidden until the server
- * has answered with a report.
+ * The card's timeline section: health now, up ratios, strip and sparkline (or, compact, the strip
+ * alone); hidden until the server has answered with a report.
  * @param {string} panelId
  * @param {PanelTimelineOptions} opts
  */
 export function createPanelTimeline(panelId, opts) {
   const timeline = createTimeline({
+    compact: opts.compact,
     onSlot: (slot, btn) => opts.onSlot?.(slot, btn),
   });
   const current = currentLine(null);
   const ratios = h("div", { class: "uptime-slot" });
   const el = h(
     "div",
-    { class: "panel-history", data: { testid: "panel-history", "panel-id": panelId }, attrs: { hidden: true } },
-    h("div", { class: "panel-history-head" }, current, ratios),
+    {
+      class: ["panel-history", opts.compact ? "panel-history-compact" : null],
+      data: { testid: "panel-history", "panel-id": panelId },
+      attrs: { hidden: true },
+    },
+    opts.compact ? null : h("div", { class: "panel-history-head" }, current, ratios),
     timeline.el,
   );
 
@@ -593,12 +602,21 @@ export function createPanelTimeline(panelId, opts) {
   let settleTimer;
   /** @type {ReturnType<typeof setInterval> | undefined} */
   let refreshTimer;
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  let seenTimer;
 
+  // A panel asks once it has stayed on screen a moment: scrolling through thousands of panels
+  // asks for none of those that only flew by.
   const observer =
     "IntersectionObserver" in globalThis
       ? new IntersectionObserver((entries) => {
           for (const e of entries) visible = e.isIntersecting;
-          if (visible && owed) void fetchNow();
+          clearTimeout(seenTimer);
+          if (visible && owed) {
+            seenTimer = setTimeout(() => {
+              if (visible && owed) void fetchNow();
+            }, config.uptime.seenMs);
+          }
         })
       : null;
   if (observer) observer.observe(opts.watch);
@@ -655,6 +673,7 @@ export function createPanelTimeline(panelId, opts) {
     inFlight = false;
     sequence++;
     clearTimeout(settleTimer);
+    clearTimeout(seenTimer);
     clearInterval(refreshTimer);
     refreshTimer = undefined;
     timeline.hideTip();

@@ -198,33 +198,40 @@ class Server:
 # ---- decks ------------------------------------------------------------------------------------
 
 
-def write_deck(folder: Path, slow_seconds: float = 1.0) -> Path:
+def write_deck(folder: Path, slow_seconds: float = 1.0, grouped: bool = False) -> Path:
     """The test deck: two file panels, a slow command panel, and "flaky": a command that takes a
     second and fails (commandFailed, not retried automatically) until the file `flag` exists in
-    the deck folder (flag_path(server) names it). Returns the config path."""
+    the deck folder (flag_path(server) names it). Grouped, the file panels are in the group "files"
+    ("File panels") and the commands in "commands" ("Commands"). Returns the config path."""
     folder.mkdir(parents=True, exist_ok=True)
+    group = (lambda g: f"    group: {g}\n") if grouped else (lambda g: "")
     (folder / "alpha.json").write_text(json.dumps({"summary": "Alpha is fine", "fields": [{"label": "Latency", "value": "12 ms"}]}))
     (folder / "beta.json").write_text(json.dumps({"summary": "Beta is fine", "fields": [{"label": "Queue", "value": "3"}]}))
     config = folder / "deck.yaml"
     config.write_text(
         "title: Browser tests\n"
-        "panels:\n"
+        + ("groups:\n  - { id: files, title: File panels }\n  - { id: commands, title: Commands }\n" if grouped else "")
+        + "panels:\n"
         "  - id: alpha\n"
         "    title: Alpha\n"
         "    file: { path: ./alpha.json }\n"
         "    refresh: 10m\n"
-        "  - id: beta\n"
+        + group("files")
+        + "  - id: beta\n"
         "    title: Beta\n"
         "    file: { path: ./beta.json }\n"
         "    refresh: 10m\n"
-        "  - id: slow\n"
+        + group("files")
+        + "  - id: slow\n"
         "    title: Slow command\n"
         f'    command: {{ run: ["sh", "-c", "sleep {slow_seconds}; echo ready"], timeout: 20s }}\n'
         "    refresh: 10m\n"
-        "  - id: flaky\n"
+        + group("commands")
+        + "  - id: flaky\n"
         "    title: Flaky command\n"
         f'    command: {{ run: ["sh", "-c", "sleep 1; test -f {folder / "flag"} && echo ready"], timeout: 20s }}\n'
         "    refresh: 10m\n"
+        + group("commands")
     )
     return config
 
@@ -247,17 +254,18 @@ def browser() -> Browser:
 
 @pytest.fixture
 def make_server(request, tmp_path):
-    """make_server(config=None, debug=True, slow_seconds=1.0, args=()) → a started Server (stopped
-    after the test). config=None uses the test deck written into tmp_path; config="demo" runs the
-    built-in deck; args are further flags (e.g. ["--data", "none"])."""
+    """make_server(config=None, debug=True, slow_seconds=1.0, args=(), grouped=False) → a started
+    Server (stopped after the test). config=None uses the test deck written into tmp_path (its panels
+    in two groups when grouped); config="demo" runs the built-in deck; args are further flags (e.g.
+    ["--data", "none"])."""
     servers: list[Server] = []
     name = re.sub(r"[^A-Za-z0-9_.-]+", "_", request.node.name)
 
     def make(config: str | Path | None = None, debug: bool = True, slow_seconds: float = 1.0,
-             args: list[str] | tuple[str, ...] = ()) -> Server:
+             args: list[str] | tuple[str, ...] = (), grouped: bool = False) -> Server:
         args = list(args)
         if config is None:
-            config = write_deck(tmp_path / f"deck{len(servers)}", slow_seconds)
+            config = write_deck(tmp_path / f"deck{len(servers)}", slow_seconds, grouped)
         if config != "demo":
             args += ["--config", str(config)]
         if debug:

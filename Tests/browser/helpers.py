@@ -6,7 +6,6 @@ Selectors (data-testid unless noted) — the page keeps these stable for tests:
   connection-banner    the "reconnecting" banner (hidden unless the stream has been down > 500 ms)
   connection-detail    banner text ("Reconnecting (attempt 2) · next try in 1 s")
   reconnect-now        the banner's "Reconnect now" button
-  panels               the grid of panels
   panel                one panel: <section data-panel-id=ID data-view=VIEW data-phase=PHASE
                        data-loading=true|false data-pinned=true|false data-stale=true|false>
                        VIEW is the ViewStateModifier branch: initial-loading | loaded | error | initial
@@ -38,6 +37,16 @@ Selectors (data-testid unless noted) — the page keeps these stable for tests:
                        data-from, data-to; one has tabindex=0), timeline-tooltip (role=tooltip popover),
                        timeline-start, timeline-end, sparkline (svg) with one sparkline-run per stretch
   history-open         the card's "History of …" button (hidden until the timeline is drawn)
+  summary              the overview's counts: summary-total, count-up / count-failing / count-loading /
+                       count-unknown / count-pinned (toggle buttons: aria-pressed, data-count)
+  search, sort, density-cards, density-compact, overview-status   the overview's controls and its
+                       "12 of 3,000 panels match"
+  panels               the overview: group (a <section>, data-group-id, data-collapsed) with group-toggle
+                       (aria-expanded), group-counts (group-count-<state>); group-none (the panels in no
+                       group, no heading); panel-grid (a chunk of cards or lines); cards and lines carry
+                       data-nav (the one tab stop of the list: tabindex=0)
+  panel-row            a compact line (data-panel-id, data-health = up | failing | loading | unknown):
+                       row-title, row-summary, row-toggle (aria-expanded; opens the card under the line)
   history-dialog       the history <dialog> (address #history=<panelId>): history-title, history-close,
                        history-range (select: 1h, 24h, 7d, 30d, custom), history-custom with
                        history-start, history-end, history-apply, history-custom-error; history-current,

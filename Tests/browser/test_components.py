@@ -275,7 +275,7 @@ def test_responsive_layout(server, new_context, problems, width, min_cols, max_c
     for i in range(6):
         inject_panel(page, panel_state(f"fx-grid-{i}", f"Panel {i}", ["loading", "error"], error=ERROR))
     cols = page.evaluate(
-        "() => getComputedStyle(document.querySelector('[data-testid=panels]')).gridTemplateColumns.split(' ').length"
+        "() => getComputedStyle(document.querySelector('[data-testid=panel-grid]')).gridTemplateColumns.split(' ').length"
     )
     assert min_cols <= cols <= max_cols, cols
     overflow = page.evaluate("() => document.documentElement.scrollWidth - document.documentElement.clientWidth")

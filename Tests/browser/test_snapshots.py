@@ -76,3 +76,62 @@ def test_snapshot_list_with_an_item_in_progress(snap_page):
     view = only(inject_panel(page, list_in_progress_fixture()))
     expect(view.locator(tid("item-progress"))).to_be_visible()
     shoot(view, "list-item-in-progress")
+
+
+# ---- the overview: a real deck without history (no timeline, whose slots follow the clock) -----------
+
+
+@pytest.fixture
+def overview_page(make_server, new_context, problems):
+    """overview_page(path) → a page at `path` of the test deck, its panels in two groups, the server
+    keeping no history; rendered as snap_page renders, the toasts hidden."""
+    srv = make_server(args=["--data", "none"], grouped=True)
+    srv.settle()
+
+    def make(path: str = "/") -> Page:
+        page = problems.watch(new_context(reduced_motion="reduce").new_page())
+        page.goto(srv.url + path)
+        expect(page.locator(tid("connection-status"))).to_have_attribute("data-state", "open")
+        expect(page.locator("[data-nav]").first).to_be_attached()
+        page.mouse.move(0, 0)
+        page.evaluate("() => { document.getElementById('toast-host').style.visibility = 'hidden'; }")
+        return page
+
+    make.server = srv
+    return make
+
+
+def shoot_overview(target: Locator, name: str) -> None:
+    """A screenshot with what follows the clock covered: each card's "since 10:42:03", and how long
+    the slow command ran ("Ran in 1 s")."""
+    page = target.page
+    wait_revealed(page)
+    clocked = [page.locator(".updated"), page.locator(f"[data-panel-id='slow'] {tid('row-summary')}")]
+    png = target.screenshot(animations="disabled", caret="hide", mask=clocked, mask_color="#888888")
+    compare_snapshot(png, name)
+
+
+def test_snapshot_summary_bar(overview_page):
+    page = overview_page()
+    overview_page.server.force("beta", {"state": "error", "error": {"kind": "timeout"}})
+    expect(page.locator(tid("count-pinned"))).to_be_visible()
+    shoot_overview(page.locator(tid("summary")), "overview-summary")
+
+
+def test_snapshot_grouped_deck(overview_page):
+    page = overview_page("/?collapsed=commands")
+    expect(page.locator(tid("panel-row"))).to_have_count(1)
+    expect(page.locator(tid("panel"))).to_have_count(2)
+    shoot_overview(page.locator(tid("panels")), "overview-groups")
+
+
+def test_snapshot_compact_view(overview_page):
+    page = overview_page("/?density=compact&sort=problems")
+    expect(page.locator(tid("panel-row"))).to_have_count(4)
+    shoot_overview(page.locator(tid("panels")), "overview-compact")
+
+
+def test_snapshot_filtered_search(overview_page):
+    page = overview_page("/?q=beta")
+    expect(page.locator(tid("panel"))).to_have_count(1)
+    shoot_overview(page.locator("main"), "overview-search")

@@ -1,0 +1,232 @@
+// @ts-check
+// What the overview shows, as data: each panel's health (from the state the server sent, never
+// recomputed beyond naming it), the deck's counts, and the sections to draw (one per group, the
+// ungrouped panels first without a heading) for a view: search text, state filter, order and
+// collapsed groups. No DOM here, so it answers for 10,000 panels in a few milliseconds.
+
+/** @typedef {import('./types.js').PanelState} PanelState */
+/** @typedef {import('./types.js').PanelGroup} Group */
+/** @typedef {import('./view-url.js').View} View */
+
+/**
+ * @typedef {"up" | "failing" | "loading" | "unknown"} Health
+ * @typedef {Health | "pinned"} StateFilter
+ */
+
+/** In "problems first" order; also the order of the summary's counts. */
+export const HEALTHS = /** @type {const} */ (["failing", "loading", "unknown", "up"]);
+/** Every state a count (and the `state` filter) can name. */
+export const STATE_FILTERS = /** @type {const} */ (["up", "failing", "loading", "unknown", "pinned"]);
+
+const RANK = /** @type {Record<Health, number>} */ ({ failing: 0, loading: 1, unknown: 2, up: 3 });
+
+/**
+ * A panel's health by PROTOCOL.md's derived fields: up while its newest result is info (even while
+ * it reloads), failing while it is an error, loading during a first load, unknown before any.
+ * @param {PanelState} s
+ * @returns {Health}
+ */
+export function healthOf(s) {
+  if (s.latestValidInfo) return "up";
+  if (s.latestValidError) return "failing";
+  if (s.isInitialLoading) return "loading";
+  return "unknown";
+}
+
+/**
+ * @typedef {object} Entry
+ * @property {string} id
+ * @property {string} title
+ * @property {Health} health
+ * @property {boolean} pinned
+ * @property {string | null} group
+ * @property {string} text lower-case title, id and group, what the search looks in
+ */
+
+/** @typedef {Record<StateFilter, number>} Counts */
+
+/** @returns {Counts} */
+export function zeroCounts() {
+  return { up: 0, failing: 0, loading: 0, unknown: 0, pinned: 0 };
+}
+
+/**
+ * @typedef {object} Section
+ * @property {string} key the group id, "" for the panels in no group
+ * @property {Group | null} group null for the panels in no group (drawn without a heading)
+ * @property {Counts} counts of every panel of the group, whatever the view filters
+ * @property {boolean} collapsed
+ * @property {string[]} ids the panels to draw, in the view's order: all that match, or when collapsed
+ *   only the failing ones that match
+ * @property {number} matching how many of the group's panels match the view's filters
+ */
+
+/**
+ * Whether a view lists by state (filters to one, orders problems first, or collapses a group to its
+ * failing panels): then a panel's new health or pin can change what it lists.
+ * @param {View} view
+ */
+export function listsByState(view) {
+  return view.state !== null || view.sort === "problems" || view.collapsed.length > 0;
+}
+
+/**
+ * The search's terms: every one must be found (in any order) for a panel to match.
+ * @param {string} q
+ */
+export function searchTerms(q) {
+  return q.toLowerCase().split(/\s+/).filter(Boolean);
+}
+
+export function createOverviewModel() {
+  /** @type {Map<string, Entry>} */
+  const entries = new Map();
+  /** @type {string[]} declared order */
+  let order = [];
+  /** @type {Group[]} */
+  let groups = [];
+  /** @type {Map<string, Group>} */
+  let groupById = new Map();
+  let counts = zeroCounts();
+  /** Each group's counts ("" for the panels in none), kept as changes come, like the deck's. */
+  /** @type {Map<string, Counts>} */
+  const groupCounts = new Map();
+
+  /** @param {Entry} e @param {number} sign */
+  function count(e, sign) {
+    const key = e.group ?? "";
+    let inGroup = groupCounts.get(key);
+    if (!inGroup) groupCounts.set(key, (inGroup = zeroCounts()));
+    for (const c of [counts, inGroup]) {
+      c[e.health] += sign;
+      if (e.pinned) c.pinned += sign;
+    }
+  }
+
+  /** @param {string} title @param {string} id @param {string | null} group */
+  function textOf(title, id, group) {
+    const g = group ? groupById.get(group) : null;
+    return `${title}\n${id}\n${group ?? ""}\n${g?.title ?? ""}`.toLowerCase();
+  }
+
+  /**
+   * @param {PanelState} s
+   * @param {Entry} [before] the panel's entry until now, whose search text is kept when it still holds
+   * @returns {Entry}
+   */
+  function entryOf(s, before) {
+    const group = typeof s.group === "string" && s.group ? s.group : null;
+    const title = typeof s.title === "string" ? s.title : s.id;
+    const text = before && before.title === title && before.group === group ? before.text : textOf(title, s.id, group);
+    return { id: s.id, title, health: healthOf(s), pinned: Boolean(s.debugPinned), group, text };
+  }
+
+  return {
+    /**
+     * The deck's groups, in the state document's order.
+     * @param {Group[] | null | undefined} list
+     */
+    setGroups(list) {
+      groups = Array.isArray(list) ? list.filter((g) => g && typeof g.id === "string" && g.id) : [];
+      groupById = new Map(groups.map((g) => [g.id, g]));
+      for (const e of entries.values()) e.text = textOf(e.title, e.id, e.group);
+    },
+
+    /**
+     * Starts again from a state document's panels.
+     * @param {string[]} ids in deck order
+     * @param {(id: string) => PanelState | undefined} stateOf
+     */
+    reset(ids, stateOf) {
+      entries.clear();
+      counts = zeroCounts();
+      groupCounts.clear();
+      order = [];
+      for (const id of ids) {
+        const s = stateOf(id);
+        if (!s) continue;
+        const e = entryOf(s);
+        entries.set(id, e);
+        order.push(id);
+        count(e, 1);
+      }
+    },
+
+    /**
+     * Follows one panel's new state.
+     * @param {PanelState} s
+     * @returns {"list" | "state" | "none"} what changed for the overview: "list", what any view
+     *   lists (a new panel, its title or group); "state", its health or pin, which changes the counts
+     *   and what a view filtering or ordering by state lists; "none", only its own drawing
+     */
+    update(s) {
+      const before = entries.get(s.id);
+      const e = entryOf(s, before);
+      if (!before) order.push(s.id);
+      else count(before, -1);
+      entries.set(s.id, e);
+      count(e, 1);
+      if (!before || before.title !== e.title || before.group !== e.group) return "list";
+      return before.health !== e.health || before.pinned !== e.pinned ? "state" : "none";
+    },
+
+    /**
+     * A group's counts, whatever the view filters.
+     * @param {string} key the group's id, "" for the panels in none
+     */
+    countsOf: (key) => groupCounts.get(key) ?? zeroCounts(),
+
+    /** @param {string} id */
+    entry: (id) => entries.get(id),
+    /** The deck's counts, whatever the view filters. */
+    get counts() {
+      return counts;
+    },
+    get size() {
+      return order.length;
+    },
+
+    /**
+     * The sections a view draws, declared groups in their order, then groups panels name that the
+     * deck did not declare (titled by their id); sections with nothing to draw are left out.
+     * @param {View} view
+     * @returns {Section[]}
+     */
+    sections(view) {
+      const terms = searchTerms(view.q);
+      const collapsed = new Set(view.collapsed);
+      /** @type {Map<string, Section>} */
+      const byKey = new Map();
+      /** @param {string} key */
+      const sectionOf = (key) => {
+        let section = byKey.get(key);
+        if (!section) {
+          const group = key ? groupById.get(key) ?? { id: key, title: key } : null;
+          section = { key, group, counts: groupCounts.get(key) ?? zeroCounts(), collapsed: Boolean(key) && collapsed.has(key), ids: [], matching: 0 };
+          byKey.set(key, section);
+        }
+        return section;
+      };
+      sectionOf("");
+      for (const g of groups) sectionOf(g.id);
+      for (const id of order) {
+        const e = /** @type {Entry} */ (entries.get(id));
+        const section = sectionOf(e.group ?? "");
+        if (view.state && (view.state === "pinned" ? !e.pinned : e.health !== view.state)) continue;
+        if (terms.length && !terms.every((t) => e.text.includes(t))) continue;
+        section.matching++;
+        if (!section.collapsed || e.health === "failing") section.ids.push(id);
+      }
+      const result = [...byKey.values()].filter((s) => s.matching > 0);
+      if (view.sort === "problems") {
+        for (const s of result) {
+          // Array.prototype.sort is stable: declared order within each health.
+          s.ids.sort((a, b) => RANK[/** @type {Entry} */ (entries.get(a)).health] - RANK[/** @type {Entry} */ (entries.get(b)).health]);
+        }
+      }
+      return result;
+    },
+  };
+}
+
+/** @typedef {ReturnType<typeof createOverviewModel>} OverviewModel */
