@@ -14,7 +14,9 @@ def paused_page(server, page: Page, open_page) -> Page:
     page.clock.install()
     open_page(server, page)
     page.mouse.move(5, 5)
-    page.clock.pause_at(page.evaluate("Date.now()") / 1_000 + 0.05)  # seconds since 1970
+    # Half a second ahead: pausing at a time the page has already passed is an error, and a loaded
+    # machine can take longer than a few milliseconds between the two calls.
+    page.clock.pause_at(page.evaluate("Date.now()") / 1_000 + 0.5)  # seconds since 1970
     return page
 
 
