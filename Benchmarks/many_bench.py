@@ -97,7 +97,7 @@ def peak_in_window(times, width):
 def raise_open_files():
     """In the child before exec: as many open files as the hard limit allows (more when root may
     raise it), since StateDeck may hold a connection per panel that is loading."""
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     for wanted in (max(hard, 65536), hard):
         try:
             resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, wanted))
