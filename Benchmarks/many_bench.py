@@ -408,7 +408,9 @@ class FloorContender:
         # clock ticks of /proc's 10 ms, too coarse to divide by the checks.
         self.proc.stdin.write("mark\n")
         self.proc.stdin.flush()
-        line = self.reader.wait_for(r"^mark wall ([\d.]+) cpu ([\d.]+) checks (\d+) failed (\d+)", 10,
+        # Up to a minute: on a starved host (load average near 50, 10,000 URLs every 5 s) the
+        # floor once took over 10 s to answer.
+        line = self.reader.wait_for(r"^mark wall ([\d.]+) cpu ([\d.]+) checks (\d+) failed (\d+)", 60,
                                     "the floor's mark")
         self.failed = int(line.group(4))
         return float(line.group(1)), float(line.group(2))
