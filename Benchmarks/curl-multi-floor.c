@@ -7,8 +7,15 @@
  * agent), reads the whole body and looks at the status; nothing else. What this program spends
  * per check is what checking costs with libcurl before any dashboard work.
  *
+ * At most --max-in-flight checks (64) run at once: a check that comes due while that many run
+ * waits for one to end, and so comes late. Without a bound, a process starved of CPU that falls
+ * behind starts thousands of checks at once, each needing a connection of its own, and every
+ * turn of the loop then walks all of them (curl_multi_perform visits every handle), so it falls
+ * further behind: with 10,000 URLs every 5 s on a host with a load average near 50 it stopped
+ * answering its commands for over 10 s.
+ *
  *     curl-multi-floor --url-prefix http://127.0.0.1:PORT/p/ --n N --interval SECONDS
- *                      [--timeout-ms 5000] [--max-seconds 900]
+ *                      [--timeout-ms 5000] [--max-in-flight 64] [--max-seconds 900]
  *
  * URL i is the prefix followed by i (0 .. N-1). Once running it prints "floor started" and
  * reads commands on standard input, one a line, answering each with one line:
@@ -64,7 +71,7 @@ static void usage(void) {
 
 int main(int argc, char **argv) {
     const char *prefix = NULL;
-    long n = 0, timeout_ms = 5000;
+    long n = 0, timeout_ms = 5000, max_in_flight = 64;
     double interval = 0, max_seconds = 900;
     for (int i = 1; i < argc; i++) {
         if (i + 1 >= argc) usage();
@@ -73,9 +80,10 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--interval")) interval = atof(argv[++i]);
         else if (!strcmp(argv[i], "--timeout-ms")) timeout_ms = atol(argv[++i]);
         else if (!strcmp(argv[i], "--max-seconds")) max_seconds = atof(argv[++i]);
+        else if (!strcmp(argv[i], "--max-in-flight")) max_in_flight = atol(argv[++i]);
         else usage();
     }
-    if (!prefix || n <= 0 || interval <= 0) usage();
+    if (!prefix || n <= 0 || interval <= 0 || max_in_flight <= 0) usage();
 
     struct sigaction action = {.sa_handler = on_signal};
     sigaction(SIGINT, &action, NULL);
@@ -87,6 +95,11 @@ int main(int argc, char **argv) {
         return 1;
     }
     CURLM *multi = curl_multi_init();
+    /* Keep a connection for every check that may run at once: by default the cache holds 4 per
+     * handle added at the time, so after a burst of overlapping checks it closed the extra
+     * connections, and the next burst opened them again (a tenth of the checks came on new
+     * connections at 10,000 URLs every 5 s). */
+    curl_multi_setopt(multi, CURLMOPT_MAXCONNECTS, max_in_flight);
     char **urls = calloc(n, sizeof *urls);
     for (long i = 0; i < n; i++) {
         if (asprintf(&urls[i], "%s%ld", prefix, i) < 0) return 1;
@@ -94,7 +107,7 @@ int main(int argc, char **argv) {
 
     /* Easy handles are kept and reused: a finished check's handle goes back to the free list. */
     struct check *free_checks = NULL;
-    long checks_done = 0, checks_failed = 0, next_url = 0, round = 0;
+    long checks_done = 0, checks_failed = 0, next_url = 0, round = 0, in_flight = 0;
     double late_max = 0;
     const double start = now_s(CLOCK_MONOTONIC) + 0.01;
     const double wall_start = now_s(CLOCK_REALTIME);
@@ -110,7 +123,7 @@ int main(int argc, char **argv) {
         /* Start every check that is due. */
         for (;;) {
             double due = start + round * interval + next_url * interval / n;
-            if (due > now) break;
+            if (due > now || in_flight >= max_in_flight) break;
             if (now - due > late_max) late_max = now - due;
             struct check *check = free_checks;
             if (check) {
@@ -133,6 +146,7 @@ int main(int argc, char **argv) {
             check->body_bytes = 0;
             curl_easy_setopt(check->easy, CURLOPT_URL, urls[next_url]);
             curl_multi_add_handle(multi, check->easy);
+            in_flight++;
             if (++next_url == n) {
                 next_url = 0;
                 round++;
@@ -152,14 +166,16 @@ int main(int argc, char **argv) {
             struct check *check;
             curl_easy_getinfo(easy, CURLINFO_PRIVATE, (char **)&check);
             curl_multi_remove_handle(multi, easy);
+            in_flight--;
             check->next_free = free_checks;
             free_checks = check;
         }
 
-        /* Sleep until the next check is due, a socket is ready or a command arrives. */
+        /* Sleep until the next check is due (or, at the bound, until one ends), a socket is
+         * ready or a command arrives. */
         double due = start + round * interval + next_url * interval / n;
         double wait = due - now_s(CLOCK_MONOTONIC);
-        int wait_ms = wait <= 0 ? 0 : (int)(wait * 1000) + 1;
+        int wait_ms = in_flight >= max_in_flight ? 1000 : wait <= 0 ? 0 : (int)(wait * 1000) + 1;
         if (wait_ms > 1000) wait_ms = 1000;
         struct curl_waitfd input = {.fd = STDIN_FILENO, .events = CURL_WAIT_POLLIN};
         int ready = 0;
