@@ -1115,7 +1115,8 @@ def parse_args(argv):
     p.add_argument("--only", default=",".join(BENCHMARKS),
                    help="comma-separated subset of: " + ", ".join(BENCHMARKS))
     p.add_argument("--quick", action="store_true",
-                   help="smoke test: 1 round, short runs, fan-out at N=1000 only unless --n")
+                   help="smoke test: 1 round, short runs, fan-out at N=1000 only unless --n, many "
+                        "panels at 1,000 and 10,000 only unless --many-n")
     p.add_argument("--rounds", type=int, default=3, help="interleaved rounds (default 3)")
     p.add_argument("--n", default=None, help="fan-out stream counts, 'ceiling' allowed "
                    "(default 1000,10000,ceiling; quick: 1000)")
