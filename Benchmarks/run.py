@@ -9,7 +9,9 @@
 Benchmarks (--only, comma separated): fanout (SSE fan-out vs nginx + nchan), http (wrk: StateDeck
 vs bare libmicrohttpd vs nginx), browser (headless Chromium, 500 panels), startup (cold start,
 idle RSS), churn and cycles (memory over many changes and clients), history (the history file
-over a simulated year, start-up and queries with it, the CPU recording adds). Every comparison runs
+over a simulated year, start-up and queries with it, the CPU recording adds), many (1,000 to 10,000
+http panels on a refresh schedule against nginx, vs a one-thread libcurl multi floor: CPU per check,
+threads, RSS, lateness, bunching, SSE bytes per change). Every comparison runs
 its contenders interleaved, A B A B ..., and reports medians and ratios. Results go to BENCHMARKS.md between markers and, raw, to bench-results/.
 
 Python 3 standard library only (the browser part runs Benchmarks/browser_bench.py in a Python
@@ -218,7 +220,8 @@ def ensure_packages(args):
 def build_tools():
     TOOLS.mkdir(parents=True, exist_ok=True)
     flags = ["-O2", "-Wall", "-Wextra"]
-    builds = {"sse-client": (["-pthread"], "sse-client.c"), "bare-mhd": (["-lmicrohttpd"], "bare-mhd.c")}
+    builds = {"sse-client": (["-pthread"], "sse-client.c"), "bare-mhd": (["-lmicrohttpd"], "bare-mhd.c"),
+              "curl-multi-floor": (["-lcurl"], "curl-multi-floor.c")}
     for name, (libs, source) in builds.items():
         out, src = TOOLS / name, BENCH / source
         if not out.exists() or out.stat().st_mtime < src.stat().st_mtime:
@@ -331,7 +334,8 @@ class Server:
         return seconds
 
 
-def start_statedeck(binary, config=None, public=None, extra=(), debug=True):
+def start_statedeck(binary, config=None, public=None, extra=(), debug=True, preexec=None):
+    """`preexec`: a function run in the child before exec (a resource limit, say)."""
     argv = [binary, "--host", "127.0.0.1", "--port", "0"] + (["--debug"] if debug else [])
     if config:
         argv += ["--config", config]
@@ -343,7 +347,7 @@ def start_statedeck(binary, config=None, public=None, extra=(), debug=True):
         argv += ["--data", "none"]
     started = time.monotonic()
     proc = PROCS.start(argv, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
-                       cwd=ROOT)
+                       cwd=ROOT, preexec_fn=preexec)
     reader = LineReader(proc.stdout)
     match = reader.wait_for(r"StateDeck serving on http://[^:]+:(\d+)/", 30, "start-up line")
     server = Server("StateDeck", proc, int(match.group(1)), proc.pid)
@@ -1095,9 +1099,14 @@ def bench_history(args, statedeck, report):
     return history_bench.bench_history(args, statedeck, report, sys.modules[__name__])
 
 
+def bench_many(args, statedeck, report):
+    import many_bench
+    return many_bench.bench_many(args, statedeck, report, sys.modules[__name__])
+
+
 BENCHMARKS = {"startup": bench_startup, "fanout": bench_fanout, "http": bench_http,
               "browser": bench_browser, "churn": bench_churn, "cycles": bench_cycles,
-              "history": bench_history}
+              "history": bench_history, "many": bench_many}
 
 
 def parse_args(argv):
@@ -1106,7 +1115,8 @@ def parse_args(argv):
     p.add_argument("--only", default=",".join(BENCHMARKS),
                    help="comma-separated subset of: " + ", ".join(BENCHMARKS))
     p.add_argument("--quick", action="store_true",
-                   help="smoke test: 1 round, short runs, fan-out at N=1000 only unless --n")
+                   help="smoke test: 1 round, short runs, fan-out at N=1000 only unless --n, many "
+                        "panels at 1,000 and 10,000 only unless --many-n")
     p.add_argument("--rounds", type=int, default=3, help="interleaved rounds (default 3)")
     p.add_argument("--n", default=None, help="fan-out stream counts, 'ceiling' allowed "
                    "(default 1000,10000,ceiling; quick: 1000)")
@@ -1125,13 +1135,20 @@ def parse_args(argv):
     p.add_argument("--browser-seconds", type=int, default=30)
     p.add_argument("--browser-python", help="a Python with Playwright (default: .venv)")
     p.add_argument("--chromium", default="/usr/bin/chromium")
+    p.add_argument("--many-n", default=None,
+                   help="panels in the many-panels decks (default 1000,3000,10000; quick: 1000,10000)")
+    p.add_argument("--many-refresh", default="15,5",
+                   help="refresh intervals of the many-panels decks, in seconds (default 15,5)")
+    p.add_argument("--many-seconds", type=float, default=None,
+                   help="measured window of each many-panels run, after its first round of checks "
+                        "(default 60; quick: 15)")
     p.add_argument("--statedeck", help="the statedeck binary (default: build in .build-bench)")
     p.add_argument("--skip-statedeck", action="store_true", help="measure the peers only")
     p.add_argument("--no-build", action="store_true", help="use .build-bench as it is")
     p.add_argument("--no-install", action="store_true", help="install no Debian package")
     p.add_argument("--no-write", action="store_true", help="print results, leave BENCHMARKS.md")
-    p.add_argument("--max-minutes", type=float, default=60,
-                   help="stop everything after this long (default 60)")
+    p.add_argument("--max-minutes", type=float, default=120,
+                   help="stop everything after this long (default 120: the full run takes about 75)")
     args = p.parse_args(argv)
     args.only = [b.strip() for b in args.only.split(",") if b.strip()]
     unknown = [b for b in args.only if b not in BENCHMARKS]
@@ -1139,6 +1156,10 @@ def parse_args(argv):
         p.error(f"unknown benchmark(s): {', '.join(unknown)}")
     if args.n is None:
         args.n = "1000" if args.quick else "1000,10000,ceiling"
+    if args.many_n is None:
+        args.many_n = "1000,10000" if args.quick else "1000,3000,10000"
+    if args.many_seconds is None:
+        args.many_seconds = 15 if args.quick else 60
     return args
 
 
