@@ -11,7 +11,8 @@ vs bare libmicrohttpd vs nginx), browser (headless Chromium, 500 panels), startu
 idle RSS), churn and cycles (memory over many changes and clients), history (the history file
 over a simulated year, start-up and queries with it, the CPU recording adds), many (1,000 to 10,000
 http panels on a refresh schedule against nginx, vs a one-thread libcurl multi floor: CPU per check,
-threads, RSS, lateness, bunching, SSE bytes per change). Every comparison runs
+threads, RSS, lateness, bunching, SSE bytes per change), overview (the page at 10,000 panels in
+headless Chromium: first screen, search, main thread, heap, timeline requests). Every comparison runs
 its contenders interleaved, A B A B ..., and reports medians and ratios. Results go to BENCHMARKS.md between markers and, raw, to bench-results/.
 
 Python 3 standard library only (the browser part runs Benchmarks/browser_bench.py in a Python
@@ -1028,6 +1029,58 @@ def bench_browser(args, statedeck, report):
         shutil.rmtree(workdir, ignore_errors=True)
 
 
+def bench_overview(args, statedeck, report):
+    """The overview at 10,000 panels in headless Chromium (Benchmarks/browser_bench.py --overview):
+    the first screen, searches, the main thread and the JS heap while 1,000 changes a second
+    arrive, and how many timelines the page asks for. The deck keeps history, so panels on screen
+    ask for their timelines as they would."""
+    if not statedeck:
+        return "StateDeck not measured."
+    python = browser_python(args)
+    seconds = 10 if args.quick else 20
+    workdir = Path(tempfile.mkdtemp(prefix="statedeck-bench-overview-"))
+    try:
+        deck, _ = write_deck(workdir, 10_000, "p")
+        server = start_statedeck(statedeck, config=deck, extra=["--data", str(workdir / "data")])
+        try:
+            out = workdir / "overview.json"
+            argv = [python, BENCH / "browser_bench.py", "--overview", "--base-url", server.base,
+                    "--panels", 10_000, "--prefix", "p", "--rate", 1_000, "--seconds", seconds,
+                    "--publishers", 4, "--chromium", args.chromium, "--out", out]
+            proc = PROCS.start([str(a) for a in argv], stdout=subprocess.DEVNULL)
+            try:
+                proc.wait(timeout=seconds + 180)
+            except subprocess.TimeoutExpired:
+                raise BenchError("overview benchmark did not finish in time") from None
+            finally:
+                PROCS.stop(proc)
+            if not out.exists():
+                raise BenchError("overview benchmark wrote no result")
+            result = json.loads(out.read_text())
+        finally:
+            server.stop()
+        report["overview"] = result
+        rows = ["| metric | 10,000 panels | target |", "| --- | ---: | --- |"]
+        for label, key, target in OVERVIEW_ROWS:
+            rows.append(f"| {label} | {fmt('{:.1f}', result.get(key))} | {target} |")
+        return "\n".join(rows)
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+OVERVIEW_ROWS = [
+    ("first screen of cards after navigation (ms)", "first_screen_ms", "under 1,000"),
+    ("search answered and drawn, p50 (ms)", "search_p50_ms", "under 100"),
+    ("search answered and drawn, slowest (ms)", "search_max_ms", "under 100"),
+    ("main thread busy while changes arrive (%)", "busy_pct", "under 30"),
+    ("changes published per second (achieved)", "achieved_rate", "1,000"),
+    ("JS heap, peak (MB)", "heap_mb_peak", "under 100"),
+    ("JS heap after the changes (MB)", "heap_mb_after_changes", "under 100"),
+    ("timeline requests after loading", "uptime_requests_after_load", "the panels on screen"),
+    ("timeline requests after scrolling top to bottom", "uptime_requests_after_scroll", "far below 10,000"),
+]
+
+
 BROWSER_ROWS = [
     ("state change in the server → DOM updated, p50 (ms)", "dom_p50_ms", "{:.1f}"),
     ("state change in the server → DOM updated, p99 (ms)", "dom_p99_ms", "{:.1f}"),
@@ -1106,7 +1159,7 @@ def bench_many(args, statedeck, report):
 
 BENCHMARKS = {"startup": bench_startup, "fanout": bench_fanout, "http": bench_http,
               "browser": bench_browser, "churn": bench_churn, "cycles": bench_cycles,
-              "history": bench_history, "many": bench_many}
+              "history": bench_history, "many": bench_many, "overview": bench_overview}
 
 
 def parse_args(argv):
