@@ -206,11 +206,11 @@ class SmallDisk:
         subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size},mode=0700", "tmpfs", str(folder)], check=True)
 
     def fill(self) -> None:
-        with open(self.filler, "wb") as out:
+        # Unbuffered: a buffered file would fail again when closed, flushing what the disk refused.
+        with open(self.filler, "wb", buffering=0) as out:
             try:
                 while True:
                     out.write(b"\0" * 65536)
-                    out.flush()
             except OSError:
                 pass
 

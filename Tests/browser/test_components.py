@@ -159,7 +159,9 @@ def test_a_loading_indicator_is_never_seen_for_a_flash(server, open_page, ends_a
     else:
         assert len(runs) == 1, runs
         assert runs[0] >= 470, runs
-        assert runs[0] >= ends_at_ms - 300 - 40, runs
+        # Shown from 300 ms to the end: the page draws changes once a frame and the watcher samples
+        # once a frame, so the run may look up to two frames (33 ms) shorter, plus timer jitter.
+        assert runs[0] >= ends_at_ms - 300 - 60, runs
     expect(panel(page, pid).locator(tid("loading"))).to_have_count(0)
 
 
