@@ -14,12 +14,14 @@ extension DeckClock {
     ) async throws -> Value {
         let outcome = FirstResult<Result<Value, any Error>>()
         let countdown = PausableDeadline(clock: self, deadline: deadline) { outcome.offer(.failure(expired)) }
-        let report: @Sendable (Bool) async -> Void = { isWaiting in
+        let reporter = LoadProgress.Reporter { isWaiting in
             if isWaiting { countdown.hold() } else { countdown.release() }
             await waiting(isWaiting)
         }
-        let work = LoadProgress.$report.withValue(report) {
-            Task { outcome.offer(await Result { try await operation() }) }
+        let work = Task {
+            await LoadProgress.$reporter.withValue(reporter) {
+                outcome.offer(await Result { try await operation() })
+            }
         }
         defer {
             work.cancel()

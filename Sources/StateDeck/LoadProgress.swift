@@ -15,11 +15,21 @@
 /// ```
 public enum LoadProgress {
     /// Installed by the deck around each attempt of a panel's load; child tasks inherit it.
-    @TaskLocal static var report: (@Sendable (_ waiting: Bool) async -> Void)?
+    @TaskLocal static var reporter: Reporter?
 
     /// Tells the deck that this task's load waits for its turn (`true`) or has it (`false`).
     /// Outside a panel's load (a test, a recovery command), it does nothing.
     public static func waitingForTurn(_ waiting: Bool) async {
-        await report?(waiting)
+        await reporter?.report(waiting)
+    }
+
+    /// The deck's ear for one attempt. A class, not the bare closure: a task-local of optional
+    /// function type crashes optimized builds in `swift_task_localValuePush` (Swift 6.3.1).
+    final class Reporter: Sendable {
+        let report: @Sendable (_ waiting: Bool) async -> Void
+
+        init(_ report: @escaping @Sendable (_ waiting: Bool) async -> Void) {
+            self.report = report
+        }
     }
 }
