@@ -988,6 +988,21 @@ def bench_cycles(args, statedeck, report):
 
 # --------------------------------------------------------------------------- browser
 
+def run_browser_bench(argv, out, timeout, what):
+    """Runs Benchmarks/browser_bench.py with `argv`, bounded by `timeout`, and returns the JSON it
+    wrote to `out`."""
+    proc = PROCS.start(argv, stdout=subprocess.DEVNULL)
+    try:
+        proc.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        raise BenchError(f"{what} did not finish in time") from None
+    finally:
+        PROCS.stop(proc)
+    if not out.exists():
+        raise BenchError(f"{what} wrote no result")
+    return json.loads(out.read_text())
+
+
 def bench_browser(args, statedeck, report):
     if not statedeck:
         return "StateDeck not measured."
@@ -1005,16 +1020,7 @@ def bench_browser(args, statedeck, report):
                 argv = [python, BENCH / "browser_bench.py", "--base-url", server.base,
                         "--panels", args.panels, "--prefix", "p", "--rate", args.browser_rate,
                         "--seconds", seconds, "--chromium", args.chromium, "--out", out]
-                proc = PROCS.start(argv, stdout=subprocess.DEVNULL)
-                try:
-                    proc.wait(timeout=seconds + 120)
-                except subprocess.TimeoutExpired:
-                    raise BenchError("browser benchmark did not finish in time") from None
-                finally:
-                    PROCS.stop(proc)
-                if not out.exists():
-                    raise BenchError("browser benchmark wrote no result")
-                result = json.loads(out.read_text())
+                result = run_browser_bench(argv, out, timeout=seconds + 120, what="browser benchmark")
                 result["server_rss_mib"] = server.rss_kib() / 1024
                 results.append(result)
                 log(f"browser run {index + 1}/{runs} ({result['mode']}): change→DOM p50 "
@@ -1047,16 +1053,7 @@ def bench_overview(args, statedeck, report):
             argv = [python, BENCH / "browser_bench.py", "--overview", "--base-url", server.base,
                     "--panels", 10_000, "--prefix", "p", "--rate", 1_000, "--seconds", seconds,
                     "--publishers", 4, "--chromium", args.chromium, "--out", out]
-            proc = PROCS.start([str(a) for a in argv], stdout=subprocess.DEVNULL)
-            try:
-                proc.wait(timeout=seconds + 180)
-            except subprocess.TimeoutExpired:
-                raise BenchError("overview benchmark did not finish in time") from None
-            finally:
-                PROCS.stop(proc)
-            if not out.exists():
-                raise BenchError("overview benchmark wrote no result")
-            result = json.loads(out.read_text())
+            result = run_browser_bench(argv, out, timeout=seconds + 180, what="overview benchmark")
         finally:
             server.stop()
         report["overview"] = result
