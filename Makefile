@@ -13,7 +13,7 @@ RELEASE_FLAGS := -c release --static-swift-stdlib -Xswiftc -use-ld=lld -Xlinker 
 RELEASE_BIN  := .build/release/statedeck
 DEBUG_BIN    := .build/debug/statedeck
 
-.PHONY: run build test test-swift test-browser deps test-deps snapshots clean release-flags
+.PHONY: run build test test-swift test-browser test-release deps test-deps snapshots clean release-flags
 
 ## Build a release binary and serve the built-in demo deck on http://$(HOST):$(PORT)/
 run: deps
@@ -23,8 +23,9 @@ run: deps
 build: deps
 	$(SWIFT) build
 
-## Every test: Swift unit and live tests, then browser tests in headless Chromium.
-test: deps test-deps test-swift test-browser
+## Every test: Swift unit and live tests, browser tests in headless Chromium, then the release
+## binary `make run` builds against a deck of every kind of source.
+test: deps test-deps test-swift test-browser test-release
 
 # One test at a time: the live suites start servers, time what they do on this machine's two
 # cores, and some load them on purpose; run beside each other, one suite's load fails another's
@@ -36,6 +37,11 @@ test-swift:
 test-browser:
 	$(SWIFT) build --product statedeck
 	STATEDECK_BIN=$(CURDIR)/$(DEBUG_BIN) Tests/browser/run.sh -q
+
+# The optimizer changes code paths: a release-only crash once passed every debug test.
+test-release:
+	$(SWIFT) build $(RELEASE_FLAGS) --product statedeck
+	python3 Tests/release/smoke.py $(RELEASE_BIN)
 
 ## Rewrite the committed reference screenshots from the current page.
 snapshots: deps test-deps

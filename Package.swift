@@ -46,7 +46,7 @@ let package = Package(
         // Server-sent events in pure Swift.
         .target(name: "EventStream", dependencies: ["Locking"]),
         // The state core: no HTTP, no C.
-        .target(name: "StateDeck", dependencies: ["Locking"]),
+        .target(name: "StateDeck", dependencies: ["Locking", "Threading"]),
         // Loaders (http, tcp, command, file) and the deck file (parsed by libyaml).
         .target(
             name: "StateDeckSources",

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Threading
 
 extension Deck {
     /// What a deck takes from its surroundings: time, randomness, toast settings and limits.
@@ -31,9 +32,9 @@ extension Deck {
         /// hammer a source by clicking or scripting retries.
         public var manualLoadFloor: Duration = .seconds(1)
 
-        /// Production defaults: the continuous clock, the system's wall time and randomness.
+        /// Production defaults: the alarm clock (continuous time, sleeps on one alarm thread), the system's wall time and randomness.
         public init(
-            clock: any Clock<Duration> = ContinuousClock(),
+            clock: any Clock<Duration> = AlarmClock(),
             now: @escaping @Sendable () -> Date = { Date() },
             random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
             toastDuration: Duration = .seconds(4),

@@ -28,7 +28,7 @@ extension Deck {
         isStopped = true
         for index in panels.indices {
             abandonLoad(index)
-            panels[index].timer?.cancel()
+            panels[index].cancelTimer()
             publish(index)
         }
         toastExpiry?.cancel()
@@ -94,8 +94,7 @@ extension Deck {
         panels[index].load = PanelRuntime.Load(ticket: ticket, startedAt: start, manual: manual, quiet: quiet, task: task)
         if quiet {
             let shownAt = start + configuration.backgroundLoadingDelay
-            panels[index].load?.reveal = Task { [clock, weak self] in
-                guard (try? await clock.sleep(until: shownAt)) != nil else { return }
+            panels[index].load?.reveal = clock.alarm(at: shownAt) { [weak self] in
                 await self?.showLoading(index, ticket: ticket)
             }
         } else {
@@ -163,7 +162,7 @@ extension Deck {
         let deadline = panels[index].nextScheduledLoad(after: clock.now)
         panels[index].firstRefreshSpread = 1
         guard let deadline else {
-            panels[index].timer?.cancel()
+            panels[index].cancelTimer()
             return
         }
         schedule(index, at: deadline)
@@ -172,17 +171,18 @@ extension Deck {
     /// Replaces the panel's timer with one that loads at `deadline`. Waiting timers hold the
     /// deck weakly: a deck its owner dropped without `stop()` ends instead of refreshing forever.
     private func schedule(_ index: Int, at deadline: Duration) {
-        panels[index].timer?.cancel()
+        panels[index].cancelTimer()
         guard isStarted else { return }
-        panels[index].timer = Task { [clock, weak self] in
-            guard (try? await clock.sleep(until: deadline)) != nil else { return }
-            await self?.runScheduledLoad(index)
+        let ticket = panels[index].timerTicket
+        panels[index].timer = clock.alarm(at: deadline) { [weak self] in
+            await self?.runScheduledLoad(index, ticket: ticket)
         }
     }
 
-    private func runScheduledLoad(_ index: Int) {
-        // A timer replaced while it was waiting for the deck must not load.
-        guard !Task.isCancelled else { return }
+    private func runScheduledLoad(_ index: Int, ticket: Int) {
+        // A timer replaced while its load was on the way to the deck must not load.
+        guard panels[index].timerTicket == ticket else { return }
+        panels[index].timer = nil
         panels[index].notBefore = nil
         reload(index, quietly: true)
     }

@@ -1,24 +1,55 @@
+import Threading
+
 /// The injected clock with its instant type erased: instants are durations since the deck was
 /// created, so deadlines can be computed on the actor and handed to tasks as plain values.
 ///
 /// Sleeping until a deadline rather than for a duration keeps timing exact under a test clock:
 /// a task that starts to sleep late still wakes at the deadline its actor computed.
 struct DeckClock: Sendable {
+    /// A deadline set with ``DeckClock/alarm(at:_:)``, to cancel it.
+    struct Alarm: Sendable {
+        let cancel: @Sendable () -> Void
+    }
+
     private let elapsed: @Sendable () -> Duration
     private let sleeper: @Sendable (Duration) async throws -> Void
+    private let alarms: @Sendable (Duration, @escaping @Sendable () async -> Void) -> Alarm
 
     init(_ clock: any Clock<Duration>) {
-        (elapsed, sleeper) = Self.erase(clock)
+        (elapsed, sleeper, alarms) = Self.erase(clock)
     }
 
     private static func erase<C: Clock<Duration>>(
         _ clock: C
-    ) -> (@Sendable () -> Duration, @Sendable (Duration) async throws -> Void) {
+    ) -> (
+        @Sendable () -> Duration,
+        @Sendable (Duration) async throws -> Void,
+        @Sendable (Duration, @escaping @Sendable () async -> Void) -> Alarm
+    ) {
         let origin = clock.now
-        return (
-            { origin.duration(to: clock.now) },
-            { try await clock.sleep(until: origin.advanced(by: $0), tolerance: nil) }
-        )
+        let sleeper: @Sendable (Duration) async throws -> Void = {
+            try await clock.sleep(until: origin.advanced(by: $0), tolerance: nil)
+        }
+        // On the alarm clock an alarm is one entry on its thread; on any other clock (a test's),
+        // a task that sleeps, whose timing is then that clock's.
+        let alarms: @Sendable (Duration, @escaping @Sendable () async -> Void) -> Alarm =
+            if clock is AlarmClock, let alarmOrigin = origin as? AlarmClock.Instant {
+                { deadline, action in
+                    let alarm = AlarmThread.shared.schedule(at: alarmOrigin.advanced(by: deadline)) {
+                        Task { await action() }
+                    }
+                    return Alarm { AlarmThread.shared.cancel(alarm) }
+                }
+            } else {
+                { deadline, action in
+                    let task = Task {
+                        guard (try? await sleeper(deadline)) != nil else { return }
+                        await action()
+                    }
+                    return Alarm { task.cancel() }
+                }
+            }
+        return ({ origin.duration(to: clock.now) }, sleeper, alarms)
     }
 
     /// Time since the deck was created.
@@ -27,5 +58,12 @@ struct DeckClock: Sendable {
     /// Sleeps until `deadline` (a time since the deck was created); throws when cancelled.
     func sleep(until deadline: Duration) async throws {
         try await sleeper(deadline)
+    }
+
+    /// Runs `action` in a task once `deadline` (a time since the deck was created) has passed,
+    /// unless the alarm is cancelled first. On the alarm clock, cheaper than a task that sleeps
+    /// for the deadlines set and cancelled with every load: no task exists until it rings.
+    func alarm(at deadline: Duration, _ action: @escaping @Sendable () async -> Void) -> Alarm {
+        alarms(deadline, action)
     }
 }

@@ -13,7 +13,7 @@ struct PanelRuntime {
         var quiet: Bool
         let task: Task<Void, Never>
         /// Records `loading` once a quiet load has lasted long enough to be seen.
-        var reveal: Task<Void, Never>?
+        var reveal: DeckClock.Alarm?
         /// The loader waits for its turn behind a limit of its source (``LoadProgress``).
         var waitingForTurn = false
     }
@@ -41,7 +41,9 @@ struct PanelRuntime {
     /// A load asked for by hand waits for the next timer, which was moved up for it.
     var manualLoadPending = false
     /// The next scheduled load.
-    var timer: Task<Void, Never>?
+    var timer: DeckClock.Alarm?
+    /// Tells the scheduled load whose alarm rang from one replaced or cancelled meanwhile.
+    var timerTicket = 0
     /// No scheduled load before this time: the service asked to be left alone (Retry-After).
     var notBefore: Duration?
     /// The share of its interval the next periodic load waits: where the deck's start placed its
@@ -92,6 +94,13 @@ struct PanelRuntime {
         case .success(let info): !stale && history.latestValidInfo == panel.offeringItemActions(in: info)
         case .failure(let error): history.latestValidError == error
         }
+    }
+
+    /// Replaces the timer by none: a scheduled load whose alarm rang already will not run.
+    mutating func cancelTimer() {
+        timer?.cancel()
+        timer = nil
+        timerTicket += 1
     }
 
     /// Forgets the load in flight (finished or abandoned) and what it showed.

@@ -9,7 +9,7 @@ final class PausableDeadline: Sendable {
         var deadline: Duration?
         /// The time left while held.
         var remaining: Duration
-        var timer: Task<Void, Never>?
+        var alarm: DeckClock.Alarm?
         var cancelled = false
     }
 
@@ -31,7 +31,7 @@ final class PausableDeadline: Sendable {
             guard let deadline = state.deadline else { return }
             state.remaining = deadline - clock.now
             state.deadline = nil
-            state.timer?.cancel()
+            state.alarm?.cancel()
         }
     }
 
@@ -41,10 +41,7 @@ final class PausableDeadline: Sendable {
             guard state.deadline == nil, !state.cancelled else { return }
             let deadline = clock.now + state.remaining
             state.deadline = deadline
-            state.timer = Task { [clock, expired] in
-                guard (try? await clock.sleep(until: deadline)) != nil else { return }
-                expired()
-            }
+            state.alarm = clock.alarm(at: deadline, expired)
         }
     }
 
@@ -52,7 +49,7 @@ final class PausableDeadline: Sendable {
     func cancel() {
         state.withLock { state in
             state.cancelled = true
-            state.timer?.cancel()
+            state.alarm?.cancel()
         }
     }
 }

@@ -1,0 +1,165 @@
+#!/usr/bin/env python3
+"""The release binary (the one `make run` builds, with its flags) checks a deck of every kind of
+source, keeps its history, and stops at SIGTERM.
+
+A debug build cannot stand in for it: the optimizer changes code paths, and a release-only crash
+once stopped every deck at its first load while every debug test passed.
+
+    Tests/release/smoke.py .build/release/statedeck
+
+Standard library only; every process it starts is stopped. Exits 0 when every check holds, 1 with
+what failed otherwise.
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.request
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+HTTP_PANELS = 200
+START_LINE = re.compile(r"StateDeck serving on http://127\.0\.0\.1:(\d+)/")
+
+
+class Health(BaseHTTPRequestHandler):
+    """Answers every GET with a small JSON body and counts the requests per path."""
+    hits: dict[str, int] = {}
+    lock = threading.Lock()
+
+    def do_GET(self):
+        with Health.lock:
+            Health.hits[self.path] = Health.hits.get(self.path, 0) + 1
+        body = b'{"status":"ok"}'
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args):
+        pass
+
+
+class Source(ThreadingHTTPServer):
+    daemon_threads = True
+
+    def handle_error(self, request, client_address):
+        pass  # a client gone mid-answer: statedeck stopping
+
+
+def write_deck(folder: Path, port: int) -> Path:
+    (folder / "status.json").write_text('{"summary": "built"}')
+    panels = [{"id": f"h{i}", "title": f"Service {i}", "group": "http",
+               "http": {"url": f"http://127.0.0.1:{port}/p/{i}"}} for i in range(HTTP_PANELS)]
+    panels += [
+        {"id": "tcp", "title": "Port", "tcp": {"host": "127.0.0.1", "port": port}},
+        {"id": "cmd", "title": "Command", "command": {"run": ["echo", "fine"]}},
+        {"id": "file", "title": "File", "file": {"path": str(folder / "status.json")}},
+    ]
+    deck = {"title": "Release smoke", "defaults": {"refresh": "1s", "minimumLoading": "0s"},
+            "groups": [{"id": "http", "title": "HTTP"}], "panels": panels}
+    path = folder / "deck.json"
+    path.write_text(json.dumps(deck))
+    return path
+
+
+def get_state(base: str) -> dict:
+    with urllib.request.urlopen(f"{base}/api/state", timeout=5) as answer:
+        return json.load(answer)
+
+
+def phases(state: dict) -> dict[str, str]:
+    return {panel["id"]: panel.get("phase", "initial") for panel in state["panels"]}
+
+
+def wait_for(condition, seconds: float):
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        value = condition()
+        if value:
+            return value
+        time.sleep(0.1)
+    return condition()
+
+
+def main(binary: str) -> int:
+    failures: list[str] = []
+    source = Source(("127.0.0.1", 0), Health)
+    threading.Thread(target=source.serve_forever, daemon=True).start()
+    server = None
+    with tempfile.TemporaryDirectory(prefix="statedeck-release-") as folder:
+        try:
+            deck = write_deck(Path(folder), source.server_address[1])
+            server = subprocess.Popen(
+                [binary, "--host", "127.0.0.1", "--port", "0", "--config", str(deck), "--data", f"{folder}/data"],
+                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+            printed = []
+            match = None
+            while not match and len(printed) < 20:
+                printed.append(server.stdout.readline())
+                match = START_LINE.search(printed[-1])
+            if not match:
+                return report([f"no start-up line; it printed: {''.join(printed)!r}"])
+            # Read the rest of its output, so that a full pipe never blocks its logging.
+            threading.Thread(target=server.stdout.read, daemon=True).start()
+            base = f"http://127.0.0.1:{match.group(1)}"
+
+            loaded = wait_for(lambda: all(p == "loaded" for p in phases(get_state(base)).values()), 20)
+            if not loaded:
+                stuck = {k: v for k, v in phases(get_state(base)).items() if v != "loaded"}
+                failures.append(f"panels not loaded after 20 s: {dict(list(stuck.items())[:10])}")
+
+            # Every http panel checks again on its schedule.
+            with Health.lock:
+                before = dict(Health.hits)
+            again = wait_for(lambda: all(Health.hits.get(f"/p/{i}", 0) > before.get(f"/p/{i}", 0)
+                                         for i in range(HTTP_PANELS)), 6)
+            if not again:
+                failures.append("not every http panel checked again within 6 s of a 1 s refresh")
+
+            with urllib.request.urlopen(f"{base}/api/panels/h0/history", timeout=5) as answer:
+                if answer.status != 200 or not json.load(answer):
+                    failures.append("the history of h0 is empty")
+
+            started = time.monotonic()
+            server.send_signal(signal.SIGTERM)
+            try:
+                code = server.wait(timeout=5)
+                took = time.monotonic() - started
+                if code != 0:
+                    failures.append(f"SIGTERM: exit status {code}, not 0")
+                if took > 2:
+                    failures.append(f"SIGTERM: stopping took {took:.1f} s, more than 2 s")
+            except subprocess.TimeoutExpired:
+                failures.append("SIGTERM: still running after 5 s")
+        except Exception as error:  # what went wrong is the finding
+            failures.append(f"{type(error).__name__}: {error}")
+        finally:
+            if server and server.poll() is None:
+                server.kill()
+                server.wait()
+            source.shutdown()
+    return report(failures)
+
+
+def report(failures: list[str]) -> int:
+    if failures:
+        print("release smoke test FAILED:\n  " + "\n  ".join(failures), file=sys.stderr)
+        return 1
+    print(f"release smoke test passed: {HTTP_PANELS} http panels, tcp, command and file loaded and refreshed; "
+          "history kept; SIGTERM exits 0 within 2 s")
+    return 0
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 2 or not os.access(sys.argv[1], os.X_OK):
+        sys.exit("usage: smoke.py STATEDECK_BINARY")
+    sys.exit(main(sys.argv[1]))
