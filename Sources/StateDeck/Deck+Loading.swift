@@ -168,13 +168,18 @@ extension Deck {
         schedule(index, at: deadline)
     }
 
+    /// How much later than planned a scheduled load may start (on the alarm clock): the loads of
+    /// thousands of panels due within 50 ms of each other start together, in one wakeup of the
+    /// deck's threads rather than one each, and no panel's refresh moves by more than that.
+    static let scheduleLeeway = Duration.milliseconds(50)
+
     /// Replaces the panel's timer with one that loads at `deadline`. Waiting timers hold the
     /// deck weakly: a deck its owner dropped without `stop()` ends instead of refreshing forever.
     private func schedule(_ index: Int, at deadline: Duration) {
         panels[index].cancelTimer()
         guard isStarted else { return }
         let ticket = panels[index].timerTicket
-        panels[index].timer = clock.alarm(at: deadline) { [weak self] in
+        panels[index].timer = clock.alarm(at: deadline, leeway: Self.scheduleLeeway) { [weak self] in
             await self?.runScheduledLoad(index, ticket: ticket)
         }
     }

@@ -13,7 +13,7 @@ struct DeckClock: Sendable {
 
     private let elapsed: @Sendable () -> Duration
     private let sleeper: @Sendable (Duration) async throws -> Void
-    private let alarms: @Sendable (Duration, @escaping @Sendable () async -> Void) -> Alarm
+    private let alarms: @Sendable (Duration, Duration, @escaping @Sendable () async -> Void) -> Alarm
 
     init(_ clock: any Clock<Duration>) {
         (elapsed, sleeper, alarms) = Self.erase(clock)
@@ -24,7 +24,7 @@ struct DeckClock: Sendable {
     ) -> (
         @Sendable () -> Duration,
         @Sendable (Duration) async throws -> Void,
-        @Sendable (Duration, @escaping @Sendable () async -> Void) -> Alarm
+        @Sendable (Duration, Duration, @escaping @Sendable () async -> Void) -> Alarm
     ) {
         let origin = clock.now
         let sleeper: @Sendable (Duration) async throws -> Void = {
@@ -32,16 +32,17 @@ struct DeckClock: Sendable {
         }
         // On the alarm clock an alarm is one entry on its thread; on any other clock (a test's),
         // a task that sleeps, whose timing is then that clock's.
-        let alarms: @Sendable (Duration, @escaping @Sendable () async -> Void) -> Alarm =
+        let alarms: @Sendable (Duration, Duration, @escaping @Sendable () async -> Void) -> Alarm =
             if clock is AlarmClock, let alarmOrigin = origin as? AlarmClock.Instant {
-                { deadline, action in
-                    let alarm = AlarmThread.shared.schedule(at: alarmOrigin.advanced(by: deadline)) {
+                { deadline, leeway, action in
+                    let ringsAt = leeway > .zero ? leeway * (deadline / leeway).rounded(.up) : deadline
+                    let alarm = AlarmThread.shared.schedule(at: alarmOrigin.advanced(by: ringsAt)) {
                         Task { await action() }
                     }
                     return Alarm { AlarmThread.shared.cancel(alarm) }
                 }
             } else {
-                { deadline, action in
+                { deadline, _, action in
                     let task = Task {
                         guard (try? await sleeper(deadline)) != nil else { return }
                         await action()
@@ -63,7 +64,11 @@ struct DeckClock: Sendable {
     /// Runs `action` in a task once `deadline` (a time since the deck was created) has passed,
     /// unless the alarm is cancelled first. On the alarm clock, cheaper than a task that sleeps
     /// for the deadlines set and cancelled with every load: no task exists until it rings.
-    func alarm(at deadline: Duration, _ action: @escaping @Sendable () async -> Void) -> Alarm {
-        alarms(deadline, action)
+    ///
+    /// With a `leeway`, the alarm clock may ring up to that much later, on the next multiple of
+    /// it: deadlines that fall close together ring together, and the work they start runs in one
+    /// wakeup of the threads instead of one each.
+    func alarm(at deadline: Duration, leeway: Duration = .zero, _ action: @escaping @Sendable () async -> Void) -> Alarm {
+        alarms(deadline, leeway, action)
     }
 }
