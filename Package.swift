@@ -13,6 +13,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
         // C: libmicrohttpd, plus static inline bridges for what Swift cannot call.
@@ -69,6 +70,7 @@ let package = Package(
             dependencies: [
                 "MicroHTTP", "EventStream", "StateDeck", "StateDeckHistory", "Locking",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ]
         ),
         // The app: which deck is served (the demo or a deck file, reloaded as it is edited).

@@ -14,6 +14,8 @@ public actor Deck {
     public nonisolated let title: String
     /// The panels' ids, in declaration order.
     public nonisolated let panelIds: [String]
+    /// What each panel loads from (``Panel/sourceKind``), by id, for the panels that say.
+    public nonisolated let sourceKinds: [String: String]
     /// The panels' groups, in the order of their first panels; the first panel's title of a
     /// group wins.
     public nonisolated let groups: [PanelGroup]
@@ -45,6 +47,7 @@ public actor Deck {
         precondition(Set(ids).count == ids.count, "Panel ids must be unique within a deck: \(ids)")
         self.title = title
         panelIds = ids
+        sourceKinds = Dictionary(uniqueKeysWithValues: panels.compactMap { panel in panel.sourceKind.map { (panel.id, $0) } })
         var seen = Set<String>()
         groups = panels.compactMap(\.group).filter { seen.insert($0.id).inserted }
         self.configuration = configuration

@@ -18,6 +18,9 @@ public struct Panel: Sendable {
     public var title: String
     /// The heading it is drawn under, if any.
     public var group: PanelGroup?
+    /// What it loads from (`http`, `tcp`, `command`, `file`), a label of its metrics; nil for a
+    /// loader written in code.
+    public var sourceKind: String?
     /// Runs in a task of its own, cancelled on timeout, debug pin and `stop()`.
     public var load: Loader
     public var refresh: Refresh = .manual

@@ -11,6 +11,7 @@ struct APIRoutes: Sendable {
     let mirror: StateMirror
     /// Nil when no history is kept.
     let history: (any HistoryStore)?
+    let metrics: DeckMetrics
     /// The timeline the uptime route draws without parameters.
     let timeline: (span: Duration, slots: Int)
     let debugEnabled: Bool
@@ -74,6 +75,9 @@ struct APIRoutes: Sendable {
                 let query = try HistoryParameters.timelineQuery(request.query, defaults: defaults)
                 return { () throws(HistoryStoreError) in try history.uptime(of: panel, query) }
             }
+        }
+        router.on(.get, "/metrics") { _, _ in
+            .response(.metrics(metrics.exposition()))
         }
         router.on(.get, "/events") { request, _ in
             .response(EventsRoute.open(request: request, mirror: mirror, capacity: streamCapacity))

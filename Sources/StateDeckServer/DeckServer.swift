@@ -14,6 +14,7 @@ public final class DeckServer: Sendable {
     private let hub: EventHub
     private let gate: RequestGate
     private let history: (any HistoryStore)?
+    private let metrics: DeckMetrics
 
     /// Prepares the server; nothing is bound until `start()`.
     ///
@@ -50,11 +51,15 @@ public final class DeckServer: Sendable {
             await Self.record(deck, into: history)
         }
         await mirror.follow(deck)
+        let metrics = DeckMetrics(hub: hub)
+        self.metrics = metrics
+        await metrics.follow(deck)
         if let trouble = history?.trouble { mirror.setNotice(ErrorPresenter().card(for: trouble)) }
 
         let files = try StaticFiles(directory: configuration.publicDirectory)
         var router = Router { request, _ in .response(files.respond(to: request)) }
-        APIRoutes(deck: { current.current }, mirror: mirror, history: history, timeline: configuration.timeline, debugEnabled: configuration.debug,
+        APIRoutes(deck: { current.current }, mirror: mirror, history: history, metrics: metrics,
+                  timeline: configuration.timeline, debugEnabled: configuration.debug,
                   streamCapacity: configuration.streamCapacity)
             .register(on: &router)
         gate = RequestGate(configuredHost: configuration.host, token: configuration.token)
@@ -85,6 +90,7 @@ public final class DeckServer: Sendable {
         await old.stop()
         if let history { await Self.record(newDeck, into: history) }
         await mirror.follow(newDeck, announce: true)
+        await metrics.follow(newDeck)
         await newDeck.start()
     }
 

@@ -25,6 +25,14 @@ extension HTTPResponse {
         return headers
     }()
 
+    /// Metrics in Prometheus' text format (version 0.0.4), never cached.
+    static func metrics(_ exposition: [UInt8]) -> HTTPResponse {
+        var headers = HTTPHeaders()
+        headers.add("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
+        headers.add("Cache-Control", "no-store")
+        return HTTPResponse(status: .ok, headers: headers, body: .bytes(exposition))
+    }
+
     static func api(_ status: HTTPStatus, _ text: String) -> HTTPResponse {
         api(status, Array(text.utf8))
     }

@@ -139,8 +139,8 @@ struct RequestGate: Sendable {
         (request.method != .get && request.method != .head) || Self.holdsLiveState(request.pathSegments)
     }
 
-    /// The API and the stream: paths whose requests the gate checks beyond `Host`.
+    /// The API, the stream and the metrics: paths whose requests the gate checks beyond `Host`.
     static func holdsLiveState(_ pathSegments: [String]) -> Bool {
-        pathSegments.first == "api" || (pathSegments.count == 1 && pathSegments[0] == "events")
+        pathSegments.first == "api" || (pathSegments.count == 1 && ["events", "metrics"].contains(pathSegments[0]))
     }
 }

@@ -41,6 +41,7 @@ extension Live {
                     #expect(post.apiError?.code == "forbidden", "\(header)")
                     #expect(try await server.get("/api/state", headers: [header]).status == 403, "\(header)")
                     #expect(try await server.get("/events", headers: [header]).status == 403, "\(header)")
+                    #expect(try await server.get("/metrics", headers: [header]).status == 403, "\(header)")
                 }
                 #expect(try await server.get("/api/state").text == before)
                 // The page's own requests pass.
@@ -60,6 +61,8 @@ extension Live {
                 #expect(try await server.get("/").status == 403)
                 #expect(try await server.get("/api/state", headers: [("Authorization", "Bearer wrong")]).status == 403)
                 #expect(try await server.get("/api/state", headers: [("Authorization", "Bearer \(token)")]).status == 200)
+                #expect(try await server.get("/metrics").status == 403)
+                #expect(try await server.get("/metrics", headers: [("Authorization", "Bearer \(token)")]).status == 200)
 
                 let visit = try await server.get("/?token=\(token)")
                 #expect(visit.status == 303)

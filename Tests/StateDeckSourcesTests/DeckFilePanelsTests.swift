@@ -47,6 +47,20 @@ struct DeckFilePanelsTests {
         #expect(panel.itemActions.map(\.id) == ["remove"])
     }
 
+    @Test func eachPanelSaysWhatItLoadsFromForItsMetrics() async throws {
+        try "{}".write(toFile: folder.path + "/status.json", atomically: true, encoding: .utf8)
+        let file = try deck("""
+            panels:
+              - { id: web, http: { url: "http://127.0.0.1:9/" } }
+              - { id: port, tcp: { host: 127.0.0.1, port: 9 } }
+              - { id: job, command: { run: [true] } }
+              - { id: build, file: { path: status.json } }
+            """)
+        #expect(file.makePanels().map(\.sourceKind) == ["http", "tcp", "command", "file"])
+        let deck = file.makeDeck()
+        #expect(deck.sourceKinds == ["web": "http", "port": "tcp", "job": "command", "build": "file"])
+    }
+
     @Test func recoveryOptionsFitKindsAndRelabelTheCatalogues() throws {
         let panel = try #require(try deck("""
             panels:

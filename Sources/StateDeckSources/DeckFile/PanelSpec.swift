@@ -150,6 +150,7 @@ extension PanelSpec {
             .retry(settings.retry)
             .minimumLoadingTime(settings.minimumLoadingTime)
         panel.group = group
+        panel.sourceKind = source.kind
         panel.presentation = settings.presentation
         panel.placeholder = placeholder
         panel.recoveryOptions = recovery.map { $0.recoveryOption(runner: runner) }

@@ -20,6 +20,16 @@ public enum SourceSpec: Sendable, Hashable {
         }
     }
 
+    /// Its key in a deck file: `http`, `tcp`, `command` or `file`.
+    public var kind: String {
+        switch self {
+        case .http: "http"
+        case .tcp: "tcp"
+        case .command: "command"
+        case .file: "file"
+        }
+    }
+
     /// The source's own limit, nil for a file (read at once).
     public var timeout: Duration? {
         switch self {
