@@ -134,13 +134,14 @@ struct RequestGate: Sendable {
         return nil
     }
 
-    /// The API, the stream and every method but GET and HEAD read or change live state.
+    /// The API, the badges, the stream and every method but GET and HEAD read or change live state.
     private func isStateful(_ request: HTTPRequest) -> Bool {
         (request.method != .get && request.method != .head) || Self.holdsLiveState(request.pathSegments)
     }
 
-    /// The API and the stream: paths whose requests the gate checks beyond `Host`.
+    /// The API, the badges and the stream: paths whose requests the gate checks beyond `Host`.
     static func holdsLiveState(_ pathSegments: [String]) -> Bool {
-        pathSegments.first == "api" || (pathSegments.count == 1 && pathSegments[0] == "events")
+        pathSegments.first == "api" || pathSegments.first == "badge"
+            || (pathSegments.count == 1 && pathSegments[0] == "events")
     }
 }
