@@ -35,7 +35,7 @@ struct BadgeRoute: Sendable {
                 guard let panel = mirror.state(of: id) else { return .response(DeckError.unknownPanel(id).response) }
                 return .response(Self.response(Self.stateBadge(of: panel)))
             }
-            return historyReader.reply(panel: id) { [mirror] history, id throws(HistoryParameters.Invalid) in
+            return historyReader.reply(panel: id) { history, id throws(HistoryParameters.Invalid) in
                 guard let window = UptimeWindow(rawValue: text) else {
                     let windows = UptimeWindow.allCases.map(\.rawValue).joined(separator: ", ")
                     throw HistoryParameters.Invalid(message: "uptime must be one of \(windows), not '\(text)'")

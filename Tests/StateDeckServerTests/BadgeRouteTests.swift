@@ -16,16 +16,22 @@ import FoundationXML
     private final class FixedUptimeStore: HistoryStore {
         let report: UptimeReport?
 
-        init(day: Double?, week: Double?, month: Double?) throws {
+        private init(report: UptimeReport?) {
+            self.report = report
+        }
+
+        /// A store whose report gives these ratios.
+        convenience init(day: Double?, week: Double?, month: Double?) {
             var report = UptimeReport(query: TimelineQuery(to: Date()), current: nil, retention: HistoryRetention()) { _, _ in [] }
             report.day = day
             report.week = week
             report.month = month
-            self.report = report
+            self.init(report: report)
         }
 
-        init(unreadable: Void) {
-            report = nil
+        /// A store whose file cannot be read.
+        static func unreadable() -> FixedUptimeStore {
+            FixedUptimeStore(report: nil)
         }
 
         func uptime(of panel: String, _ query: TimelineQuery) throws(HistoryStoreError) -> UptimeReport {
@@ -70,22 +76,19 @@ import FoundationXML
         try await body(server)
     }
 
+    static let host: HTTPHeaders = ["Host": "127.0.0.1:\(port)"]
+
     /// The answer to GET `target`, deferred or not.
-    private static func get(_ server: DeckServer, _ target: String, headers: HTTPHeaders = [:]) async throws -> HTTPResponse {
-        var all: HTTPHeaders = ["Host": "127.0.0.1:\(port)"]
-        for header in headers { all.add(header.name, header.value) }
-        switch server.responder.respond(to: try HTTPRequest(method: .get, target: target, headers: all)) {
+    private static func get(_ server: DeckServer, _ target: String, headers: HTTPHeaders = host) async throws -> HTTPResponse {
+        switch server.responder.respond(to: try HTTPRequest(method: .get, target: target, headers: headers)) {
         case .response(let response): return response
         case .deferred(let work): return await work()
         }
     }
 
     private static func body(_ response: HTTPResponse) throws -> String {
-        guard case .bytes(let bytes) = response.body else {
-            Issue.record("the body is not bytes")
-            return ""
-        }
-        return String(decoding: bytes, as: UTF8.self)
+        let bytes: [UInt8]? = if case .bytes(let bytes) = response.body { bytes } else { nil }
+        return String(decoding: try #require(bytes, "the body is not bytes"), as: UTF8.self)
     }
 
     /// The `code` and `message` of an error answer.
@@ -172,7 +175,7 @@ import FoundationXML
         ("24h", "99.95% (24h)", "#4c1"), ("7d", "95% (7d)", "#dfb317"), ("30d", "no data (30d)", "#9f9f9f"),
     ])
     func uptimeShowsTheWindowsRatioFromTheStore(window: String, message: String, colour: String) async throws {
-        let store = try FixedUptimeStore(day: 0.9995, week: 0.95, month: nil)
+        let store = FixedUptimeStore(day: 0.9995, week: 0.95, month: nil)
         try await Self.withServer(history: store) { server in
             let svg = try await Self.badge(server, "/badge/api.svg?uptime=\(window)")
             #expect(svg.contains("<title>API: \(message)</title>"), "\(svg)")
@@ -191,7 +194,7 @@ import FoundationXML
     }
 
     @Test func anUnknownPanelIs404InTheErrorShape() async throws {
-        let store = try FixedUptimeStore(day: 1, week: 1, month: 1)
+        let store = FixedUptimeStore(day: 1, week: 1, month: 1)
         try await Self.withServer(history: store) { server in
             for target in ["/badge/nope.svg", "/badge/nope.svg?uptime=24h"] {
                 let response = try await Self.get(server, target)
@@ -205,7 +208,7 @@ import FoundationXML
 
     @Test(arguments: ["1y", "24", "", "24H"])
     func aBadUptimeIs400NamingTheParameter(value: String) async throws {
-        let store = try FixedUptimeStore(day: 1, week: 1, month: 1)
+        let store = FixedUptimeStore(day: 1, week: 1, month: 1)
         try await Self.withServer(history: store) { server in
             let response = try await Self.get(server, "/badge/api.svg?uptime=\(value)")
             #expect(response.status == .badRequest)
@@ -222,7 +225,7 @@ import FoundationXML
             #expect(response.status == .notFound)
             #expect(try Self.error(response).code == "no_history")
         }
-        try await Self.withServer(history: FixedUptimeStore(unreadable: ())) { server in
+        try await Self.withServer(history: FixedUptimeStore.unreadable()) { server in
             let response = try await Self.get(server, "/badge/api.svg?uptime=24h")
             #expect(response.status == .serviceUnavailable)
             #expect(try Self.error(response).code == "history_unavailable")
@@ -231,18 +234,18 @@ import FoundationXML
 
     @Test func theGateRefusesOtherSitesAndHostsAsForTheAPI() async throws {
         try await Self.withServer { server in
-            let crossSite = try await Self.get(server, "/badge/api.svg", headers: ["Sec-Fetch-Site": "cross-site"])
-            #expect(crossSite.status == .forbidden)
-            let otherOrigin = try await Self.get(server, "/badge/api.svg", headers: ["Origin": "http://evil.example"])
-            #expect(otherOrigin.status == .forbidden)
-            let request = try HTTPRequest(method: .get, target: "/badge/api.svg", headers: ["Host": "evil.example:\(Self.port)"])
-            guard case .response(let otherHost) = server.responder.respond(to: request) else {
-                Issue.record("a refusal was deferred")
-                return
+            var crossSite = Self.host
+            crossSite.add("Sec-Fetch-Site", "cross-site")
+            var otherOrigin = Self.host
+            otherOrigin.add("Origin", "http://evil.example")
+            let otherHost: HTTPHeaders = ["Host": "evil.example:\(Self.port)"]
+            for headers in [crossSite, otherOrigin, otherHost] {
+                let response = try await Self.get(server, "/badge/api.svg", headers: headers)
+                #expect(response.status == .forbidden, "\(Array(headers))")
+                #expect(try Self.error(response).code == "forbidden")
             }
-            #expect(otherHost.status == .forbidden)
-            #expect(server.responder.respond(toHead: RequestHead(method: .get, target: "/badge/api.svg",
-                                                                 headers: ["Host": "127.0.0.1:\(Self.port)"])) == nil)
+            let head = RequestHead(method: .get, target: "/badge/api.svg", headers: Self.host)
+            #expect(server.responder.respond(toHead: head) == nil, "not answered as a file on Host alone")
         }
     }
 }
