@@ -79,8 +79,6 @@ struct BadgeRoute: Sendable {
         guard let ratio else { return BadgeSVG(label: label, message: "no data (\(window.rawValue))", colour: .grey) }
         // Up to a billionth added: the ratio of whole milliseconds may land a hair below a hundredth.
         let hundredths = Int((ratio * 10_000 + 1e-9).rounded(.down))
-        var decimals = String(String(hundredths % 100 + 100).dropFirst())
-        while decimals.hasSuffix("0") { decimals.removeLast() }
         let colour: BadgeSVG.Colour = switch hundredths {
         case 9_990...: .brightGreen
         case 9_900...: .green
@@ -88,7 +86,14 @@ struct BadgeRoute: Sendable {
         case 9_000...: .orange
         default: .red
         }
-        return BadgeSVG(label: label, message: "\(hundredths / 100)\(decimals.isEmpty ? "" : ".")\(decimals)% (\(window.rawValue))", colour: colour)
+        return BadgeSVG(label: label, message: "\(percent(hundredths: hundredths)) (\(window.rawValue))", colour: colour)
+    }
+
+    /// `hundredths` of a percent without trailing zeros: "99.95%", "99.9%", "100%".
+    private static func percent(hundredths: Int) -> String {
+        var decimals = String(String(hundredths % 100 + 100).dropFirst())
+        while decimals.hasSuffix("0") { decimals.removeLast() }
+        return "\(hundredths / 100)\(decimals.isEmpty ? "" : "." + decimals)%"
     }
 
     /// The badge's answer: never cached, since it is live state.
