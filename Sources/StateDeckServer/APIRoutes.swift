@@ -17,7 +17,7 @@ struct APIRoutes: Sendable {
     /// Bytes an SSE client may fall behind by before it is dropped.
     let streamCapacity: Int
 
-    /// Adds every API route, the badges and `/events` to `router`.
+    /// Adds every API route, `/events` and the badges to `router`.
     func register(on router: inout Router) {
         router.on(.get, "/api/state") { _, _ in
             .response(.api(.ok, mirror.stateDocument()))
@@ -75,10 +75,10 @@ struct APIRoutes: Sendable {
                 return { () throws(HistoryStoreError) in try history.uptime(of: panel, query) }
             }
         }
-        BadgeRoute(mirror: mirror, historyReader: historyReader).register(on: &router)
         router.on(.get, "/events") { request, _ in
             .response(EventsRoute.open(request: request, mirror: mirror, capacity: streamCapacity))
         }
+        BadgeRoute(mirror: mirror, historyReader: historyReader).register(on: &router)
     }
 
     /// A history route of `panel` whose answer is the JSON of what it read.

@@ -11,10 +11,10 @@ public final class DeckServer: Sendable {
     private let current: Locked<Deck>
     private let mirror: StateMirror
     private let http: HTTPServer
-    private let hub: EventHub
-    private let gate: RequestGate
     /// What answers each request, gate first: the router-level tests ask it without a socket.
     let responder: SecureResponder
+    private let hub: EventHub
+    private let gate: RequestGate
     private let history: (any HistoryStore)?
 
     /// Prepares the server; nothing is bound until `start()`.
