@@ -144,6 +144,8 @@ let package = Package(
                 "DeckTestSupport", "TestSupport", "Locking",
             ]
         ),
+        // `statedeck` itself, run as a child process.
+        .testTarget(name: "CommandLineTests", dependencies: ["TestSupport"]),
         .testTarget(
             name: "HardeningTests",
             dependencies: [

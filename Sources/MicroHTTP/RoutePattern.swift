@@ -1,18 +1,21 @@
-/// A parsed route pattern such as `/api/panels/{id}`.
+/// A parsed route pattern such as `/api/panels/{id}` or `/badge/{panel}.svg`.
 struct RoutePattern {
     private enum Segment {
         case literal(String)
-        case parameter(String)
+        /// `{name}`, or `{name}suffix` such as `{panel}.svg`: a non-empty value, then the suffix.
+        case parameter(String, suffix: String)
     }
 
     private let segments: [Segment]
 
     init(_ pattern: String) {
         precondition(pattern.hasPrefix("/"), "route pattern must start with /: \(pattern)")
-        segments = pattern.dropFirst().split(separator: "/", omittingEmptySubsequences: false).map {
-            $0.hasPrefix("{") && $0.hasSuffix("}") && $0.count > 2
-                ? .parameter(String($0.dropFirst().dropLast()))
-                : .literal(String($0))
+        segments = pattern.dropFirst().split(separator: "/", omittingEmptySubsequences: false).map { segment in
+            guard segment.hasPrefix("{"), let close = segment.firstIndex(of: "}"),
+                  segment.index(after: segment.startIndex) < close
+            else { return .literal(String(segment)) }
+            return .parameter(String(segment[segment.index(after: segment.startIndex)..<close]),
+                              suffix: String(segment[segment.index(after: close)...]))
         }
     }
 
@@ -26,9 +29,10 @@ struct RoutePattern {
             switch segment {
             case .literal(let literal):
                 guard literal == value else { return nil }
-            case .parameter(let name):
-                guard !value.isEmpty else { return nil }
-                values[name] = value
+            case .parameter(let name, let suffix):
+                guard value.utf8.count > suffix.utf8.count, value.utf8.reversed().starts(with: suffix.utf8.reversed())
+                else { return nil }
+                values[name] = String(decoding: value.utf8.dropLast(suffix.utf8.count), as: UTF8.self)
             }
         }
         return RouteParameters(values)

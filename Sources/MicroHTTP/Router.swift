@@ -1,7 +1,8 @@
 /// Matches method + path pattern to a handler; answers 404 / 405 in the JSON error shape.
 ///
 /// Patterns are literal segments and `{name}` segments (one non-empty decoded segment), e.g.
-/// `/api/panels/{id}/retry`. Routes are tried in registration order; HEAD is served by GET routes.
+/// `/api/panels/{id}/retry`; `{name}.svg` takes a segment ending in `.svg`, without it, as `name`.
+/// Routes are tried in registration order; HEAD is served by GET routes.
 public struct Router: HTTPResponder {
     public typealias Handler = @Sendable (HTTPRequest, RouteParameters) -> HTTPReply
 

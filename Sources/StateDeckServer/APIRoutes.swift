@@ -18,7 +18,7 @@ struct APIRoutes: Sendable {
     /// Bytes an SSE client may fall behind by before it is dropped.
     let streamCapacity: Int
 
-    /// Adds every API route and `/events` to `router`.
+    /// Adds every API route, `/events` and the badges to `router`.
     func register(on router: inout Router) {
         router.on(.get, "/api/state") { _, _ in
             .response(.api(.ok, mirror.stateDocument()))
@@ -82,35 +82,22 @@ struct APIRoutes: Sendable {
         router.on(.get, "/events") { request, _ in
             .response(EventsRoute.open(request: request, mirror: mirror, capacity: streamCapacity))
         }
+        BadgeRoute(mirror: mirror, historyReader: historyReader).register(on: &router)
     }
 
-    /// A history route of `panel`: 404 without a history or for an unknown panel, 400 for bad
-    /// parameters; otherwise `read`'s document, read off libmicrohttpd's thread.
+    /// A history route of `panel` whose answer is the JSON of what it read.
     private func historyRoute<Document: Encodable & Sendable>(
         panel: String,
         _ prepare: (any HistoryStore, String) throws(HistoryParameters.Invalid)
             -> @Sendable () throws(HistoryStoreError) -> Document
     ) -> HTTPReply {
-        guard let history else {
-            return .response(.apiError(.notFound, code: "no_history",
-                                       message: "no history is kept: statedeck was started with --data none"))
+        historyReader.reply(panel: panel, prepare) { document in
+            .api(.ok, try DeckJSON.makeEncoder().encode(document))
         }
-        guard mirror.panel(panel) != nil else { return .response(DeckError.unknownPanel(panel).response) }
-        let read: @Sendable () throws(HistoryStoreError) -> Document
-        do {
-            read = try prepare(history, panel)
-        } catch {
-            return .response(.apiError(.badRequest, code: "bad_request", message: error.message))
-        }
-        return .deferred {
-            do {
-                return .api(.ok, try DeckJSON.makeEncoder().encode(try read()))
-            } catch let error as HistoryStoreError {
-                return .apiError(.serviceUnavailable, code: "history_unavailable", message: error.description)
-            } catch {
-                return .apiError(.internalServerError, code: "internal", message: "\(error)")
-            }
-        }
+    }
+
+    private var historyReader: PanelHistoryReader {
+        PanelHistoryReader(history: history, mirror: mirror)
     }
 
     /// Runs `work` off libmicrohttpd's thread; deck and request errors become their JSON answers.

@@ -11,6 +11,8 @@ public final class DeckServer: Sendable {
     private let current: Locked<Deck>
     private let mirror: StateMirror
     private let http: HTTPServer
+    /// What answers each request, gate first: the router-level tests ask it without a socket.
+    let responder: SecureResponder
     private let hub: EventHub
     private let gate: RequestGate
     private let history: (any HistoryStore)?
@@ -63,8 +65,8 @@ public final class DeckServer: Sendable {
                   streamCapacity: configuration.streamCapacity)
             .register(on: &router)
         gate = RequestGate(configuredHost: configuration.host, token: configuration.token)
-        http = HTTPServer(configuration: configuration.http,
-                          responder: SecureResponder(gate: gate, routes: router, files: files), logger: logger)
+        responder = SecureResponder(gate: gate, routes: router, files: files)
+        http = HTTPServer(configuration: configuration.http, responder: responder, logger: logger)
     }
 
     /// Binds, starts the deck's loads and returns the port; the server then accepts connections.

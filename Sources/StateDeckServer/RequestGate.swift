@@ -134,13 +134,15 @@ struct RequestGate: Sendable {
         return nil
     }
 
-    /// The API, the stream and every method but GET and HEAD read or change live state.
+    /// The API, the badges, the stream and every method but GET and HEAD read or change live state.
     private func isStateful(_ request: HTTPRequest) -> Bool {
         (request.method != .get && request.method != .head) || Self.holdsLiveState(request.pathSegments)
     }
 
-    /// The API, the stream and the metrics: paths whose requests the gate checks beyond `Host`.
+    /// The API, the badges, the stream and the metrics: paths whose requests the gate checks
+    /// beyond `Host`.
     static func holdsLiveState(_ pathSegments: [String]) -> Bool {
-        pathSegments.first == "api" || (pathSegments.count == 1 && ["events", "metrics"].contains(pathSegments[0]))
+        pathSegments.first == "api" || pathSegments.first == "badge"
+            || (pathSegments.count == 1 && ["events", "metrics"].contains(pathSegments[0]))
     }
 }

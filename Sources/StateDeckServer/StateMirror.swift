@@ -119,7 +119,12 @@ final class StateMirror: Sendable {
     /// One panel's current `PanelState` document, every field and its history included, or nil
     /// for an unknown id.
     func panel(_ id: String) -> [UInt8]? {
-        contents.withLock { $0.panels[id] }.flatMap { try? encoder.encode($0) }
+        state(of: id).flatMap { try? encoder.encode($0) }
+    }
+
+    /// Panel `id`'s current state, or nil for an unknown id.
+    func state(of id: String) -> PanelState? {
+        contents.withLock { $0.panels[id] }
     }
 
     /// The `GET /api/state` document; rebuilt only when an event came since the last one.

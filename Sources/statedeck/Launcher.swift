@@ -89,10 +89,16 @@ struct Launcher {
 
     /// The deck file session of `path`; a file with problems ends the process with status 2.
     private func openDeckFile(_ path: String) -> DeckFileSession {
+        DeckFileSession(file: Self.loadDeckFile(path), path: path)
+    }
+
+    /// The deck file at `path`, read as start-up and `statedeck check` both read it; a file with
+    /// problems ends the process with status 2, each problem on a line naming the file, line and key.
+    static func loadDeckFile(_ path: String) -> DeckFile {
         do {
-            return DeckFileSession(file: try DeckFile.load(path: path), path: path)
+            return try DeckFile.load(path: path)
         } catch {
-            Self.fail("\(path) has problems:\n\(error.description)", status: 2)
+            fail("\(path) has problems:\n\(error.description)", status: 2)
         }
     }
 

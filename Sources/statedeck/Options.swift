@@ -5,7 +5,10 @@ struct Options: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "statedeck",
         abstract: "A live dashboard of loading states, error cards and toasts, served on localhost.",
-        discussion: "Without --config it serves the built-in demo deck."
+        // ArgumentParser's own line ends in `<subcommand>`, as if serving needed one.
+        usage: "statedeck [<options>]\n  statedeck check <file>",
+        discussion: "Without --config it serves the built-in demo deck. 'statedeck check FILE' validates a deck file and exits.",
+        subcommands: [CheckOptions.self]
     )
 
     @Option(name: .long, help: ArgumentHelp("A deck file (YAML or JSON).", valueName: "file"))

@@ -10,7 +10,7 @@ import Testing
 /// Two servers: `open` binds 127.0.0.2 (loopback, but not one of the built-in names, so the
 /// configured host is its own column) with no token; `guarded` binds 127.0.0.1 and requires a
 /// token. Each row is one request; every column not named is "absent" or the right value.
-/// State routes are `/api/*`, `/events` and every method but GET and HEAD; only those check
+/// State routes are `/api/*`, `/badge/*`, `/events` and every method but GET and HEAD; only those check
 /// `Origin` and `Sec-Fetch-Site`. `Host` is checked on everything.
 struct GateCase: Sendable, CustomTestStringConvertible {
     enum Server: String, Sendable { case open, guarded }
@@ -52,6 +52,7 @@ struct GateCase: Sendable, CustomTestStringConvertible {
         case headState = "HEAD /api/state"
         case retry = "POST /api/panels/a/retry"
         case events = "GET /events"
+        case badge = "GET /badge/a.svg"
         case postPage = "POST /"
         case getRetry = "GET /api/panels/a/retry"
         case putState = "PUT /api/state"
@@ -86,6 +87,8 @@ extension GateCase {
         GateCase(route: .page, host: .foreign, expected: 403),
         GateCase(route: .retry, host: .foreign, expected: 403),
         GateCase(route: .events, host: .foreign, expected: 403),
+        GateCase(route: .badge, host: .loopback, expected: 200),
+        GateCase(route: .badge, host: .foreign, expected: 403),
 
         // Origin: checked on state routes only, where it must be this server.
         GateCase(route: .state, origin: .loopback, expected: 200),
@@ -102,6 +105,8 @@ extension GateCase {
         GateCase(route: .retry, origin: .null, expected: 403),
         GateCase(route: .events, origin: .loopback, expected: 200),
         GateCase(route: .events, origin: .foreign, expected: 403),
+        GateCase(route: .badge, origin: .loopback, expected: 200),
+        GateCase(route: .badge, origin: .otherPort, expected: 403),
         GateCase(route: .postPage, origin: .foreign, expected: 403),
         GateCase(route: .page, origin: .foreign, expected: 200),
 
@@ -116,6 +121,8 @@ extension GateCase {
         GateCase(route: .retry, site: .crossSite, expected: 403),
         GateCase(route: .events, site: .sameOrigin, expected: 200),
         GateCase(route: .events, site: .crossSite, expected: 403),
+        GateCase(route: .badge, site: .sameSite, expected: 403),
+        GateCase(route: .badge, site: .crossSite, expected: 403),
         GateCase(route: .postPage, site: .crossSite, expected: 403),
         GateCase(route: .page, site: .crossSite, expected: 200),
 
@@ -138,6 +145,7 @@ extension GateCase {
         GateCase(server: .guarded, route: .state, expected: 403),
         GateCase(server: .guarded, route: .retry, expected: 403),
         GateCase(server: .guarded, route: .events, expected: 403),
+        GateCase(server: .guarded, route: .badge, expected: 403),
         GateCase(server: .guarded, route: .state, token: .bearer, expected: 200),
         GateCase(server: .guarded, route: .state, token: .wrongBearer, expected: 403),
         GateCase(server: .guarded, route: .state, token: .cookie, expected: 200),
@@ -146,6 +154,7 @@ extension GateCase {
         GateCase(server: .guarded, route: .headState, token: .cookie, expected: 200),
         GateCase(server: .guarded, route: .page, token: .cookie, expected: 200),
         GateCase(server: .guarded, route: .events, token: .cookie, expected: 200),
+        GateCase(server: .guarded, route: .badge, token: .bearer, expected: 200),
         GateCase(server: .guarded, route: .retry, token: .bearer, expected: 202),
         GateCase(server: .guarded, route: .retry, token: .cookie, expected: 202),
         // A visit with ?token= trades it for the cookie (303); only GET visits do.
@@ -197,7 +206,7 @@ extension Live {
             #expect(Set(table.map { "\($0.origin)" }).count == 8)
             #expect(Set(table.map(\.site.rawValue)).count == 5)
             #expect(Set(table.map { "\($0.token)" }).count == 8)
-            #expect(Set(table.map(\.route.rawValue)).count == 8)
+            #expect(Set(table.map(\.route.rawValue)).count == 9)
             #expect(Set(table.map(\.server.rawValue)).count == 2)
         }
     }

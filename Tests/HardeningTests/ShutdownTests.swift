@@ -232,13 +232,8 @@ final class StatedeckProcess: Sendable {
     let pid: Int32
 
     init(arguments: [String]) throws {
-        let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-            .deletingLastPathComponent().appendingPathComponent("statedeck")
-        guard FileManager.default.isExecutableFile(atPath: executable.path) else {
-            throw StatedeckProcessError.notBuilt(executable.path)
-        }
         process = Process()
-        process.executableURL = executable
+        process.executableURL = try StatedeckBinary.url()
         process.arguments = arguments
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
@@ -286,16 +281,6 @@ final class StatedeckProcess: Sendable {
         if process.isRunning {
             Glibc.kill(pid, SIGKILL)
             process.waitUntilExit()
-        }
-    }
-}
-
-enum StatedeckProcessError: Error, CustomStringConvertible {
-    case notBuilt(String)
-
-    var description: String {
-        switch self {
-        case .notBuilt(let path): "statedeck is not at \(path): run swift build --build-tests first"
         }
     }
 }

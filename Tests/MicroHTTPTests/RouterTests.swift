@@ -67,6 +67,20 @@ import Testing
         #expect(bodyText(try respond(router(), .get, "/api/panels/a%2Fb")) == "a/b")
     }
 
+    @Test func aParameterWithASuffixTakesTheSegmentWithoutIt() throws {
+        var router = Router()
+        router.on(.get, "/badge/{panel}.svg") { _, parameters in
+            .response(HTTPResponse(status: .ok, body: .bytes(Array((parameters["panel"] ?? "").utf8))))
+        }
+        #expect(bodyText(try respond(router, .get, "/badge/api.svg")) == "api")
+        #expect(bodyText(try respond(router, .get, "/badge/caf%C3%A9.svg.svg")) == "café.svg")
+        #expect(try respond(router, .get, "/badge/.svg").status == .notFound)
+        #expect(try respond(router, .get, "/badge/api.png").status == .notFound)
+        #expect(try respond(router, .get, "/badge/api").status == .notFound)
+        #expect(router.hasRoute(for: ["badge", "api.svg"]))
+        #expect(!router.hasRoute(for: ["badge", "api.svgz"]))
+    }
+
     @Test func fallbackAnswersUnmatchedPaths() throws {
         var router = Router { request, _ in .response(HTTPResponse(status: .ok, body: .bytes(Array(request.path.utf8)))) }
         router.on(.get, "/api/state") { _, _ in .response(HTTPResponse(status: .noContent)) }

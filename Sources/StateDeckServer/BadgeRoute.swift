@@ -1,0 +1,104 @@
+import FoundationEssentials
+import MicroHTTP
+import StateDeck
+import StateDeckHistory
+
+/// `GET /badge/{panel}.svg`: a panel's state as a badge for a README, a wiki or a CI page; with
+/// `?uptime=24h` (or `7d`, `30d`), its uptime over that window, which the uptime route's report
+/// gives.
+///
+/// The label is the panel's title. A badge is live state: never cached, and behind the gate
+/// like the API.
+struct BadgeRoute: Sendable {
+    let mirror: StateMirror
+    let historyReader: PanelHistoryReader
+
+    /// The windows of the uptime route's report.
+    enum UptimeWindow: String, CaseIterable, Sendable {
+        case day = "24h"
+        case week = "7d"
+        case month = "30d"
+
+        func ratio(in report: UptimeReport) -> Double? {
+            switch self {
+            case .day: report.day
+            case .week: report.week
+            case .month: report.month
+            }
+        }
+    }
+
+    func register(on router: inout Router) {
+        router.on(.get, "/badge/{panel}.svg") { request, parameters in
+            let id = parameters["panel"] ?? ""
+            guard let text = request.query["uptime"] else {
+                guard let panel = mirror.state(of: id) else { return .response(DeckError.unknownPanel(id).response) }
+                return .response(Self.response(Self.stateBadge(of: panel)))
+            }
+            return historyReader.reply(panel: id) { history, id throws(HistoryParameters.Invalid) in
+                guard let window = UptimeWindow(rawValue: text) else {
+                    let windows = UptimeWindow.allCases.map(\.rawValue).joined(separator: ", ")
+                    throw HistoryParameters.Invalid(message: "uptime must be one of \(windows), not '\(text)'")
+                }
+                let label = mirror.state(of: id).map(Self.label) ?? id
+                let query = TimelineQuery(slots: 1, to: Date())
+                return { () throws(HistoryStoreError) in
+                    Self.uptimeBadge(label: label, ratio: window.ratio(in: try history.uptime(of: id, query)), window: window)
+                }
+            } answer: { badge in
+                Self.response(badge)
+            }
+        }
+    }
+
+    /// The panel's title, or its id when the title is empty.
+    private static func label(_ panel: PanelState) -> String {
+        panel.title.isEmpty ? panel.id : panel.title
+    }
+
+    /// What the panel shows now: up with info, down with an error card, loading before its first
+    /// result, unknown before its first load.
+    static func stateBadge(of panel: PanelState) -> BadgeSVG {
+        let health: Health = switch panel.latestNonLoading {
+        case .info: .up
+        case .error: .down
+        case nil: panel.isLoading ? .loading : .unknown
+        }
+        let colour: BadgeSVG.Colour = switch health {
+        case .up: .brightGreen
+        case .down: .red
+        case .loading: .blue
+        case .unknown: .grey
+        }
+        return BadgeSVG(label: label(panel), message: health.name, colour: colour)
+    }
+
+    /// "99.95% (24h)": hundredths rounded down, so that a window with any time down never reads
+    /// 100%; "no data (24h)" in grey before the window holds a result.
+    static func uptimeBadge(label: String, ratio: Double?, window: UptimeWindow) -> BadgeSVG {
+        guard let ratio else { return BadgeSVG(label: label, message: "no data (\(window.rawValue))", colour: .grey) }
+        // Up to a billionth added: the ratio of whole milliseconds may land a hair below a hundredth.
+        let hundredths = Int((ratio * 10_000 + 1e-9).rounded(.down))
+        let colour: BadgeSVG.Colour = switch hundredths {
+        case 9_990...: .brightGreen
+        case 9_900...: .green
+        case 9_500...: .yellow
+        case 9_000...: .orange
+        default: .red
+        }
+        return BadgeSVG(label: label, message: "\(percent(hundredths: hundredths)) (\(window.rawValue))", colour: colour)
+    }
+
+    /// `hundredths` of a percent without trailing zeros: "99.95%", "99.9%", "100%".
+    private static func percent(hundredths: Int) -> String {
+        var decimals = String(String(hundredths % 100 + 100).dropFirst())
+        while decimals.hasSuffix("0") { decimals.removeLast() }
+        return "\(hundredths / 100)\(decimals.isEmpty ? "" : "." + decimals)%"
+    }
+
+    /// The badge's answer: never cached, since it is live state.
+    private static func response(_ badge: BadgeSVG) -> HTTPResponse {
+        HTTPResponse(status: .ok, headers: ["Content-Type": "image/svg+xml", "Cache-Control": "no-cache"],
+                     body: .bytes(Array(badge.document.utf8)))
+    }
+}

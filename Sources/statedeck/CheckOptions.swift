@@ -1,0 +1,13 @@
+import ArgumentParser
+
+/// `statedeck check FILE`, for editors and CI. Parsing only: `DeckFileCheck` does the work.
+struct CheckOptions: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "check",
+        abstract: "Validate a deck file and exit: 0 when it is valid, 2 with its problems on standard error.",
+        discussion: "The deck file is read exactly as start-up reads it; no port is bound, no history opened and no source run."
+    )
+
+    @Argument(help: ArgumentHelp("The deck file (YAML or JSON) to validate.", valueName: "file"))
+    var file: String
+}

@@ -1,0 +1,111 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `statedeck check FILE`: start-up's reading of a deck file, its answer and its exit status,
+/// with nothing served, stored or run.
+@Suite struct DeckCheckTests {
+    /// A folder of its own, removed after, holding the deck file under test and a page folder
+    /// for the start-up runs compared with.
+    private final class Folder: Sendable {
+        let path = FileManager.default.temporaryDirectory.path + "/statedeck-check-\(UUID().uuidString)"
+
+        init() throws {
+            try FileManager.default.createDirectory(atPath: path + "/Public", withIntermediateDirectories: true)
+            try Data("<!doctype html><title>x</title>\n".utf8).write(to: URL(fileURLWithPath: path + "/Public/index.html"))
+        }
+
+        /// Writes `bytes` to `name` in the folder and gives its path.
+        func file(_ name: String, _ bytes: Data) throws -> String {
+            try bytes.write(to: URL(fileURLWithPath: path + "/" + name))
+            return path + "/" + name
+        }
+
+        func exists(_ name: String) -> Bool {
+            FileManager.default.fileExists(atPath: path + "/" + name)
+        }
+
+        deinit {
+            try? FileManager.default.removeItem(atPath: path)
+        }
+    }
+
+    /// Two grouped panels and one without a group; the command panel would leave a file if it ran.
+    static let validDeck = """
+        title: Checked
+        groups:
+          - { id: services, title: Services }
+        panels:
+          - id: api
+            group: services
+            http: { url: "http://127.0.0.1:9/health" }
+          - id: db
+            group: services
+            tcp: { host: 127.0.0.1, port: 5432 }
+          - id: marker
+            command: { shell: "touch ran" }
+        """
+
+    @Test func aValidDeckIsSummedUpOnStandardOutputWithStatus0AndNothingRunOrStored() async throws {
+        let folder = try Folder()
+        let deck = try folder.file("deck.yaml", Data(Self.validDeck.utf8))
+        let run = try await StatedeckBinary.run(["check", deck])
+        #expect(run.status == 0, "\(run.standardError)")
+        #expect(run.standardOutput == "\(deck): 3 panels in 1 group, OK\n")
+        #expect(run.standardError.isEmpty)
+        #expect(!folder.exists(".statedeck"), "the history store was opened")
+        #expect(!folder.exists("ran"), "a source ran")
+    }
+
+    @Test func aBadKeyIsStatus2WithStartUpsMessagesNamingFileLineAndKey() async throws {
+        let folder = try Folder()
+        let deck = try folder.file("deck.yaml", Data("""
+            title: Broken
+            panels:
+              - id: api
+                htp: { url: "http://127.0.0.1:9/" }
+            """.utf8))
+        let check = try await StatedeckBinary.run(["check", deck])
+        #expect(check.status == 2)
+        #expect(check.standardOutput.isEmpty)
+        #expect(check.standardError.contains("\(deck):4: panels[0].htp: unknown key; did you mean http?"), "\(check.standardError)")
+        let startUp = try await StatedeckBinary.run([
+            "--config", deck, "--port", "0", "--data", "none", "--public", folder.path + "/Public",
+        ])
+        #expect(startUp.status == 2)
+        #expect(check.standardError == startUp.standardError)
+    }
+
+    @Test func aMissingFileIsStatus2NamingIt() async throws {
+        let folder = try Folder()
+        let missing = folder.path + "/absent.yaml"
+        let run = try await StatedeckBinary.run(["check", missing])
+        #expect(run.status == 2)
+        #expect(run.standardError.contains("\(missing): no such file"), "\(run.standardError)")
+    }
+
+    @Test(arguments: [
+        ("settings.toml", Data("[server]\nport = 8080\n".utf8), "settings.toml:2: YAML syntax"),
+        ("logo.png", Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0xFF, 0x00]), "logo.png:1: is not UTF-8 text"),
+    ])
+    func aFileThatIsNotYAMLIsStatus2NamingTheLine(name: String, bytes: Data, problem: String) async throws {
+        let folder = try Folder()
+        let file = try folder.file(name, bytes)
+        let run = try await StatedeckBinary.run(["check", file])
+        #expect(run.status == 2)
+        #expect(run.standardOutput.isEmpty)
+        #expect(run.standardError.contains(folder.path + "/" + problem), "\(run.standardError)")
+    }
+
+    @Test func withoutAFileItIsStatus2SayingWhatIsMissing() async throws {
+        let run = try await StatedeckBinary.run(["check"])
+        #expect(run.status == 2)
+        #expect(run.standardError.contains("Missing expected argument '<file>'"), "\(run.standardError)")
+    }
+
+    @Test func helpNamesTheCommand() async throws {
+        let run = try await StatedeckBinary.run(["--help"])
+        #expect(run.status == 0)
+        #expect(run.standardOutput.contains("statedeck check <file>"))
+    }
+}
