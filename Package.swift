@@ -62,6 +62,8 @@ let package = Package(
             name: "StateDeckSQLite",
             dependencies: ["StateDeckHistory", "StateDeck", "SQLite", "Locking", "Threading"]
         ),
+        // Notifications: when a panel's outage is told, and to which targets.
+        .target(name: "StateDeckNotifications", dependencies: ["StateDeck"]),
         // The built-in demo deck: every loading, error and toast case, simulated.
         .target(name: "StateDeckDemo", dependencies: ["StateDeck", "Locking"]),
         // Serves a deck: routes, the state mirror and its event stream, static files, the gate.
@@ -123,7 +125,10 @@ let package = Package(
         .testTarget(name: "EventStreamTests", dependencies: ["EventStream", "Locking", "TestSupport"]),
         .testTarget(
             name: "StateDeckTests",
-            dependencies: ["StateDeck", "TestSupport", "Locking", .product(name: "Clocks", package: "swift-clocks")]
+            dependencies: [
+                "StateDeck", "StateDeckNotifications", "TestSupport", "Locking",
+                .product(name: "Clocks", package: "swift-clocks"),
+            ]
         ),
         .testTarget(
             name: "StateDeckSourcesTests",

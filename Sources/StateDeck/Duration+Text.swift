@@ -22,4 +22,18 @@ extension Duration {
         }
         return "\((milliseconds + 30_000) / 60_000) min"
     }
+
+    /// A length of time in its two largest units, for messages: `45 s`, `4 min`, `2 h 5 min`,
+    /// `3 d 2 h`.
+    package var lengthText: String {
+        let seconds = max(0, Int(components.seconds))
+        let units = [("d", 86_400), ("h", 3_600), ("min", 60), ("s", 1)]
+        let first = units.firstIndex { seconds >= $0.1 } ?? units.count - 1
+        let (name, size) = units[first]
+        var text = "\(seconds / size) \(name)"
+        if first + 1 < units.count, case let (nextName, nextSize) = units[first + 1], seconds % size / nextSize > 0 {
+            text += " \(seconds % size / nextSize) \(nextName)"
+        }
+        return text
+    }
 }

@@ -1,0 +1,164 @@
+import FoundationEssentials
+import StateDeck
+
+/// Tells targets when panels go down, stay down and come back, by the rules of ``NotifyRule``.
+///
+/// It hears the deck's changes in order through one queue, never on the deck's actor, and sends
+/// each notification in a task of its own: a slow or failing target holds up nothing.
+public actor Notifier {
+    /// One `notify:` entry of one panel: its rule and its target.
+    public struct Subscription: Sendable {
+        public var panel: String
+        public var rule: NotifyRule
+        public var target: any NotificationTarget
+        /// The entry's place in the panel's list: with the panel's id, the key its outage is
+        /// kept under.
+        public var index: Int
+
+        public init(panel: String, rule: NotifyRule, target: any NotificationTarget, index: Int) {
+            self.panel = panel
+            self.rule = rule
+            self.target = target
+            self.index = index
+        }
+
+        public var key: String { "\(panel)#\(index)" }
+    }
+
+    /// What happened to a delivery: sent, or failed with the target's reason.
+    public struct Delivery: Sendable {
+        public var notification: DeckNotification
+        public var target: String
+        public var failure: String?
+    }
+
+    private let subscriptions: [String: [Subscription]]
+    private let ledger: (any NotificationLedger)?
+    private let now: @Sendable () -> Date
+    private let clock: any Clock<Duration>
+    private var watches: [String: OutageWatch]
+    private var panels: [String: (title: String, group: String?)] = [:]
+    private var timer: Task<Void, Never>?
+    private var deliveries: [@Sendable (Delivery) -> Void] = []
+    private let changes: AsyncStream<PanelChange>
+    private let input: AsyncStream<PanelChange>.Continuation
+    private var consumer: Task<Void, Never>?
+
+    /// Rules of `subscriptions`, outages continued from `ledger`; `now` and `clock` are the
+    /// wall time and the clock of waits (a test's are virtual).
+    public init(
+        _ subscriptions: [Subscription], ledger: (any NotificationLedger)?,
+        now: @escaping @Sendable () -> Date = { Date() }, clock: any Clock<Duration> = ContinuousClock()
+    ) {
+        self.subscriptions = Dictionary(grouping: subscriptions, by: \.panel)
+        self.ledger = ledger
+        self.now = now
+        self.clock = clock
+        let keys = Set(subscriptions.map(\.key))
+        watches = (ledger?.outages() ?? [:]).filter { keys.contains($0.key) }
+        (changes, input) = AsyncStream.makeStream(bufferingPolicy: .unbounded)
+    }
+
+    /// Calls `observer` after each delivery, sent or failed.
+    public func onDelivery(_ observer: @escaping @Sendable (Delivery) -> Void) {
+        deliveries.append(observer)
+    }
+
+    /// Follows `deck`'s changes until ``stop()``.
+    public func follow(_ deck: Deck) async {
+        let snapshot = await deck.snapshot()
+        panels = Dictionary(uniqueKeysWithValues: snapshot.panels.map { ($0.id, ($0.title, $0.group)) })
+        let input = input
+        await deck.observe { event in
+            if case .change(let change) = event { input.yield(change) }
+        }
+        if consumer == nil {
+            let changes = changes
+            consumer = Task { [weak self] in
+                for await change in changes { await self?.handle(change) }
+            }
+        }
+        armTimer()
+    }
+
+    /// Stops following: nothing more is sent.
+    public func stop() {
+        input.finish()
+        consumer?.cancel()
+        timer?.cancel()
+    }
+
+    /// The outage of each subscription, by key, for tests and the health panel.
+    public var outages: [String: OutageWatch] { watches }
+
+    private func handle(_ change: PanelChange) {
+        guard change.cause != .debug, change.cause != .view, let list = subscriptions[change.panel] else { return }
+        for subscription in list {
+            var watch = watches[subscription.key] ?? OutageWatch()
+            switch change.state {
+            case .error(let error):
+                let card = ErrorPresenter().card(for: error)
+                let summary = DeckNotification.ErrorSummary(kind: card.kind.rawValue, title: card.title, message: card.description)
+                if let event = watch.failed(with: summary, at: change.at, rule: subscription.rule) {
+                    send(event, of: subscription, watch: watch, at: change.at)
+                }
+            case .loaded:
+                if let (event, downSince) = watch.succeeded() {
+                    var ended = OutageWatch()
+                    ended.downSince = downSince
+                    send(event, of: subscription, watch: ended, at: change.at)
+                }
+            case .initial, .loading:
+                continue
+            }
+            keep(watch, for: subscription.key)
+        }
+        armTimer()
+    }
+
+    /// Sends what is due without a load (time down, reminders), then waits for the next.
+    private func tick() {
+        let date = now()
+        for list in subscriptions.values {
+            for subscription in list {
+                guard var watch = watches[subscription.key], let event = watch.due(at: date, rule: subscription.rule) else { continue }
+                send(event, of: subscription, watch: watch, at: date)
+                keep(watch, for: subscription.key)
+            }
+        }
+        armTimer()
+    }
+
+    private func armTimer() {
+        timer?.cancel()
+        let dues = subscriptions.values.joined().compactMap { watches[$0.key]?.nextDue(rule: $0.rule) }
+        guard let next = dues.min() else { return }
+        let delay = Duration.seconds(max(0, next.timeIntervalSince(now())))
+        timer = Task { [clock, weak self] in
+            guard (try? await clock.sleep(for: delay)) != nil else { return }
+            await self?.tick()
+        }
+    }
+
+    private func keep(_ watch: OutageWatch, for key: String) {
+        let kept = watch.downSince == nil ? nil : watch
+        guard watches[key] != kept else { return }
+        watches[key] = kept
+        ledger?.keep(kept, for: key)
+    }
+
+    private func send(_ event: DeckNotification.Event, of subscription: Subscription, watch: OutageWatch, at date: Date) {
+        let panel = panels[subscription.panel]
+        let notification = DeckNotification(
+            event: event, panel: subscription.panel, title: panel?.title ?? subscription.panel, group: panel?.group,
+            error: event == .recovery ? nil : watch.error, downSince: watch.downSince ?? date, at: date)
+        let target = subscription.target
+        let observers = deliveries
+        Task {
+            var failure: String?
+            do { try await target.deliver(notification) } catch { failure = "\(error)" }
+            let delivery = Delivery(notification: notification, target: target.name, failure: failure)
+            observers.forEach { $0(delivery) }
+        }
+    }
+}

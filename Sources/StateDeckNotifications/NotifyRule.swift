@@ -1,0 +1,36 @@
+/// When a panel's outage is told, and how often it is told again: a deck file's `notify:` entry
+/// without its target.
+///
+/// | what | rule |
+/// | --- | --- |
+/// | failure | once per outage, when the panel has failed `failures` loads in a row and has been down `down` (each when set; both when both are) |
+/// | reminder | only with `remind`: every `every` after the failure was told, at most `times` |
+/// | recovery | once, at the first good result after a told failure, with how long it was down |
+/// | debug-forced states | never count |
+///
+/// The defaults wait for 3 failed loads in a row: one lost check never wakes anyone.
+public struct NotifyRule: Sendable, Hashable {
+    /// "Still down" reminders, opt-in.
+    public struct Reminder: Sendable, Hashable {
+        public var every: Duration
+        public var times: Int
+
+        public init(every: Duration, times: Int) {
+            self.every = every
+            self.times = times
+        }
+    }
+
+    /// Failed loads in a row before the failure is told; nil when only `down` counts.
+    public var failures: Int?
+    /// Time down before the failure is told; nil when only `failures` counts.
+    public var down: Duration?
+    public var remind: Reminder?
+
+    public init(failures: Int? = 3, down: Duration? = nil, remind: Reminder? = nil) {
+        precondition(failures != nil || down != nil, "a rule needs failures, down, or both")
+        self.failures = failures
+        self.down = down
+        self.remind = remind
+    }
+}

@@ -1,0 +1,73 @@
+import FoundationEssentials
+
+/// One panel's outage as one notify rule follows it. Kept in the history store, so that a
+/// restart neither repeats a notification nor loses one.
+public struct OutageWatch: Sendable, Hashable, Codable {
+    /// Failed loads in a row.
+    public var failures = 0
+    /// The first failed load of the outage; nil while up.
+    public var downSince: Date?
+    /// When the failure was told; nil until it is.
+    public var toldAt: Date?
+    public var remindersSent = 0
+    /// The newest error of the outage.
+    public var error: DeckNotification.ErrorSummary?
+
+    public init() {}
+
+    /// Whether a failure was told and no recovery yet.
+    public var isTold: Bool { toldAt != nil }
+
+    /// A load failed at `date` with `error`: the failure, once `rule` holds.
+    public mutating func failed(with error: DeckNotification.ErrorSummary, at date: Date, rule: NotifyRule) -> DeckNotification.Event? {
+        failures += 1
+        downSince = downSince ?? date
+        self.error = error
+        return due(at: date, rule: rule)
+    }
+
+    /// A load succeeded at `date`: the recovery when a failure was told, and the outage ends.
+    /// Returns the event and when the outage began.
+    public mutating func succeeded() -> (event: DeckNotification.Event, downSince: Date)? {
+        defer { self = OutageWatch() }
+        guard isTold, let downSince else { return nil }
+        return (.recovery, downSince)
+    }
+
+    /// What is due at `date` without a new load: the failure once it has been down long enough,
+    /// or a reminder. Reminders missed meanwhile (the process was stopped) are not sent in a
+    /// burst: one is, and the count moves on to the reminders the time past would have sent.
+    public mutating func due(at date: Date, rule: NotifyRule) -> DeckNotification.Event? {
+        guard let downSince else { return nil }
+        guard let toldAt else {
+            let enoughFailures = rule.failures.map { failures >= $0 } ?? true
+            let downLongEnough = rule.down.map { date >= downSince.adding($0) } ?? true
+            guard enoughFailures && downLongEnough else { return nil }
+            self.toldAt = date
+            return .failure
+        }
+        guard let remind = rule.remind, remindersSent < remind.times,
+              date >= toldAt.adding(remind.every * (remindersSent + 1)) else { return nil }
+        let elapsed = Int(date.timeIntervalSince(toldAt) / (remind.every / .seconds(1)))
+        remindersSent = min(remind.times, max(remindersSent + 1, elapsed))
+        return .reminder
+    }
+
+    /// When ``due(at:rule:)`` may next have something: the time down the rule asks for, or the
+    /// next reminder; nil when only a load can change anything.
+    public func nextDue(rule: NotifyRule) -> Date? {
+        guard let downSince else { return nil }
+        guard let toldAt else {
+            guard let down = rule.down, rule.failures.map({ failures >= $0 }) ?? true else { return nil }
+            return downSince.adding(down)
+        }
+        guard let remind = rule.remind, remindersSent < remind.times else { return nil }
+        return toldAt.adding(remind.every * (remindersSent + 1))
+    }
+}
+
+extension Date {
+    func adding(_ duration: Duration) -> Date {
+        addingTimeInterval(duration / .seconds(1))
+    }
+}
