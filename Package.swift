@@ -51,7 +51,10 @@ let package = Package(
         // Loaders (http, tcp, command, file) and the deck file (parsed by libyaml).
         .target(
             name: "StateDeckSources",
-            dependencies: ["StateDeck", "StateDeckHistory", "HTTPClient", "CYAML", "CEpoll", "Locking", "Threading"]
+            dependencies: [
+                "StateDeck", "StateDeckHistory", "StateDeckNotifications", "HTTPClient", "CYAML", "CEpoll", "Locking",
+                "Threading",
+            ]
         ),
         // SQLite's C API as a connection and its statements.
         .target(name: "SQLite", dependencies: ["CSQLite"]),

@@ -233,10 +233,41 @@ struct DeckFileProblemTests {
               - id: payments
                 defaults: { colour: red }
             panels: [{ id: db, tcp: { host: localhost, port: 5432 } }]
-            """, problem: "deck.yaml:3: groups[0].defaults.colour: unknown key (expected refresh, timeout, retry, minimumLoading, loading)"),
+            """, problem: "deck.yaml:3: groups[0].defaults.colour: unknown key (expected refresh, timeout, retry, minimumLoading, loading, notify)"),
         Case(name: "an alias without anchor", yaml: """
             panels: *databases
             """, problem: "deck.yaml:1: YAML syntax: found undefined alias"),
+        Case(name: "a notify entry with two targets", yaml: """
+            panels:
+              - id: api
+                tcp: { host: localhost, port: 1 }
+                notify:
+                  - { webhook: { url: "http://127.0.0.1:9/" }, command: { run: [true] } }
+            """, problem: "deck.yaml:5: panels[0].notify[0]: give one target, webhook or command, not both"),
+        Case(name: "a notify entry without a target", yaml: """
+            panels:
+              - id: api
+                tcp: { host: localhost, port: 1 }
+                notify: [{ after: { failures: 2 } }]
+            """, problem: "deck.yaml:4: panels[0].notify[0]: needs a target: webhook or command"),
+        Case(name: "a webhook that is not http", yaml: """
+            panels:
+              - id: api
+                tcp: { host: localhost, port: 1 }
+                notify: [{ webhook: { url: "ftp://example.com/" } }]
+            """, problem: "deck.yaml:4: panels[0].notify[0].webhook.url: must be an http or https URL"),
+        Case(name: "after without a condition", yaml: """
+            panels:
+              - id: api
+                tcp: { host: localhost, port: 1 }
+                notify: [{ command: { run: [true] }, after: {} }]
+            """, problem: "deck.yaml:4: panels[0].notify[0].after: needs failures (loads in a row), down (a time), or both"),
+        Case(name: "reminders more often than a minute", yaml: """
+            panels:
+              - id: api
+                tcp: { host: localhost, port: 1 }
+                notify: [{ command: { run: [true] }, remind: { every: 10s, times: 3 } }]
+            """, problem: "deck.yaml:4: panels[0].notify[0].remind.every: must be at least 1 min"),
     ]
 
     @Test(arguments: cases)
@@ -263,7 +294,7 @@ struct DeckFileProblemTests {
             "deck.yaml:7: panels[1].tcp.port: must be a whole number from 1 to 65535, not 0",
             "deck.yaml:9: panels[2].command.run: needs at least the program to run",
             #"deck.yaml:9: panels[2].command.output: "csv" is not allowed here (expected auto, json, text, lines)"#,
-            "deck.yaml:10: panels[2].colour: unknown key (expected id, title, group, http, tcp, command, file, refresh, timeout, retry, minimumLoading, loading, placeholder, toasts, recovery, actions)",
+            "deck.yaml:10: panels[2].colour: unknown key (expected id, title, group, http, tcp, command, file, refresh, timeout, retry, minimumLoading, loading, notify, placeholder, toasts, recovery, actions)",
         ])
     }
 

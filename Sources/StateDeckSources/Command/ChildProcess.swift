@@ -9,7 +9,8 @@ import Musl
 #endif
 
 /// A child process started with `posix_spawn` in a process group of its own, its standard input
-/// on /dev/null and its standard output and error on pipes whose read ends the parent keeps.
+/// on /dev/null (or a pipe holding what it is given) and its standard output and error on pipes
+/// whose read ends the parent keeps.
 ///
 /// Not Foundation's `Process`: it learns of an exit only once every descendant has closed a socket
 /// they all inherit, so a background child would hold the result back, a detached one forever.
@@ -29,14 +30,19 @@ struct ChildProcess: Sendable {
     /// race.
     private static let spawning = Locked(())
 
-    /// Starts `arguments` (the first one an absolute path) with exactly `environment`.
-    static func launch(arguments: [String], environment: [String: String]) throws(LaunchFailure) -> ChildProcess {
+    /// Starts `arguments` (the first one an absolute path) with exactly `environment`, and `input`
+    /// (at most ``CommandSpec/maximumInput`` bytes) on its standard input.
+    static func launch(arguments: [String], environment: [String: String], input: [UInt8]? = nil) throws(LaunchFailure) -> ChildProcess {
         try spawning.withLock { _ in
-            Result { () throws(LaunchFailure) in try launchUnlocked(arguments, environment) }
+            Result { () throws(LaunchFailure) in try launchUnlocked(arguments, environment, input) }
         }.get()
     }
 
-    private static func launchUnlocked(_ arguments: [String], _ environment: [String: String]) throws(LaunchFailure) -> ChildProcess {
+    private static func launchUnlocked(
+        _ arguments: [String], _ environment: [String: String], _ input: [UInt8]?
+    ) throws(LaunchFailure) -> ChildProcess {
+        let inputEnd = try input.map { bytes throws(LaunchFailure) in try PipeEnds.holding(bytes) }
+        defer { inputEnd.map { _ = close($0) } }
         let outputPipe = try PipeEnds()
         let errorPipe: PipeEnds
         do { errorPipe = try PipeEnds() } catch {
@@ -49,7 +55,8 @@ struct ChildProcess: Sendable {
             close(errorPipe.write)
         }
         do {
-            let id = try spawn(arguments, environment: environment, output: outputPipe.write, error: errorPipe.write)
+            let id = try spawn(arguments, environment: environment, input: inputEnd, output: outputPipe.write,
+                               error: errorPipe.write)
             return ChildProcess(id: id, output: outputPipe.read, error: errorPipe.read)
         } catch {
             close(outputPipe.read)
@@ -82,6 +89,26 @@ struct PipeEnds {
         close(read)
         close(write)
     }
+
+    /// The read end of a pipe that holds `bytes` and is closed for writing: a command reads them,
+    /// then the end of its input. Written whole at once, so they must fit the pipe.
+    static func holding(_ bytes: [UInt8]) throws(LaunchFailure) -> Int32 {
+        guard bytes.count <= CommandSpec.maximumInput else {
+            throw LaunchFailure(reason: "standard input of \(bytes.count) bytes; at most \(CommandSpec.maximumInput)", code: E2BIG)
+        }
+        let pipe = try PipeEnds()
+        defer { close(pipe.write) }
+        guard writeWhole(bytes, to: pipe.write) else {
+            close(pipe.read)
+            throw LaunchFailure(reason: "cannot write standard input: \(String(cString: strerror(errno)))", code: errno)
+        }
+        return pipe.read
+    }
+}
+
+/// Writes `bytes` to `descriptor` in one call; false when it wrote less.
+private func writeWhole(_ bytes: [UInt8], to descriptor: Int32) -> Bool {
+    bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) } == bytes.count
 }
 
 // MARK: - Spawning
@@ -90,12 +117,16 @@ extension ChildProcess {
     /// `posix_spawn` with a new process group, default signal dispositions and an empty signal
     /// mask: a server that ignores SIGPIPE or SIGTERM must not pass that on to its commands.
     static func spawn(
-        _ arguments: [String], environment: [String: String], output: Int32, error: Int32
+        _ arguments: [String], environment: [String: String], input: Int32?, output: Int32, error: Int32
     ) throws(LaunchFailure) -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0)
+        if let input {
+            posix_spawn_file_actions_adddup2(&actions, input, STDIN_FILENO)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0)
+        }
         posix_spawn_file_actions_adddup2(&actions, output, STDOUT_FILENO)
         posix_spawn_file_actions_adddup2(&actions, error, STDERR_FILENO)
         // Descriptors other threads opened without close-on-exec must not leak into the command: a

@@ -17,6 +17,13 @@ public struct CommandSpec: Sendable, Hashable {
     public var environment: [String: String]
     /// How long the command may run before its whole process group is killed.
     public var timeout: Duration
+    /// What the command reads on its standard input, at most ``maximumInput`` bytes; nil gives it
+    /// /dev/null.
+    public var standardInput: [UInt8]?
+
+    /// The most standard input a command is given: what a pipe holds, so it is written whole
+    /// before the command starts and no thread waits for the command to read it.
+    public static let maximumInput = 60 << 10
 
     /// A command run directly, without a shell.
     public init(
@@ -65,7 +72,7 @@ extension CommandSpec {
             // a shell changes folder and replaces itself by the program, which no shell parses.
             launched = ["/bin/sh", "-c", #"cd -- "$1" && shift && exec "$@""#, "sh", workingDirectory] + launched
         }
-        return try ChildProcess.launch(arguments: launched, environment: environment)
+        return try ChildProcess.launch(arguments: launched, environment: environment, input: standardInput)
     }
 
     /// The program's absolute path: looked up in `path` when it has no slash, like a shell does,

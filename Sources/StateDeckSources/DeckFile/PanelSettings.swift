@@ -13,6 +13,8 @@ public struct PanelSettings: Sendable, Hashable {
     public var minimumLoadingTime: Duration
     /// How each kind of loading is drawn.
     public var presentation: Presentation
+    /// Where the panel's outages are told; a panel's or group's list replaces the one it inherits.
+    public var notify: [NotifySpec] = []
 
     /// The settings of a deck file without `defaults`: the core's defaults.
     public init(
@@ -33,7 +35,7 @@ public struct PanelSettings: Sendable, Hashable {
 // MARK: - Reading
 
 extension PanelSettings {
-    static let keys = ["refresh", "timeout", "retry", "minimumLoading", "loading"]
+    static let keys = ["refresh", "timeout", "retry", "minimumLoading", "loading", "notify"]
 
     /// These settings with the keys of `map` applied.
     func overridden(by map: ConfigMapping) -> PanelSettings {
@@ -43,6 +45,7 @@ extension PanelSettings {
         if let node = map["retry"], let retry = retry.overridden(by: node) { settings.retry = retry }
         if let minimum = map["minimumLoading"]?.duration(atLeast: .zero) { settings.minimumLoadingTime = minimum }
         if let node = map["loading"] { settings.presentation = presentation.overridden(by: node) }
+        if let notify = map["notify"].flatMap(NotifySpec.list(reading:)) { settings.notify = notify }
         return settings
     }
 }

@@ -79,9 +79,7 @@ extension HTTPSource {
         guard let map = node.mapping(allowing: Self.keys) else { return nil }
         let url = map.required("url")?.httpURL()
         let method = map["method"]?.method()
-        let headers = map["headers"]?.entries()?.reduce(into: [String: String]()) { headers, entry in
-            headers[entry.key] = entry.value.headerValue(named: entry.key)
-        }
+        let headers = map["headers"]?.headers()
         let expected = map["expectStatus"]?.statuses()
         let check = map["check"].flatMap(ResponseCheck.init(reading:))
         let picks = map["fields"]?.entries()?.compactMap { entry in
@@ -95,7 +93,7 @@ extension HTTPSource {
     }
 }
 
-private extension ConfigNode {
+extension ConfigNode {
     func httpURL() -> URL? {
         guard let text = string() else { return nil }
         guard let url = URL(string: text), ["http", "https"].contains(url.scheme?.lowercased() ?? ""),
@@ -106,9 +104,16 @@ private extension ConfigNode {
         return url
     }
 
+    /// A mapping of header fields, each checked by ``headerValue(named:)``.
+    func headers() -> [String: String]? {
+        entries()?.reduce(into: [String: String]()) { headers, entry in
+            headers[entry.key] = entry.value.headerValue(named: entry.key)
+        }
+    }
+
     /// A header field's value, `${VAR}`s substituted. A line break would end the field and start
     /// another one, so it is refused, as is a name that is not an HTTP token.
-    func headerValue(named name: String) -> String? {
+    fileprivate func headerValue(named name: String) -> String? {
         guard let text = string() else { return nil }
         guard HTTPFieldSyntax.isName(name) else {
             problem("must be a header name: letters, digits and !#$%&'*+-.^_`|~")
@@ -121,7 +126,7 @@ private extension ConfigNode {
         return text
     }
 
-    func method() -> String? {
+    fileprivate func method() -> String? {
         guard let text = string()?.uppercased() else { return nil }
         guard HTTPSource.methods.contains(text) else {
             problem("\(text) is not a method (\(HTTPSource.methods.joined(separator: ", ")))")
@@ -131,7 +136,7 @@ private extension ConfigNode {
     }
 
     /// A status, or a list of them.
-    func statuses() -> Set<Int>? {
+    fileprivate func statuses() -> Set<Int>? {
         guard case .sequence = node.kind else { return int(in: 100...599).map { [$0] } }
         let statuses = list()?.map { $0.int(in: 100...599) }
         guard let statuses, !statuses.contains(nil) else { return nil }

@@ -1,0 +1,98 @@
+import FoundationEssentials
+import StateDeck
+import StateDeckNotifications
+
+/// One entry of a deck file's `notify:` list: where a panel's outages are told, and by which rule.
+///
+/// ```yaml
+/// notify:
+///   - webhook: { url: "https://hooks.example/statedeck", headers: { Authorization: "Bearer ${TOKEN}" } }
+///     after: { failures: 3 }            # or { down: 2m }, or both
+///   - command: { run: [apprise, -b, "{message}", "${APPRISE_URL}"] }
+///     remind: { every: 1h, times: 3 }
+/// ```
+public struct NotifySpec: Sendable, Hashable {
+    public enum Target: Sendable, Hashable {
+        case webhook(url: URL, headers: [String: String])
+        case command(CommandSpec)
+    }
+
+    public var target: Target
+    public var rule: NotifyRule
+}
+
+extension NotifySpec.Target {
+    /// The target that delivers; commands run with `runner`.
+    func make(runner: CommandRunner) -> any NotificationTarget {
+        switch self {
+        case .webhook(let url, let headers): WebhookTarget(url: url, headers: headers)
+        case .command(let command): CommandTarget(command: command, runner: runner)
+        }
+    }
+}
+
+// MARK: - Reading
+
+extension NotifySpec {
+    static let keys = ["webhook", "command", "after", "remind"]
+    /// How long a notify command may run when the file does not say.
+    static let commandTimeout = Duration.seconds(30)
+
+    /// A `notify:` value: a list of entries, or `none` (nothing, also in place of inherited ones).
+    static func list(reading node: ConfigNode) -> [NotifySpec]? {
+        if case .scalar("none", _) = node.node.kind { return [] }
+        guard let elements = node.list() else { return nil }
+        let entries = elements.map(NotifySpec.init(reading:))
+        return entries.contains(nil) ? nil : entries.compactMap(\.self)
+    }
+
+    /// `{ webhook | command, after, remind }`.
+    init?(reading node: ConfigNode) {
+        guard let map = node.mapping(allowing: Self.keys) else { return nil }
+        let targets = map.present(["webhook", "command"])
+        guard targets.count == 1 else {
+            map.node.problem(targets.isEmpty ? "needs a target: webhook or command" : "give one target, webhook or command, not both")
+            return nil
+        }
+        let target: Target? = if let webhook = map["webhook"] {
+            webhook.mapping(allowing: ["url", "headers"]).flatMap { hook in
+                hook.required("url")?.httpURL().map { .webhook(url: $0, headers: hook["headers"]?.headers() ?? [:]) }
+            }
+        } else {
+            map["command"]?.mapping(allowing: CommandSpec.keys).flatMap {
+                CommandSpec(reading: $0, timeout: Self.commandTimeout).map(Target.command)
+            }
+        }
+        let rule = NotifyRule(readingAfter: map["after"], remind: map["remind"])
+        guard let target, let rule else { return nil }
+        self.init(target: target, rule: rule)
+    }
+}
+
+extension NotifyRule {
+    /// `after: { failures, down }` and `remind: { every, times }`; without `after`, 3 failed loads
+    /// in a row.
+    init?(readingAfter after: ConfigNode?, remind: ConfigNode?) {
+        var failures: Int? = 3
+        var down: Duration?
+        if let after {
+            guard let map = after.mapping(allowing: ["failures", "down"]) else { return nil }
+            guard !map.present(["failures", "down"]).isEmpty else {
+                after.problem("needs failures (loads in a row), down (a time), or both")
+                return nil
+            }
+            failures = map["failures"].flatMap { $0.int(in: 1...1_000) }
+            down = map["down"].flatMap { $0.duration(atLeast: .seconds(1)) }
+            if map["failures"] != nil && failures == nil || map["down"] != nil && down == nil { return nil }
+        }
+        var reminder: Reminder?
+        if let remind {
+            guard let map = remind.mapping(allowing: ["every", "times"]) else { return nil }
+            let every = map.required("every")?.duration(atLeast: .seconds(60))
+            let times = map.required("times")?.int(in: 1...1_000)
+            guard let every, let times else { return nil }
+            reminder = Reminder(every: every, times: times)
+        }
+        self.init(failures: failures, down: down, remind: reminder)
+    }
+}

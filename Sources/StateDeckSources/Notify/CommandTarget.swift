@@ -1,0 +1,56 @@
+import FoundationEssentials
+import StateDeck
+import StateDeckNotifications
+
+/// Tells a notification by running a command: `{message}`, `{event}`, `{panel}` and `{title}` in
+/// its arguments are replaced, the notification is in `STATEDECK_*` variables, and its JSON is on
+/// standard input. A status other than 0 is a failed delivery, not retried: a command that wants
+/// retries (Apprise, say) has its own.
+public struct CommandTarget: NotificationTarget {
+    public struct Failure: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    public let command: CommandSpec
+    public let runner: CommandRunner
+
+    public init(command: CommandSpec, runner: CommandRunner = CommandRunner()) {
+        self.command = command
+        self.runner = runner
+    }
+
+    public var name: String { "command \(command.arguments.first ?? "")" }
+
+    /// The command for `notification`.
+    public func command(for notification: DeckNotification) throws -> CommandSpec {
+        var command = command
+        let fills = ["{message}": notification.message, "{event}": notification.event.rawValue,
+                     "{panel}": notification.panel, "{title}": notification.title]
+        command.arguments = command.arguments.map { argument in
+            fills.reduce(argument) { $0.replacing($1.key, with: $1.value) }
+        }
+        let variables: [String: String?] = [
+            "STATEDECK_EVENT": notification.event.rawValue, "STATEDECK_PANEL": notification.panel,
+            "STATEDECK_TITLE": notification.title, "STATEDECK_GROUP": notification.group,
+            "STATEDECK_MESSAGE": notification.message, "STATEDECK_DOWN_SECONDS": String(notification.downSeconds),
+            "STATEDECK_ERROR_KIND": notification.error?.kind, "STATEDECK_ERROR_TITLE": notification.error?.title,
+            "STATEDECK_ERROR_MESSAGE": notification.error?.message,
+        ]
+        command.environment.merge(variables.compactMapValues(\.self)) { $1 }
+        command.standardInput = try Array(DeckJSON.makeEncoder().encode(notification))
+        return command
+    }
+
+    public func deliver(_ notification: DeckNotification) async throws {
+        let result = try await runner.run(command(for: notification))
+        switch result.termination {
+        case .exited(0): return
+        case .exited(let status):
+            let said = result.standardError.trimmed().split(separator: "\n").last
+            throw Failure(description: "\(name) exited with status \(status)" + (said.map { ": \($0)" } ?? ""))
+        case .signaled(let signal): throw Failure(description: "\(name) was ended by signal \(signal)")
+        case .timedOut: throw Failure(description: "\(name) ran past its \(command.timeout.shortText)")
+        case .launchFailed(let reason, _): throw Failure(description: reason)
+        }
+    }
+}

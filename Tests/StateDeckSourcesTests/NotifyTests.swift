@@ -1,0 +1,87 @@
+import Foundation
+import StateDeck
+import StateDeckNotifications
+import Testing
+@testable import StateDeckSources
+
+/// `notify:` in a deck file, and the targets that deliver.
+@Suite("Notify")
+struct NotifyTests {
+    static let notification = DeckNotification(
+        event: .failure, panel: "api", title: "API", group: "services",
+        error: .init(kind: "timeout", title: "Timed out", message: "No answer within 5 s."),
+        downSince: Date(timeIntervalSince1970: 1_795_341_600), at: Date(timeIntervalSince1970: 1_795_341_660))
+
+    func deck(_ yaml: String) throws -> DeckFile {
+        try DeckFile.parse(yaml, file: "deck.yaml", folder: "/stack", environment: ["TOKEN": "s3cret"])
+    }
+
+    @Test func entriesComeFromThePanelThenItsGroupThenTheDefaults() throws {
+        let file = try deck("""
+            defaults:
+              notify: [{ command: { run: [notify-send, "{message}"] } }]
+            groups:
+              - id: payments
+                defaults:
+                  notify:
+                    - webhook: { url: "https://hooks.example/pay", headers: { Authorization: "Bearer ${TOKEN}" } }
+                      after: { down: 2m }
+                      remind: { every: 1h, times: 3 }
+            panels:
+              - { id: stripe, group: payments, tcp: { host: localhost, port: 1 } }
+              - { id: db, tcp: { host: localhost, port: 2 } }
+              - { id: quiet, notify: none, tcp: { host: localhost, port: 3 } }
+              - { id: both, notify: [{ command: { run: [true] }, after: { failures: 2, down: 30s } }], tcp: { host: localhost, port: 4 } }
+            """)
+        let notify = Dictionary(uniqueKeysWithValues: file.panels.map { ($0.id, $0.settings.notify) })
+        let hook = try #require(notify["stripe"]?.first)
+        #expect(hook.target == .webhook(url: URL(string: "https://hooks.example/pay")!, headers: ["Authorization": "Bearer s3cret"]))
+        #expect(hook.rule == NotifyRule(failures: nil, down: .seconds(120), remind: .init(every: .seconds(3_600), times: 3)))
+        #expect(notify["db"]?.map(\.rule) == [NotifyRule(failures: 3)], "the defaults: three failed loads in a row")
+        #expect(notify["quiet"] == [])
+        #expect(notify["both"]?.first?.rule == NotifyRule(failures: 2, down: .seconds(30)))
+        #expect(file.notifySubscriptions().map(\.key) == ["stripe#0", "db#0", "both#0"])
+    }
+
+    @Test func aCommandGetsTheMessageInItsArgumentsTheEventInVariablesAndJSONOnItsInput() async throws {
+        let folder = try TemporaryFolder()
+        let script = #"cat > "$1/input.json"; printf '%s|%s|%s|%s' "$STATEDECK_EVENT" "$STATEDECK_TITLE" "$STATEDECK_ERROR_KIND" "$2" > "$1/seen.txt""#
+        let target = CommandTarget(command: CommandSpec(arguments: ["sh", "-c", script, "sh", folder.path, "{message}"]))
+        try await target.deliver(Self.notification)
+        let seen = try String(contentsOfFile: folder.path("seen.txt"), encoding: .utf8)
+        #expect(seen == "failure|API|timeout|API is down: Timed out")
+        let input = try Data(contentsOf: URL(fileURLWithPath: folder.path("input.json")))
+        #expect(input == (try DeckJSON.makeEncoder().encode(Self.notification)))
+        let json = try #require(try JSONSerialization.jsonObject(with: input) as? [String: Any])
+        #expect(json["event"] as? String == "failure")
+        #expect(json["downSince"] as? String == "2026-11-22T10:00:00.000Z")
+        #expect(json["downSeconds"] as? Int == 60)
+    }
+
+    @Test func aCommandThatFailsSaysHowWithItsLastLineOfErrors() async throws {
+        let target = CommandTarget(command: CommandSpec(arguments: ["sh", "-c", "echo first >&2; echo 'no route to chat' >&2; exit 3"]))
+        await #expect { try await target.deliver(Self.notification) } throws: { error in
+            "\(error)" == "command sh exited with status 3: no route to chat"
+        }
+    }
+
+    @Test func aWebhookPostsTheNotificationWithItsHeaders() async throws {
+        let server = try TestHTTPServer(routes: ["/hook": .init(status: 204)])
+        let target = WebhookTarget(url: server.url("/hook"), headers: ["Authorization": "Bearer s3cret"])
+        try await target.deliver(Self.notification)
+        let head = try #require(server.requests.first)
+        #expect(head.hasPrefix("POST /hook HTTP/1.1"))
+        #expect(head.contains("Content-Type: application/json"))
+        #expect(head.contains("Authorization: Bearer s3cret"))
+        #expect(server.requests.count == 1)
+    }
+
+    @Test func aWebhookThatKeepsFailingIsTriedAgainThenGivenUp() async throws {
+        let server = try TestHTTPServer(routes: ["/hook": .init(status: 503)])
+        let target = WebhookTarget(url: server.url("/hook"), retryDelays: [.milliseconds(10), .milliseconds(20)])
+        await #expect { try await target.deliver(Self.notification) } throws: { error in
+            "\(error)" == "webhook 127.0.0.1: HTTP 503, after 3 attempts"
+        }
+        #expect(server.requests.count == 3)
+    }
+}
