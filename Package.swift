@@ -83,7 +83,7 @@ let package = Package(
             name: "StateDeckApp",
             dependencies: [
                 "StateDeckServer", "StateDeck", "StateDeckSources", "StateDeckDemo", "StateDeckHistory",
-                "StateDeckSQLite", "Locking", .product(name: "Logging", package: "swift-log"),
+                "StateDeckSQLite", "StateDeckNotifications", "Locking", .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .executableTarget(
