@@ -40,12 +40,13 @@ public actor DeckFileSession {
     }
 
     /// Tells the outages of `deck`'s panels as the file's `notify:` entries say, from now on; call it
-    /// before the deck starts, so no first load goes unheard. A delivery that fails is logged and
-    /// shown as a toast.
-    public func notify(_ deck: Deck) async {
+    /// before the deck starts, so no first load goes unheard. Deliveries are counted in `server`'s
+    /// metrics; one that fails is logged and shown as a toast.
+    public func notify(_ deck: Deck, server: DeckServer) async {
         await notifier?.stop()
         let notifier = Notifier(file.notifySubscriptions(), ledger: outages)
         await notifier.onDelivery { [logger] delivery in
+            server.countNotification(delivered: delivery.failure == nil)
             guard let failure = delivery.failure else { return }
             logger.error("notification \(delivery.notification.event.rawValue) of \(delivery.notification.panel) not sent: \(failure)")
             Task { await deck.announce("A notification could not be sent: \(failure)", style: .error) }
@@ -76,7 +77,7 @@ public actor DeckFileSession {
         let unchanged = Set(edited.panels.filter(file.panels.contains).map(\.id))
         let deck = edited.makeDeck(memories: await server.deck.memories(of: unchanged))
         file = edited
-        await notify(deck)
+        await notify(deck, server: server)
         await server.replaceDeck(with: deck)
         watchPanelFiles(of: deck)
         logger.info("reloaded \(path)")

@@ -17,6 +17,7 @@ import StateDeck
 /// | `statedeck_retries_total` | counter | group, source | automatic retries planned |
 /// | `statedeck_streams_open` | gauge | | open event streams |
 /// | `statedeck_events_total` | counter | | events published to the streams (each goes to every stream) |
+/// | `statedeck_notifications_total` | counter | result | notifications delivered (`sent`) or given up (`failed`) |
 ///
 /// Debug-forced states count nowhere: a pinned panel's gauges keep their last real values.
 /// Per-panel series are gauges, a few per panel; the histogram and counters are per group and
@@ -66,6 +67,8 @@ final class DeckMetrics: Sendable {
     private let hub: EventHub
     private let streamsOpen: Gauge
     private let events: Counter
+    private let notificationsSent: Counter
+    private let notificationsFailed: Counter
 
     init(hub: EventHub) {
         self.hub = hub
@@ -73,6 +76,14 @@ final class DeckMetrics: Sendable {
         streamsOpen = registry.makeGauge(descriptor: Self.name("streams_open", help: "Open event streams."))
         events = registry.makeCounter(descriptor: Self.name(
             "events", unit: "total", help: "Events published to the streams; each goes to every open stream."))
+        let notifications = Self.name("notifications", unit: "total", help: "Notifications delivered, or given up.")
+        notificationsSent = registry.makeCounter(descriptor: notifications, labels: [("result", "sent")])
+        notificationsFailed = registry.makeCounter(descriptor: notifications, labels: [("result", "failed")])
+    }
+
+    /// Counts a notification delivered, or given up.
+    func countNotification(delivered: Bool) {
+        (delivered ? notificationsSent : notificationsFailed).increment()
     }
 
     /// Follows `deck` from now on, in place of the deck followed before: series of panels it lacks

@@ -103,6 +103,11 @@ public final class DeckServer: Sendable {
         }
     }
 
+    /// Counts a notification delivered, or given up, in the metrics.
+    public func countNotification(delivered: Bool) {
+        metrics.countNotification(delivered: delivered)
+    }
+
     /// The newest event id issued.
     public var lastEventID: UInt64 { hub.lastEventID }
 

@@ -6,6 +6,7 @@ import json
 import sys
 import threading
 import time
+import urllib.request
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
@@ -74,7 +75,7 @@ def test_a_webhook_hears_the_failure_once_and_the_recovery_once(make_server, rec
     deck = flaky_deck(tmp_path / "deck", (
         f'      - webhook: {{ url: "http://127.0.0.1:{receiver.port}/hook", headers: {{ Authorization: "Bearer t0ken" }} }}\n'
         "        after: { failures: 2 }\n"))
-    make_server(config=deck)
+    server = make_server(config=deck)
     failure = receiver.wait(1)[0]
     assert failure["authorization"] == "Bearer t0ken"
     body = failure["json"]
@@ -89,6 +90,8 @@ def test_a_webhook_hears_the_failure_once_and_the_recovery_once(make_server, rec
     assert recovery["downSince"] == body["downSince"]
     assert recovery["downSeconds"] >= 3
     assert recovery["message"].startswith("Payments is up again after ")
+    with urllib.request.urlopen(server.url + "/metrics", timeout=10) as answer:
+        assert 'statedeck_notifications_total{result="sent"} 2' in answer.read().decode()
 
 
 def test_apprise_carries_the_message_to_its_json_receiver(make_server, receiver, tmp_path):
