@@ -14,6 +14,8 @@ public final class DeckServer: Sendable {
     private let hub: EventHub
     private let gate: RequestGate
     private let history: (any HistoryStore)?
+    /// The API's routes, method and pattern, as `docs/openapi.yaml` must list them.
+    let routes: [(method: HTTPMethod, pattern: String)]
 
     /// Prepares the server; nothing is bound until `start()`.
     ///
@@ -57,6 +59,7 @@ public final class DeckServer: Sendable {
         APIRoutes(deck: { current.current }, mirror: mirror, history: history, timeline: configuration.timeline, debugEnabled: configuration.debug,
                   streamCapacity: configuration.streamCapacity)
             .register(on: &router)
+        routes = router.routes
         gate = RequestGate(configuredHost: configuration.host, token: configuration.token)
         http = HTTPServer(configuration: configuration.http,
                           responder: SecureResponder(gate: gate, routes: router, files: files), logger: logger)
