@@ -8,6 +8,8 @@ public struct Router: HTTPResponder {
 
     private struct Route {
         let method: HTTPMethod
+        /// The pattern as registered, such as `/api/panels/{id}`.
+        let path: String
         let pattern: RoutePattern
         let handler: Handler
     }
@@ -24,12 +26,18 @@ public struct Router: HTTPResponder {
 
     /// Adds a route. `pattern` must start with `/`.
     public mutating func on(_ method: HTTPMethod, _ pattern: String, _ handler: @escaping Handler) {
-        let route = Route(method: method, pattern: RoutePattern(pattern), handler: handler)
+        let route = Route(method: method, path: pattern, pattern: RoutePattern(pattern), handler: handler)
         let count = route.pattern.segmentCount
         if routesBySegmentCount.count <= count {
             routesBySegmentCount += Array(repeating: [], count: count + 1 - routesBySegmentCount.count)
         }
         routesBySegmentCount[count].append(route)
+    }
+
+    /// Every route's method and pattern as registered (`GET /api/panels/{id}`), shortest patterns
+    /// first: what a description of the API must list.
+    public var routes: [(method: HTTPMethod, pattern: String)] {
+        routesBySegmentCount.joined().map { ($0.method, $0.path) }
     }
 
     /// Whether some route's pattern matches `pathSegments`, whatever its method: the paths that

@@ -17,13 +17,15 @@ struct DebugBody: Decodable {
     /// The debug command a request asks for, or a `RequestBodyError` naming the bad field.
     static func command(from request: HTTPRequest) throws -> DebugCommand {
         let body = try RequestBody.decode(DebugBody.self, from: request)
+        // Checked whatever the command: a kind the server does not know is refused, never dropped.
+        let kind = try errorKind(body.error?.kind)
         if let ids = body.modifyingIds, body.state == nil {
             return .modifyingIds(ids)
         }
         switch body.state {
         case "loading": return .loading
         case "loaded": return .loaded(body.info)
-        case "error": return .error(try errorKind(body.error?.kind))
+        case "error": return .error(kind)
         case "reset": return .reset
         case "live": return .live
         case nil:

@@ -16,7 +16,12 @@ public final class DeckServer: Sendable {
     private let hub: EventHub
     private let gate: RequestGate
     private let history: (any HistoryStore)?
+<<<<<<< HEAD
     private let metrics: DeckMetrics
+=======
+    /// The API's routes, method and pattern, as `docs/openapi.yaml` must list them.
+    let routes: [(method: HTTPMethod, pattern: String)]
+>>>>>>> apidoc
 
     /// Prepares the server; nothing is bound until `start()`.
     ///
@@ -64,6 +69,7 @@ public final class DeckServer: Sendable {
                   timeline: configuration.timeline, debugEnabled: configuration.debug,
                   streamCapacity: configuration.streamCapacity)
             .register(on: &router)
+        routes = router.routes
         gate = RequestGate(configuredHost: configuration.host, token: configuration.token)
         responder = SecureResponder(gate: gate, routes: router, files: files)
         http = HTTPServer(configuration: configuration.http, responder: responder, logger: logger)

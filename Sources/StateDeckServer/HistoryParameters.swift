@@ -51,13 +51,21 @@ enum HistoryParameters {
         return result
     }
 
+    /// The most milliseconds since 1970 a time may be given as: the end of 9999, where ISO 8601's
+    /// four-digit years end too. Further on, the stores' millisecond arithmetic overflows (the
+    /// server crashed on `to=9223372036854775807`).
+    static let latestMilliseconds: Int64 = 253_402_300_799_999
+
     /// An ISO 8601 time (`2026-11-25T10:42:00Z`, with or without milliseconds) or milliseconds
-    /// since 1970.
+    /// since 1970, up to `latestMilliseconds`.
     private static func date(_ query: QueryItems, _ name: String) throws(Invalid) -> Date? {
         guard let text = query[name] else { return nil }
-        if let milliseconds = Int64(text), milliseconds >= 0 { return Date(millisecondsSince1970: milliseconds) }
+        if let milliseconds = Int64(text), (0...latestMilliseconds).contains(milliseconds) {
+            return Date(millisecondsSince1970: milliseconds)
+        }
         let withFraction = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
         if let date = (try? withFraction.parse(text)) ?? (try? Date.ISO8601FormatStyle().parse(text)) { return date }
-        throw Invalid(message: "\(name) must be an ISO 8601 time such as 2026-11-25T10:42:00Z, or milliseconds since 1970, not '\(text)'")
+        throw Invalid(message: "\(name) must be an ISO 8601 time such as 2026-11-25T10:42:00Z, or milliseconds since 1970"
+            + " up to \(latestMilliseconds) (the end of 9999), not '\(text)'")
     }
 }

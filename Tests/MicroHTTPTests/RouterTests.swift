@@ -29,6 +29,11 @@ import Testing
         #expect(bodyText(response) == #"{"id":"db main"}"#)
     }
 
+    @Test func routesListsEveryMethodAndPatternAsRegisteredShortestFirst() {
+        let routes = router().routes.map { "\($0.method) \($0.pattern)" }
+        #expect(routes == ["GET /api/state", "GET /api/panels/{id}", "POST /api/panels/{id}/retry"])
+    }
+
     @Test func hasRouteForWhatSomePatternMatchesWhateverTheMethod() {
         let router = router()
         #expect(router.hasRoute(for: ["api", "state"]))

@@ -163,6 +163,9 @@ extension Live {
             (#"{"state":"loaded","info":{"items":[{"id":"a"}]}}"#, "'info.items[0].title'"),
             (#"{"state":"error","error":"timeout"}"#, "'error'"),
             (#"{"state":"error","error":{"kind":7}}"#, "'error.kind'"),
+            // An error kind is checked even where the command does not use it.
+            (#"{"state":"loading","error":{"kind":"meteorStrike"}}"#, "'error.kind'"),
+            (#"{"modifyingIds":[],"error":{"kind":"meteorStrike"}}"#, "'error.kind'"),
             (#"{"state":"#, "malformed JSON"),
         ])
         func wrongTypesAre400NamingTheField(body: String, field: String) async throws {

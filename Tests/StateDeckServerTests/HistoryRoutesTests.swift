@@ -81,6 +81,11 @@ extension Live {
             ("/api/panels/api/uptime?span=10s", "span"),
             ("/api/panels/api/uptime?slots=501", "slots"),
             ("/api/panels/api/uptime?to=soon", "to"),
+            // Past the end of 9999 a time no longer fits the stores' arithmetic in milliseconds.
+            ("/api/panels/api/uptime?to=9223372036854775807", "to"),
+            ("/api/panels/api/uptime?to=253402300800000", "to"),
+            ("/api/panels/api/history?from=9223372036854775807", "from"),
+            ("/api/panels/api/history?to=9223372036854775807", "to"),
         ])
         func badParametersAre400NamingTheParameter(_ target: String, _ named: String) async throws {
             try await Self.withHistory { server, _ in
@@ -89,6 +94,16 @@ extension Live {
                 let error = try #require(response.apiError)
                 #expect(error.code == "bad_request")
                 #expect(error.message.hasPrefix(named), "\(error.message)")
+            }
+        }
+
+        @Test func theLatestTimeAParameterNamesIsTheEndOf9999() async throws {
+            try await Self.withHistory { server, _ in
+                for target in ["/api/panels/api/uptime?to=253402300799999", "/api/panels/api/history?from=0&to=253402300799999",
+                               "/api/panels/api/uptime?to=9999-12-31T23:59:59.999Z"] {
+                    let response = try await server.get(target)
+                    #expect(response.status == 200, "\(target): \(response.text)")
+                }
             }
         }
 
