@@ -405,8 +405,8 @@ export function createOverview(opts) {
   /**
    * Cuts a section's panels into chunks, and the chunks into blocks, reusing those it had.
    * @param {SectionView} view @param {Section} section @param {"card" | "row"} mode
-   * @returns {boolean} whether a chunk on screen may lack its panels: a block or chunk was made, or
-   *   a drawn chunk was emptied (the observer tells of them only a frame later)
+   * @returns {boolean} whether a chunk on screen may lack its panels: a block or chunk was made, or a
+   *   chunk's panels changed (the observer tells of them only a frame or two later)
    */
   function layoutChunks(view, section, mode) {
     let stale = false;
@@ -466,9 +466,9 @@ export function createOverview(opts) {
         if (chunk.drawn) {
           near?.unobserve(chunk.el);
           near?.observe(chunk.el);
-          stale = true;
         }
         empty(chunk, estimatedHeight(chunk));
+        stale = true;
       }
     }
     for (const block of view.blocks) sizeBlock(block);
