@@ -7,10 +7,11 @@
 // are cut into chunks of a few rows, and a chunk's cards or lines are made when the chunk comes
 // within a screen of the viewport and dropped when it leaves (an IntersectionObserver); a chunk
 // without them keeps its last height, or an estimate, so the scroll bar tells the truth. The chunks
-// are grouped in blocks, and a block far from the screen holds no chunk, only their height: the
-// browser lays out and watches some fifty blocks for 10,000 panels, not a thousand chunks (watching
-// each costs it time in every frame that changes anything). A card or line that is dropped stops
-// its timeline's requests, so only panels on screen ever ask for one.
+// are grouped in blocks, and a block far from the screen holds no chunk, only their height: for
+// 10,000 panels the browser lays out and watches some fifty blocks and the chunks of the one or two
+// near the screen, not 830 chunks (it computes every watched element's intersection in each frame
+// that changes anything). A card or line that is dropped stops its timeline's requests, so only
+// panels on screen ever ask for one.
 // A deck of up to config.overview.drawAllUpTo panels is drawn whole, so the browser's find in page
 // finds every panel of it.
 //
