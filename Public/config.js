@@ -22,7 +22,8 @@ export const config = Object.freeze({
   uptime: Object.freeze({ refreshMs: 60_000, settleMs: 1_000, seenMs: 150 }),
   /** The overview: panels are drawn in chunks of `cardRows` rows of cards or `compactRows` lines,
    * only while a chunk is within `nearMargin` of the viewport; a chunk never drawn is given an
-   * estimated height (`cardHeightPx` per row of cards, `rowHeightPx` per line); a deck of up to
+   * estimated height (`cardHeightPx` per row of cards, `rowHeightPx` per line); chunks are grouped
+   * `blockChunks` to a block, and a block far from the viewport holds none; a deck of up to
    * `drawAllUpTo` panels is drawn whole, so find in page finds each of them. A tab in the
    * background, where animation frames stop, applies changes every `hiddenFlushMs`; a search is
    * written into the address `addressDelayMs` after the last key. */
@@ -30,6 +31,7 @@ export const config = Object.freeze({
     drawAllUpTo: 200,
     cardRows: 3,
     compactRows: 30,
+    blockChunks: 16,
     nearMargin: "100% 0px",
     cardHeightPx: 330,
     rowHeightPx: 41,

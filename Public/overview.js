@@ -6,8 +6,12 @@
 // Thousands of panels stay fast because only what is near the screen exists: each section's panels
 // are cut into chunks of a few rows, and a chunk's cards or lines are made when the chunk comes
 // within a screen of the viewport and dropped when it leaves (an IntersectionObserver); a chunk
-// without them keeps its last height, or an estimate, so the scroll bar tells the truth. A card or
-// line that is dropped stops its timeline's requests, so only panels on screen ever ask for one.
+// without them keeps its last height, or an estimate, so the scroll bar tells the truth. The chunks
+// are grouped in blocks, and a block far from the screen holds no chunk, only their height: for
+// 10,000 panels the browser lays out and watches some fifty blocks and the chunks of the one or two
+// near the screen, not 830 chunks (it computes every watched element's intersection in each frame
+// that changes anything). A card or line that is dropped stops its timeline's requests, so only
+// panels on screen ever ask for one.
 // A deck of up to config.overview.drawAllUpTo panels is drawn whole, so the browser's find in page
 // finds every panel of it.
 //
@@ -30,6 +34,15 @@ import { h, icon } from "./dom.js";
  * @property {"card" | "row"} mode
  * @property {string[]} ids
  * @property {boolean} drawn whether its cards or lines are in it
+ * @property {number} height its height while not drawn: as last drawn, or estimated
+ * @property {Block} block
+ */
+
+/**
+ * @typedef {object} Block
+ * @property {HTMLElement} el
+ * @property {Chunk[]} chunks
+ * @property {boolean} open whether its chunks are in it (and watched); closed, it has their height
  */
 
 /**
@@ -40,6 +53,7 @@ import { h, icon } from "./dom.js";
  * @property {HTMLElement | null} label
  * @property {HTMLElement | null} counts
  * @property {Chunk[]} chunks
+ * @property {Block[]} blocks
  */
 
 /** The order a group's counts are told in: problems first. */
@@ -79,6 +93,8 @@ export function createOverview(opts) {
   const sectionViews = new Map();
   /** @type {Map<Element, Chunk>} */
   const chunkOfEl = new Map();
+  /** @type {Map<Element, Block>} */
+  const blockOfEl = new Map();
   /** @type {Map<string, Chunk>} */
   const chunkOfId = new Map();
   /** @type {Section[]} the sections drawn */
@@ -99,6 +115,8 @@ export function createOverview(opts) {
   /** @type {string | null} */
   let current = null;
   let columns = 1;
+  /** The space between two chunks of cards (a line between lines is 1 px), for blocks' heights. */
+  let cardGap = 0;
 
   // An empty grid, never drawn, that tells how many columns of cards fit; measured again only when
   // the list's width changes (measuring forces a layout).
@@ -117,17 +135,32 @@ export function createOverview(opts) {
   /** @param {IntersectionObserverEntry[]} entries */
   function onNear(entries) {
     if (whole) return;
+    /** @type {(Chunk | Block)[]} */
+    const coming = [];
+    /** @type {Chunk[]} */
+    const leaving = [];
+    /** @type {Block[]} */
+    const closing = [];
     for (const e of entries) {
-      const chunk = chunkOfEl.get(e.target);
-      if (!chunk) continue;
-      if (e.isIntersecting) draw(chunk);
-      else undraw(chunk);
+      const item = chunkOfEl.get(e.target) ?? blockOfEl.get(e.target);
+      if (!item) continue;
+      if (e.isIntersecting) coming.push(item);
+      else if ("drawn" in item) leaving.push(item);
+      else closing.push(item);
+    }
+    // Heights are all read before anything is written: one layout, not one per chunk.
+    undraw(leaving, closing);
+    for (const item of coming) {
+      if ("drawn" in item) draw(item);
+      else open(item);
     }
     release();
   }
 
   function measureColumns() {
-    const tracks = getComputedStyle(probe).gridTemplateColumns.split(" ").filter(Boolean).length;
+    const style = getComputedStyle(probe);
+    cardGap = parseFloat(style.rowGap) || 0;
+    const tracks = style.gridTemplateColumns.split(" ").filter(Boolean).length;
     return Math.max(1, tracks);
   }
 
@@ -193,6 +226,7 @@ export function createOverview(opts) {
 
   /** @param {Chunk} chunk */
   function draw(chunk) {
+    open(chunk.block);
     const els = chunk.ids.map((id) => (chunk.mode === "card" ? cardElement(id) : rowElement(id)));
     const same = chunk.drawn && els.length === chunk.el.children.length && els.every((el, i) => chunk.el.children[i] === el);
     if (!same) chunk.el.replaceChildren(...els);
@@ -201,13 +235,59 @@ export function createOverview(opts) {
     chunk.el.style.removeProperty("height");
   }
 
-  /** @param {Chunk} chunk */
-  function undraw(chunk) {
-    if (!chunk.drawn || chunk.el.contains(document.activeElement)) return;
-    chunk.el.style.height = `${chunk.el.offsetHeight}px`;
+  /**
+   * Drops the cards or lines of chunks, and the chunks of blocks, that left the screen's surroundings
+   * (not those holding the focus); each keeps its height.
+   * @param {Chunk[]} chunks @param {Block[]} blocks
+   */
+  function undraw(chunks, blocks) {
+    const closing = blocks.filter((block) => block.open && !block.el.contains(document.activeElement));
+    const leaving = [...chunks, ...closing.flatMap((block) => block.chunks)].filter(
+      (chunk) => chunk.drawn && !chunk.el.contains(document.activeElement),
+    );
+    const heights = leaving.map((chunk) => chunk.el.offsetHeight);
+    leaving.forEach((chunk, i) => empty(chunk, heights[i]));
+    for (const block of closing) {
+      for (const chunk of block.chunks) near?.unobserve(chunk.el);
+      block.el.replaceChildren();
+      block.open = false;
+      sizeBlock(block);
+    }
+  }
+
+  /**
+   * Takes a chunk's cards or lines out of it, leaving it a height.
+   * @param {Chunk} chunk @param {number} height
+   */
+  function empty(chunk, height) {
+    chunk.height = height;
+    chunk.el.style.height = `${height}px`;
     chunk.el.replaceChildren();
     chunk.drawn = false;
     delete chunk.el.dataset.drawn;
+  }
+
+  /**
+   * Puts a block's chunks in it, watched from now on.
+   * @param {Block} block
+   */
+  function open(block) {
+    if (block.open) return;
+    block.open = true;
+    block.el.style.removeProperty("height");
+    block.el.replaceChildren(...block.chunks.map((chunk) => chunk.el));
+    for (const chunk of block.chunks) near?.observe(chunk.el);
+  }
+
+  /**
+   * A closed block is as tall as its chunks with the space between them.
+   * @param {Block} block
+   */
+  function sizeBlock(block) {
+    if (block.open || !block.chunks.length) return;
+    const gap = block.chunks[0].mode === "card" ? cardGap : 1;
+    const height = `${block.chunks.reduce((sum, chunk) => sum + chunk.height, gap * (block.chunks.length - 1))}px`;
+    if (block.el.style.height !== height) block.el.style.height = height;
   }
 
   /** Drops the cards and lines no drawn chunk holds: they stop asking for their timelines. */
@@ -248,7 +328,7 @@ export function createOverview(opts) {
     if (view) return view;
     const body = h("div", { class: "group-body", attrs: { id: `group-body-${section.key || "none"}` } });
     if (!section.group) {
-      view = { el: h("div", { class: "group group-none", data: { testid: "group-none" } }, body), body, toggle: null, label: null, counts: null, chunks: [] };
+      view = { el: h("div", { class: "group group-none", data: { testid: "group-none" } }, body), body, toggle: null, label: null, counts: null, chunks: [], blocks: [] };
     } else {
       const key = section.key;
       const label = h("span", { class: "group-label" });
@@ -279,6 +359,7 @@ export function createOverview(opts) {
         label,
         counts,
         chunks: [],
+        blocks: [],
       };
     }
     sectionViews.set(section.key, view);
@@ -314,36 +395,63 @@ export function createOverview(opts) {
     for (const id of chunk.ids) if (chunkOfId.get(id) === chunk) chunkOfId.delete(id);
   }
 
+  /** @param {Block} block a block leaving the page */
+  function forgetBlock(block) {
+    near?.unobserve(block.el);
+    blockOfEl.delete(block.el);
+    for (const chunk of block.chunks) forget(chunk);
+    block.el.remove();
+  }
+
   /**
-   * Cuts a section's panels into chunks, reusing the chunks it had.
+   * Cuts a section's panels into chunks, and the chunks into blocks, reusing those it had.
    * @param {SectionView} view @param {Section} section @param {"card" | "row"} mode
-   * @returns {boolean} whether a chunk was made (one the observer has not seen yet)
+   * @returns {boolean} whether a chunk on screen may lack its panels: a block or chunk was made, or a
+   *   chunk's panels changed (the observer tells of them only a frame or two later)
    */
   function layoutChunks(view, section, mode) {
-    let made = false;
+    let stale = false;
     view.body.dataset.mode = mode;
     const size = chunkSize(mode);
+    const perBlock = config.overview.blockChunks;
     const wanted = Math.ceil(section.ids.length / size);
+    const wantedBlocks = Math.ceil(wanted / perBlock);
+    while (view.blocks.length > wantedBlocks) forgetBlock(/** @type {Block} */ (view.blocks.pop()));
     while (view.chunks.length > wanted) {
       const gone = /** @type {Chunk} */ (view.chunks.pop());
       forget(gone);
       gone.el.remove();
+      // The last chunk is its block's last, if the block is still there.
+      if (gone.block.chunks.at(-1) === gone) gone.block.chunks.pop();
+    }
+    while (view.blocks.length < wantedBlocks) {
+      const el = h("div", { class: "panel-block" });
+      const block = { el, chunks: /** @type {Chunk[]} */ ([]), open: false };
+      view.blocks.push(block);
+      blockOfEl.set(el, block);
+      view.body.appendChild(el);
+      near?.observe(el);
+      stale = true;
     }
     for (let i = 0; i < wanted; i++) {
       const from = i * size;
       const to = Math.min(section.ids.length, from + size);
       let chunk = view.chunks[i];
       if (!chunk || chunk.mode !== mode) {
-        if (chunk) forget(chunk);
+        const block = view.blocks[Math.floor(i / perBlock)];
         const el = h("div", { class: ["panel-grid", `panel-grid-${mode}`], data: { testid: "panel-grid" } });
-        const fresh = { el, mode, ids: /** @type {string[]} */ ([]), drawn: false };
-        if (chunk) chunk.el.replaceWith(el);
-        else view.body.appendChild(el);
+        const fresh = { el, mode, ids: /** @type {string[]} */ ([]), drawn: false, height: 0, block };
+        block.chunks[i % perBlock] = fresh;
+        if (block.open) {
+          if (chunk) chunk.el.replaceWith(el);
+          else block.el.appendChild(el);
+          near?.observe(el);
+        }
+        if (chunk) forget(chunk);
         view.chunks[i] = fresh;
         chunkOfEl.set(el, fresh);
-        near?.observe(el);
         chunk = fresh;
-        made = true;
+        stale = true;
       }
       // Compared in place: most chunks keep their panels, and no copy of them is made.
       let changed = to - from !== chunk.ids.length;
@@ -352,21 +460,35 @@ export function createOverview(opts) {
       for (const id of chunk.ids) if (chunkOfId.get(id) === chunk) chunkOfId.delete(id);
       chunk.ids = section.ids.slice(from, to);
       for (const id of chunk.ids) chunkOfId.set(id, chunk);
-      if (chunk.drawn) draw(chunk);
-      else chunk.el.style.height = `${estimatedHeight(chunk)}px`;
+      if (chunk.drawn && (whole || chunk.el.contains(document.activeElement))) draw(chunk);
+      else {
+        // Drawn again only near the screen: at once on it (drawVisible), else once the observer,
+        // asked afresh, reports it near; a search does not wait for cards nobody sees yet.
+        if (chunk.drawn) {
+          near?.unobserve(chunk.el);
+          near?.observe(chunk.el);
+        }
+        empty(chunk, estimatedHeight(chunk));
+        stale = true;
+      }
     }
-    return made;
+    for (const block of view.blocks) sizeBlock(block);
+    return stale;
   }
 
-  /** Draws at once the chunks in the viewport (the observer would one frame later, and draws those
-   * near it then), measured first, so the page is laid out once. */
+  /** Draws at once the chunks in the viewport (the observer would a frame or two later, and draws
+   * those near it then): the blocks on screen are opened, then their chunks on screen drawn, each
+   * measured before anything is written. */
   function drawVisible() {
-    const onScreen = [...chunkOfEl.values()].filter((chunk) => {
-      if (chunk.drawn) return false;
-      const r = chunk.el.getBoundingClientRect();
+    /** @param {Element} el */
+    const onScreen = (el) => {
+      const r = el.getBoundingClientRect();
       return r.bottom >= 0 && r.top <= innerHeight;
-    });
-    for (const chunk of onScreen) draw(chunk);
+    };
+    const blocks = [...blockOfEl.values()].filter((block) => !block.open && onScreen(block.el));
+    for (const block of blocks) open(block);
+    const chunks = [...chunkOfEl.values()].filter((chunk) => chunk.block.open && !chunk.drawn && onScreen(chunk.el));
+    for (const chunk of chunks) draw(chunk);
   }
 
   /**
@@ -382,17 +504,17 @@ export function createOverview(opts) {
     const keys = new Set(next.map((s) => s.key));
     for (const [key, sv] of sectionViews) {
       if (keys.has(key)) continue;
-      for (const chunk of sv.chunks) forget(chunk);
+      for (const block of sv.blocks) forgetBlock(block);
       sv.el.remove();
       sectionViews.delete(key);
     }
     /** @type {HTMLElement[]} */
     const order = [];
-    let made = false;
+    let stale = false;
     for (const section of next) {
       const sv = sectionView(section);
       drawHeading(sv, section);
-      if (layoutChunks(sv, section, section.collapsed || view.density === "compact" ? "row" : "card")) made = true;
+      if (layoutChunks(sv, section, section.collapsed || view.density === "compact" ? "row" : "card")) stale = true;
       order.push(sv.el);
     }
     order.forEach((el, i) => {
@@ -400,7 +522,7 @@ export function createOverview(opts) {
     });
     if (current === null || !chunkOfId.has(current)) setCurrent(next.find((s) => s.ids.length)?.ids[0] ?? null);
     if (whole) for (const chunk of chunkOfEl.values()) draw(chunk);
-    else if (made) drawVisible();
+    else if (stale) drawVisible();
     release();
   }
 

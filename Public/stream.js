@@ -146,6 +146,9 @@ export function createEventStream(opts) {
   let retryTimer;
   /** @type {ReturnType<typeof setTimeout> | undefined} */
   let watchdog;
+  /** When the stream last brought anything: the watchdog's timer reads it when it fires, rather than
+   * being set again at each of a thousand reads a second. */
+  let heardAt = 0;
   let stopped = true;
   let generation = 0;
   /** @type {string | null} */
@@ -159,8 +162,19 @@ export function createEventStream(opts) {
 
   function armWatchdog() {
     clearTimeout(watchdog);
+    watchdog = undefined;
+    heardAt = performance.now();
     const silenceMs = opts.silenceMs();
-    if (silenceMs !== null) watchdog = setTimeout(() => controller?.abort(new Error("silent stream")), silenceMs);
+    if (silenceMs !== null) watchdog = setTimeout(checkSilence, silenceMs);
+  }
+
+  function checkSilence() {
+    watchdog = undefined;
+    const silenceMs = opts.silenceMs();
+    if (silenceMs === null) return;
+    const silent = performance.now() - heardAt;
+    if (silent >= silenceMs) controller?.abort(new Error("silent stream"));
+    else watchdog = setTimeout(checkSilence, silenceMs - silent);
   }
 
   async function connect() {
@@ -194,14 +208,18 @@ export function createEventStream(opts) {
         },
         resumeFrom ?? "",
       );
-      const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+      // Decoded here rather than through a TextDecoderStream, whose extra stream costs promises on
+      // every one of the many small reads.
+      const decoder = new TextDecoder();
+      const reader = res.body.getReader();
       for (;;) {
         const { value, done } = await reader.read();
         if (done) break;
         if (gen !== generation) return;
-        armWatchdog();
+        if (watchdog === undefined) armWatchdog();
+        else heardAt = performance.now();
         if (state.attempt !== 0) setState({ attempt: 0 });
-        parser.feed(value);
+        parser.feed(decoder.decode(value, { stream: true }));
       }
       throw new Error("stream ended");
     } catch (err) {

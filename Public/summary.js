@@ -38,8 +38,8 @@ export function createSummaryBar(root, opts) {
   const total = h("span", { class: "summary-total", data: { testid: "summary-total" } });
   /** @type {StateFilter | null} */
   let active = null;
-  /** What is drawn, so a frame whose counts did not change draws nothing. */
-  let drawnKey = "";
+  /** The total drawn: only what changed is drawn again (counts change many times a second). */
+  let drawnTotal = -1;
   const buttons = COUNTS.map(({ state, label }) => {
     const value = h("span", { class: "count-value" });
     const el = h(
@@ -54,7 +54,9 @@ export function createSummaryBar(root, opts) {
       value,
       h("span", { class: "count-label", text: ` ${label}` }),
     );
-    return { state, el, value };
+    /** What the button shows, so that a count that did not change is not drawn again. */
+    const drawn = { count: -1, pressed: false };
+    return { state, el, value, drawn };
   });
   root.replaceChildren(total, ...buttons.map((b) => b.el));
 
@@ -65,19 +67,22 @@ export function createSummaryBar(root, opts) {
      */
     render(counts, state) {
       active = state;
-      const key = `${state} ${counts.up} ${counts.failing} ${counts.loading} ${counts.unknown} ${counts.pinned}`;
-      if (key === drawnKey) return;
-      drawnKey = key;
       const all = counts.up + counts.failing + counts.loading + counts.unknown;
-      total.textContent = `${numberFormat.format(all)} ${all === 1 ? "panel" : "panels"}`;
+      if (all !== drawnTotal) {
+        drawnTotal = all;
+        total.textContent = `${numberFormat.format(all)} ${all === 1 ? "panel" : "panels"}`;
+      }
       for (const b of buttons) {
         const n = counts[b.state];
+        const pressed = state === b.state;
+        if (n === b.drawn.count && pressed === b.drawn.pressed) continue;
+        b.drawn.count = n;
+        b.drawn.pressed = pressed;
         b.value.textContent = numberFormat.format(n);
-        const pressed = String(state === b.state);
-        b.el.setAttribute("aria-pressed", pressed);
+        b.el.setAttribute("aria-pressed", String(pressed));
         b.el.dataset.count = String(n);
         // The pinned count exists only while something is pinned (a debug-server affair).
-        b.el.hidden = b.state === "pinned" && n === 0 && state !== "pinned";
+        b.el.hidden = b.state === "pinned" && n === 0 && !pressed;
       }
     },
   };
