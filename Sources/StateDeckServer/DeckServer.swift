@@ -16,12 +16,9 @@ public final class DeckServer: Sendable {
     private let hub: EventHub
     private let gate: RequestGate
     private let history: (any HistoryStore)?
-<<<<<<< HEAD
     private let metrics: DeckMetrics
-=======
     /// The API's routes, method and pattern, as `docs/openapi.yaml` must list them.
     let routes: [(method: HTTPMethod, pattern: String)]
->>>>>>> apidoc
 
     /// Prepares the server; nothing is bound until `start()`.
     ///
