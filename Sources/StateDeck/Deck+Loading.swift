@@ -29,11 +29,11 @@ extension Deck {
     }
 
     /// How many panels start their first loads together: a bigger deck starts the next as many
-    /// 50 ms later (10,000 panels within a second), so that its first loads do not all wait at
+    /// 50 ms later (10,000 panels within two seconds), so that its first loads do not all wait at
     /// once, each holding a task and its memory, behind the limits of their sources. Past such a
     /// burst glibc keeps the memory it freed: 10,000 first loads at once left 200 MB resident for a
     /// deck that uses 63.
-    static let startWave = 500
+    static let startWave = 250
 
     /// Cancels all work: loads (so a command loader can kill its process), schedules, recovery
     /// handlers, item actions and the toast expiry.

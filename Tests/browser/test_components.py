@@ -151,8 +151,27 @@ PLAY_AND_WATCH = """async ({ steps, selector, watchMs }) => {
 FRAME_MS = 17
 
 
-@pytest.mark.parametrize("ends_at_ms, seen", [(100, False), (450, True), (1_000, True)])
-def test_a_loading_indicator_is_never_seen_for_a_flash(server, open_page, ends_at_ms, seen):
+def assert_never_a_flash(watched: dict) -> None:
+    """The indicator's rules, judged by when its two states were really applied (the page's timers
+    run late on a busy machine): a state that ended before the reveal (300 ms) is never seen; one
+    that lasted well past it (400 ms) is; once seen, the indicator stays at least 500 ms and until
+    its state ended. In between, a frame may or may not have painted it."""
+    runs, (begun, ended) = watched["runs"], watched["applied"]
+    lasted = ended - begun
+    if lasted < 300 - 2 * FRAME_MS:
+        assert runs == [], watched
+    elif lasted >= 400:
+        assert len(runs) == 1, watched
+    else:
+        assert len(runs) <= 1, watched
+    for shown, hidden in runs:
+        assert shown >= begun + 300 - 2 * FRAME_MS, watched
+        assert hidden - shown >= 500 - 2 * FRAME_MS, watched
+        assert hidden >= ended, watched
+
+
+@pytest.mark.parametrize("ends_at_ms", [100, 450, 1_000])
+def test_a_loading_indicator_is_never_seen_for_a_flash(server, open_page, ends_at_ms):
     """A refresh that ends before the indicator's reveal (300 ms) never shows it; once shown, it stays
     at least 500 ms, even when the load ends 150 ms after it appeared, and until the load ends."""
     page = open_page(server)
@@ -160,46 +179,26 @@ def test_a_loading_indicator_is_never_seen_for_a_flash(server, open_page, ends_a
     loaded = panel_state(pid, "Flash", ["loading", "loaded"], info=INFO)
     inject_panel(page, loaded)
     loading = panel_state(pid, "Flash", ["loading", "loaded", "loading"], info=INFO)
-    watched = page.evaluate(PLAY_AND_WATCH, {
+    assert_never_a_flash(page.evaluate(PLAY_AND_WATCH, {
         "steps": [[0, loading], [ends_at_ms, loaded]],
         "selector": f"[data-panel-id='{pid}'] [data-testid='loading-indicator']",
         "watchMs": ends_at_ms + 900,
-    })
-    runs, (loading_at, loaded_at) = watched["runs"], watched["applied"]
-    if not seen:
-        # Only when the loaded state really came before the reveal can the indicator stay unseen.
-        assert loaded_at - loading_at < 300, watched
-        assert runs == [], watched
-    else:
-        assert len(runs) == 1, watched
-        shown, hidden = runs[0]
-        assert shown >= loading_at + 300 - 2 * FRAME_MS, watched
-        assert hidden - shown >= 500 - 2 * FRAME_MS, watched
-        assert hidden >= loaded_at, watched
+    }))
     expect(panel(page, pid).locator(tid("loading"))).to_have_count(0)
 
 
-@pytest.mark.parametrize("ends_at_ms, seen", [(100, False), (450, True)])
-def test_an_item_spinner_is_never_seen_for_a_flash(server, open_page, ends_at_ms, seen):
+@pytest.mark.parametrize("ends_at_ms", [100, 450])
+def test_an_item_spinner_is_never_seen_for_a_flash(server, open_page, ends_at_ms):
     page = open_page(server)
     pid = f"fx-item-flash-{ends_at_ms}"
     idle = panel_state(pid, "Jobs", ["loading", "loaded"], info=LIST_INFO)
     inject_panel(page, idle)
     busy = {**idle, "modifyingIds": ["nightly"]}
-    watched = page.evaluate(PLAY_AND_WATCH, {
+    assert_never_a_flash(page.evaluate(PLAY_AND_WATCH, {
         "steps": [[0, busy], [ends_at_ms, idle]],
         "selector": f"[data-panel-id='{pid}'] [data-testid='item-progress']",
         "watchMs": ends_at_ms + 900,
-    })
-    runs, (busy_at, idle_at) = watched["runs"], watched["applied"]
-    if not seen:
-        assert idle_at - busy_at < 300, watched
-        assert runs == [], watched
-    else:
-        assert len(runs) == 1, watched
-        shown, hidden = runs[0]
-        assert shown >= busy_at + 300 - 2 * FRAME_MS, watched
-        assert hidden - shown >= 500 - 2 * FRAME_MS, watched
+    }))
     expect(panel(page, pid).locator(tid("item-progress"))).to_have_count(0)
 
 
