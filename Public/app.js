@@ -218,7 +218,12 @@ const historyView = installHistory({
   store,
   onDialogOpen: (dialog) => toaster.hostIn(dialog),
   onDialogClose: () => toaster.hostIn(document.body),
-  openerFor: (id) => overview.cardOf(id)?.historyButton ?? overview.cardOf(id)?.el ?? null,
+  // The card's History button, or the card itself while the button is hidden (no timeline yet):
+  // focus on a hidden button would be lost.
+  openerFor: (id) => {
+    const card = overview.cardOf(id);
+    return card && !card.historyButton.hidden ? card.historyButton : card?.el ?? null;
+  },
 });
 const noticeView = createNoticeView($("#deck-notice"));
 

@@ -283,10 +283,15 @@ def test_the_history_dialog_opens_from_its_button_and_from_its_address(history_s
     expect(dialog).to_be_visible()
     expect(dialog).to_have_accessible_name("History of Good")
     expect(dialog.locator(tid("history-entry")).first).to_have_attribute("data-state", "loaded")
+    # Focus goes back to the card's History button once the card shows it (its timeline came).
+    good_opener = panel(page, "good").locator(tid("history-open"))
+    expect(good_opener).to_be_attached()
+    page.wait_for_function(
+        "() => !document.querySelector(\"[data-panel-id='good'] [data-testid='history-open']\").hidden")
     dialog.locator(tid("history-close")).click()
     expect(dialog).to_be_hidden()
     expect(page).to_have_url(srv.url + "/")
-    expect(panel(page, "good").locator(tid("history-open"))).to_be_focused()
+    expect(good_opener).to_be_focused()
 
     # The browser's Back closes what the button opened.
     panel(page, "bad").locator(tid("history-open")).click()
