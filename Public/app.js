@@ -222,7 +222,8 @@ const historyView = installHistory({
   // focus on a hidden button would be lost.
   openerFor: (id) => {
     const card = overview.cardOf(id);
-    return card && !card.historyButton.hidden ? card.historyButton : card?.el ?? null;
+    const button = card?.historyButton;
+    return button && !button.hidden ? button : card?.el ?? null;
   },
 });
 const noticeView = createNoticeView($("#deck-notice"));
