@@ -33,12 +33,16 @@ public actor Notifier {
     }
 
     private let subscriptions: [String: [Subscription]]
+    /// The same subscriptions by key, the key outages are kept under.
+    private let subscriptionsByKey: [String: Subscription]
     private let ledger: (any NotificationLedger)?
     private let now: @Sendable () -> Date
     private let clock: any Clock<Duration>
     private var watches: [String: OutageWatch]
     private var panels: [String: (title: String, group: String?)] = [:]
     private var timer: Task<Void, Never>?
+    /// When `timer` wakes; nil when no timer waits.
+    private var timerDue: Date?
     private var deliveries: [@Sendable (Delivery) -> Void] = []
     private let changes: AsyncStream<PanelChange>
     private let input: AsyncStream<PanelChange>.Continuation
@@ -51,6 +55,7 @@ public actor Notifier {
         now: @escaping @Sendable () -> Date = { Date() }, clock: any Clock<Duration> = ContinuousClock()
     ) {
         self.subscriptions = Dictionary(grouping: subscriptions, by: \.panel)
+        subscriptionsByKey = Dictionary(subscriptions.map { ($0.key, $0) }, uniquingKeysWith: { $1 })
         self.ledger = ledger
         self.now = now
         self.clock = clock
@@ -69,8 +74,11 @@ public actor Notifier {
         let snapshot = await deck.snapshot()
         panels = Dictionary(uniqueKeysWithValues: snapshot.panels.map { ($0.id, ($0.title, $0.group)) })
         let input = input
+        // Only the changes of panels with notify entries are queued: the observer runs on the
+        // deck's actor, with every change of every panel.
+        let watched = Set(subscriptions.keys)
         await deck.observe { event in
-            if case .change(let change) = event { input.yield(change) }
+            if case .change(let change) = event, watched.contains(change.panel) { input.yield(change) }
         }
         if consumer == nil {
             let changes = changes
@@ -93,13 +101,12 @@ public actor Notifier {
 
     private func handle(_ change: PanelChange) {
         guard change.cause != .debug, change.cause != .view, let list = subscriptions[change.panel] else { return }
+        let summary = change.state.errorSummary
         for subscription in list {
             var watch = watches[subscription.key] ?? OutageWatch()
             switch change.state {
-            case .error(let error):
-                let card = ErrorPresenter().card(for: error)
-                let summary = DeckNotification.ErrorSummary(kind: card.kind.rawValue, title: card.title, message: card.description)
-                if let event = watch.failed(with: summary, at: change.at, rule: subscription.rule) {
+            case .error:
+                if let summary, let event = watch.failed(with: summary, at: change.at, rule: subscription.rule) {
                     send(event, of: subscription, watch: watch, at: change.at)
                 }
             case .loaded:
@@ -116,23 +123,29 @@ public actor Notifier {
         armTimer()
     }
 
-    /// Sends what is due without a load (time down, reminders), then waits for the next.
+    /// Sends what is due without a load (time down, reminders), then waits for the next. Only
+    /// outages in progress can have something due.
     private func tick() {
+        timerDue = nil
         let date = now()
-        for list in subscriptions.values {
-            for subscription in list {
-                guard var watch = watches[subscription.key], let event = watch.due(at: date, rule: subscription.rule) else { continue }
-                send(event, of: subscription, watch: watch, at: date)
-                keep(watch, for: subscription.key)
-            }
+        for (key, outage) in watches {
+            guard let subscription = subscriptionsByKey[key] else { continue }
+            var watch = outage
+            guard let event = watch.due(at: date, rule: subscription.rule) else { continue }
+            send(event, of: subscription, watch: watch, at: date)
+            keep(watch, for: key)
         }
         armTimer()
     }
 
+    /// Waits for the earliest time an outage in progress has something due, unless the timer
+    /// waits for it already.
     private func armTimer() {
+        let next = watches.compactMap { key, watch in subscriptionsByKey[key].flatMap { watch.nextDue(rule: $0.rule) } }.min()
+        guard next != timerDue else { return }
         timer?.cancel()
-        let dues = subscriptions.values.joined().compactMap { watches[$0.key]?.nextDue(rule: $0.rule) }
-        guard let next = dues.min() else { return }
+        timerDue = next
+        guard let next else { return }
         let delay = Duration.seconds(max(0, next.timeIntervalSince(now())))
         timer = Task { [clock, weak self] in
             guard (try? await clock.sleep(for: delay)) != nil else { return }
@@ -160,5 +173,14 @@ public actor Notifier {
             let delivery = Delivery(notification: notification, target: target.name, failure: failure)
             observers.forEach { $0(delivery) }
         }
+    }
+}
+
+extension ViewState {
+    /// The error card's kind, title and message, for an error.
+    var errorSummary: DeckNotification.ErrorSummary? {
+        guard case .error(let error) = self else { return nil }
+        let card = ErrorPresenter().card(for: error)
+        return DeckNotification.ErrorSummary(kind: card.kind.rawValue, title: card.title, message: card.description)
     }
 }
