@@ -58,6 +58,11 @@ struct NotifyTests {
         #expect(json["downSeconds"] as? Int == 60)
     }
 
+    @Test func placeholdersAreFilledOnceWhateverTheValuesHold() {
+        let fills = ["{title}": "A {panel} title", "{panel}": "api"]
+        #expect(CommandTarget.fill("{title} / {panel} / {unknown} / {", with: fills) == "A {panel} title / api / {unknown} / {")
+    }
+
     @Test func aCommandThatFailsSaysHowWithItsLastLineOfErrors() async throws {
         let target = CommandTarget(command: CommandSpec(arguments: ["sh", "-c", "echo first >&2; echo 'no route to chat' >&2; exit 3"]))
         await #expect { try await target.deliver(Self.notification) } throws: { error in

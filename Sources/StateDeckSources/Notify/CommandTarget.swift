@@ -26,9 +26,7 @@ public struct CommandTarget: NotificationTarget {
         var command = command
         let fills = ["{message}": notification.message, "{event}": notification.event.rawValue,
                      "{panel}": notification.panel, "{title}": notification.title]
-        command.arguments = command.arguments.map { argument in
-            fills.reduce(argument) { $0.replacing($1.key, with: $1.value) }
-        }
+        command.arguments = command.arguments.map { Self.fill($0, with: fills) }
         let variables: [String: String?] = [
             "STATEDECK_EVENT": notification.event.rawValue, "STATEDECK_PANEL": notification.panel,
             "STATEDECK_TITLE": notification.title, "STATEDECK_GROUP": notification.group,
@@ -52,5 +50,23 @@ public struct CommandTarget: NotificationTarget {
         case .timedOut: throw Failure(description: "\(name) ran past its \(command.timeout.shortText)")
         case .launchFailed(let reason, _): throw Failure(description: reason)
         }
+    }
+
+    /// `argument` with each `{name}` that `fills` knows replaced, in one pass: a value filled in
+    /// (a title holding "{panel}", say) is never read again.
+    static func fill(_ argument: String, with fills: [String: String]) -> String {
+        var result = ""
+        var rest = argument[...]
+        while let open = rest.firstIndex(of: "{") {
+            result += rest[..<open]
+            if let close = rest[open...].firstIndex(of: "}"), let value = fills[String(rest[open...close])] {
+                result += value
+                rest = rest[rest.index(after: close)...]
+            } else {
+                result += "{"
+                rest = rest[rest.index(after: open)...]
+            }
+        }
+        return result + rest
     }
 }
