@@ -41,7 +41,7 @@ public actor DeckFileSession {
     }
 
     private func makeDeck(of file: DeckFile, memories: [String: PanelMemory] = [:]) -> Deck {
-        file.makeDeck(memories: memories, appending: file.statedeckPanel ? [statedeckPanel.makePanel()] : [])
+        file.makeDeck(memories: memories, appending: file.statedeckPanel ? [statedeckPanel.makePanel().group(StateDeckPanel.group)] : [])
     }
 
     /// Tells the outages of `deck`'s panels as the file's `notify:` entries say, from now on; call it
