@@ -54,7 +54,7 @@ public actor DeckFileSession {
         if !subscriptions.isEmpty { statedeckPanel.countNotifications() }
         await notifier.onDelivery { [logger, statedeckPanel] delivery in
             server.countNotification(delivered: delivery.failure == nil)
-            Task { await statedeckPanel.count(delivery, on: server.deck) }
+            statedeckPanel.count(delivery, on: server.deck)
             guard let failure = delivery.failure else { return }
             logger.error("notification \(delivery.notification.event.rawValue) of \(delivery.notification.panel) not sent: \(failure)")
             Task { await server.deck.announce("A notification could not be sent: \(failure)", style: .error) }

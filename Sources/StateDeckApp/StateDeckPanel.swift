@@ -36,14 +36,15 @@ public final class StateDeckPanel: Sendable {
         notifications.withLock { $0 = $0 ?? NotificationTally() }
     }
 
-    /// Counts `delivery`, and reloads the panel of `deck` when a target started or stopped failing.
-    func count(_ delivery: Notifier.Delivery, on deck: Deck) async {
+    /// Counts `delivery` as it comes, and reloads the panel of `deck` when a target started or
+    /// stopped failing.
+    func count(_ delivery: Notifier.Delivery, on deck: Deck) {
         let changed = notifications.withLock { tally in
             var counted = tally ?? NotificationTally()
             defer { tally = counted }
             return counted.count(delivery)
         }
-        if changed { try? await deck.refresh(panel: Self.id) }
+        if changed { Task { try? await deck.refresh(panel: Self.id) } }
     }
 
     private func load() throws -> Info {
