@@ -18,14 +18,22 @@ import Testing
     }
 
     /// Takes each notification and never answers until the test opens its gate, then gives up:
-    /// a receiver that is down when the process stops.
+    /// a receiver that is down when the process stops. Notes what `ledger` had still to deliver
+    /// as each attempt began.
     final class StalledTarget: NotificationTarget {
         struct GaveUp: Error {}
         let name = "stalled"
         let attempts = Recorder<DeckNotification>()
+        let pendingAtAttempt = Recorder<[DeckNotification]>()
         let gate = Gate()
+        let ledger: MemoryLedger?
+
+        init(ledger: MemoryLedger? = nil) {
+            self.ledger = ledger
+        }
 
         func deliver(_ notification: DeckNotification) async throws {
+            pendingAtAttempt.append(ledger?.pending.current.map(\.notification) ?? [])
             attempts.append(notification)
             await gate.wait()
             throw GaveUp()
@@ -182,7 +190,7 @@ import Testing
 
     @Test func aFailureStillBeingDeliveredAtTheStopIsDeliveredAfterTheRestartAndNotDecidedAgain() async throws {
         let ledger = MemoryLedger()
-        let stalled = StalledTarget()
+        let stalled = StalledTarget(ledger: ledger)
         defer { stalled.gate.open() }
         do {
             let test = await Self.deck(ScriptedLoader(.failure(.server)))
@@ -192,8 +200,9 @@ import Testing
             await test.deck.stop()
             await notifier.stop()
         }
-        let left = try #require(ledger.pending.current.first, "kept before it was sent")
+        let left = try #require(ledger.pending.current.first)
         #expect(left.notification.event == .failure)
+        #expect(stalled.pendingAtAttempt.all == [[left.notification]], "kept before it was sent")
         #expect(ledger.kept.current["p#0"]?.isTold == true, "kept with the outage that told it")
 
         let reopened = ledger.reopened()
