@@ -52,7 +52,7 @@ let package = Package(
         .target(
             name: "StateDeckSources",
             dependencies: [
-                "StateDeck", "StateDeckHistory", "StateDeckNotifications", "HTTPClient", "CYAML", "CEpoll", "Locking",
+                "StateDeck", "StateDeckHistory", "HTTPClient", "CYAML", "CEpoll", "Locking",
                 "Threading",
             ]
         ),
@@ -66,14 +66,14 @@ let package = Package(
             dependencies: ["StateDeckHistory", "StateDeck", "SQLite", "Locking", "Threading"]
         ),
         // Notifications: when a panel's outage is told, and to which targets.
-        .target(name: "StateDeckNotifications", dependencies: ["StateDeck"]),
+        .target(name: "StateDeckNotifications", dependencies: ["StateDeck", "Locking"]),
         // The built-in demo deck: every loading, error and toast case, simulated.
         .target(name: "StateDeckDemo", dependencies: ["StateDeck", "Locking"]),
         // Serves a deck: routes, the state mirror and its event stream, static files, the gate.
         .target(
             name: "StateDeckServer",
             dependencies: [
-                "MicroHTTP", "EventStream", "StateDeck", "StateDeckHistory", "Locking",
+                "MicroHTTP", "EventStream", "StateDeck", "StateDeckHistory", "StateDeckNotifications", "Locking",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ]

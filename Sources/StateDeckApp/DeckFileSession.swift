@@ -1,9 +1,7 @@
 import FoundationEssentials
-import Locking
 import Logging
 import StateDeck
 import StateDeckHistory
-import StateDeckNotifications
 import StateDeckServer
 import StateDeckSources
 
@@ -11,16 +9,13 @@ import StateDeckSources
 /// the deck file itself is edited.
 ///
 /// A valid edit replaces the served deck; panels whose declaration did not change keep their
-/// history. An edit with problems is reported (log and toast) and the running deck stays.
-///
-/// Its panels' `notify:` entries are followed by a notifier, replaced with each edit; outages
-/// carry over from one to the next.
+/// history. An edit with problems is reported (log and toast) and the running deck stays. The
+/// server's notifier follows each deck served, its panels' `notify:` entries included; outages
+/// carry over from one deck to the next.
 public actor DeckFileSession {
     public let path: String
     private var file: DeckFile
     private var panelFileWatch: Task<Void, Never>?
-    private var notifier: Notifier?
-    private let outages = OutageTable()
     private let logger = Logger(label: "statedeck.config")
 
     /// A session of `file`, read from `path`.
@@ -37,22 +32,6 @@ public actor DeckFileSession {
     /// The deck to serve first.
     public func makeDeck() -> Deck {
         file.makeDeck()
-    }
-
-    /// Tells the outages of `deck`'s panels as the file's `notify:` entries say, from now on; call it
-    /// before the deck starts, so no first load goes unheard. Deliveries are counted in `server`'s
-    /// metrics; one that fails is logged and shown as a toast.
-    public func notify(_ deck: Deck, server: DeckServer) async {
-        await notifier?.stop()
-        let notifier = Notifier(file.notifySubscriptions(), ledger: outages)
-        await notifier.onDelivery { [logger] delivery in
-            server.countNotification(delivered: delivery.failure == nil)
-            guard let failure = delivery.failure else { return }
-            logger.error("notification \(delivery.notification.event.rawValue) of \(delivery.notification.panel) not sent: \(failure)")
-            Task { await deck.announce("A notification could not be sent: \(failure)", style: .error) }
-        }
-        await notifier.follow(deck)
-        self.notifier = notifier
     }
 
     /// Watches the deck file and the panels' files until the calling task is cancelled.
@@ -77,7 +56,6 @@ public actor DeckFileSession {
         let unchanged = Set(edited.panels.filter(file.panels.contains).map(\.id))
         let deck = edited.makeDeck(memories: await server.deck.memories(of: unchanged))
         file = edited
-        await notify(deck, server: server)
         await server.replaceDeck(with: deck)
         watchPanelFiles(of: deck)
         logger.info("reloaded \(path)")
@@ -91,16 +69,5 @@ public actor DeckFileSession {
 
     private var fileName: String {
         URL(fileURLWithPath: path).lastPathComponent
-    }
-}
-
-/// Outages in memory, carried from one notifier to the next as the deck file is edited.
-final class OutageTable: NotificationLedger {
-    private let table = Locked<[String: OutageWatch]>([:])
-
-    func outages() -> [String: OutageWatch] { table.current }
-
-    func keep(_ watch: OutageWatch?, for key: String) {
-        table.withLock { $0[key] = watch }
     }
 }

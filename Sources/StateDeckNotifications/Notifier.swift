@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Locking
 import StateDeck
 
 /// Tells targets when panels go down, stay down and come back, by the rules of ``NotifyRule``.
@@ -6,23 +7,25 @@ import StateDeck
 /// It hears the deck's changes in order through one queue, never on the deck's actor, and sends
 /// each notification in a task of its own: a slow or failing target holds up nothing.
 public actor Notifier {
-    /// One `notify:` entry of one panel: its rule and its target.
+    /// One `notify:` entry of one panel, or the page's desktop notifications of it: its rule and
+    /// its target.
     public struct Subscription: Sendable {
         public var panel: String
         public var rule: NotifyRule
         public var target: any NotificationTarget
-        /// The entry's place in the panel's list: with the panel's id, the key its outage is
-        /// kept under.
-        public var index: Int
+        /// The entry's place in the panel's list, nil for the page's: with the panel's id, the key
+        /// its outage is kept under.
+        public var index: Int?
 
-        public init(panel: String, rule: NotifyRule, target: any NotificationTarget, index: Int) {
+        public init(panel: String, rule: NotifyRule, target: any NotificationTarget, index: Int?) {
             self.panel = panel
             self.rule = rule
             self.target = target
             self.index = index
         }
 
-        public var key: String { "\(panel)#\(index)" }
+        /// `api#0` for the first entry of panel `api`, `api#page` for the page's.
+        public var key: String { "\(panel)#\(index.map(String.init) ?? "page")" }
     }
 
     /// What happened to a delivery: sent, or failed with the target's reason.
@@ -74,11 +77,23 @@ public actor Notifier {
         let snapshot = await deck.snapshot()
         panels = Dictionary(uniqueKeysWithValues: snapshot.panels.map { ($0.id, ($0.title, $0.group)) })
         let input = input
-        // Only the changes of panels with notify entries are queued: the observer runs on the
-        // deck's actor, with every change of every panel.
+        // The observer runs on the deck's actor, with every change of every panel: only what can
+        // start, continue or end an outage is queued, never a healthy panel's loads. A loaded
+        // state matters only to a panel whose last error is still unanswered.
         let watched = Set(subscriptions.keys)
+        let failing = Locked(Set(watches.keys.compactMap { subscriptionsByKey[$0]?.panel }))
         await deck.observe { event in
-            if case .change(let change) = event, watched.contains(change.panel) { input.yield(change) }
+            guard case .change(let change) = event, change.cause != .debug, change.cause != .view else { return }
+            switch change.state {
+            case .error:
+                guard watched.contains(change.panel) else { return }
+                failing.withLock { _ = $0.insert(change.panel) }
+            case .loaded:
+                guard failing.withLock({ $0.remove(change.panel) }) != nil else { return }
+            case .initial, .loading:
+                return
+            }
+            input.yield(change)
         }
         if consumer == nil {
             let changes = changes
@@ -99,8 +114,13 @@ public actor Notifier {
     /// The outage of each subscription, by key, for tests and the health panel.
     public var outages: [String: OutageWatch] { watches }
 
+    /// Changes handled so far: what the deck's observer queued.
+    var handledChanges = 0
+
     private func handle(_ change: PanelChange) {
-        guard change.cause != .debug, change.cause != .view, let list = subscriptions[change.panel] else { return }
+        handledChanges += 1
+        // Debug-forced states and view changes were left out by the deck's observer.
+        guard let list = subscriptions[change.panel] else { return }
         let summary = change.state.errorSummary
         for subscription in list {
             var watch = watches[subscription.key] ?? OutageWatch()

@@ -4,8 +4,10 @@ import Logging
 import MicroHTTP
 import StateDeck
 import StateDeckHistory
+import StateDeckNotifications
 
-/// The dashboard: one deck served over HTTP, its changes streamed to every open page.
+/// The dashboard: one deck served over HTTP, its changes streamed to every open page, its
+/// panels' outages told to their notify targets and to the page.
 public final class DeckServer: Sendable {
     public let configuration: ServerConfiguration
     private let current: Locked<Deck>
@@ -17,6 +19,11 @@ public final class DeckServer: Sendable {
     private let gate: RequestGate
     private let history: (any HistoryStore)?
     private let metrics: DeckMetrics
+    private let logger: Logger
+    /// Where outages in progress are kept, from one notifier to the next.
+    private let notificationLedger: any NotificationLedger
+    /// Follows the deck served; replaced with it.
+    private let notifier = Locked<Notifier?>(nil)
     /// The API's routes, method and pattern, as `docs/openapi.yaml` must list them.
     let routes: [(method: HTTPMethod, pattern: String)]
 
@@ -27,13 +34,18 @@ public final class DeckServer: Sendable {
     ///   commands.
     /// - Parameter history: Where every change is kept, and the history and uptime routes read;
     ///   nil keeps nothing past the process (those routes answer 404).
+    /// - Parameter notificationLedger: Where outages in progress are kept; nil keeps them in memory,
+    ///   carried from deck to deck as ``replaceDeck(with:)`` replaces it.
     public init(deck: Deck, configuration: ServerConfiguration, history: (any HistoryStore)? = nil,
+                notificationLedger: (any NotificationLedger)? = nil,
                 logger: Logger = Logger(label: "statedeck")) async throws {
         guard configuration.isLoopback || configuration.token != nil else {
             throw DeckServerError.tokenRequired(host: configuration.host)
         }
         self.configuration = configuration
         self.history = history
+        self.logger = logger
+        self.notificationLedger = notificationLedger ?? OutageTable()
         let current = Locked(deck)
         self.current = current
         var hubConfiguration = EventHub.Configuration()
@@ -70,6 +82,7 @@ public final class DeckServer: Sendable {
         gate = RequestGate(configuredHost: configuration.host, token: configuration.token)
         responder = SecureResponder(gate: gate, routes: router, files: files)
         http = HTTPServer(configuration: configuration.http, responder: responder, logger: logger)
+        await notify(deck)
     }
 
     /// Binds, starts the deck's loads and returns the port; the server then accepts connections.
@@ -94,6 +107,7 @@ public final class DeckServer: Sendable {
         }
         await old.stop()
         if let history { await Self.record(newDeck, into: history) }
+        await notify(newDeck)
         await mirror.follow(newDeck, announce: true)
         await metrics.follow(newDeck)
         await newDeck.start()
@@ -106,9 +120,21 @@ public final class DeckServer: Sendable {
         }
     }
 
-    /// Counts a notification delivered, or given up, in the metrics.
-    public func countNotification(delivered: Bool) {
-        metrics.countNotification(delivered: delivered)
+    /// Tells the outages of `deck`'s panels to their targets and to the page from now on, in place
+    /// of the deck followed before; call it before the deck starts, so no first load goes unheard.
+    /// A delivery that fails is logged and shown as a toast.
+    private func notify(_ deck: Deck) async {
+        await notifier.withLock { $0.take() }?.stop()
+        let notifier = Notifier(Notifier.Subscription.all(of: deck, page: PageAnnouncer(hub: hub)), ledger: notificationLedger)
+        await notifier.onDelivery { [metrics, logger] delivery in
+            guard delivery.target != PageAnnouncer.targetName else { return }
+            metrics.countNotification(delivered: delivery.failure == nil)
+            guard let failure = delivery.failure else { return }
+            logger.error("notification \(delivery.notification.event.rawValue) of \(delivery.notification.panel) not sent: \(failure)")
+            Task { await deck.announce("A notification could not be sent: \(failure)", style: .error) }
+        }
+        await notifier.follow(deck)
+        self.notifier.withLock { $0 = notifier }
     }
 
     /// The newest event id issued.
@@ -126,6 +152,7 @@ public final class DeckServer: Sendable {
     /// goes before a backlog of finished loads (thousands, on a deck that just started) instead of
     /// after it.
     public func stop() async {
+        await notifier.withLock { $0.take() }?.stop()
         hub.close()
         http.stop()
         let deck = current.current

@@ -30,7 +30,6 @@ struct Launcher {
         let port: Int
         do {
             server = try await DeckServer(deck: deck, configuration: configuration, history: history)
-            await session?.notify(deck, server: server)
             port = try await server.start()
         } catch let error as StaticFilesError {
             Self.fail("--public: \(error)", status: 2)
