@@ -136,7 +136,8 @@ let package = Package(
         .testTarget(
             name: "StateDeckSourcesTests",
             dependencies: [
-                "StateDeckSources", "StateDeck", "StateDeckHistory", "HTTPClient", "Threading", "Locking", "TestSupport",
+                "StateDeckSources", "StateDeck", "StateDeckHistory", "StateDeckNotifications", "HTTPClient", "Threading",
+                "Locking", "TestSupport",
             ],
             // Deck files the fuzz run mutates, read by path.
             exclude: ["DeckFileCorpus"]

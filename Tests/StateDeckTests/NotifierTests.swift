@@ -1,30 +1,23 @@
 import Clocks
 import Foundation
 import Locking
-import StateDeckNotifications
 import Testing
 @testable import StateDeck
+@testable import StateDeckNotifications
 
 /// The notifier on a deck on a test clock: what is sent, when, once.
 @Suite(.stopsDecks) struct NotifierTests {
     /// Keeps what it is sent.
     final class RecordingTarget: NotificationTarget {
-        let name = "recorder"
+        let name: String
         let sent = Recorder<DeckNotification>()
+
+        init(name: String = "recorder") {
+            self.name = name
+        }
 
         func deliver(_ notification: DeckNotification) async throws {
             sent.append(notification)
-        }
-    }
-
-    /// Keeps outages in memory, as the history store keeps them on disk.
-    final class MemoryLedger: NotificationLedger {
-        let kept = Locked<[String: OutageWatch]>([:])
-
-        func outages() -> [String: OutageWatch] { kept.current }
-
-        func keep(_ watch: OutageWatch?, for key: String) {
-            kept.withLock { $0[key] = watch }
         }
     }
 
@@ -38,7 +31,7 @@ import Testing
         }
     }
 
-    static func notifier(_ test: TestDeck, _ rule: NotifyRule, _ target: RecordingTarget, ledger: MemoryLedger? = nil) async -> Notifier {
+    static func notifier(_ test: TestDeck, _ rule: NotifyRule, _ target: RecordingTarget, ledger: OutageTable? = nil) async -> Notifier {
         let clock = test.clock
         let notifier = Notifier(
             [Notifier.Subscription(panel: "p", rule: rule, target: target, index: 0)], ledger: ledger,
@@ -111,7 +104,7 @@ import Testing
     }
 
     @Test func aRestartMidOutageNeitherRepeatsTheFailureNorLosesTheRecovery() async {
-        let ledger = MemoryLedger()
+        let ledger = OutageTable()
         let before = RecordingTarget()
         do {
             let loader = ScriptedLoader(.failure(.server))
@@ -122,7 +115,7 @@ import Testing
             await test.deck.stop()
             await notifier.stop()
         }
-        #expect(ledger.kept.current["p#0"]?.isTold == true)
+        #expect(ledger.outages()["p#0"]?.isTold == true)
 
         let after = RecordingTarget()
         let loader = ScriptedLoader(.failure(.server), .success(.one))
@@ -135,6 +128,40 @@ import Testing
         await test.until { $0.phase == .loaded }
         let sent = await test.eventually { after.sent.all.isEmpty ? nil : after.sent.all }
         #expect(sent?.map(\.event) == [.recovery], "the failure was told before the restart")
-        #expect(ledger.kept.current["p#0"] == nil)
+        #expect(ledger.outages()["p#0"] == nil)
+    }
+
+    @Test func onlyErrorsAndTheLoadsEndingAnOutageAreQueuedFromTheDeck() async {
+        let loader = ScriptedLoader(.success(.one), .success(.two), .failure(.server), .success(.one), .success(.two))
+        let test = await Self.deck(loader)
+        let target = RecordingTarget()
+        let notifier = await Self.notifier(test, NotifyRule(failures: 1), target)
+        defer { Task { await notifier.stop() } }
+        await test.deck.start()
+        for second in [10, 20, 30, 40] {
+            await test.until { !$0.isLoading && $0.phase != .initial }
+            await test.advance(to: .seconds(second))
+        }
+        await test.until { $0.phase == .loaded && $0.latestValidInfo == .two && !$0.isLoading }
+        await test.eventually { target.sent.all.count == 2 ? true : nil }
+        await test.settle()
+        let changes = test.events.all.filter { if case .change = $0 { true } else { false } }
+        #expect(changes.count >= 5, "a change for the result of each of five loads")
+        #expect(await notifier.handledChanges == 2, "the error, and the load that ended it; none of the healthy loads")
+        #expect(target.sent.all.map(\.event) == [.failure, .recovery])
+    }
+
+    @Test func subscriptionsAreTheEntriesThenThePageByTheFirstRuleUnlessNone() {
+        let chat = RecordingTarget(name: "chat"), page = RecordingTarget(name: "page")
+        let deck = Deck("Notify") {
+            Panel("a", title: "A") { .one }.notify(chat, .failures(1)).notify(chat, .down(.seconds(60)))
+            Panel("b", title: "B") { .one }
+            Panel("c", title: "C") { .one }.notify(chat).notify(.none)
+        }
+        let subscriptions = Notifier.Subscription.all(of: deck, page: page)
+        #expect(subscriptions.map(\.key) == ["a#0", "a#1", "a#page", "b#page"])
+        #expect(subscriptions.map(\.rule) == [.failures(1), .down(.seconds(60)), .failures(1), NotifyRule()])
+        #expect(subscriptions.map(\.target.name) == ["chat", "chat", "page", "page"])
+        #expect(Notifier.Subscription.all(of: deck).map(\.key) == ["a#0", "a#1"], "without the page")
     }
 }
