@@ -62,9 +62,11 @@ export const config = Object.freeze({
   icons: Object.freeze([
     "alert", "wifi-off", "clock", "server", "wrench", "search", "lock", "file-warning", "terminal",
     "hard-drive", "download", "x", "refresh", "check", "info", "sliders", "activity", "chevron-down",
-    "history",
+    "history", "bell", "bell-off",
   ]),
   fallbackIcon: "alert",
+  /** Where the page keeps whether desktop notifications are wanted. */
+  desktopNotificationsKey: "statedeck.desktopNotifications",
   iconSprite: "icons.svg",
   /** Routes of PROTOCOL.md. */
   routes: Object.freeze({
