@@ -139,8 +139,8 @@ public actor Notifier {
                 continue
             }
             keep(watch, for: subscription.key)
+            if let due = watch.nextDue(rule: subscription.rule) { wake(at: due) }
         }
-        armTimer()
     }
 
     /// Sends what is due without a load (time down, reminders), then waits for the next. Only
@@ -159,14 +159,23 @@ public actor Notifier {
     }
 
     /// Waits for the earliest time an outage in progress has something due, unless the timer
-    /// waits for it already.
+    /// waits for it already. It looks at every outage: only when following starts and after a
+    /// tick, never at each change (10,000 panels down at once would make that quadratic).
     private func armTimer() {
         let next = watches.compactMap { key, watch in subscriptionsByKey[key].flatMap { watch.nextDue(rule: $0.rule) } }.min()
         guard next != timerDue else { return }
         timer?.cancel()
-        timerDue = next
-        guard let next else { return }
-        let delay = Duration.seconds(max(0, next.timeIntervalSince(now())))
+        timerDue = nil
+        if let next { wake(at: next) }
+    }
+
+    /// Wakes at `date` unless the timer wakes earlier already. An outage that ends leaves its
+    /// wake-up in place: the tick then finds nothing due and looks again.
+    private func wake(at date: Date) {
+        if let timerDue, timerDue <= date { return }
+        timer?.cancel()
+        timerDue = date
+        let delay = Duration.seconds(max(0, date.timeIntervalSince(now())))
         timer = Task { [clock, weak self] in
             guard (try? await clock.sleep(for: delay)) != nil else { return }
             await self?.tick()

@@ -103,6 +103,33 @@ import Testing
         #expect(target.sent.all.map(\.event) == [.failure, .reminder, .reminder], "two at most")
     }
 
+    @Test func timeDownIsToldWhenItPassesEvenWithAnEarlierOutagesWakeUpPending() async throws {
+        let test = await TestDeck {
+            Panel("p", title: "API") { .one }.minimumLoadingTime(.zero)
+        }
+        let target = RecordingTarget()
+        let notifier = await Self.notifier(test, .down(.seconds(15)), target)
+        defer { Task { await notifier.stop() } }
+        await test.deck.start()
+        await test.until { $0.phase == .loaded }
+        // Down at 1 s, due at 16 s, but up again at 2 s; down again at 5 s, due at 20 s.
+        for (second, state) in [(1, ViewState.error(.server)), (2, .loaded(.two)), (5, .error(.server))] {
+            await test.advance(to: .seconds(second))
+            try await test.deck.push(state, panel: "p")
+        }
+        await test.advance(to: .seconds(16))
+        await test.settle()
+        #expect(target.sent.all.isEmpty, "the first outage ended before its time")
+        await test.advance(to: .seconds(19))
+        await test.settle()
+        #expect(target.sent.all.isEmpty)
+        await test.advance(to: .seconds(20))
+        let told = await test.eventually { target.sent.all.first }
+        #expect(told?.event == .failure)
+        #expect(told?.downSince == TestDeck.date(at: .seconds(5)))
+        #expect(told?.at == TestDeck.date(at: .seconds(20)))
+    }
+
     @Test func aRestartMidOutageNeitherRepeatsTheFailureNorLosesTheRecovery() async {
         let ledger = OutageTable()
         let before = RecordingTarget()
