@@ -48,5 +48,23 @@ extension Live {
                 #expect(recovery.downSince == failure.downSince)
             }
         }
+
+        @Test func anOutageCarriesOverToTheDeckThatReplacesIt() async throws {
+            try await LiveServer.run { server in
+                let client = try await server.events()
+                defer { client.close() }
+                _ = try await client.opening()
+                for _ in 1...3 {
+                    try await server.deck.push(.error(PanelError(.serverError)), panel: "api")
+                }
+                let failure = try #require(try await Self.nextNotification(client))
+                #expect(failure.event == .failure)
+                // As an edited deck file is served: a new deck, whose api loads fine at once.
+                await server.deckServer.replaceDeck(with: TestDeck().make())
+                let recovery = try #require(try await Self.nextNotification(client))
+                #expect(recovery.event == .recovery && recovery.panel == "api")
+                #expect(recovery.downSince == failure.downSince, "the new deck's notifier continued the outage")
+            }
+        }
     }
 }
