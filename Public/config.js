@@ -65,9 +65,9 @@ export const config = Object.freeze({
     "history", "bell", "bell-off",
   ]),
   fallbackIcon: "alert",
-  /** Where the page keeps whether desktop notifications are wanted. */
-  desktopNotificationsKey: "statedeck.desktopNotifications",
   iconSprite: "icons.svg",
+  /** The localStorage key that keeps whether desktop notifications are wanted. */
+  desktopNotificationsKey: "statedeck.desktopNotifications",
   /** Routes of PROTOCOL.md. */
   routes: Object.freeze({
     state: "/api/state",

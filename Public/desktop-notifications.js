@@ -6,7 +6,7 @@
 // (its tag is the panel), so a recovery takes the place of the failure; clicking it brings the window
 // forward on the panel.
 import { config } from "./config.js";
-import { h, icon } from "./dom.js";
+import { h, icon, whileBusy } from "./dom.js";
 
 /** @typedef {import('./types.js').DeckNotification} DeckNotification */
 
@@ -35,7 +35,8 @@ export function createDesktopNotifications(opts) {
       class: ["btn", "btn-small", "btn-ghost", "notify-toggle"],
       attrs: { type: "button", "aria-pressed": "false" },
       data: { testid: "desktop-notifications" },
-      on: { click: () => void onClick() },
+      // Busy while the browser asks: a second click does not ask again.
+      on: { click: (ev) => void whileBusy(/** @type {HTMLButtonElement} */ (ev.currentTarget), onClick) },
     },
     icon("bell-off"),
     label,
