@@ -60,13 +60,14 @@ let package = Package(
         .target(name: "SQLite", dependencies: ["CSQLite"]),
         // What a history store is: the protocol, its documents and the tallies of time up and down.
         .target(name: "StateDeckHistory", dependencies: ["StateDeck"]),
-        // The embedded history store: one SQLite file, written by one thread in batches.
-        .target(
-            name: "StateDeckSQLite",
-            dependencies: ["StateDeckHistory", "StateDeck", "SQLite", "Locking", "Threading"]
-        ),
         // Notifications: when a panel's outage is told, and to which targets.
         .target(name: "StateDeckNotifications", dependencies: ["StateDeck", "Locking"]),
+        // The embedded history store: one SQLite file, written by one thread in batches; it also
+        // keeps the notifications' ledger.
+        .target(
+            name: "StateDeckSQLite",
+            dependencies: ["StateDeckHistory", "StateDeckNotifications", "StateDeck", "SQLite", "Locking", "Threading"]
+        ),
         // The built-in demo deck: every loading, error and toast case, simulated.
         .target(name: "StateDeckDemo", dependencies: ["StateDeck", "Locking"]),
         // Serves a deck: routes, the state mirror and its event stream, static files, the gate.
@@ -89,7 +90,8 @@ let package = Package(
         .executableTarget(
             name: "statedeck",
             dependencies: [
-                "StateDeckApp", "StateDeckServer", "StateDeck", "StateDeckSources", "StateDeckHistory", "Locking",
+                "StateDeckApp", "StateDeckServer", "StateDeck", "StateDeckSources", "StateDeckHistory", "StateDeckSQLite",
+                "Locking",
                 "Threading",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -144,7 +146,7 @@ let package = Package(
         ),
         .testTarget(
             name: "StateDeckHistoryTests",
-            dependencies: ["StateDeckHistory", "StateDeckSQLite", "SQLite", "StateDeck", "Locking"]
+            dependencies: ["StateDeckHistory", "StateDeckSQLite", "StateDeckNotifications", "SQLite", "StateDeck", "Locking"]
         ),
         .testTarget(
             name: "StateDeckServerTests",

@@ -11,6 +11,7 @@
 typedef struct {
     CURL *(* _Nonnull easy_init)(void);
     void (* _Nonnull easy_cleanup)(CURL *handle);
+    void (* _Nonnull easy_reset)(CURL *handle);
     CURLcode (* _Nonnull easy_setopt)(CURL *handle, CURLoption option, ...);
     CURLcode (* _Nonnull easy_getinfo)(CURL *handle, CURLINFO info, ...);
     const char *_Nonnull (* _Nonnull easy_strerror)(CURLcode code);
@@ -43,6 +44,7 @@ static inline int statedeck_curl_load(statedeck_curl_api *api) {
     if (!library) return 0;
     STATEDECK_CURL_FIND(easy_init)
     STATEDECK_CURL_FIND(easy_cleanup)
+    STATEDECK_CURL_FIND(easy_reset)
     STATEDECK_CURL_FIND(easy_setopt)
     STATEDECK_CURL_FIND(easy_getinfo)
     STATEDECK_CURL_FIND(easy_strerror)

@@ -5,8 +5,8 @@ import CCurl
 /// Points libcurl's header and body callbacks at `transfer` (`CURLOPT_HEADERFUNCTION`,
 /// `CURLOPT_WRITEFUNCTION`).
 func receive(into transfer: CurlTransfer, from easy: UnsafeMutableRawPointer, with curl: statedeck_curl_api) {
-    // Unretained: the transfer owns the handle, which calls back only while the engine's thread
-    // runs it, and the engine holds the transfer meanwhile.
+    // Unretained: the handle calls back only while the engine's thread runs the transfer, and
+    // the engine holds the transfer meanwhile.
     let box = Unmanaged.passUnretained(transfer).toOpaque()
     statedeck_curl_set_receiver(curl, easy, CURLOPT_HEADERFUNCTION, receiveHeader)
     statedeck_curl_set_pointer(curl, easy, CURLOPT_HEADERDATA, box)
@@ -20,28 +20,32 @@ private func transfer(_ pointer: UnsafeMutableRawPointer?) -> CurlTransfer {
 
 /// One header line, status lines included; a new status line (a redirect, `100 Continue`)
 /// starts the answer over. Headers over the transfer's limits stop the exchange.
+///
+/// Read as bytes, strings made only of the parts kept: it runs for every header of every check.
 private func receiveHeader(_ data: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int, _ cls: UnsafeMutableRawPointer?) -> Int {
     let length = size * count
-    let line = String(decoding: UnsafeRawBufferPointer(start: data, count: length), as: UTF8.self)
-        .trimmingSuffix(while: \.isNewline)
+    let bytes = UnsafeRawBufferPointer(start: data, count: length)
+    var end = bytes.endIndex
+    while end > bytes.startIndex, bytes[end - 1] == UInt8(ascii: "\n") || bytes[end - 1] == UInt8(ascii: "\r") { end -= 1 }
+    let line = bytes[..<end]
     let target = transfer(cls)
-    let isStatusLine = line.hasPrefix("HTTP/")
+    let isStatusLine = line.starts(with: "HTTP/".utf8)
     if isStatusLine {
         // "HTTP/1.1 503 Service Unavailable": the reason is the third part, if any.
-        let parts = line.split(separator: " ", maxSplits: 2)
-        target.response = HTTPClientResponse(reason: parts.count == 3 ? String(parts[2]) : "")
+        let parts = line.split(separator: UInt8(ascii: " "), maxSplits: 2)
+        target.response = HTTPClientResponse(reason: parts.count == 3 ? String(decoding: parts[2], as: UTF8.self) : "")
         target.headerSize = 0
     }
     target.headerSize += length
     guard target.headerSize <= target.maxHeaderSize else {
         return refuse(target, .headersTooLarge, "the headers are larger than \(target.maxHeaderSize) bytes")
     }
-    if !isStatusLine, let colon = line.firstIndex(of: ":") {
+    if !isStatusLine, let colon = line.firstIndex(of: UInt8(ascii: ":")) {
         guard target.response.headers.count < target.maxHeaderCount else {
             return refuse(target, .tooManyHeaders, "there are more than \(target.maxHeaderCount) headers")
         }
-        let value = line[line.index(after: colon)...].drop { $0 == " " || $0 == "\t" }
-        target.response.headers.append((String(line[..<colon]), String(value)))
+        let value = line[(colon + 1)...].drop { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
+        target.response.headers.append((String(decoding: line[..<colon], as: UTF8.self), String(decoding: value, as: UTF8.self)))
     }
     return length
 }
@@ -62,12 +66,4 @@ private func receiveBody(_ data: UnsafeMutablePointer<CChar>?, _ size: Int, _ co
 private func refuse(_ target: CurlTransfer, _ reason: HTTPClientError.Reason, _ message: String) -> Int {
     target.refusal = HTTPClientError(reason, message: message)
     return 0
-}
-
-private extension String {
-    func trimmingSuffix(while predicate: (Character) -> Bool) -> String {
-        var text = self
-        while let last = text.last, predicate(last) { text.removeLast() }
-        return text
-    }
 }

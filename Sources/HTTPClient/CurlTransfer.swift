@@ -11,6 +11,8 @@ import Locking
 final class CurlTransfer: @unchecked Sendable {
     private let curl: statedeck_curl_api
     let easy: UnsafeMutableRawPointer
+    /// Where `easy` came from and goes back to.
+    private let handles: CurlHandlePool
     private let headerList: UnsafeMutablePointer<curl_slist>?
     /// libcurl's own words for a failure (`CURLOPT_ERRORBUFFER`).
     private let errorText = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE))
@@ -28,13 +30,15 @@ final class CurlTransfer: @unchecked Sendable {
     /// The answer or the failure: settled by the engine when libcurl is done, or by a cancellation.
     let outcome = FirstResult<Result<HTTPClientResponse, HTTPClientError>>()
 
-    /// Sets `request` up; fails if libcurl cannot be loaded or make a handle (out of memory).
-    init(_ request: HTTPClientRequest) throws(HTTPClientError) {
-        let curl = try CurlLibrary.api.get()
-        guard let easy = curl.easy_init() else { throw HTTPClientError(.other, message: "libcurl could not start a transfer") }
+    /// Sets `request`, whose ``hostKey(of:)`` is `hostKey`, up on a handle of `handles`; fails if
+    /// libcurl cannot make one (out of memory).
+    init(_ request: HTTPClientRequest, hostKey: String, handles: CurlHandlePool) throws(HTTPClientError) {
+        guard let easy = handles.take() else { throw HTTPClientError(.other, message: "libcurl could not start a transfer") }
+        let curl = handles.curl
         self.curl = curl
         self.easy = easy
-        hostKey = Self.hostKey(of: request.url)
+        self.handles = handles
+        self.hostKey = hostKey
         maxBodySize = request.maxBodySize
         maxHeaderSize = request.maxHeaderSize
         maxHeaderCount = request.maxHeaderCount
@@ -91,9 +95,9 @@ final class CurlTransfer: @unchecked Sendable {
         statedeck_curl_set_pointer(curl, easy, CURLOPT_SHARE, share)
     }
 
-    /// Frees the handle (`curl_easy_cleanup`), out of the multi handle; on the engine's thread.
+    /// Gives the handle back to its pool, out of the multi handle; on the engine's thread.
     func close() {
-        curl.easy_cleanup(easy)
+        handles.give(easy)
     }
 
     /// Settles the outcome from libcurl's result `code` for this transfer.
@@ -125,12 +129,19 @@ final class CurlTransfer: @unchecked Sendable {
     private static let tooLarge = CURLcode(rawValue: 100)
 
     /// The scheme, host and port of `url`, lowercased (`http://example.com:8080`): requests to
-    /// one server wait in one line. The port is written only when the URL gives it.
+    /// one server wait in one line. The port is written only when the URL gives it. Read as bytes:
+    /// it runs for every request.
     static func hostKey(of url: String) -> String {
-        guard let colon = url.firstIndex(of: ":"), url[colon...].hasPrefix("://") else { return url }
-        let rest = url[colon...].dropFirst(3)
-        let authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
-        let host = authority.split(separator: "@", omittingEmptySubsequences: false).last ?? authority
-        return (url[..<rest.startIndex] + host).lowercased()
+        let bytes = Array(url.utf8)
+        let separator = Array("://".utf8)
+        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")),
+              bytes[colon...].starts(with: separator) else { return url }
+        let authorityStart = colon + separator.count
+        let authorityEnd = bytes[authorityStart...].firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? bytes.endIndex
+        let hostStart = bytes[authorityStart..<authorityEnd].lastIndex(of: UInt8(ascii: "@")).map { $0 + 1 } ?? authorityStart
+        let key = (bytes[..<authorityStart] + bytes[hostStart..<authorityEnd]).map { byte in
+            (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte + 32 : byte
+        }
+        return String(decoding: key, as: UTF8.self)
     }
 }

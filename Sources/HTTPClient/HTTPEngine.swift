@@ -36,6 +36,7 @@ final class HTTPEngine: @unchecked Sendable {
 
     private let curl: statedeck_curl_api
     private let admission: AdmissionQueue<String>
+    private let handles: CurlHandlePool
     private let inbox = Locked(Inbox())
     // Used only by the engine's thread once it runs, but for `curl_multi_wakeup`, which any
     // thread may call: hence `@unchecked Sendable`.
@@ -56,6 +57,8 @@ final class HTTPEngine: @unchecked Sendable {
         self.multi = multi
         self.share = share
         admission = AdmissionQueue(limitPerKey: limitPerHost, totalLimit: totalLimit)
+        // As many handles as transfers may run at once.
+        handles = CurlHandlePool(curl: curl, capacity: totalLimit)
         // The multi handle already shares connections and the name cache between its transfers;
         // TLS sessions are each transfer's own unless shared.
         _ = statedeck_curl_share_data(curl, share, CURL_LOCK_DATA_SSL_SESSION)
@@ -75,7 +78,7 @@ final class HTTPEngine: @unchecked Sendable {
         let host = CurlTransfer.hostKey(of: request.url)
         do { try await admission.enter(host, waiting: waiting) } catch { throw Self.cancellation }
         let transfer: CurlTransfer
-        do { transfer = try CurlTransfer(request) } catch {
+        do { transfer = try CurlTransfer(request, hostKey: host, handles: handles) } catch {
             admission.leave(host)
             throw error
         }

@@ -28,7 +28,7 @@ extension Deck {
     /// Holds the panel for debugging: no scheduled load, and the load in flight is abandoned.
     private func pin(_ index: Int) {
         abandonLoad(index)
-        panels[index].cancelTimer()
+        loadSchedule.remove(index)
         panels[index].debugPinned = true
     }
 

@@ -42,9 +42,9 @@ extension Deck {
         isStopped = true
         for index in panels.indices {
             abandonLoad(index)
-            panels[index].cancelTimer()
             publish(index)
         }
+        loadSchedule.removeAll()
         toastExpiry?.cancel()
         for activity in activities.values { activity.cancel() }
         activities = [:]
@@ -97,15 +97,17 @@ extension Deck {
         if manual { panels[index].lastManualLoadStart = start }
         let panel = panels[index].panel
         let quiet = quietly && !manual && panels[index].history.latestNonLoading != nil
+        let turn = TurnWait(shown: !quiet)
         let task = Task { [runner] in
             let outcome = await runner.run(panel, startedAt: start, holdingMinimum: !quiet) { waiting in
-                await self.showWaiting(waiting, index: index, ticket: ticket)
+                if turn.set(waiting) { await self.showWaiting(index: index, ticket: ticket) }
             } willRetry: { retry in
                 await self.plan(retry, index: index, ticket: ticket)
             }
             self.finishLoad(index, ticket: ticket, outcome: outcome)
         }
-        panels[index].load = PanelRuntime.Load(ticket: ticket, startedAt: start, manual: manual, quiet: quiet, task: task)
+        panels[index].load = PanelRuntime.Load(
+            ticket: ticket, startedAt: start, manual: manual, quiet: quiet, task: task, turn: turn)
         if quiet {
             let shownAt = start + configuration.backgroundLoadingDelay
             panels[index].load?.reveal = clock.alarm(at: shownAt) { [weak self] in
@@ -122,6 +124,7 @@ extension Deck {
         guard let load = panels[index].load, load.ticket == ticket, load.quiet else { return }
         panels[index].load?.quiet = false
         panels[index].load?.reveal?.cancel()
+        load.turn.show()
         record(.loading, in: index, cause: .view)
     }
 
@@ -176,7 +179,7 @@ extension Deck {
         let deadline = panels[index].nextScheduledLoad(after: clock.now)
         panels[index].firstRefreshSpread = 1
         guard let deadline else {
-            panels[index].cancelTimer()
+            loadSchedule.remove(index)
             return
         }
         schedule(index, at: deadline)
@@ -187,23 +190,24 @@ extension Deck {
     /// deck's threads rather than one each, and no panel's refresh moves by more than that.
     static let scheduleLeeway = Duration.milliseconds(50)
 
-    /// Replaces the panel's timer with one that loads at `deadline`. Waiting timers hold the
-    /// deck weakly: a deck its owner dropped without `stop()` ends instead of refreshing forever.
-    /// `quietly` as ``reload(_:quietly:)`` takes it: a refresh is quiet, a first load is not.
+    /// Schedules panel `index`'s next load at `deadline` (on the grid of ``scheduleLeeway``), in
+    /// place of the one it had. Waiting alarms hold the deck weakly: a deck its owner dropped
+    /// without `stop()` ends instead of refreshing forever. `quietly` as ``reload(_:quietly:)``
+    /// takes it: a refresh is quiet, a first load is not.
     private func schedule(_ index: Int, at deadline: Duration, quietly: Bool = true) {
-        panels[index].cancelTimer()
-        guard isStarted else { return }
-        let ticket = panels[index].timerTicket
-        panels[index].timer = clock.alarm(at: deadline, leeway: Self.scheduleLeeway) { [weak self] in
-            await self?.runScheduledLoad(index, ticket: ticket, quietly: quietly)
+        guard isStarted else {
+            loadSchedule.remove(index)
+            return
         }
+        let time = clock.ringTime(for: deadline, leeway: Self.scheduleLeeway)
+        guard loadSchedule.add(index, at: time, quietly: quietly) else { return }
+        loadSchedule.setAlarm(clock.alarm(at: time) { [weak self] in await self?.runScheduledLoads(at: time) }, at: time)
     }
 
-    private func runScheduledLoad(_ index: Int, ticket: Int, quietly: Bool) {
-        // A timer replaced while its load was on the way to the deck must not load.
-        guard panels[index].timerTicket == ticket else { return }
-        panels[index].timer = nil
-        panels[index].notBefore = nil
-        reload(index, quietly: quietly)
+    private func runScheduledLoads(at time: Duration) {
+        for (index, quietly) in loadSchedule.take(time) {
+            panels[index].notBefore = nil
+            reload(index, quietly: quietly)
+        }
     }
 }

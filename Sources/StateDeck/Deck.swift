@@ -30,6 +30,8 @@ public actor Deck {
     var toastExpiry: Task<Void, Never>?
     /// Recovery handlers and item actions at work, by ticket.
     var activities: [Int: Task<Void, Never>] = [:]
+    /// Each panel's next scheduled load.
+    var loadSchedule = LoadSchedule()
     var issuedTickets = 0
     /// Scheduled loads run only between `start()` and `stop()`.
     var isStarted = false
@@ -70,10 +72,8 @@ public actor Deck {
     /// expiry, handlers): they hold the deck weakly, and would otherwise wait out their sleep.
     deinit {
         toastExpiry?.cancel()
-        for panel in panels {
-            panel.load?.task.cancel()
-            panel.timer?.cancel()
-        }
+        for panel in panels { panel.load?.task.cancel() }
+        loadSchedule.removeAll()
         activities.values.forEach { $0.cancel() }
     }
 

@@ -13,10 +13,14 @@ struct DeckClock: Sendable {
 
     private let elapsed: @Sendable () -> Duration
     private let sleeper: @Sendable (Duration) async throws -> Void
-    private let alarms: @Sendable (Duration, Duration, @escaping @Sendable () async -> Void) -> Alarm
+    private let alarms: @Sendable (Duration, @escaping @Sendable () async -> Void) -> Alarm
+    /// Whether deadlines may ring on a grid: only on the alarm clock, so a test's clock keeps
+    /// exact times.
+    private let ringsOnGrid: Bool
 
     init(_ clock: any Clock<Duration>) {
         (elapsed, sleeper, alarms) = Self.erase(clock)
+        ringsOnGrid = clock is AlarmClock
     }
 
     private static func erase<C: Clock<Duration>>(
@@ -24,7 +28,7 @@ struct DeckClock: Sendable {
     ) -> (
         @Sendable () -> Duration,
         @Sendable (Duration) async throws -> Void,
-        @Sendable (Duration, Duration, @escaping @Sendable () async -> Void) -> Alarm
+        @Sendable (Duration, @escaping @Sendable () async -> Void) -> Alarm
     ) {
         let origin = clock.now
         let sleeper: @Sendable (Duration) async throws -> Void = {
@@ -32,17 +36,16 @@ struct DeckClock: Sendable {
         }
         // On the alarm clock an alarm is one entry on its thread; on any other clock (a test's),
         // a task that sleeps, whose timing is then that clock's.
-        let alarms: @Sendable (Duration, Duration, @escaping @Sendable () async -> Void) -> Alarm =
+        let alarms: @Sendable (Duration, @escaping @Sendable () async -> Void) -> Alarm =
             if clock is AlarmClock, let alarmOrigin = origin as? AlarmClock.Instant {
-                { deadline, leeway, action in
-                    let ringsAt = leeway > .zero ? leeway * (deadline / leeway).rounded(.up) : deadline
-                    let alarm = AlarmThread.shared.schedule(at: alarmOrigin.advanced(by: ringsAt)) {
+                { deadline, action in
+                    let alarm = AlarmThread.shared.schedule(at: alarmOrigin.advanced(by: deadline)) {
                         Task { await action() }
                     }
                     return Alarm { AlarmThread.shared.cancel(alarm) }
                 }
             } else {
-                { deadline, _, action in
+                { deadline, action in
                     let task = Task {
                         guard (try? await sleeper(deadline)) != nil else { return }
                         await action()
@@ -64,11 +67,16 @@ struct DeckClock: Sendable {
     /// Runs `action` in a task once `deadline` (a time since the deck was created) has passed,
     /// unless the alarm is cancelled first. On the alarm clock, cheaper than a task that sleeps
     /// for the deadlines set and cancelled with every load: no task exists until it rings.
-    ///
-    /// With a `leeway`, the alarm clock may ring up to that much later, on the next multiple of
-    /// it: deadlines that fall close together ring together, and the work they start runs in one
-    /// wakeup of the threads instead of one each.
-    func alarm(at deadline: Duration, leeway: Duration = .zero, _ action: @escaping @Sendable () async -> Void) -> Alarm {
-        alarms(deadline, leeway, action)
+    func alarm(at deadline: Duration, _ action: @escaping @Sendable () async -> Void) -> Alarm {
+        alarms(deadline, action)
+    }
+
+    /// When work due at `deadline` may run, up to `leeway` later: on the alarm clock the next
+    /// multiple of `leeway`, so that deadlines falling close together ring together and the work
+    /// they start runs in one wakeup of the threads instead of one each; on any other clock (a
+    /// test's), `deadline` itself.
+    func ringTime(for deadline: Duration, leeway: Duration) -> Duration {
+        guard ringsOnGrid, leeway > .zero else { return deadline }
+        return leeway * (deadline / leeway).rounded(.up)
     }
 }

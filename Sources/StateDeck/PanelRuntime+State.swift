@@ -21,7 +21,7 @@ extension PanelRuntime {
             debugPinned: debugPinned,
             stale: stale,
             restored: restored,
-            queued: load?.waitingForTurn ?? false
+            queued: load?.turn.isWaiting ?? false
         )
     }
 }

@@ -14,8 +14,8 @@ struct PanelRuntime {
         let task: Task<Void, Never>
         /// Records `loading` once a quiet load has lasted long enough to be seen.
         var reveal: DeckClock.Alarm?
-        /// The loader waits for its turn behind a limit of its source (``LoadProgress``).
-        var waitingForTurn = false
+        /// Whether the loader waits for its turn behind a limit of its source.
+        let turn: TurnWait
     }
 
     let panel: Panel
@@ -40,10 +40,6 @@ struct PanelRuntime {
     var lastManualLoadStart: Duration?
     /// A load asked for by hand waits for the next timer, which was moved up for it.
     var manualLoadPending = false
-    /// The next scheduled load.
-    var timer: DeckClock.Alarm?
-    /// Tells the scheduled load whose alarm rang from one replaced or cancelled meanwhile.
-    var timerTicket = 0
     /// No scheduled load before this time: the service asked to be left alone (Retry-After).
     var notBefore: Duration?
     /// The share of its interval the next periodic load waits: where the deck's start placed its
@@ -94,13 +90,6 @@ struct PanelRuntime {
         case .success(let info): !stale && history.latestValidInfo == panel.offeringItemActions(in: info)
         case .failure(let error): history.latestValidError == error
         }
-    }
-
-    /// Replaces the timer by none: a scheduled load whose alarm rang already will not run.
-    mutating func cancelTimer() {
-        timer?.cancel()
-        timer = nil
-        timerTicket += 1
     }
 
     /// Forgets the load in flight (finished or abandoned) and what it showed.

@@ -1,7 +1,8 @@
 import FoundationEssentials
+import Locking
 import Logging
 import StateDeck
-import StateDeckHistory
+import StateDeckNotifications
 import StateDeckServer
 import StateDeckSources
 
@@ -11,27 +12,39 @@ import StateDeckSources
 /// A valid edit replaces the served deck; panels whose declaration did not change keep their
 /// history. An edit with problems is reported (log and toast) and the running deck stays. The
 /// server's notifier follows each deck served, its panels' `notify:` entries included; outages
-/// carry over from one deck to the next.
+/// and deliveries under way carry over from one deck to the next. Unless the file turns it off,
+/// the deck ends with StateDeck's own panel, which shows how the notifications fare.
 public actor DeckFileSession {
     public let path: String
     private var file: DeckFile
     private var panelFileWatch: Task<Void, Never>?
+    private let statedeckPanel: StateDeckPanel
     private let logger = Logger(label: "statedeck.config")
 
-    /// A session of `file`, read from `path`.
-    public init(file: DeckFile, path: String) {
+    /// A session of `file`, read from `path`; StateDeck's own panel reads the server `server`
+    /// holds once it serves.
+    public init(file: DeckFile, path: String, server: Locked<DeckServer?>) {
         self.file = file
         self.path = path
-    }
-
-    /// How long the deck file says to keep history.
-    public var historyRetention: HistoryRetention {
-        file.historyRetention
+        statedeckPanel = StateDeckPanel(server: server)
     }
 
     /// The deck to serve first.
     public func makeDeck() -> Deck {
-        file.makeDeck()
+        makeDeck(of: file)
+    }
+
+    /// The deck of `file`; StateDeck's own panel counts notifications from the first deck with
+    /// `notify:` entries on.
+    private func makeDeck(of file: DeckFile, memories: [String: PanelMemory] = [:]) -> Deck {
+        if file.panels.contains(where: { !$0.settings.notify.entries.isEmpty }) { statedeckPanel.countNotifications() }
+        return file.makeDeck(memories: memories, appending: file.statedeckPanel ? [statedeckPanel.makePanel().group(StateDeckPanel.group)] : [])
+    }
+
+    /// Counts a delivery to a `notify:` target on StateDeck's own panel: the server's
+    /// `onNotificationDelivery`.
+    public nonisolated func count(_ delivery: Notifier.Delivery) {
+        statedeckPanel.count(delivery)
     }
 
     /// Watches the deck file and the panels' files until the calling task is cancelled.
@@ -54,7 +67,8 @@ public actor DeckFileSession {
         }
         guard edited != file else { return }
         let unchanged = Set(edited.panels.filter(file.panels.contains).map(\.id))
-        let deck = edited.makeDeck(memories: await server.deck.memories(of: unchanged))
+        let kept = edited.statedeckPanel && file.statedeckPanel ? unchanged.union([StateDeckPanel.id]) : unchanged
+        let deck = makeDeck(of: edited, memories: await server.deck.memories(of: kept))
         file = edited
         await server.replaceDeck(with: deck)
         watchPanelFiles(of: deck)

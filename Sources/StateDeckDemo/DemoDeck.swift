@@ -7,12 +7,12 @@ public enum DemoDeck {
     /// The deck's title says the data is simulated.
     public static let title = "StateDeck demo · simulated data"
 
-    /// The demo deck. `seed` makes every panel's story repeatable; `health` loads the real panel.
-    public static func make(seed: UInt64?, health: @escaping Panel.Loader) -> Deck {
+    /// The demo deck. `seed` makes every panel's story repeatable; `itself` is the real panel,
+    /// drawn first.
+    public static func make(seed: UInt64?, itself: Panel) -> Deck {
         let seed = seed ?? UInt64.random(in: 0...UInt64.max)
         return Deck(title) {
-            Panel("statedeck", title: "StateDeck itself", load: health)
-                .refresh(every: .seconds(15))
+            itself
             Group("loading", title: "Loading") {
                 photoDownload(seed: seed)
                 minimumRequestTime(seed: seed)

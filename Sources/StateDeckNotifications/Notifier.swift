@@ -26,6 +26,9 @@ public actor Notifier {
 
         /// `api#0` for the first entry of panel `api`, `api#page` for the page's.
         public var key: String { "\(panel)#\(index.map(String.init) ?? "page")" }
+
+        /// Whether it tells the page rather than a `notify:` entry's target.
+        public var isPage: Bool { index == nil }
     }
 
     /// What happened to a delivery: sent, or failed with the target's reason.
@@ -42,6 +45,10 @@ public actor Notifier {
     private let now: @Sendable () -> Date
     private let clock: any Clock<Duration>
     private var watches: [String: OutageWatch]
+    /// What an earlier run decided and never delivered, sent once the notifier follows a deck.
+    private var undelivered: [PendingDelivery]
+    /// Deliveries under way.
+    private var sending: Set<PendingDelivery.ID> = []
     private var panels: [String: (title: String, group: String?)] = [:]
     private var timer: Task<Void, Never>?
     /// When `timer` wakes; nil when no timer waits.
@@ -51,8 +58,8 @@ public actor Notifier {
     private let input: AsyncStream<PanelChange>.Continuation
     private var consumer: Task<Void, Never>?
 
-    /// Rules of `subscriptions`, outages continued from `ledger`; `now` and `clock` are the
-    /// wall time and the clock of waits (a test's are virtual).
+    /// Rules of `subscriptions`, outages and deliveries left undone continued from `ledger`; `now`
+    /// and `clock` are the wall time and the clock of waits (a test's are virtual).
     public init(
         _ subscriptions: [Subscription], ledger: (any NotificationLedger)?,
         now: @escaping @Sendable () -> Date = { Date() }, clock: any Clock<Duration> = ContinuousClock()
@@ -64,6 +71,10 @@ public actor Notifier {
         self.clock = clock
         let keys = Set(subscriptions.map(\.key))
         watches = (ledger?.outages() ?? [:]).filter { keys.contains($0.key) }
+        let left = ledger?.takeUndelivered() ?? []
+        // A delivery of an entry the deck no longer has goes nowhere: nobody asks for it any more.
+        for delivery in left where !keys.contains(delivery.key) { ledger?.finished(delivery.id) }
+        undelivered = left.filter { keys.contains($0.key) }
         (changes, input) = AsyncStream.makeStream(bufferingPolicy: .unbounded)
     }
 
@@ -72,7 +83,8 @@ public actor Notifier {
         deliveries.append(observer)
     }
 
-    /// Follows `deck`'s changes until ``stop()``.
+    /// Follows `deck`'s changes until ``stop()``; the first call delivers what an earlier run left
+    /// undone.
     public func follow(_ deck: Deck) async {
         let snapshot = await deck.snapshot()
         panels = Dictionary(uniqueKeysWithValues: snapshot.panels.map { ($0.id, ($0.title, $0.group)) })
@@ -101,6 +113,10 @@ public actor Notifier {
                 for await change in changes { await self?.handle(change) }
             }
         }
+        for delivery in undelivered {
+            if let subscription = subscriptionsByKey[delivery.key] { deliver(delivery, to: subscription.target) }
+        }
+        undelivered = []
         armTimer()
     }
 
@@ -109,6 +125,17 @@ public actor Notifier {
         input.finish()
         consumer?.cancel()
         timer?.cancel()
+    }
+
+    /// Waits for the deliveries under way, `limit` at most: at the process's stop, so that one whose
+    /// target answers meanwhile is forgotten in the ledger rather than sent again by the next run.
+    /// What is still under way then (a webhook waiting to retry) is left to the next run.
+    public func finishDeliveries(within limit: Duration) async {
+        var waited = Duration.zero
+        while !sending.isEmpty, waited < limit {
+            try? await clock.sleep(for: .milliseconds(10))
+            waited += .milliseconds(10)
+        }
     }
 
     /// The outage of each subscription, by key, for tests and the health panel.
@@ -124,21 +151,22 @@ public actor Notifier {
         let summary = change.state.errorSummary
         for subscription in list {
             var watch = watches[subscription.key] ?? OutageWatch()
+            var told: DeckNotification?
             switch change.state {
             case .error:
                 if let summary, let event = watch.failed(with: summary, at: change.at, rule: subscription.rule) {
-                    send(event, of: subscription, watch: watch, at: change.at)
+                    told = notification(event, of: subscription, watch: watch, at: change.at)
                 }
             case .loaded:
                 if let (event, downSince) = watch.succeeded() {
                     var ended = OutageWatch()
                     ended.downSince = downSince
-                    send(event, of: subscription, watch: ended, at: change.at)
+                    told = notification(event, of: subscription, watch: ended, at: change.at)
                 }
             case .initial, .loading:
                 continue
             }
-            keep(watch, for: subscription.key)
+            keep(watch, of: subscription, sending: told)
             if let due = watch.nextDue(rule: subscription.rule) { wake(at: due) }
         }
     }
@@ -152,8 +180,7 @@ public actor Notifier {
             guard let subscription = subscriptionsByKey[key] else { continue }
             var watch = outage
             guard let event = watch.due(at: date, rule: subscription.rule) else { continue }
-            send(event, of: subscription, watch: watch, at: date)
-            keep(watch, for: key)
+            keep(watch, of: subscription, sending: notification(event, of: subscription, watch: watch, at: date))
         }
         armTimer()
     }
@@ -182,26 +209,50 @@ public actor Notifier {
         }
     }
 
-    private func keep(_ watch: OutageWatch, for key: String) {
+    /// Keeps `watch` as `subscription`'s outage and sends `notification`, if any: the ledger keeps
+    /// the two together before the delivery starts, so a told failure is on disk as it is sent.
+    /// The page's deliveries are not kept: the page is whoever is connected when it is told, and
+    /// 10,000 panels down at once would be as many writes before the first is sent.
+    private func keep(_ watch: OutageWatch, of subscription: Subscription, sending notification: DeckNotification?) {
+        let key = subscription.key
         let kept = watch.downSince == nil ? nil : watch
-        guard watches[key] != kept else { return }
+        let delivery = notification.map { PendingDelivery(key: key, notification: $0) }
+        guard watches[key] != kept || delivery != nil else { return }
         watches[key] = kept
-        ledger?.keep(kept, for: key)
+        let recorded = !subscription.isPage
+        ledger?.keep(kept, for: key, delivering: recorded ? delivery : nil)
+        if let delivery { deliver(delivery, to: subscription.target, recorded: recorded) }
     }
 
-    private func send(_ event: DeckNotification.Event, of subscription: Subscription, watch: OutageWatch, at date: Date) {
+    private func notification(_ event: DeckNotification.Event, of subscription: Subscription, watch: OutageWatch,
+                              at date: Date) -> DeckNotification {
         let panel = panels[subscription.panel]
-        let notification = DeckNotification(
+        return DeckNotification(
             event: event, panel: subscription.panel, title: panel?.title ?? subscription.panel, group: panel?.group,
             error: event == .recovery ? nil : watch.error, downSince: watch.downSince ?? date, at: date)
-        let target = subscription.target
+    }
+
+    /// Delivers in a task of its own, then forgets the delivery in the ledger. A stop before it is
+    /// forgotten (SIGTERM while a webhook waits to retry) leaves it to the next run, which sends it
+    /// then. The one window that repeats a notification: the process killed (`kill -9`, or a stop
+    /// that waited ``finishDeliveries(within:)`` in vain for a slow target) after the target took
+    /// it and before the ledger's write just after.
+    private func deliver(_ delivery: PendingDelivery, to target: any NotificationTarget, recorded: Bool = true) {
         let observers = deliveries
-        Task {
+        let ledger = recorded ? ledger : nil
+        sending.insert(delivery.id)
+        Task { [weak self] in
             var failure: String?
-            do { try await target.deliver(notification) } catch { failure = "\(error)" }
-            let delivery = Delivery(notification: notification, target: target.name, failure: failure)
-            observers.forEach { $0(delivery) }
+            do { try await target.deliver(delivery.notification) } catch { failure = "\(error)" }
+            ledger?.finished(delivery.id)
+            await self?.delivered(delivery.id)
+            let done = Delivery(notification: delivery.notification, target: target.name, failure: failure)
+            observers.forEach { $0(done) }
         }
+    }
+
+    private func delivered(_ id: PendingDelivery.ID) {
+        sending.remove(id)
     }
 }
 

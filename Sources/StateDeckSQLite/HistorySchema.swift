@@ -31,6 +31,13 @@ enum HistorySchema {
             health INTEGER NOT NULL, since INTEGER NOT NULL);
         CREATE TABLE meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL) WITHOUT ROWID;
         """,
+        // The notifications' ledger: each notify entry's outage (by "panel#index") and the
+        // deliveries decided and not done, each a JSON document.
+        """
+        CREATE TABLE notify_outages (key TEXT PRIMARY KEY, watch TEXT NOT NULL) WITHOUT ROWID;
+        CREATE TABLE notify_outbox (
+            id TEXT PRIMARY KEY, key TEXT NOT NULL, at INTEGER NOT NULL, notification TEXT NOT NULL) WITHOUT ROWID;
+        """,
     ]
 
     static var currentVersion: Int { migrations.count }

@@ -39,6 +39,7 @@ extension StoreState {
             unsavedChanges = []
             unsavedRows = [:]
             unsavedShown = []
+            notifications.markSaved()
             if let eventID { storedEventID = eventID }
             dropped = 0
             trouble = nil
@@ -98,6 +99,7 @@ extension StoreState {
             try upsertShown.bind([.integer(try key(of: panel))] + (shown[panel] ?? ShownState()).columns
                 + [.integer(Int64(track?.health.rawValue ?? 0)), .integer(track?.since ?? 0)]).run()
         }
+        try writeNotifications()
         if let eventID, eventID != storedEventID {
             try statement("INSERT OR REPLACE INTO meta (key, value) VALUES ('last_event_id', ?)")
                 .bind(.integer(Int64(bitPattern: eventID))).run()

@@ -3,8 +3,8 @@ import SQLite
 import StateDeck
 import StateDeckHistory
 
-/// What the store's lock guards: the connection, the tallies of time as it passes, and what
-/// waits to be saved.
+/// What the store's lock guards: the connection, the tallies of time as it passes, the
+/// notifications' ledger, and what waits to be saved.
 struct StoreState {
     let database: Database
     let retention: HistoryRetention
@@ -20,6 +20,8 @@ struct StoreState {
     var dropped = 0
     var trouble: PanelError?
     var storedEventID: UInt64 = 0
+    /// The notifications' ledger, kept with the history.
+    var notifications = NotificationRecords()
     /// The hour retention last ran in.
     var retainedHour: Int64 = 0
     private var statements: [String: Statement] = [:]
@@ -35,6 +37,7 @@ struct StoreState {
         self.retention = retention
         storedEventID = UInt64(try database.integer("SELECT value FROM meta WHERE key = 'last_event_id'") ?? 0)
         try resume(now: now.millisecondsSince1970)
+        try readNotifications()
     }
 
     /// The statement of `sql`, prepared once.

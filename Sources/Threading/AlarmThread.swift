@@ -20,10 +20,16 @@ public final class AlarmThread: @unchecked Sendable {
         fileprivate let id: UInt64
     }
 
+    /// A deadline as nanoseconds since ``origin``: a plain integer, where `ContinuousClock.Instant`
+    /// is a type of the resilient standard library, copied and compared through its value
+    /// witnesses at every step of the heap.
     private struct Entry {
-        var deadline: ContinuousClock.Instant
+        var deadline: Int64
         var id: UInt64
     }
+
+    /// When the first alarm was set; deadlines count from it.
+    private let origin = ContinuousClock.now
 
     /// The alarms of the whole process.
     public static let shared = AlarmThread(name: "alarms")
@@ -58,7 +64,7 @@ public final class AlarmThread: @unchecked Sendable {
         lastID += 1
         let id = lastID
         actions[id] = action
-        heap.append(Entry(deadline: deadline, id: id))
+        heap.append(Entry(deadline: nanoseconds(until: deadline), id: id))
         siftUp(heap.count - 1)
         let isEarliest = heap[0].id == id
         pthread_mutex_unlock(mutex)
@@ -82,9 +88,9 @@ public final class AlarmThread: @unchecked Sendable {
                 pthread_cond_wait(wake, mutex)
                 continue
             }
-            let now = ContinuousClock.now
+            let now = nanoseconds(until: .now)
             guard earliest <= now else {
-                var until = Self.monotonicTime(after: now.duration(to: earliest))
+                var until = Self.monotonicTime(after: .nanoseconds(earliest - now))
                 pthread_cond_timedwait(wake, mutex, &until)
                 continue
             }
@@ -97,6 +103,15 @@ public final class AlarmThread: @unchecked Sendable {
             for action in due { action() }
             pthread_mutex_lock(mutex)
         }
+    }
+
+    /// Saturating: a deadline centuries away (a timeout of `.seconds(.max)`) stays the latest.
+    private func nanoseconds(until instant: ContinuousClock.Instant) -> Int64 {
+        let (seconds, attoseconds) = origin.duration(to: instant).components
+        let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        guard !overflow else { return seconds < 0 ? .min : .max }
+        let (sum, sumOverflow) = whole.addingReportingOverflow(attoseconds / 1_000_000_000)
+        return sumOverflow ? .max : sum
     }
 
     /// `CLOCK_MONOTONIC`'s time `delay` from now, for `pthread_cond_timedwait`.

@@ -4,6 +4,7 @@ import Logging
 import StateDeck
 import StateDeckApp
 import StateDeckHistory
+import StateDeckSQLite
 import StateDeckServer
 import StateDeckSources
 
@@ -23,13 +24,17 @@ struct Launcher {
         let termination = TerminationSignal(deadline: .milliseconds(1_800))
         let configuration = serverConfiguration()
         let running = Locked<DeckServer?>(nil)
-        let session = options.config.map(openDeckFile)
+        let deckFile = options.config.map { (path: $0, file: Self.loadDeckFile($0)) }
+        // Opened before the deck, whose notifications keep what was told and what is still to
+        // deliver in it.
+        let history = openHistory(retention: deckFile?.file.historyRetention ?? HistoryRetention())
+        let session = deckFile.map { DeckFileSession(file: $0.file, path: $0.path, server: running) }
         let deck = if let session { await session.makeDeck() } else { DeckLoader.demo(seed: options.seed, server: running) }
-        let history = await openHistory(retention: session?.historyRetention ?? HistoryRetention())
         let server: DeckServer
         let port: Int
         do {
-            server = try await DeckServer(deck: deck, configuration: configuration, history: history)
+            server = try await DeckServer(deck: deck, configuration: configuration, history: history,
+                                          notificationLedger: history, onNotificationDelivery: session.map { $0.count })
             port = try await server.start()
         } catch let error as StaticFilesError {
             Self.fail("--public: \(error)", status: 2)
@@ -48,14 +53,15 @@ struct Launcher {
         let signal = await termination.next()
         Logger(label: "statedeck").info("signal \(signal): stopping")
         reloading?.cancel()
-        await server.stop()
+        // A delivery answered meanwhile is forgotten in the history, not sent again by the next run.
+        await server.stop(waitingForDeliveries: .milliseconds(300))
         history?.close()
         exit(0)
     }
 
     /// The history store `--data` names (by default beside the deck file, or the demo's); a file
     /// that cannot be used ends the process with status 2, naming it and what to do.
-    private func openHistory(retention: HistoryRetention) async -> (any HistoryStore)? {
+    private func openHistory(retention: HistoryRetention) -> SQLiteHistoryStore? {
         guard let folder = HistoryFolder.path(option: options.data, deckFile: options.config) else { return nil }
         do {
             return try HistoryFolder.open(folder, retention: retention)
@@ -85,11 +91,6 @@ struct Launcher {
             configuration.token = AccessToken.generate()
         }
         return configuration
-    }
-
-    /// The deck file session of `path`; a file with problems ends the process with status 2.
-    private func openDeckFile(_ path: String) -> DeckFileSession {
-        DeckFileSession(file: Self.loadDeckFile(path), path: path)
     }
 
     /// The deck file at `path`, read as start-up and `statedeck check` both read it; a file with

@@ -270,7 +270,7 @@ final class StoreFixture: Sendable {
             try database.execute("PRAGMA user_version = 99")
         }
         let error = try #require(throws: HistoryOpenError.self) { try fixture.open() }
-        #expect(error == .newerSchema(path: fixture.path, version: 99, supported: 1))
+        #expect(error == .newerSchema(path: fixture.path, version: 99, supported: HistorySchema.currentVersion))
         #expect(error.description.contains("newer StateDeck"))
     }
 

@@ -106,6 +106,23 @@ struct DeckFilePanelsTests {
         #expect(file.historyRetention.days == .seconds(3_650 * 86_400))
     }
 
+    @Test func statedecksOwnPanelIsOnUnlessTheFileTurnsItOff() throws {
+        let on = try deck("panels: [{ id: db, tcp: { host: localhost, port: 9 } }]")
+        #expect(on.statedeckPanel)
+        let off = try deck("""
+            statedeckPanel: false
+            panels: [{ id: statedeck, group: statedeck, tcp: { host: localhost, port: 9 } }]
+            """)
+        #expect(!off.statedeckPanel, "and its id and group are the file's to use")
+        #expect(off != on)
+    }
+
+    @Test func theDeckEndsWithThePanelsAppended() async throws {
+        let appended = Panel("statedeck", title: "StateDeck itself") { Info() }
+        let deck = try deck("panels: [{ id: db, tcp: { host: localhost, port: 9 } }]").makeDeck(appending: [appended])
+        #expect(await deck.snapshot().panels.map(\.id) == ["db", "statedeck"])
+    }
+
     @Test func aRecoveryCommandRunsAndThePanelReloads() async throws {
         let deck = try deck("""
             panels:

@@ -182,6 +182,21 @@ struct DeckFileProblemTests {
             history: { days: 4000d }
             panels: [{ id: db, tcp: { host: localhost, port: 5432 } }]
             """, problem: "deck.yaml:1: history.days: must be at most 3660 days"),
+        Case(name: "a panel taking the id of StateDeck's own panel", yaml: """
+            panels:
+              - { id: db, tcp: { host: localhost, port: 5432 } }
+              - { id: statedeck, http: { url: "http://127.0.0.1:8080/api/state" } }
+            """, problem: #"deck.yaml:3: panels[1].id: statedeck is the id of StateDeck's own panel, "StateDeck itself"; choose another, or leave that panel out with statedeckPanel: false"#),
+        Case(name: "a panel in the group of StateDeck's own panel", yaml: """
+            panels:
+              - id: db
+                group: statedeck
+                tcp: { host: localhost, port: 5432 }
+            """, problem: "deck.yaml:3: panels[0].group: statedeck is the group of StateDeck's own panel; choose another, or leave that panel out with statedeckPanel: false"),
+        Case(name: "statedeckPanel that is not true or false", yaml: """
+            statedeckPanel: sometimes
+            panels: [{ id: db, tcp: { host: localhost, port: 5432 } }]
+            """, problem: "deck.yaml:1: statedeckPanel: must be true or false, not sometimes"),
         Case(name: "an unknown history key", yaml: """
             history: { raw: 7d }
             panels: [{ id: db, tcp: { host: localhost, port: 5432 } }]

@@ -29,6 +29,7 @@ struct DeckFileTests {
         #expect(deck.panels[2].actions.map(\.id) == ["restart", "logs-to-file"])
         #expect(deck.panels.map(\.group?.id) == ["services", "services", "services", "tooling"])
         #expect(deck.panels[3].settings.refresh == .manual, "from its group's defaults")
+        #expect(deck.statedeckPanel)
     }
 
     @Test func relativePathsStartAtTheFilesFolder() throws {

@@ -21,6 +21,67 @@ import Testing
         }
     }
 
+    /// Takes each notification and never answers until the test opens its gate, then gives up:
+    /// a receiver that is down when the process stops. Notes what `ledger` had still to deliver
+    /// as each attempt began.
+    final class StalledTarget: NotificationTarget {
+        struct GaveUp: Error {}
+        let name = "stalled"
+        let attempts = Recorder<DeckNotification>()
+        let pendingAtAttempt = Recorder<[DeckNotification]>()
+        let gate = Gate()
+        let ledger: MemoryLedger?
+
+        init(ledger: MemoryLedger? = nil) {
+            self.ledger = ledger
+        }
+
+        func deliver(_ notification: DeckNotification) async throws {
+            pendingAtAttempt.append(ledger?.pending.current.map(\.notification) ?? [])
+            attempts.append(notification)
+            await gate.wait()
+            throw GaveUp()
+        }
+    }
+
+    /// Keeps outages and deliveries not done in memory, as the history store keeps them on disk;
+    /// ``reopened()`` reads them back as the next run does.
+    final class MemoryLedger: NotificationLedger {
+        let kept: Locked<[String: OutageWatch]>
+        let pending: Locked<[PendingDelivery]>
+        private let left: Locked<[PendingDelivery]>
+
+        init(kept: [String: OutageWatch] = [:], leftByEarlierRun left: [PendingDelivery] = []) {
+            self.kept = Locked(kept)
+            pending = Locked(left)
+            self.left = Locked(left)
+        }
+
+        /// The ledger of the next run: every outage, and every delivery not finished, left to it.
+        func reopened() -> MemoryLedger {
+            MemoryLedger(kept: kept.current, leftByEarlierRun: pending.current)
+        }
+
+        func outages() -> [String: OutageWatch] { kept.current }
+
+        func keep(_ watch: OutageWatch?, for key: String, delivering delivery: PendingDelivery?) {
+            kept.withLock { $0[key] = watch }
+            if let delivery { pending.withLock { $0.append(delivery) } }
+        }
+
+        func finished(_ delivery: PendingDelivery.ID) {
+            pending.withLock { $0.removeAll { $0.id == delivery } }
+        }
+
+        func takeUndelivered() -> [PendingDelivery] {
+            let undone = Set(pending.current.map(\.id))
+            return left.withLock { left in
+                defer { left = [] }
+                return left.filter { undone.contains($0.id) }
+            }
+        }
+    }
+
     /// A panel "p" ("API") refreshed every 10 s, its loads scripted, without retries.
     static func deck(_ loader: ScriptedLoader, clock: TestClock<Duration> = TestClock()) async -> TestDeck {
         await TestDeck(clock: clock) {
@@ -31,7 +92,7 @@ import Testing
         }
     }
 
-    static func notifier(_ test: TestDeck, _ rule: NotifyRule, _ target: RecordingTarget, ledger: OutageTable? = nil) async -> Notifier {
+    static func notifier(_ test: TestDeck, _ rule: NotifyRule, _ target: any NotificationTarget, ledger: MemoryLedger? = nil) async -> Notifier {
         let clock = test.clock
         let notifier = Notifier(
             [Notifier.Subscription(panel: "p", rule: rule, target: target, index: 0)], ledger: ledger,
@@ -131,7 +192,7 @@ import Testing
     }
 
     @Test func aRestartMidOutageNeitherRepeatsTheFailureNorLosesTheRecovery() async {
-        let ledger = OutageTable()
+        let ledger = MemoryLedger()
         let before = RecordingTarget()
         do {
             let loader = ScriptedLoader(.failure(.server))
@@ -142,7 +203,7 @@ import Testing
             await test.deck.stop()
             await notifier.stop()
         }
-        #expect(ledger.outages()["p#0"]?.isTold == true)
+        #expect(ledger.kept.current["p#0"]?.isTold == true)
 
         let after = RecordingTarget()
         let loader = ScriptedLoader(.failure(.server), .success(.one))
@@ -155,7 +216,24 @@ import Testing
         await test.until { $0.phase == .loaded }
         let sent = await test.eventually { after.sent.all.isEmpty ? nil : after.sent.all }
         #expect(sent?.map(\.event) == [.recovery], "the failure was told before the restart")
-        #expect(ledger.outages()["p#0"] == nil)
+        #expect(ledger.kept.current["p#0"] == nil)
+    }
+
+    @Test func thePagesDeliveriesAreNotKeptForTheNextRunButItsOutageIs() async {
+        let ledger = MemoryLedger()
+        let page = StalledTarget(ledger: ledger)
+        let loader = ScriptedLoader(.failure(.server))
+        let test = await Self.deck(loader)
+        let clock = test.clock
+        let notifier = Notifier(
+            [Notifier.Subscription(panel: "p", rule: NotifyRule(failures: 1), target: page, index: nil)], ledger: ledger,
+            now: { TestDeck.date(at: TestClock<Duration>.Instant().duration(to: clock.now)) }, clock: clock)
+        await notifier.follow(test.deck)
+        defer { page.gate.open(); Task { await notifier.stop() } }
+        await test.deck.start()
+        let pending = await test.eventually { page.pendingAtAttempt.all.first }
+        #expect(pending?.isEmpty == true, "nothing kept to deliver while the page is told")
+        #expect(ledger.kept.current["p#page"]?.isTold == true)
     }
 
     @Test func onlyErrorsAndTheLoadsEndingAnOutageAreQueuedFromTheDeck() async {
@@ -190,5 +268,115 @@ import Testing
         #expect(subscriptions.map(\.rule) == [.failures(1), .down(.seconds(60)), .failures(1), NotifyRule()])
         #expect(subscriptions.map(\.target.name) == ["chat", "chat", "page", "page"])
         #expect(Notifier.Subscription.all(of: deck).map(\.key) == ["a#0", "a#1"], "without the page")
+    }
+
+    @Test func aFailureStillBeingDeliveredAtTheStopIsDeliveredAfterTheRestartAndNotDecidedAgain() async throws {
+        let ledger = MemoryLedger()
+        let stalled = StalledTarget(ledger: ledger)
+        defer { stalled.gate.open() }
+        do {
+            let test = await Self.deck(ScriptedLoader(.failure(.server)))
+            let notifier = await Self.notifier(test, NotifyRule(failures: 1), stalled, ledger: ledger)
+            await test.deck.start()
+            await test.eventually { stalled.attempts.all.count == 1 ? true : nil }
+            await test.deck.stop()
+            await notifier.stop()
+        }
+        let left = try #require(ledger.pending.current.first)
+        #expect(left.notification.event == .failure)
+        #expect(stalled.pendingAtAttempt.all == [[left.notification]], "kept before it was sent")
+        #expect(ledger.kept.current["p#0"]?.isTold == true, "kept with the outage that told it")
+
+        let reopened = ledger.reopened()
+        let target = RecordingTarget()
+        let loader = ScriptedLoader(.failure(.server), .failure(.server), .success(.one))
+        let test = await Self.deck(loader)
+        let notifier = await Self.notifier(test, NotifyRule(failures: 1), target, ledger: reopened)
+        defer { Task { await notifier.stop() } }
+        let delivered = await test.eventually { target.sent.all.first }
+        #expect(delivered == left.notification, "the earlier run's notification, as it was decided")
+        await test.eventually { reopened.pending.current.isEmpty ? true : nil }
+        await test.deck.start()
+        for second in [10, 20] {
+            await test.until { $0.phase == .error && !$0.isLoading }
+            await test.advance(to: .seconds(second))
+        }
+        await test.until { $0.phase == .loaded }
+        let sent = await test.eventually { target.sent.all.count == 2 ? target.sent.all : nil }
+        #expect(sent?.map(\.event) == [.failure, .recovery], "the failure once, from the earlier run")
+        #expect(sent?.last?.downSince == left.notification.downSince)
+        #expect(sent?.last?.downSeconds == 20)
+        await test.settle()
+        #expect(target.sent.all.count == 2)
+        #expect(reopened.pending.current.isEmpty)
+    }
+
+    @Test func aDeliveryLeftForAnEntryTheDeckNoLongerHasIsDropped() async {
+        func left(_ panel: String) -> PendingDelivery {
+            PendingDelivery(key: "\(panel)#0", notification: DeckNotification(
+                event: .failure, panel: panel, title: panel, group: nil, error: nil,
+                downSince: TestDeck.origin, at: TestDeck.origin))
+        }
+        let ledger = MemoryLedger(leftByEarlierRun: [left("gone"), left("p")])
+        let target = RecordingTarget()
+        let test = await Self.deck(ScriptedLoader(.success(.one)))
+        let notifier = await Self.notifier(test, NotifyRule(failures: 1), target, ledger: ledger)
+        defer { Task { await notifier.stop() } }
+        let sent = await test.eventually { target.sent.all.isEmpty ? nil : target.sent.all }
+        #expect(sent?.map(\.panel) == ["p"])
+        await test.eventually { ledger.pending.current.isEmpty ? true : nil }
+        await test.settle()
+        #expect(target.sent.all.count == 1)
+    }
+
+    /// A deck file edit makes a new notifier on the same ledger while the first still delivers.
+    @Test func theNextNotifierOfTheSameRunLeavesDeliveriesUnderWayToTheFirst() async {
+        let ledger = MemoryLedger()
+        let stalled = StalledTarget()
+        defer { stalled.gate.open() }
+        let loader = ScriptedLoader(.failure(.server))
+        let test = await Self.deck(loader)
+        let first = await Self.notifier(test, NotifyRule(failures: 1), stalled, ledger: ledger)
+        await test.deck.start()
+        await test.eventually { stalled.attempts.all.count == 1 ? true : nil }
+        await first.stop()
+        let target = RecordingTarget()
+        let next = await Self.notifier(test, NotifyRule(failures: 1), target, ledger: ledger)
+        defer { Task { await next.stop() } }
+        #expect(await next.outages["p#0"]?.isTold == true)
+        await test.advance(to: .seconds(10))
+        await test.eventually { loader.callCount == 2 ? true : nil }
+        await test.until { $0.phase == .error && !$0.isLoading }
+        await test.settle()
+        #expect(target.sent.all.isEmpty, "the failure was told, and is still being delivered by the first")
+        #expect(ledger.pending.current.count == 1)
+    }
+
+    @Test func aStopWaitsForDeliveriesUnderWayAtMostItsLimit() async {
+        let ledger = MemoryLedger()
+        let stalled = StalledTarget()
+        let test = await Self.deck(ScriptedLoader(.failure(.server)))
+        let notifier = await Self.notifier(test, NotifyRule(failures: 1), stalled, ledger: ledger)
+        defer { Task { await notifier.stop() } }
+        await test.deck.start()
+        await test.eventually { stalled.attempts.all.count == 1 ? true : nil }
+        await test.deck.stop()
+        let waited = Task { await notifier.finishDeliveries(within: .milliseconds(50)) }
+        await test.advance(to: .milliseconds(50))
+        await waited.value
+        #expect(ledger.pending.current.count == 1, "still under way: left to the next run")
+
+        let done = Locked(false)
+        Task {
+            await notifier.finishDeliveries(within: .seconds(60))
+            done.withLock { $0 = true }
+        }
+        stalled.gate.open()
+        await test.eventually {
+            await test.clock.advance(by: .milliseconds(10))
+            return done.current ? true : nil
+        }
+        #expect(ledger.pending.current.isEmpty)
+        #expect(test.clock.now < TestClock<Duration>.Instant(offset: .seconds(60)), "it returned once the delivery ended")
     }
 }

@@ -9,6 +9,7 @@ import sys
 import threading
 import time
 import urllib.request
+from datetime import datetime
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
@@ -21,18 +22,25 @@ APPRISE = Path(sys.executable).with_name("apprise")
 
 
 class Receiver:
-    """An HTTP server on a free loopback port keeping the JSON body of every POST."""
+    """An HTTP server on a free loopback port keeping the JSON body of every POST it takes; while
+    `status` is not 200 it answers with it and keeps nothing, counting the attempts."""
 
     def __init__(self):
         bodies: list[dict] = []
         self.bodies = bodies
+        self.status = 200
+        self.refused = 0
+        receiver = self
 
         class Handler(BaseHTTPRequestHandler):
             def do_POST(self):
                 length = int(self.headers.get("Content-Length", 0))
-                bodies.append({"json": json.loads(self.rfile.read(length) or b"null"),
-                               "authorization": self.headers.get("Authorization")})
-                self.send_response(200)
+                body = json.loads(self.rfile.read(length) or b"null")
+                if receiver.status == 200:
+                    bodies.append({"json": body, "authorization": self.headers.get("Authorization")})
+                else:
+                    receiver.refused += 1
+                self.send_response(receiver.status)
                 self.send_header("Content-Length", "0")
                 self.end_headers()
 
@@ -61,12 +69,13 @@ def receiver():
     r.stop()
 
 
-def flaky_deck(folder: Path, notify: str) -> Path:
+def flaky_deck(folder: Path, notify: str, extra: str = "") -> Path:
     """One command panel, "Payments", failing every second until the file `up` exists."""
     folder.mkdir(parents=True, exist_ok=True)
     deck = folder / "deck.yaml"
     deck.write_text(
         "title: Notifications\n"
+        f"{extra}"
         "defaults: { refresh: 1s, retry: none, minimumLoading: 0ms }\n"
         "panels:\n"
         "  - id: payments\n"
@@ -107,6 +116,95 @@ def test_apprise_carries_the_message_to_its_json_receiver(make_server, receiver,
     sent = receiver.wait(1)[0]["json"]
     assert sent["title"] == "StateDeck"
     assert sent["message"].startswith("Payments is down: ")
+
+
+def webhook(receiver: Receiver, failures: int) -> str:
+    return (f'      - webhook: {{ url: "http://127.0.0.1:{receiver.port}/hook" }}\n'
+            f"        after: {{ failures: {failures} }}\n")
+
+
+def stop(server) -> None:
+    """SIGTERM, as systemd stops it: the process ends within 2 s, with status 0."""
+    started = time.monotonic()
+    server.stop()
+    assert server.proc.returncode == 0, server.proc.returncode
+    assert time.monotonic() - started < 2.5
+
+
+def seconds_since(stamp: str) -> float:
+    return time.time() - datetime.fromisoformat(stamp).timestamp()
+
+
+def test_a_restart_mid_outage_neither_repeats_the_failure_nor_loses_the_recovery(make_server, receiver, tmp_path):
+    deck = flaky_deck(tmp_path / "deck", webhook(receiver, failures=2))
+    server = make_server(config=deck)
+    failure = receiver.wait(1)[0]["json"]
+    assert failure["event"] == "failure"
+    stop(server)
+    server.restart()
+    time.sleep(3)   # three failed loads after the restart: the failure was told before it
+    assert [b["json"]["event"] for b in receiver.bodies] == ["failure"], receiver.bodies
+    (tmp_path / "deck" / "up").touch()
+    down_for = seconds_since(failure["downSince"])
+    recovery = receiver.wait(2)[1]["json"]
+    assert recovery["event"] == "recovery"
+    assert recovery["downSince"] == failure["downSince"], "the outage continued across the restart"
+    assert down_for - 1 <= recovery["downSeconds"] <= down_for + 3, (down_for, recovery["downSeconds"])
+    time.sleep(2)
+    assert [b["json"]["event"] for b in receiver.bodies] == ["failure", "recovery"], receiver.bodies
+
+
+def test_a_notification_still_being_delivered_at_the_stop_is_delivered_after_the_restart(make_server, receiver, tmp_path):
+    receiver.status = 503
+    deck = flaky_deck(tmp_path / "deck", webhook(receiver, failures=1))
+    server = make_server(config=deck)
+    deadline = time.monotonic() + 20
+    while receiver.refused < 1:   # the first attempt refused: the webhook waits to try again
+        assert time.monotonic() < deadline, "the failure was never attempted"
+        time.sleep(0.05)
+    stop(server)
+    assert receiver.bodies == []
+    receiver.status = 200
+    server.restart()
+    failure = receiver.wait(1, timeout=10)[0]["json"]
+    assert failure["event"] == "failure" and failure["panel"] == "payments"
+    assert seconds_since(failure["at"]) > 0.5, "decided before the stop, delivered as it was decided"
+    time.sleep(3)
+    assert len(receiver.bodies) == 1, receiver.bodies
+
+
+def test_statedeck_itself_counts_notifications_and_shows_a_failing_target(make_server, tmp_path):
+    folder = tmp_path / "deck"
+    accepts = folder / "accepts"
+    deck = flaky_deck(folder, (
+        f'      - command: {{ run: ["sh", "-c", "test -f {accepts}"] }}\n'
+        "        after: { failures: 1 }\n"))
+    server = make_server(config=deck)
+
+    def itself() -> dict:
+        state = server.state()
+        assert state["panels"][-1]["id"] == "statedeck", "the last panel"
+        return state["panels"][-1]
+
+    panel = itself()
+    assert panel["title"] == "StateDeck itself" and panel["group"] == "statedeck"
+    error = wait(lambda: itself().get("latestValidError"))
+    assert error["title"] == "Notifications are failing"
+    assert error["description"] == "Notifications are failing: command sh exited with status 1", error
+    accepts.touch()
+    (folder / "up").touch()
+    info = wait(lambda: itself().get("latestValidInfo"))
+    assert {"label": "Notifications", "value": "1 sent · 1 failed"} in info["fields"], info
+
+
+def wait(condition, timeout: float = 20.0):
+    deadline = time.monotonic() + timeout
+    while True:
+        value = condition()
+        if value:
+            return value
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.1)
 
 
 # ---- the page ---------------------------------------------------------------------------------

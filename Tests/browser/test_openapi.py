@@ -121,4 +121,4 @@ def test_server_still_answers_after_the_generated_requests(api_server):
     assert total >= 200, f"only {total} generated requests"
     assert api_server.proc.poll() is None, "the server has exited"
     status, state = api_server.request("GET", "/api/state")
-    assert status == 200 and [p["id"] for p in state["panels"]] == PANELS
+    assert status == 200 and [p["id"] for p in state["panels"]] == [*PANELS, "statedeck"], "the deck file's, then StateDeck's own"

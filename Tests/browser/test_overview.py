@@ -178,8 +178,10 @@ def test_panels_in_no_group_come_first_without_a_heading(make_server, tmp_path, 
     ungrouped = page.locator(tid("group-none"))
     expect(ungrouped.locator(tid("panel"))).to_have_count(2)
     expect(ungrouped.locator(".group-title")).to_have_count(0)
-    expect(page.locator(tid("group"))).to_have_count(1)
-    assert drawn_ids(page) == ["second", "fourth", "first", "third"]
+    groups = page.locator(tid("group"))
+    expect(groups).to_have_count(2)
+    expect(groups.last.locator(".group-title")).to_have_text("StateDeck")
+    assert drawn_ids(page) == ["second", "fourth", "first", "third", "statedeck"], "StateDeck's own group last"
 
 
 # ---- search -----------------------------------------------------------------------------------------
@@ -380,11 +382,11 @@ def test_keys_move_between_lines_and_enter_opens_the_card(server, page):
 
 @pytest.fixture
 def large_server(make_server, tmp_path):
-    """600 file panels reading one file: a deck far taller than the screen."""
+    """600 file panels reading one file, and no other: a deck far taller than the screen."""
     folder = tmp_path / "large"
     folder.mkdir()
     (folder / "ok.json").write_text('{"summary": "fine"}')
-    lines = ["title: Large\npanels:\n"]
+    lines = ["title: Large\nstatedeckPanel: false\npanels:\n"]
     for i in range(600):
         lines.append(f"  - {{ id: p{i:03d}, title: Panel {i}, file: {{ path: ./ok.json }}, refresh: manual }}\n")
     (folder / "deck.yaml").write_text("".join(lines))

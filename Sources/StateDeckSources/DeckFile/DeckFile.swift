@@ -21,6 +21,9 @@ public struct DeckFile: Sendable, Hashable {
     public var toastPosition: Toast.Position
     /// How long history is kept (`history.changes`, `.minutes`, `.hours`, `.days`).
     public var historyRetention = HistoryRetention()
+    /// Whether the deck ends with StateDeck's own panel, "StateDeck itself" (id `statedeck`, in a
+    /// group "StateDeck"): `statedeckPanel`, on by default.
+    public var statedeckPanel = true
 
     /// A deck file's content, built in code.
     public init(
@@ -99,7 +102,10 @@ public struct DeckFile: Sendable, Hashable {
 // MARK: - Reading
 
 extension DeckFile {
-    static let keys = ["title", "defaults", "groups", "toasts", "history", "panels"]
+    static let keys = ["title", "defaults", "groups", "toasts", "history", "statedeckPanel", "panels"]
+    /// The id of StateDeck's own panel and of its group, which a file's panels and groups leave
+    /// to it while it is on.
+    public static let statedeckPanelID = "statedeck"
     /// The most panels a deck file declares (10,000): start-up, the state document and every
     /// stream's snapshot grow with them.
     public static let maximumPanels = 10_000
@@ -112,6 +118,7 @@ extension DeckFile {
         let duration = toasts?["duration"]?.duration()
         let position = toasts?["position"]?.choice(of: Toast.Position.allCases)
         let history = map["history"].map(Self.retention)
+        let statedeckPanel = map["statedeckPanel"]?.bool() ?? true
         var defaults = PanelSettings()
         if let settings = map["defaults"]?.mapping(allowing: PanelSettings.keys) {
             defaults = defaults.overridden(by: settings)
@@ -125,11 +132,28 @@ extension DeckFile {
         }
         let panels = list.map { PanelSpec(reading: $0, defaults: defaults, groups: groups) }
         ConfigNode.reportReusedIds(zip(list, panels.map { $0?.id }))
+        if statedeckPanel { Self.reportStatedeckIds(zip(list, panels)) }
         guard !panels.contains(where: { $0 == nil }) else { return nil }
         self.init(title: title ?? "StateDeck", panels: panels.compactMap(\.self))
         toastDuration = duration ?? toastDuration
         toastPosition = position ?? toastPosition
         historyRetention = history ?? historyRetention
+        self.statedeckPanel = statedeckPanel
+    }
+
+    /// Reports a panel, or a panel's group, taking the id of StateDeck's own panel or its group.
+    private static func reportStatedeckIds(_ panels: some Sequence<(ConfigNode, PanelSpec?)>) {
+        let id = statedeckPanelID
+        let turnOff = "choose another, or leave that panel out with statedeckPanel: false"
+        for (node, panel) in panels {
+            guard let panel else { continue }
+            if panel.id == id, let idNode = node.node["id"].map({ node.child($0, at: .key("id")) }) {
+                idNode.problem("\(id) is the id of StateDeck's own panel, \"StateDeck itself\"; \(turnOff)")
+            }
+            if panel.group?.id == id, let groupNode = node.node["group"].map({ node.child($0, at: .key("group")) }) {
+                groupNode.problem("\(id) is the group of StateDeck's own panel; \(turnOff)")
+            }
+        }
     }
 
     /// `history:`: how long changes and the tallies of minutes, hours and days are kept, each
@@ -158,16 +182,17 @@ extension DeckFile {
         panels.map { $0.makePanel(runner: runner) }
     }
 
-    /// The deck of the file's title, toast settings and panels; panels in `memories` continue
-    /// from the deck this one replaces.
+    /// The deck of the file's title, toast settings and panels, then `appended` (StateDeck's own
+    /// panel); panels in `memories` continue from the deck this one replaces.
     public func makeDeck(
         configuration: Deck.Configuration = Deck.Configuration(),
-        memories: [String: PanelMemory] = [:]
+        memories: [String: PanelMemory] = [:],
+        appending appended: [Panel] = []
     ) -> Deck {
         var configuration = configuration
         configuration.toastDuration = toastDuration
         configuration.toastPosition = toastPosition
-        return Deck(title, configuration: configuration, panels: makePanels(), memories: memories)
+        return Deck(title, configuration: configuration, panels: makePanels() + appended, memories: memories)
     }
 
     /// Reloads each file panel of `deck` that watches its file whenever the file changes, until

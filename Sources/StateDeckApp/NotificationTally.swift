@@ -1,0 +1,38 @@
+import StateDeck
+import StateDeckNotifications
+
+/// How a deck's notifications fare since the start: deliveries sent and given up, and each target
+/// whose newest delivery was given up, with why.
+struct NotificationTally: Sendable {
+    var sent = 0
+    var failed = 0
+    /// Target name → the failure of its newest delivery; a target leaves once it delivers again.
+    var failing: [String: String] = [:]
+
+    /// Counts `delivery`; true when the targets failing changed.
+    mutating func count(_ delivery: Notifier.Delivery) -> Bool {
+        let before = failing
+        if let failure = delivery.failure {
+            failed += 1
+            failing[delivery.target] = failure.hasPrefix(delivery.target) ? failure : "\(delivery.target): \(failure)"
+        } else {
+            sent += 1
+            failing[delivery.target] = nil
+        }
+        return failing != before
+    }
+
+    var field: Info.Field {
+        Info.Field("Notifications", "\(sent) sent · \(failed) failed")
+    }
+
+    /// The error card while some target's newest delivery failed.
+    var error: PanelError? {
+        guard !failing.isEmpty else { return nil }
+        let reasons = failing.keys.sorted().compactMap { failing[$0] }.joined(separator: "; ")
+        return PanelError(.unknown, title: "Notifications are failing",
+                          message: "Notifications are failing: \(reasons)",
+                          recoverySuggestion: "Check the target; this clears when it delivers again.",
+                          detail: "\(sent) sent · \(failed) failed since the start")
+    }
+}

@@ -1,0 +1,18 @@
+import FoundationEssentials
+import StateDeck
+
+/// A notification decided for one `notify:` entry and not done yet: neither delivered nor given
+/// up. The ledger keeps it from before it is sent until it is done, so that a stop in between
+/// leaves it to the next run instead of losing it.
+public struct PendingDelivery: Sendable, Hashable, Codable, Identifiable {
+    public var id: UUID
+    /// The entry's key (``Notifier/Subscription/key``): whose target it goes to.
+    public var key: String
+    public var notification: DeckNotification
+
+    public init(id: UUID = UUID(), key: String, notification: DeckNotification) {
+        self.id = id
+        self.key = key
+        self.notification = notification
+    }
+}
