@@ -26,8 +26,8 @@ public final class FirstResult<Value: Sendable>: Sendable {
         state.withLock { if case .settled = $0 { true } else { false } }
     }
 
-    /// Waits for the first value; call it once.
-    public func value() async -> Value {
+    /// Waits for the first value, on the caller's executor; call it once.
+    public nonisolated(nonsending) func value() async -> Value {
         await withCheckedContinuation { continuation in
             let settled: Value? = state.withLock { state in
                 guard case .settled(let value) = state else {

@@ -18,22 +18,35 @@ extension Deck {
                 panels[index].firstRefreshSpread = (Double(position) + 0.5) / Double(indices.count) + 0.5
             }
         }
-        for index in panels.indices {
-            let wave = index / Self.startWave
-            if wave == 0 {
-                reload(index)
-            } else {
-                schedule(index, at: clock.now + Self.scheduleLeeway * wave, quietly: false)
-            }
-        }
+        waitingToStart = ArraySlice(panels.indices)
+        startNextWave()
     }
 
-    /// How many panels start their first loads together: a bigger deck starts the next as many
-    /// 50 ms later (10,000 panels within two seconds), so that its first loads do not all wait at
-    /// once, each holding a task and its memory, behind the limits of their sources. Past such a
-    /// burst glibc keeps the memory it freed: 10,000 first loads at once left 200 MB resident for a
-    /// deck that uses 63.
+    /// How many first loads may run at once while a deck starts: the next panels start 50 ms
+    /// later, as many as there is room for, so that a deck's first loads never all wait at once
+    /// behind the limits of their sources, each holding a task and its memory. Past such a burst
+    /// glibc keeps the memory it freed: 10,000 first loads at once left 200 MB resident for a
+    /// deck that uses 63, and waves on a timer alone still piled up on a busy machine.
     static let startWave = 250
+    /// First loads started every 50 ms however many run: a deck of slow sources (10,000 hosts
+    /// that time out) still starts within 20 s.
+    static let startFloor = 25
+
+    /// Starts the first loads of the panels waiting to start, as many as ``startWave`` leaves room
+    /// for (``startFloor`` at least), and comes back 50 ms later for the rest. A panel loaded
+    /// meanwhile (a retry) is skipped.
+    private func startNextWave() {
+        startWaveAlarm = nil
+        guard isStarted else { return }
+        var room = max(Self.startWave - loadsInFlight, Self.startFloor)
+        while room > 0, let index = waitingToStart.popFirst() {
+            guard panels[index].load == nil, !loadSchedule.contains(index) else { continue }
+            reload(index)
+            room -= 1
+        }
+        guard !waitingToStart.isEmpty else { return }
+        startWaveAlarm = clock.alarm(at: clock.now + Self.scheduleLeeway) { [weak self] in await self?.startNextWave() }
+    }
 
     /// Cancels all work: loads (so a command loader can kill its process), schedules, recovery
     /// handlers, item actions and the toast expiry.
@@ -45,6 +58,8 @@ extension Deck {
             publish(index)
         }
         loadSchedule.removeAll()
+        startWaveAlarm?.cancel()
+        waitingToStart = []
         toastExpiry?.cancel()
         for activity in activities.values { activity.cancel() }
         activities = [:]
@@ -106,6 +121,7 @@ extension Deck {
             }
             self.finishLoad(index, ticket: ticket, outcome: outcome)
         }
+        loadsInFlight += 1
         panels[index].load = PanelRuntime.Load(
             ticket: ticket, startedAt: start, manual: manual, quiet: quiet, task: task, turn: turn)
         if quiet {
@@ -137,6 +153,12 @@ extension Deck {
     /// Cancels the load in flight, whose result will be discarded.
     func abandonLoad(_ index: Int) {
         panels[index].load?.task.cancel()
+        endLoad(index)
+    }
+
+    /// Forgets panel `index`'s load, finished or abandoned.
+    private func endLoad(_ index: Int) {
+        if panels[index].load != nil { loadsInFlight -= 1 }
         panels[index].endLoad()
     }
 
@@ -150,7 +172,7 @@ extension Deck {
 
     private func finishLoad(_ index: Int, ticket: Int, outcome: Result<Info, PanelError>?) {
         guard let load = panels[index].load, load.ticket == ticket, let outcome else { return }
-        panels[index].endLoad()
+        endLoad(index)
         let cause = PanelChange.Cause.load(clock.now - load.startedAt)
         if load.quiet, panels[index].shows(outcome) {
             let state: ViewState = switch outcome {

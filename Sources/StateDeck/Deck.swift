@@ -32,6 +32,12 @@ public actor Deck {
     var activities: [Int: Task<Void, Never>] = [:]
     /// Each panel's next scheduled load.
     var loadSchedule = LoadSchedule()
+    /// Panels whose first load waits for room (``startWave``), in declaration order, and the
+    /// alarm that looks for room next.
+    var waitingToStart: ArraySlice<Int> = []
+    var startWaveAlarm: DeckClock.Alarm?
+    /// Panels with a load in flight.
+    var loadsInFlight = 0
     var issuedTickets = 0
     /// Scheduled loads run only between `start()` and `stop()`.
     var isStarted = false
@@ -74,6 +80,7 @@ public actor Deck {
         toastExpiry?.cancel()
         for panel in panels { panel.load?.task.cancel() }
         loadSchedule.removeAll()
+        startWaveAlarm?.cancel()
         activities.values.forEach { $0.cancel() }
     }
 

@@ -6,7 +6,10 @@ extension DeckClock {
     ///
     /// The countdown stands still while the operation waits for its turn: it reports that through
     /// ``LoadProgress``, whose reports `waiting` hears too.
-    func run<Value: Sendable>(
+    ///
+    /// It runs on the caller's executor (the deck's actor), and so does the wait for the outcome:
+    /// the answer comes back to the deck in one hand-off, not through the global executor first.
+    nonisolated(nonsending) func run<Value: Sendable>(
         until deadline: Duration,
         orThrow expired: some Error & Sendable,
         waiting: @escaping @Sendable (Bool) async -> Void,

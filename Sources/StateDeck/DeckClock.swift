@@ -60,7 +60,11 @@ struct DeckClock: Sendable {
     var now: Duration { elapsed() }
 
     /// Sleeps until `deadline` (a time since the deck was created); throws when cancelled.
-    func sleep(until deadline: Duration) async throws {
+    ///
+    /// A deadline already passed returns at once, on the caller's executor: a quiet load's answer,
+    /// held until its start, does not leave the deck's actor to learn that.
+    nonisolated(nonsending) func sleep(until deadline: Duration) async throws {
+        guard deadline > now else { return try Task.checkCancellation() }
         try await sleeper(deadline)
     }
 

@@ -30,6 +30,10 @@ struct LoadSchedule {
         slots[time]?.alarm = alarm
     }
 
+    func contains(_ index: Int) -> Bool {
+        timeOfPanel[index] != nil
+    }
+
     /// Unschedules panel `index`; an alarm left with no panel is cancelled.
     mutating func remove(_ index: Int) {
         guard let time = timeOfPanel.removeValue(forKey: index) else { return }

@@ -20,8 +20,10 @@ struct Runner: Sendable {
     }
 
     /// Loads `panel`, which began loading at `start`; with `holdingMinimum`, the answer waits
-    /// until the panel's minimum loading time has passed. Returns nil when cancelled.
-    func run(
+    /// until the panel's minimum loading time has passed. Returns nil when cancelled. It runs on
+    /// the caller's executor (the deck's actor, which waits for nothing meanwhile): each hop to
+    /// the global executor and back costs two thread hand-offs per load.
+    nonisolated(nonsending) func run(
         _ panel: Panel,
         startedAt start: Duration,
         holdingMinimum: Bool = true,
@@ -46,7 +48,7 @@ struct Runner: Sendable {
     }
 
     /// One attempt, whose timeout stands still while the loader waits for its turn.
-    private func attempt(
+    private nonisolated(nonsending) func attempt(
         _ panel: Panel, startedAt start: Duration, waiting: @escaping @Sendable (Bool) async -> Void
     ) async -> Result<Info, PanelError> {
         let timeout = PanelError(.timeout, detail: "No answer within \(panel.timeout).")

@@ -1,4 +1,5 @@
 import Clocks
+import Foundation
 import TestSupport
 import Testing
 @testable import StateDeck
@@ -125,5 +126,48 @@ import Testing
         await test.until { $0.isLoading }
         await test.deck.stop()
         await test.eventually { cancelled.all.first }
+    }
+}
+
+@Suite(.stopsDecks) struct DeckStartTests {
+    /// Counts the loads that began.
+    final class Started: @unchecked Sendable {
+        private let lock = NSLock()
+        private var count = 0
+        var value: Int { lock.withLock { count } }
+        func add() { lock.withLock { count += 1 } }
+    }
+
+    @Test func aLargeDeckStartsAtMostAWaveOfFirstLoadsAtOnce() async throws {
+        let gate = Gate()
+        let started = Started()
+        let test = await TestDeck {
+            for index in 0..<600 {
+                Panel("p\(index)", title: "P") {
+                    started.add()
+                    await gate.wait()
+                    return .one
+                }
+                .minimumLoadingTime(.zero)
+            }
+        }
+        await test.deck.start()
+        #expect(await test.eventually { started.value == 250 ? true : nil } == true)
+        await test.advance(to: .milliseconds(49))
+        await test.settle()
+        #expect(started.value == 250, "nothing more before 50 ms")
+        // While 250 run, 50 ms later only the floor of 25 more start.
+        await test.advance(to: .milliseconds(50))
+        #expect(await test.eventually { started.value == 275 ? true : nil } == true)
+        await test.settle()
+        #expect(started.value == 275)
+        // Once they end, the next 50 ms fill the room they left, up to 250 running.
+        gate.open()
+        await test.until("p274") { $0.phase == .loaded }
+        await test.advance(to: .milliseconds(100))
+        #expect(await test.eventually { started.value == 525 ? true : nil } == true)
+        await test.until("p524") { $0.phase == .loaded }
+        await test.advance(to: .milliseconds(150))
+        #expect(await test.eventually { started.value == 600 ? true : nil } == true)
     }
 }
