@@ -52,7 +52,7 @@ let package = Package(
         .target(
             name: "StateDeckSources",
             dependencies: [
-                "StateDeck", "StateDeckHistory", "StateDeckNotifications", "HTTPClient", "CYAML", "CEpoll", "Locking",
+                "StateDeck", "StateDeckHistory", "HTTPClient", "CYAML", "CEpoll", "Locking",
                 "Threading",
             ]
         ),
@@ -61,7 +61,7 @@ let package = Package(
         // What a history store is: the protocol, its documents and the tallies of time up and down.
         .target(name: "StateDeckHistory", dependencies: ["StateDeck"]),
         // Notifications: when a panel's outage is told, and to which targets.
-        .target(name: "StateDeckNotifications", dependencies: ["StateDeck"]),
+        .target(name: "StateDeckNotifications", dependencies: ["StateDeck", "Locking"]),
         // The embedded history store: one SQLite file, written by one thread in batches; it also
         // keeps the notifications' ledger.
         .target(
@@ -74,7 +74,7 @@ let package = Package(
         .target(
             name: "StateDeckServer",
             dependencies: [
-                "MicroHTTP", "EventStream", "StateDeck", "StateDeckHistory", "Locking",
+                "MicroHTTP", "EventStream", "StateDeck", "StateDeckHistory", "StateDeckNotifications", "Locking",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ]
@@ -138,7 +138,8 @@ let package = Package(
         .testTarget(
             name: "StateDeckSourcesTests",
             dependencies: [
-                "StateDeckSources", "StateDeck", "StateDeckHistory", "HTTPClient", "Threading", "Locking", "TestSupport",
+                "StateDeckSources", "StateDeck", "StateDeckHistory", "StateDeckNotifications", "HTTPClient", "Threading",
+                "Locking", "TestSupport",
             ],
             // Deck files the fuzz run mutates, read by path.
             exclude: ["DeckFileCorpus"]

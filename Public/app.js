@@ -20,6 +20,7 @@ import { createCompactRow } from "./compact-row.js";
 import { createSummaryBar, documentTitle } from "./summary.js";
 import { createFaviconBadge } from "./favicon.js";
 import { readView, writeView } from "./view-url.js";
+import { createDesktopNotifications } from "./desktop-notifications.js";
 
 /** @typedef {import('./debug.js').Debug} Debug */
 /** @typedef {import('./view-url.js').View} View */
@@ -102,6 +103,11 @@ const overview = createOverview({
     changeView({ collapsed }, { push: false });
   },
   onRelayout: () => relist(),
+});
+
+const desktopNotifications = createDesktopNotifications({
+  host: headerTools,
+  onOpenPanel: (id) => overview.focusPanel(id),
 });
 
 const summaryBar = createSummaryBar($("#summary"), {
@@ -315,7 +321,8 @@ function applyEventText(type, text, id) {
   } catch {
     return false;
   }
-  store.applyEvent(type, data, id);
+  if (type === "notification") desktopNotifications.hear(data, id);
+  else store.applyEvent(type, data, id);
   return true;
 }
 

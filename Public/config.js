@@ -62,10 +62,12 @@ export const config = Object.freeze({
   icons: Object.freeze([
     "alert", "wifi-off", "clock", "server", "wrench", "search", "lock", "file-warning", "terminal",
     "hard-drive", "download", "x", "refresh", "check", "info", "sliders", "activity", "chevron-down",
-    "history",
+    "history", "bell", "bell-off",
   ]),
   fallbackIcon: "alert",
   iconSprite: "icons.svg",
+  /** The localStorage key that keeps whether desktop notifications are wanted. */
+  desktopNotificationsKey: "statedeck.desktopNotifications",
   /** Routes of PROTOCOL.md. */
   routes: Object.freeze({
     state: "/api/state",

@@ -716,6 +716,8 @@ export function createOverview(opts) {
       if (next !== undefined) focusPanel(next);
     },
     toggleCard,
+    /** Focuses panel `id`'s card or line and scrolls it into view, when the view lists it. */
+    focusPanel,
     /**
      * Redraws the groups' counts (the panels' states changed, not what the view lists).
      * @param {(key: string) => Counts} countsOf

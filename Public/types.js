@@ -235,6 +235,21 @@
  */
 
 /**
+ * A panel went down, is still down, or is up again: the data of the `notification` event, as the
+ * server decided it (PROTOCOL.md, "Notifications").
+ * @typedef {object} DeckNotification
+ * @property {"failure" | "reminder" | "recovery"} event
+ * @property {string} panel the panel's id
+ * @property {string} title
+ * @property {string | null} [group]
+ * @property {{kind: string, title: string, message: string} | null} [error] absent in a recovery
+ * @property {string} downSince
+ * @property {number} downSeconds
+ * @property {string} at
+ * @property {string} message one line: "API is down: Timed out"
+ */
+
+/**
  * The stream's health as the page sees it.
  * @typedef {object} ConnectionState
  * @property {"connecting" | "open" | "down"} status

@@ -16,6 +16,8 @@ public actor Deck {
     public nonisolated let panelIds: [String]
     /// What each panel loads from (``Panel/sourceKind``), by id, for the panels that say.
     public nonisolated let sourceKinds: [String: String]
+    /// What each panel declares about notifications (``Panel/notify``), by id.
+    public nonisolated let notifyDeclarations: [String: NotifyDeclaration<NotifyEntry>]
     /// The panels' groups, in the order of their first panels; the first panel's title of a
     /// group wins.
     public nonisolated let groups: [PanelGroup]
@@ -56,6 +58,7 @@ public actor Deck {
         self.title = title
         panelIds = ids
         sourceKinds = Dictionary(uniqueKeysWithValues: panels.compactMap { panel in panel.sourceKind.map { (panel.id, $0) } })
+        notifyDeclarations = Dictionary(uniqueKeysWithValues: panels.map { ($0.id, $0.notify) })
         var seen = Set<String>()
         groups = panels.compactMap(\.group).filter { seen.insert($0.id).inserted }
         self.configuration = configuration

@@ -103,6 +103,18 @@ extension Panel {
         with { $0.errorHandler = handler }
     }
 
+    /// Tells the panel's outages to `target` by `rule` (three failed loads in a row by default); each
+    /// call adds a target. The page's desktop notifications follow the first target's rule.
+    public func notify(_ target: any NotificationTarget, _ rule: NotifyRule = NotifyRule()) -> Panel {
+        with { $0.notify = .entries($0.notify.entries + [NotifyEntry(target: target, rule: rule)]) }
+    }
+
+    /// Replaces what the panel declares about notifications: `.notify(.none)` tells its outages to
+    /// no one, the page included.
+    public func notify(_ declaration: NotifyDeclaration<NotifyEntry>) -> Panel {
+        with { $0.notify = declaration }
+    }
+
     private func with(_ change: (inout Panel) -> Void) -> Panel {
         var copy = self
         change(&copy)

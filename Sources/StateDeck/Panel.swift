@@ -7,6 +7,7 @@
 /// Panel("api", title: "API") { try await fetchHealth() }
 ///     .refresh(every: .seconds(5))
 ///     .recovery(.tryAgain, .custom("restart", "Restart") { try await restartAPI() })
+///     .notify(chat, .failures(3).reminding(every: .seconds(3_600), times: 3))
 /// ```
 public struct Panel: Sendable {
     /// Loads the panel's info; throws a ``PanelError`` (or any error) when it cannot.
@@ -49,6 +50,9 @@ public struct Panel: Sendable {
     public var loadedHandler: (@Sendable (Info) -> Void)?
     /// Called on the deck whenever the panel records an error.
     public var errorHandler: (@Sendable (PanelError) -> Void)?
+    /// Where the panel's outages are told (``notify(_:_:)``); also to the page's desktop
+    /// notifications unless it is `none`.
+    public var notify: NotifyDeclaration<NotifyEntry> = .entries([])
 
     /// A panel that loads with `load`; the defaults are those of PROTOCOL.md: manual refresh, 10 s
     /// timeout, 3 attempts, 500 ms minimum loading time, the catalogue's buttons on its cards.

@@ -36,15 +36,16 @@ public final class StateDeckPanel: Sendable {
         notifications.withLock { $0 = $0 ?? NotificationTally() }
     }
 
-    /// Counts `delivery` as it comes, and reloads the panel of `deck` when a target started or
-    /// stopped failing.
-    func count(_ delivery: Notifier.Delivery, on deck: Deck) {
+    /// Counts `delivery` as it comes, and reloads the panel on the deck served when a target
+    /// started or stopped failing.
+    func count(_ delivery: Notifier.Delivery) {
         let changed = notifications.withLock { tally in
             var counted = tally ?? NotificationTally()
             defer { tally = counted }
             return counted.count(delivery)
         }
-        if changed { Task { try? await deck.refresh(panel: Self.id) } }
+        guard changed, let deck = server.current?.deck else { return }
+        Task { try? await deck.refresh(panel: Self.id) }
     }
 
     private func load() throws -> Info {

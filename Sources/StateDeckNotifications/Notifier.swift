@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Locking
 import StateDeck
 
 /// Tells targets when panels go down, stay down and come back, by the rules of ``NotifyRule``.
@@ -6,23 +7,28 @@ import StateDeck
 /// It hears the deck's changes in order through one queue, never on the deck's actor, and sends
 /// each notification in a task of its own: a slow or failing target holds up nothing.
 public actor Notifier {
-    /// One `notify:` entry of one panel: its rule and its target.
+    /// One `notify:` entry of one panel, or the page's desktop notifications of it: its rule and
+    /// its target.
     public struct Subscription: Sendable {
         public var panel: String
         public var rule: NotifyRule
         public var target: any NotificationTarget
-        /// The entry's place in the panel's list: with the panel's id, the key its outage is
-        /// kept under.
-        public var index: Int
+        /// The entry's place in the panel's list, nil for the page's: with the panel's id, the key
+        /// its outage is kept under.
+        public var index: Int?
 
-        public init(panel: String, rule: NotifyRule, target: any NotificationTarget, index: Int) {
+        public init(panel: String, rule: NotifyRule, target: any NotificationTarget, index: Int?) {
             self.panel = panel
             self.rule = rule
             self.target = target
             self.index = index
         }
 
-        public var key: String { "\(panel)#\(index)" }
+        /// `api#0` for the first entry of panel `api`, `api#page` for the page's.
+        public var key: String { "\(panel)#\(index.map(String.init) ?? "page")" }
+
+        /// Whether it tells the page rather than a `notify:` entry's target.
+        public var isPage: Bool { index == nil }
     }
 
     /// What happened to a delivery: sent, or failed with the target's reason.
@@ -83,11 +89,23 @@ public actor Notifier {
         let snapshot = await deck.snapshot()
         panels = Dictionary(uniqueKeysWithValues: snapshot.panels.map { ($0.id, ($0.title, $0.group)) })
         let input = input
-        // Only the changes of panels with notify entries are queued: the observer runs on the
-        // deck's actor, with every change of every panel.
+        // The observer runs on the deck's actor, with every change of every panel: only what can
+        // start, continue or end an outage is queued, never a healthy panel's loads. A loaded
+        // state matters only to a panel whose last error is still unanswered.
         let watched = Set(subscriptions.keys)
+        let failing = Locked(Set(watches.keys.compactMap { subscriptionsByKey[$0]?.panel }))
         await deck.observe { event in
-            if case .change(let change) = event, watched.contains(change.panel) { input.yield(change) }
+            guard case .change(let change) = event, change.cause != .debug, change.cause != .view else { return }
+            switch change.state {
+            case .error:
+                guard watched.contains(change.panel) else { return }
+                failing.withLock { _ = $0.insert(change.panel) }
+            case .loaded:
+                guard failing.withLock({ $0.remove(change.panel) }) != nil else { return }
+            case .initial, .loading:
+                return
+            }
+            input.yield(change)
         }
         if consumer == nil {
             let changes = changes
@@ -123,8 +141,13 @@ public actor Notifier {
     /// The outage of each subscription, by key, for tests and the health panel.
     public var outages: [String: OutageWatch] { watches }
 
+    /// Changes handled so far: what the deck's observer queued.
+    var handledChanges = 0
+
     private func handle(_ change: PanelChange) {
-        guard change.cause != .debug, change.cause != .view, let list = subscriptions[change.panel] else { return }
+        handledChanges += 1
+        // Debug-forced states and view changes were left out by the deck's observer.
+        guard let list = subscriptions[change.panel] else { return }
         let summary = change.state.errorSummary
         for subscription in list {
             var watch = watches[subscription.key] ?? OutageWatch()
@@ -144,8 +167,8 @@ public actor Notifier {
                 continue
             }
             keep(watch, of: subscription, sending: told)
+            if let due = watch.nextDue(rule: subscription.rule) { wake(at: due) }
         }
-        armTimer()
     }
 
     /// Sends what is due without a load (time down, reminders), then waits for the next. Only
@@ -163,14 +186,23 @@ public actor Notifier {
     }
 
     /// Waits for the earliest time an outage in progress has something due, unless the timer
-    /// waits for it already.
+    /// waits for it already. It looks at every outage: only when following starts and after a
+    /// tick, never at each change (10,000 panels down at once would make that quadratic).
     private func armTimer() {
         let next = watches.compactMap { key, watch in subscriptionsByKey[key].flatMap { watch.nextDue(rule: $0.rule) } }.min()
         guard next != timerDue else { return }
         timer?.cancel()
-        timerDue = next
-        guard let next else { return }
-        let delay = Duration.seconds(max(0, next.timeIntervalSince(now())))
+        timerDue = nil
+        if let next { wake(at: next) }
+    }
+
+    /// Wakes at `date` unless the timer wakes earlier already. An outage that ends leaves its
+    /// wake-up in place: the tick then finds nothing due and looks again.
+    private func wake(at date: Date) {
+        if let timerDue, timerDue <= date { return }
+        timer?.cancel()
+        timerDue = date
+        let delay = Duration.seconds(max(0, date.timeIntervalSince(now())))
         timer = Task { [clock, weak self] in
             guard (try? await clock.sleep(for: delay)) != nil else { return }
             await self?.tick()
@@ -179,14 +211,17 @@ public actor Notifier {
 
     /// Keeps `watch` as `subscription`'s outage and sends `notification`, if any: the ledger keeps
     /// the two together before the delivery starts, so a told failure is on disk as it is sent.
+    /// The page's deliveries are not kept: the page is whoever is connected when it is told, and
+    /// 10,000 panels down at once would be as many writes before the first is sent.
     private func keep(_ watch: OutageWatch, of subscription: Subscription, sending notification: DeckNotification?) {
         let key = subscription.key
         let kept = watch.downSince == nil ? nil : watch
         let delivery = notification.map { PendingDelivery(key: key, notification: $0) }
         guard watches[key] != kept || delivery != nil else { return }
         watches[key] = kept
-        ledger?.keep(kept, for: key, delivering: delivery)
-        if let delivery { deliver(delivery, to: subscription.target) }
+        let recorded = !subscription.isPage
+        ledger?.keep(kept, for: key, delivering: recorded ? delivery : nil)
+        if let delivery { deliver(delivery, to: subscription.target, recorded: recorded) }
     }
 
     private func notification(_ event: DeckNotification.Event, of subscription: Subscription, watch: OutageWatch,
@@ -202,9 +237,9 @@ public actor Notifier {
     /// then. The one window that repeats a notification: the process killed (`kill -9`, or a stop
     /// that waited ``finishDeliveries(within:)`` in vain for a slow target) after the target took
     /// it and before the ledger's write just after.
-    private func deliver(_ delivery: PendingDelivery, to target: any NotificationTarget) {
+    private func deliver(_ delivery: PendingDelivery, to target: any NotificationTarget, recorded: Bool = true) {
         let observers = deliveries
-        let ledger = ledger
+        let ledger = recorded ? ledger : nil
         sending.insert(delivery.id)
         Task { [weak self] in
             var failure: String?

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import StateDeck
 
 /// One panel's outage as one notify rule follows it. Kept in the history store, so that a
 /// restart neither repeats a notification nor loses one.

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import StateDeck
 
 /// A notification decided for one `notify:` entry and not done yet: neither delivered nor given
 /// up. The ledger keeps it from before it is sent until it is done, so that a stop in between

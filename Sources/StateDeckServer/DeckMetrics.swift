@@ -18,7 +18,7 @@ import StateDeck
 /// | `statedeck_retries_total` | counter | group, source | automatic retries planned |
 /// | `statedeck_streams_open` | gauge | | open event streams |
 /// | `statedeck_events_total` | counter | | events published to the streams (each goes to every stream) |
-/// | `statedeck_notifications_total` | counter | result | notifications delivered (`sent`) or given up (`failed`) |
+/// | `statedeck_notifications_total` | counter | result | notifications delivered to notify targets (`sent`) or given up (`failed`), not the page's |
 ///
 /// Debug-forced states count nowhere: a pinned panel's gauges keep their last real values.
 /// Per-panel series are gauges, a few per panel; the histogram and counters are per group and

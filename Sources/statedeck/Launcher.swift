@@ -25,16 +25,16 @@ struct Launcher {
         let configuration = serverConfiguration()
         let running = Locked<DeckServer?>(nil)
         let deckFile = options.config.map { (path: $0, file: Self.loadDeckFile($0)) }
-        // Opened before the session, whose notifications keep what was told and what is still to
+        // Opened before the deck, whose notifications keep what was told and what is still to
         // deliver in it.
         let history = openHistory(retention: deckFile?.file.historyRetention ?? HistoryRetention())
-        let session = deckFile.map { DeckFileSession(file: $0.file, path: $0.path, ledger: history, server: running) }
+        let session = deckFile.map { DeckFileSession(file: $0.file, path: $0.path, server: running) }
         let deck = if let session { await session.makeDeck() } else { DeckLoader.demo(seed: options.seed, server: running) }
         let server: DeckServer
         let port: Int
         do {
-            server = try await DeckServer(deck: deck, configuration: configuration, history: history)
-            await session?.notify(deck, server: server)
+            server = try await DeckServer(deck: deck, configuration: configuration, history: history,
+                                          notificationLedger: history, onNotificationDelivery: session.map { $0.count })
             port = try await server.start()
         } catch let error as StaticFilesError {
             Self.fail("--public: \(error)", status: 2)
@@ -53,9 +53,8 @@ struct Launcher {
         let signal = await termination.next()
         Logger(label: "statedeck").info("signal \(signal): stopping")
         reloading?.cancel()
-        await server.stop()
         // A delivery answered meanwhile is forgotten in the history, not sent again by the next run.
-        await session?.stopNotifying(within: .milliseconds(300))
+        await server.stop(waitingForDeliveries: .milliseconds(300))
         history?.close()
         exit(0)
     }

@@ -34,13 +34,71 @@ struct NotifyTests {
               - { id: both, notify: [{ command: { run: [true] }, after: { failures: 2, down: 30s } }], tcp: { host: localhost, port: 4 } }
             """)
         let notify = Dictionary(uniqueKeysWithValues: file.panels.map { ($0.id, $0.settings.notify) })
-        let hook = try #require(notify["stripe"]?.first)
+        let hook = try #require(notify["stripe"]?.entries.first)
         #expect(hook.target == .webhook(url: URL(string: "https://hooks.example/pay")!, headers: ["Authorization": "Bearer s3cret"]))
         #expect(hook.rule == NotifyRule(failures: nil, down: .seconds(120), remind: .init(every: .seconds(3_600), times: 3)))
-        #expect(notify["db"]?.map(\.rule) == [NotifyRule(failures: 3)], "the defaults: three failed loads in a row")
-        #expect(notify["quiet"] == [])
-        #expect(notify["both"]?.first?.rule == NotifyRule(failures: 2, down: .seconds(30)))
-        #expect(file.notifySubscriptions().map(\.key) == ["stripe#0", "db#0", "both#0"])
+        #expect(notify["db"]?.entries.map(\.rule) == [NotifyRule(failures: 3)], "the defaults: three failed loads in a row")
+        #expect(notify["quiet"] == NotifyDeclaration.none)
+        #expect(notify["both"]?.entries.first?.rule == NotifyRule(failures: 2, down: .seconds(30)))
+        #expect(Notifier.Subscription.all(of: file.makeDeck()).map(\.key) == ["stripe#0", "db#0", "both#0"])
+    }
+
+    @Test func aDeckFileAndTheDSLSayingTheSameMakeTheSameSubscriptions() throws {
+        let file = try deck("""
+            defaults:
+              notify: [{ command: { run: [notify-send, "{message}"] } }]
+            groups:
+              - id: payments
+                defaults:
+                  notify:
+                    - webhook: { url: "https://hooks.example/pay", headers: { Authorization: "Bearer ${TOKEN}" } }
+                      after: { down: 2m }
+                      remind: { every: 1h, times: 3 }
+            panels:
+              - { id: stripe, group: payments, tcp: { host: localhost, port: 1 } }
+              - { id: db, tcp: { host: localhost, port: 2 } }
+              - { id: quiet, notify: none, tcp: { host: localhost, port: 3 } }
+              - { id: plain, notify: [], tcp: { host: localhost, port: 4 } }
+            """)
+        let chat = CommandSpec(arguments: ["notify-send", "{message}"], workingDirectory: "/stack", timeout: .seconds(30))
+        let dsl = Deck("Notify") {
+            Panel("stripe", title: "stripe") { Info(summary: "up") }
+                .notify(.webhook(URL(string: "https://hooks.example/pay")!, headers: ["Authorization": "Bearer s3cret"]),
+                        .down(.seconds(120)).reminding(every: .seconds(3_600), times: 3))
+            Panel("db", title: "db") { Info(summary: "up") }.notify(.command(chat))
+            Panel("quiet", title: "quiet") { Info(summary: "up") }.notify(.none)
+            Panel("plain", title: "plain") { Info(summary: "up") }
+        }
+        let page = PageTarget()
+        let fromFile = Notifier.Subscription.all(of: file.makeDeck(), page: page).map(Self.described)
+        let fromDSL = Notifier.Subscription.all(of: dsl, page: page).map(Self.described)
+        #expect(fromFile == fromDSL)
+        #expect(fromFile.map(\.key) == ["stripe#0", "stripe#page", "db#0", "db#page", "plain#page"])
+        #expect(fromFile.last?.rule == NotifyRule(), "a panel without entries: the page by the default rule")
+        #expect(fromFile[1].rule == fromFile[0].rule, "the page follows the first entry's rule")
+    }
+
+    /// The page's stand-in: named, never sent to here.
+    struct PageTarget: NotificationTarget {
+        let name = "page"
+
+        func deliver(_ notification: DeckNotification) async throws {}
+    }
+
+    /// What a subscription says, targets compared by what they deliver to.
+    struct Described: Equatable {
+        var key: String
+        var rule: NotifyRule
+        var target: String
+    }
+
+    static func described(_ subscription: Notifier.Subscription) -> Described {
+        let target = switch subscription.target {
+        case let hook as WebhookTarget: "webhook \(hook.url) \(hook.headers)"
+        case let command as CommandTarget: "command \(command.command)"
+        default: subscription.target.name
+        }
+        return Described(key: subscription.key, rule: subscription.rule, target: target)
     }
 
     @Test func aCommandGetsTheMessageInItsArgumentsTheEventInVariablesAndJSONOnItsInput() async throws {

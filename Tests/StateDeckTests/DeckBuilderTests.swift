@@ -37,6 +37,24 @@ import Testing
         #expect(await deck.snapshot().panels.map(\.group) == [nil, "payments", "payments", "backend"])
     }
 
+    @Test func notifyAddsATargetPerCallAndNoneTellsNoOne() throws {
+        let chat = NotifierTests.RecordingTarget(name: "chat")
+        let panel = Panel("api", title: "API") { .one }
+            .notify(chat)
+            .notify(chat, .down(.seconds(120)).reminding(every: .seconds(3_600), times: 3))
+        #expect(Panel("api", title: "API") { .one }.notify.entries.isEmpty, "no entries by default")
+        let entries = panel.notify.entries
+        try #require(entries.count == 2)
+        #expect(entries[0].rule == NotifyRule(failures: 3), "three failed loads in a row unless told otherwise")
+        #expect(entries[1].rule == NotifyRule(failures: nil, down: .seconds(120), remind: .init(every: .seconds(3_600), times: 3)))
+        #expect(entries.map(\.target.name) == ["chat", "chat"])
+        guard case .none = panel.notify(.none).notify else {
+            Issue.record("notify(.none) keeps entries")
+            return
+        }
+        #expect(panel.notify(.none).notify(chat).notify.entries.count == 1, "a target after none starts a new list")
+    }
+
     @Test func modifiersConfigureThePanel() {
         let panel = Panel("api", title: "API") { .one }
             .refresh(every: .seconds(5))

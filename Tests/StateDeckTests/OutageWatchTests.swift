@@ -1,4 +1,5 @@
 import Foundation
+import StateDeck
 import StateDeckNotifications
 import Testing
 

@@ -1,8 +1,10 @@
 """Notifications from a deck file's notify: entries, to receivers on loopback: a webhook, and
-Apprise's own CLI (a command target) posting to a json:// receiver (PROTOCOL.md, "Notifications")."""
+Apprise's own CLI (a command target) posting to a json:// receiver; and to the page, as the stream's
+`notification` events and the page's desktop notifications (PROTOCOL.md, "Notifications")."""
 from __future__ import annotations
 
 import json
+import socket
 import sys
 import threading
 import time
@@ -12,6 +14,9 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import Page, expect
+
+from helpers import panel, tid, wait_live
 
 APPRISE = Path(sys.executable).with_name("apprise")
 
@@ -200,3 +205,192 @@ def wait(condition, timeout: float = 20.0):
             return value
         assert time.monotonic() < deadline, "timed out"
         time.sleep(0.1)
+
+
+# ---- the page ---------------------------------------------------------------------------------
+
+
+def closed_port() -> int:
+    """A loopback port nothing listens on: bound, then released."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def notification_events(url: str, count: int, timeout: float = 20.0) -> list[dict]:
+    """The data of the first `count` `notification` events `/events` sends."""
+    found: list[dict] = []
+    deadline = time.monotonic() + timeout
+    with urllib.request.urlopen(url + "/events", timeout=timeout) as stream:
+        name, data = "message", []
+        for raw in stream:
+            assert time.monotonic() < deadline, f"{len(found)} of {count} notification events came: {found}"
+            line = raw.decode().rstrip("\n")
+            if line.startswith("event: "):
+                name = line[7:]
+            elif line.startswith("data: "):
+                data.append(line[6:])
+            elif line == "":
+                if name == "notification":
+                    found.append(json.loads("\n".join(data)))
+                    if len(found) == count:
+                        return found
+                name, data = "message", []
+    raise AssertionError("the stream ended before the notification events")
+
+
+def test_the_stream_announces_a_failing_panels_notification(make_server, tmp_path):
+    port = closed_port()
+    deck = tmp_path / "deck.yaml"
+    deck.write_text(
+        "title: Closed\n"
+        "defaults: { refresh: 1s, retry: none, minimumLoading: 0ms }\n"
+        "panels:\n"
+        f"  - {{ id: quiet, notify: none, tcp: {{ host: 127.0.0.1, port: {port} }} }}\n"
+        f"  - {{ id: db, title: Database, tcp: {{ host: 127.0.0.1, port: {port} }},\n"
+        "      notify: [{ command: { run: [\"true\"] }, after: { failures: 2 } }] }\n")
+    server = make_server(config=deck)
+    [told] = notification_events(server.url, 1)
+    assert told["event"] == "failure" and told["panel"] == "db" and told["title"] == "Database"
+    assert told["error"]["kind"] == "unreachable", told
+    assert told["message"] == f"Database is down: {told['error']['title']}"
+    assert {"downSince", "downSeconds", "at"} <= told.keys()
+    # The quiet panel (notify: none) fails as often and is never announced; the page's own events
+    # are not counted as the targets' deliveries.
+    time.sleep(2.5)
+    with urllib.request.urlopen(server.url + "/metrics", timeout=10) as answer:
+        metrics = answer.read().decode()
+    assert 'statedeck_notifications_total{result="sent"} 1' in metrics, metrics
+
+
+# A stand-in for the browser's Notification: it records each notification constructed, and
+# `window.__hidden` says whether the page is hidden.
+RECORDED_NOTIFICATIONS = """
+window.__notifications = [];
+window.__hidden = false;
+window.__permissionAsks = 0;
+Object.defineProperty(Document.prototype, "hidden", { configurable: true, get: () => window.__hidden });
+class RecordedNotification extends EventTarget {
+  static permission = "granted";
+  static async requestPermission() { window.__permissionAsks++; return RecordedNotification.permission; }
+  constructor(title, options = {}) {
+    super();
+    this.title = title;
+    this.tag = options.tag;
+    this.body = options.body;
+    this.closed = false;
+    window.__notifications.push(this);
+  }
+  close() { this.closed = true; }
+}
+window.Notification = RecordedNotification;
+"""
+
+# Counts the real permission requests.
+COUNTED_ASKS = """
+window.__permissionAsks = 0;
+const ask = Notification.requestPermission.bind(Notification);
+Notification.requestPermission = (...args) => { window.__permissionAsks++; return ask(...args); };
+"""
+
+
+def switchable_deck(folder: Path) -> Path:
+    """One command panel, "Payments", failing every second while the file `down` exists, told after
+    one failed load."""
+    folder.mkdir(parents=True, exist_ok=True)
+    deck = folder / "deck.yaml"
+    deck.write_text(
+        "title: Desktop\n"
+        "defaults: { refresh: 1s, retry: none, minimumLoading: 0ms }\n"
+        "panels:\n"
+        "  - id: payments\n"
+        "    title: Payments\n"
+        f'    command: {{ run: ["sh", "-c", "test ! -f {folder / "down"} && echo fine"] }}\n'
+        "    notify: [{ command: { run: [\"true\"] }, after: { failures: 1 } }]\n")
+    return deck
+
+
+def recorded(page: Page) -> list[dict]:
+    return page.evaluate("() => window.__notifications.map((n) => ({title: n.title, tag: n.tag, body: n.body}))")
+
+
+def wait_recorded(page: Page, count: int) -> list[dict]:
+    page.wait_for_function(f"() => window.__notifications.length >= {count}", timeout=20_000)
+    return recorded(page)
+
+
+def test_the_toggle_asks_permission_only_when_clicked_and_remembers_the_choice(server, new_context, problems):
+    page = problems.watch(new_context(permissions=["notifications"]).new_page())
+    page.add_init_script(COUNTED_ASKS)
+    page.goto(server.url + "/")
+    wait_live(page)
+    toggle = page.locator(tid("desktop-notifications"))
+    expect(toggle).to_have_attribute("aria-pressed", "false")
+    expect(toggle).to_have_accessible_name("Desktop notifications")
+    assert page.evaluate("() => window.__permissionAsks") == 0, "asked before any click"
+    toggle.click()
+    expect(toggle).to_have_attribute("aria-pressed", "true")
+    expect(toggle).to_have_attribute("data-state", "on")
+    page.reload()
+    wait_live(page)
+    expect(toggle).to_have_attribute("aria-pressed", "true")
+    assert page.evaluate("() => window.__permissionAsks") == 0, "asked again on load"
+    toggle.click()
+    expect(toggle).to_have_attribute("aria-pressed", "false")
+    page.reload()
+    wait_live(page)
+    expect(toggle).to_have_attribute("aria-pressed", "false")
+
+
+def test_a_denied_permission_is_shown_on_the_toggle(server, page, open_page):
+    page.add_init_script(RECORDED_NOTIFICATIONS + 'RecordedNotification.permission = "default";'
+                         'RecordedNotification.requestPermission = async () => {'
+                         ' window.__permissionAsks++; RecordedNotification.permission = "denied"; return "denied"; };')
+    open_page(server)
+    toggle = page.locator(tid("desktop-notifications"))
+    expect(toggle).to_have_attribute("data-state", "off")
+    toggle.click()
+    expect(toggle).to_have_attribute("data-state", "blocked")
+    expect(toggle).to_have_attribute("aria-pressed", "false")
+    expect(toggle).to_contain_text("blocked")
+    expect(toggle).to_have_accessible_description("Blocked in this browser's settings for this site.")
+    assert page.evaluate("() => window.__permissionAsks") == 1
+    assert page.evaluate("() => localStorage.getItem('statedeck.desktopNotifications')") is None
+
+
+def test_a_hidden_page_shows_each_notification_and_a_click_opens_the_panel(make_server, page, open_page, tmp_path):
+    deck = switchable_deck(tmp_path / "deck")
+    server = make_server(config=deck)
+    page.add_init_script(RECORDED_NOTIFICATIONS)
+    open_page(server)
+    expect(panel(page, "payments")).to_have_attribute("data-view", "loaded")
+    page.locator(tid("desktop-notifications")).click()
+    expect(page.locator(tid("desktop-notifications"))).to_have_attribute("aria-pressed", "true")
+    page.evaluate("() => { window.__hidden = true; }")
+    (tmp_path / "deck" / "down").touch()
+    [failure] = wait_recorded(page, 1)
+    assert failure["tag"] == "payments"
+    assert failure["title"].startswith("Payments is down: "), failure
+    (tmp_path / "deck" / "down").unlink()
+    recovery = wait_recorded(page, 2)[1]
+    assert recovery["tag"] == "payments", "the recovery takes the failure's place"
+    assert recovery["title"].startswith("Payments is up again after "), recovery
+    page.evaluate("() => { window.__hidden = false; window.__notifications[1].dispatchEvent(new Event('click')); }")
+    page.wait_for_function("() => document.activeElement?.closest('[data-panel-id]')?.dataset.panelId === 'payments'")
+    assert page.evaluate("() => window.__notifications[1].closed")
+
+
+def test_a_visible_page_shows_no_notification(make_server, page, open_page, tmp_path):
+    deck = switchable_deck(tmp_path / "deck")
+    server = make_server(config=deck)
+    page.add_init_script(RECORDED_NOTIFICATIONS)
+    open_page(server)
+    page.locator(tid("desktop-notifications")).click()
+    expect(page.locator(tid("desktop-notifications"))).to_have_attribute("aria-pressed", "true")
+    (tmp_path / "deck" / "down").touch()
+    expect(panel(page, "payments")).to_have_attribute("data-view", "error", timeout=15_000)
+    time.sleep(1.5)   # the failure is told at the first failed load; the page heard it, visible
+    page.evaluate("() => { window.__hidden = true; }")
+    (tmp_path / "deck" / "down").unlink()
+    [only] = wait_recorded(page, 1)
+    assert only["title"].startswith("Payments is up again after "), "the failure came while visible"

@@ -1,6 +1,5 @@
 import FoundationEssentials
 import StateDeck
-import StateDeckNotifications
 import StateDeckHistory
 
 #if canImport(Glibc)
@@ -177,19 +176,10 @@ extension DeckFile {
 // MARK: - The deck
 
 extension DeckFile {
-    /// The core's panels, in the file's order. Recovery options and item actions run their
-    /// commands with `runner`.
+    /// The core's panels, in the file's order. Recovery options, item actions and notify commands
+    /// run their commands with `runner`.
     public func makePanels(runner: CommandRunner = CommandRunner()) -> [Panel] {
         panels.map { $0.makePanel(runner: runner) }
-    }
-
-    /// Each panel's `notify:` entries, as the notifier's subscriptions. Commands run with `runner`.
-    public func notifySubscriptions(runner: CommandRunner = CommandRunner()) -> [Notifier.Subscription] {
-        panels.flatMap { panel in
-            panel.settings.notify.enumerated().map { index, entry in
-                Notifier.Subscription(panel: panel.id, rule: entry.rule, target: entry.target.make(runner: runner), index: index)
-            }
-        }
     }
 
     /// The deck of the file's title, toast settings and panels, then `appended` (StateDeck's own

@@ -1,6 +1,5 @@
 import FoundationEssentials
 import StateDeck
-import StateDeckNotifications
 
 /// One entry of a deck file's `notify:` list: where a panel's outages are told, and by which rule.
 ///
@@ -21,13 +20,14 @@ public struct NotifySpec: Sendable, Hashable {
     public var rule: NotifyRule
 }
 
-extension NotifySpec.Target {
-    /// The target that delivers; commands run with `runner`.
-    func make(runner: CommandRunner) -> any NotificationTarget {
-        switch self {
-        case .webhook(let url, let headers): WebhookTarget(url: url, headers: headers)
-        case .command(let command): CommandTarget(command: command, runner: runner)
+extension NotifySpec {
+    /// The core's entry, the panel carries; commands run with `runner`.
+    func entry(runner: CommandRunner) -> NotifyEntry {
+        let made: any NotificationTarget = switch target {
+        case .webhook(let url, let headers): .webhook(url, headers: headers)
+        case .command(let command): .command(command, runner: runner)
         }
+        return NotifyEntry(target: made, rule: rule)
     }
 }
 
@@ -38,12 +38,13 @@ extension NotifySpec {
     /// How long a notify command may run when the file does not say.
     static let commandTimeout = Duration.seconds(30)
 
-    /// A `notify:` value: a list of entries, or `none` (nothing, also in place of inherited ones).
-    static func list(reading node: ConfigNode) -> [NotifySpec]? {
-        if case .scalar("none", _) = node.node.kind { return [] }
+    /// A `notify:` value: a list of entries, or `none` (nothing, also in place of inherited ones
+    /// and of the page's desktop notifications).
+    static func list(reading node: ConfigNode) -> NotifyDeclaration<NotifySpec>? {
+        if case .scalar("none", _) = node.node.kind { return NotifyDeclaration.none }
         guard let elements = node.list() else { return nil }
         let entries = elements.map(NotifySpec.init(reading:))
-        return entries.contains(nil) ? nil : entries.compactMap(\.self)
+        return entries.contains(nil) ? nil : .entries(entries.compactMap(\.self))
     }
 
     /// `{ webhook | command, after, remind }`.

@@ -13,8 +13,9 @@ public struct PanelSettings: Sendable, Hashable {
     public var minimumLoadingTime: Duration
     /// How each kind of loading is drawn.
     public var presentation: Presentation
-    /// Where the panel's outages are told; a panel's or group's list replaces the one it inherits.
-    public var notify: [NotifySpec] = []
+    /// Where the panel's outages are told; a panel's or group's list, or `none`, replaces the one
+    /// it inherits.
+    public var notify: NotifyDeclaration<NotifySpec> = .entries([])
 
     /// The settings of a deck file without `defaults`: the core's defaults.
     public init(

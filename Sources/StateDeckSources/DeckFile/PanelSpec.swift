@@ -142,7 +142,8 @@ extension PanelSpec {
     /// details, should end an attempt, not the core's.
     static let timeoutMargin = Duration.seconds(1)
 
-    /// The core's panel: loads from the source, with the file's settings, messages and commands.
+    /// The core's panel: loads from the source, with the file's settings, messages, commands and
+    /// notify entries.
     func makePanel(runner: CommandRunner) -> Panel {
         var panel = Panel(id, title: title) { [source] in try await source.load() }
             .refresh(settings.refresh)
@@ -155,6 +156,7 @@ extension PanelSpec {
         panel.placeholder = placeholder
         panel.recoveryOptions = recovery.map { $0.recoveryOption(runner: runner) }
         panel.itemActions = actions.map { $0.itemAction(runner: runner) }
+        panel.notify = settings.notify.map { $0.entry(runner: runner) }
         if let success = toasts.success {
             panel = panel.successMessage { _ in success }
         }

@@ -1,6 +1,5 @@
 import FoundationEssentials
 import StateDeck
-import StateDeckNotifications
 
 /// Tells a notification by running a command: `{message}`, `{event}`, `{panel}` and `{title}` in
 /// its arguments are replaced, the notification is in `STATEDECK_*` variables, and its JSON is on
@@ -68,5 +67,12 @@ public struct CommandTarget: NotificationTarget {
             }
         }
         return result + rest
+    }
+}
+
+extension NotificationTarget where Self == CommandTarget {
+    /// A command, as the DSL names it: `.notify(.command(CommandSpec(arguments: ["notify-send", "{message}"])))`.
+    public static func command(_ command: CommandSpec, runner: CommandRunner = CommandRunner()) -> CommandTarget {
+        CommandTarget(command: command, runner: runner)
     }
 }

@@ -1,7 +1,6 @@
 import FoundationEssentials
 import HTTPClient
 import StateDeck
-import StateDeckNotifications
 
 /// Tells a notification by POSTing its JSON to a URL, through the http sources' libcurl engine.
 /// An answer other than 2xx, or none, is tried again after each of `retryDelays`, then given up.
@@ -45,5 +44,12 @@ public struct WebhookTarget: NotificationTarget {
             }
         }
         throw Failure(description: "\(name): \(failure), after \(retryDelays.count + 1) attempts")
+    }
+}
+
+extension NotificationTarget where Self == WebhookTarget {
+    /// A webhook, as the DSL names it: `.notify(.webhook(url), .failures(3))`.
+    public static func webhook(_ url: URL, headers: [String: String] = [:]) -> WebhookTarget {
+        WebhookTarget(url: url, headers: headers)
     }
 }

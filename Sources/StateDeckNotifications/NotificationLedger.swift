@@ -1,11 +1,3 @@
-/// Where notifications go: a webhook, a command. Delivers one notification, retrying as it sees
-/// fit; throws when it gave up, with a message for the "StateDeck itself" panel.
-public protocol NotificationTarget: Sendable {
-    /// Names the target in messages: "webhook hooks.example", "command apprise".
-    var name: String { get }
-    func deliver(_ notification: DeckNotification) async throws
-}
-
 /// What was told and what is still to deliver, kept across restarts (the history store keeps it),
 /// so that a restart neither repeats a notification nor loses one.
 ///

@@ -1,8 +1,8 @@
 import FoundationEssentials
-import StateDeck
 
 /// What a target is told: a panel went down, is still down, or is up again. Its JSON is the
-/// webhook's body and a command's standard input (PROTOCOL.md, "Notifications").
+/// webhook's body, a command's standard input and the page's `notification` event (PROTOCOL.md,
+/// "Notifications").
 public struct DeckNotification: Sendable, Hashable, Codable {
     public enum Event: String, Sendable, Hashable, Codable {
         case failure, reminder, recovery

@@ -1,5 +1,5 @@
 /// When a panel's outage is told, and how often it is told again: a deck file's `notify:` entry
-/// without its target.
+/// without its target, or the rule of the DSL's ``Panel/notify(_:_:)``.
 ///
 /// | what | rule |
 /// | --- | --- |
@@ -32,5 +32,22 @@ public struct NotifyRule: Sendable, Hashable {
         self.failures = failures
         self.down = down
         self.remind = remind
+    }
+
+    /// Told after `count` failed loads in a row.
+    public static func failures(_ count: Int) -> NotifyRule {
+        NotifyRule(failures: count)
+    }
+
+    /// Told once the panel has been down for `duration`, however many loads failed.
+    public static func down(_ duration: Duration) -> NotifyRule {
+        NotifyRule(failures: nil, down: duration)
+    }
+
+    /// This rule with "still down" reminders every `every`, at most `times`.
+    public func reminding(every: Duration, times: Int) -> NotifyRule {
+        var rule = self
+        rule.remind = Reminder(every: every, times: times)
+        return rule
     }
 }

@@ -1,0 +1,21 @@
+import Locking
+
+/// Outages in memory, for a server without a history (`--data none`, or a program embedding
+/// StateDeck without one): carried from one notifier to the next as the deck served is replaced.
+/// Nothing outlives the process, so no run is ever left a delivery to finish, and one under way
+/// needs no record: its task carries it.
+public final class OutageTable: NotificationLedger {
+    private let table = Locked<[String: OutageWatch]>([:])
+
+    public init() {}
+
+    public func outages() -> [String: OutageWatch] { table.current }
+
+    public func keep(_ watch: OutageWatch?, for key: String, delivering delivery: PendingDelivery?) {
+        table.withLock { $0[key] = watch }
+    }
+
+    public func finished(_ delivery: PendingDelivery.ID) {}
+
+    public func takeUndelivered() -> [PendingDelivery] { [] }
+}

@@ -1,0 +1,20 @@
+import EventStream
+import FoundationEssentials
+import StateDeck
+
+/// The page as a notification target: each notification decided for it goes to every open stream
+/// as a `notification` event, for the page's desktop notifications.
+struct PageAnnouncer: NotificationTarget {
+    /// How deliveries to the page are told apart: they are not counted with the targets' in the
+    /// metrics, and cannot fail.
+    static let targetName = "page"
+
+    let hub: EventHub
+
+    var name: String { Self.targetName }
+
+    func deliver(_ notification: DeckNotification) throws {
+        let data = try DeckJSON.makeEncoder().encode(notification)
+        hub.publish(event: "notification", data: String(decoding: data, as: UTF8.self))
+    }
+}
