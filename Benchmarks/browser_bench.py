@@ -213,6 +213,25 @@ FIRST_SCREEN_SCRIPT = r"""
 })();
 """
 
+# Where the first screen's time went, from Resource Timing (ms after navigation): the HTML, the modules
+# app.js imports (every script but the debug module, which loads later), and the state document.
+FIRST_SCREEN_PARTS_SCRIPT = r"""
+() => {
+  const nav = performance.getEntriesByType("navigation")[0];
+  const resources = performance.getEntriesByType("resource");
+  const modules = resources.filter((r) => r.initiatorType !== "fetch" && r.name.endsWith(".js") && !r.name.endsWith("/debug.js"));
+  const state = resources.find((r) => new URL(r.name).pathname === "/api/state");
+  return {
+    html_ms: nav.responseEnd,
+    modules_ms: Math.max(...modules.map((r) => r.responseEnd)),
+    state_requested_ms: state ? state.requestStart : null,
+    state_answered_ms: state ? state.responseStart : null,
+    state_received_ms: state ? state.responseEnd : null,
+    state_bytes: state ? state.encodedBodySize : null,
+  };
+}
+"""
+
 SEARCH_SCRIPT = r"""
 async (q) => {
   const input = document.querySelector("[data-testid=search]");
@@ -275,6 +294,7 @@ def overview(args, host, port, panels):
             if first_screen_ms is None:
                 raise RuntimeError("no panel was drawn within 30 s")
             cards_drawn = page.evaluate("document.querySelectorAll('[data-testid=panel]').length")
+            parts = page.evaluate(FIRST_SCREEN_PARTS_SCRIPT)
             page.wait_for_timeout(3000)
             uptime_after_load = len(uptime_requests)
 
@@ -321,6 +341,7 @@ def overview(args, host, port, panels):
         "panels": len(panels),
         "first_screen_ms": first_screen_ms,
         "cards_in_first_screen": cards_drawn,
+        **{f"first_screen_{k}": v for k, v in parts.items()},
         "search_p50_ms": percentile(search_ms, 0.5),
         "search_max_ms": max(search_ms),
         "searches": searches,

@@ -1067,6 +1067,9 @@ def bench_overview(args, statedeck, report):
 
 OVERVIEW_ROWS = [
     ("first screen of cards after navigation (ms)", "first_screen_ms", "under 1,000"),
+    ("… the modules loaded (ms after navigation)", "first_screen_modules_ms", "—"),
+    ("… the state document asked for (ms after navigation)", "first_screen_state_requested_ms", "—"),
+    ("… the state document received (ms after navigation)", "first_screen_state_received_ms", "—"),
     ("search answered and drawn, p50 (ms)", "search_p50_ms", "under 100"),
     ("search answered and drawn, slowest (ms)", "search_max_ms", "under 100"),
     ("main thread busy while changes arrive (%)", "busy_pct", "under 30"),

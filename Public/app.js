@@ -278,8 +278,9 @@ store.subscribe((change) => {
       // A new state document may come from a restarted server: the timelines already drawn are
       // asked for again (a panel new to the page asks when it is first drawn).
       for (const [, card] of overview.cards()) card.refreshTimeline();
+      // Only the cards and lines drawn now are redrawn; one drawn later takes the new state then.
       const now = performance.now();
-      for (const id of store.order) dirty.set(id, now);
+      for (const id of overview.drawnIds()) dirty.set(id, now);
       relistNeeded = true;
       schedulePass();
       break;

@@ -40,7 +40,8 @@ export function healthOf(s) {
  * @property {Health} health
  * @property {boolean} pinned
  * @property {string | null} group
- * @property {string} text lower-case title, id and group, what the search looks in
+ * @property {string | null} text lower-case title, id and group, what the search looks in; made by the
+ *   first search that needs it (searchText), not for every panel of a new state document
  */
 
 /** @typedef {Record<StateFilter, number>} Counts */
@@ -109,6 +110,12 @@ export function createOverviewModel() {
     return `${title}\n${id}\n${group ?? ""}\n${g?.title ?? ""}`.toLowerCase();
   }
 
+  /** @param {Entry} e */
+  function searchText(e) {
+    if (e.text === null) e.text = textOf(e.title, e.id, e.group);
+    return e.text;
+  }
+
   /**
    * @param {PanelState} s
    * @param {Entry} [before] the panel's entry until now, whose search text is kept when it still holds
@@ -117,7 +124,7 @@ export function createOverviewModel() {
   function entryOf(s, before) {
     const group = typeof s.group === "string" && s.group ? s.group : null;
     const title = typeof s.title === "string" ? s.title : s.id;
-    const text = before && before.title === title && before.group === group ? before.text : textOf(title, s.id, group);
+    const text = before && before.title === title && before.group === group ? before.text : null;
     return { id: s.id, title, health: healthOf(s), pinned: Boolean(s.debugPinned), group, text };
   }
 
@@ -129,7 +136,7 @@ export function createOverviewModel() {
     setGroups(list) {
       groups = Array.isArray(list) ? list.filter((g) => g && typeof g.id === "string" && g.id) : [];
       groupById = new Map(groups.map((g) => [g.id, g]));
-      for (const e of entries.values()) e.text = textOf(e.title, e.id, e.group);
+      for (const e of entries.values()) e.text = null;
     },
 
     /**
@@ -213,7 +220,7 @@ export function createOverviewModel() {
         const e = /** @type {Entry} */ (entries.get(id));
         const section = sectionOf(e.group ?? "");
         if (view.state && (view.state === "pinned" ? !e.pinned : e.health !== view.state)) continue;
-        if (terms.length && !terms.every((t) => e.text.includes(t))) continue;
+        if (terms.length && !terms.every((t) => searchText(e).includes(t))) continue;
         section.matching++;
         if (!section.collapsed || e.health === "failing") section.ids.push(id);
       }

@@ -729,6 +729,8 @@ export function createOverview(opts) {
     cardOf: (id) => cards.get(id),
     /** The drawn cards. */
     cards: () => cards.entries(),
+    /** The panels drawn as a card or a line. */
+    drawnIds: () => new Set([...cards.keys(), ...rows.keys()]),
   };
 }
 

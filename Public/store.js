@@ -54,7 +54,26 @@ function blankPanel(id, settings) {
  * @returns {PanelState}
  */
 export function applyPatch(base, patch) {
-  const next = { ...base, ...patch };
+  return withRepeatedFields({ ...base, ...patch });
+}
+
+/**
+ * A panel new to the page from its compact form: the defaults, then the form written over them in
+ * place (one object made per panel, not two: a state document brings thousands).
+ * @param {Partial<PanelState> & {id: string}} compact
+ * @param {Settings | null} settings
+ * @returns {PanelState}
+ */
+function panelFromCompact(compact, settings) {
+  return withRepeatedFields(Object.assign(blankPanel(compact.id, settings), compact));
+}
+
+/**
+ * `next` with the three fields patches leave out set from the fields they repeat.
+ * @param {PanelState} next
+ * @returns {PanelState}
+ */
+function withRepeatedFields(next) {
   if (next.latestValidInfo) next.latestInfo = next.latestValidInfo;
   if (next.latestValidError) next.latestError = next.latestValidError;
   next.latestNonLoading = next.latestValidInfo
@@ -130,7 +149,7 @@ export function createStore() {
       for (const p of doc.panels) {
         if (!p || typeof p.id !== "string") continue;
         if (!panels.has(p.id)) order.push(p.id);
-        panels.set(p.id, applyPatch(blankPanel(p.id, settings), p));
+        panels.set(p.id, panelFromCompact(p, settings));
       }
       synced = true;
       const nextNotice = asNotice(doc.notice);
@@ -167,7 +186,7 @@ export function createStore() {
         if (id !== null) lastEventId = id;
         const held = panels.get(data.id);
         if (!held) order.push(data.id);
-        panels.set(data.id, applyPatch(held ?? blankPanel(data.id, settings), data));
+        panels.set(data.id, held ? applyPatch(held, data) : panelFromCompact(data, settings));
         emit({ kind: "panel", id: data.id });
       } else if (type === "toast") {
         if (!data || typeof data.message !== "string") return;

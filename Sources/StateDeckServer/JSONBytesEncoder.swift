@@ -18,6 +18,13 @@ struct JSONBytesEncoder {
         return writer.bytes
     }
 
+    /// A panel patch, as `encode(_:)` writes it, written by the patch itself (``PanelPatch/write(to:)``).
+    func encode(_ patch: PanelPatch) throws -> [UInt8] {
+        let writer = Writer()
+        try patch.write(to: writer)
+        return writer.bytes
+    }
+
     /// The bytes so far and the containers still open, innermost last.
     final class Writer {
         var bytes: [UInt8] = []
@@ -60,7 +67,8 @@ struct JSONBytesEncoder {
             bytes.append(UInt8(ascii: ":"))
         }
 
-        private func close(to level: Int) {
+        /// Closes the containers opened at `level` and deeper.
+        func close(to level: Int) {
             while open.count > level { bytes.append(open.removeLast().closing) }
         }
 

@@ -42,16 +42,37 @@ struct PanelPatch: Encodable {
     func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(new.id, forKey: .id)
-        for field in Self.fields where old.map({ !field.isUnchanged($0, new) }) ?? !field.isDefault(new) {
+        for field in Self.fields where travels(field) {
             try field.encode(new, &container)
         }
     }
 
-    /// One field of the state: how it compares, what its default is and how it is written.
+    /// Writes what `encode(to:)` writes, straight into `writer`: its own members without the
+    /// `Encoder` layers (a state document writes thousands of patches at once), nested values
+    /// through them.
+    func write(to writer: JSONBytesEncoder.Writer) throws {
+        let level = writer.openContainer(UInt8(ascii: "{"), UInt8(ascii: "}"))
+        writer.startMember(CodingKeys.id.stringValue, in: level)
+        writer.string(new.id)
+        for field in Self.fields where travels(field) {
+            writer.startMember(field.key.stringValue, in: level)
+            try field.write(new, writer)
+        }
+        writer.close(to: level)
+    }
+
+    private func travels(_ field: Field) -> Bool {
+        old.map { !field.isUnchanged($0, new) } ?? !field.isDefault(new)
+    }
+
+    /// One field of the state: how it compares, what its default is and how it is written, through
+    /// an `Encoder` or straight into a ``JSONBytesEncoder/Writer``.
     private struct Field: Sendable {
+        let key: CodingKeys
         let isUnchanged: @Sendable (PanelState, PanelState) -> Bool
         let isDefault: @Sendable (PanelState) -> Bool
         let encode: @Sendable (PanelState, inout KeyedEncodingContainer<CodingKeys>) throws -> Void
+        let write: @Sendable (PanelState, JSONBytesEncoder.Writer) throws -> Void
 
         // Fields are read through functions (key path literals become them), not `KeyPath`
         // values, whose generic projection cost more than the comparison.
@@ -61,9 +82,35 @@ struct PanelPatch: Encodable {
             _ key: CodingKeys, _ read: @escaping @Sendable (PanelState) -> Value, default defaultValue: Value
         ) -> Field {
             Field(
+                key: key,
                 isUnchanged: { read($0) == read($1) },
                 isDefault: { read($0) == defaultValue },
-                encode: { try $1.encode(read($0), forKey: key) }
+                encode: { try $1.encode(read($0), forKey: key) },
+                write: { try $1.write(read($0)) }
+            )
+        }
+
+        /// A string, or null, written as a string without the `Encoder` layers.
+        static func text(_ key: CodingKeys, _ read: @escaping @Sendable (PanelState) -> String?, default defaultValue: String?) -> Field {
+            Field(
+                key: key,
+                isUnchanged: { read($0) == read($1) },
+                isDefault: { read($0) == defaultValue },
+                encode: { try $1.encode(read($0), forKey: key) },
+                write: { state, writer in
+                    if let text = read(state) { writer.string(text) } else { writer.literal("null") }
+                }
+            )
+        }
+
+        /// A flag, false by default.
+        static func flag(_ key: CodingKeys, _ read: @escaping @Sendable (PanelState) -> Bool) -> Field {
+            Field(
+                key: key,
+                isUnchanged: { read($0) == read($1) },
+                isDefault: { !read($0) },
+                encode: { try $1.encode(read($0), forKey: key) },
+                write: { state, writer in writer.literal(read(state) ? "true" : "false") }
             )
         }
 
@@ -73,20 +120,22 @@ struct PanelPatch: Encodable {
             shownBy shown: @escaping @Sendable (PanelState) -> Value?
         ) -> Field {
             Field(
+                key: key,
                 isUnchanged: { old, new in shown(new) != nil || read(old) == read(new) },
                 isDefault: { shown($0) != nil || read($0) == nil },
-                encode: { try $1.encode(read($0), forKey: key) }
+                encode: { try $1.encode(read($0), forKey: key) },
+                write: { try $1.write(read($0)) }
             )
         }
     }
 
     private static let fields: [Field] = [
-        .value(.title, \.title, default: ""),
-        .value(.group, \.group, default: nil),
-        .value(.phase, \.phase, default: .initial),
-        .value(.since, \.since, default: nil),
-        .value(.isInitialLoading, \.isInitialLoading, default: false),
-        .value(.isLoading, \.isLoading, default: false),
+        .text(.title, \.title, default: ""),
+        .text(.group, \.group, default: nil),
+        .text(.phase, \.phase.rawValue, default: ViewState.Phase.initial.rawValue),
+        .text(.since, \.since, default: nil),
+        .flag(.isInitialLoading, \.isInitialLoading),
+        .flag(.isLoading, \.isLoading),
         .value(.latestValidInfo, \.latestValidInfo, default: nil),
         .newest(.latestInfo, \.latestInfo, shownBy: \.latestValidInfo),
         .value(.latestValidError, \.latestValidError, default: nil),
@@ -95,10 +144,10 @@ struct PanelPatch: Encodable {
         .value(.presentation, \.presentation, default: Presentation()),
         .value(.placeholder, \.placeholder, default: nil),
         .value(.retry, \.retry, default: nil),
-        .value(.debugPinned, \.debugPinned, default: false),
-        .value(.stale, \.stale, default: false),
-        .value(.restored, \.restored, default: false),
-        .value(.queued, \.queued, default: false),
+        .flag(.debugPinned, \.debugPinned),
+        .flag(.stale, \.stale),
+        .flag(.restored, \.restored),
+        .flag(.queued, \.queued),
     ]
 }
 

@@ -64,6 +64,32 @@ import Testing
         #expect(try json(PanelPatch(from: loaded, to: reset))["latestInfo"] is NSNull, "a reset clears the newest info")
     }
 
+    /// The bytes of `value` through its `Encodable` form, as any value is encoded.
+    func throughEncodable<Value: Encodable>(_ value: Value) throws -> [UInt8] {
+        try JSONBytesEncoder().encode(value)
+    }
+
+    @Test func writtenStraightItIsWhatItsEncodableFormWrites() async throws {
+        let steps: [DebugCommand] = [.loading, .loaded(Self.info), .modifyingIds(["a", "b"]), .loading,
+                                     .error(.timeout), .loaded(nil), .reset, .live]
+        var states = [try await Self.state(after: [])]
+        for count in 1...steps.count {
+            states.append(try await Self.state(after: Array(steps.prefix(count))))
+        }
+        var patches = states.map { PanelPatch(from: nil, to: $0) }
+        patches += zip(states, states.dropFirst()).map { PanelPatch(from: $0, to: $1) }
+        for patch in patches {
+            let straight = String(decoding: try JSONBytesEncoder().encode(patch), as: UTF8.self)
+            #expect(straight == String(decoding: try throughEncodable(patch), as: UTF8.self))
+        }
+        // Every kind of member is among them: strings, null, flags, objects and a list.
+        let all = try patches.map { String(decoding: try JSONBytesEncoder().encode($0), as: UTF8.self) }.joined()
+        for member in [#""title":"API 42""#, #""group":"backend""#, #":null"#, #""isLoading":true"#,
+                       #""latestValidError":{"#, #""modifyingIds":["a","b"]"#] {
+            #expect(all.contains(member), "\(member)")
+        }
+    }
+
     @Test func anUnchangedStateIsAnEmptyPatch() async throws {
         let loaded = try await Self.state(after: [.loading, .loaded(Self.info)])
         #expect(PanelPatch(from: loaded, to: loaded).isEmpty)

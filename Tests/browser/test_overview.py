@@ -380,6 +380,21 @@ def test_keys_move_between_lines_and_enter_opens_the_card(server, page):
 # ---- a large deck ---------------------------------------------------------------------------------------
 
 
+def test_the_state_document_is_asked_for_once_while_the_modules_load(server, page):
+    """index.html preloads GET /api/state and the page's own request takes that answer: a single
+    request, the preload's, instead of a second one once app.js has run."""
+    asked: list[str] = []
+    page.on("request", lambda r: asked.append(r.url) if urlparse(r.url).path == "/api/state" else None)
+    open_overview(page, server)
+    expect(count(page, "up")).to_have_attribute("data-count", "3")
+    assert len(asked) == 1, asked
+    initiators = page.evaluate(
+        "performance.getEntriesByType('resource').filter((e) => new URL(e.name).pathname === '/api/state')"
+        ".map((e) => e.initiatorType)"
+    )
+    assert initiators == ["link"], initiators
+
+
 @pytest.fixture
 def large_server(make_server, tmp_path):
     """600 file panels reading one file, and no other: a deck far taller than the screen."""
