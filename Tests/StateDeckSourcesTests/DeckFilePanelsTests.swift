@@ -186,11 +186,15 @@ struct DeckFilePanelsTests {
         await deck.stop()
     }
 
-    @Test func aWatchedFileReloadsItsPanel() async throws {
+    @Test func aWatchedFileReloadsEveryPanelShowingIt() async throws {
         try folder.write("first", to: "status.txt")
         let file = try deck("""
             panels:
               - id: status
+                file: { path: status.txt }
+                refresh: manual
+                minimumLoading: 0ms
+              - id: same
                 file: { path: status.txt }
                 refresh: manual
                 minimumLoading: 0ms
@@ -200,9 +204,13 @@ struct DeckFilePanelsTests {
         await deck.start()
         let watching = Task { await file.watchFiles(reloading: deck) }
         defer { watching.cancel() }
-        #expect(await events.panel("status") { $0.latestValidInfo?.text == "first" } != nil)
+        for id in ["status", "same"] {
+            #expect(await events.panel(id) { $0.latestValidInfo?.text == "first" } != nil, "\(id)")
+        }
         try folder.write("second version", to: "status.txt")
-        #expect(await events.panel("status") { $0.latestValidInfo?.text == "second version" } != nil)
+        for id in ["status", "same"] {
+            #expect(await events.panel(id) { $0.latestValidInfo?.text == "second version" } != nil, "\(id)")
+        }
         await deck.stop()
     }
 }

@@ -200,13 +200,20 @@ extension DeckFile {
     ///
     /// A reload is the deck's `refresh`: it joins a load in flight, toasts only a transition, and
     /// a panel pinned by a debug state ignores it (the next change asks again).
+    ///
+    /// One watcher per file, however many panels show it: 10,000 panels of one status file check
+    /// it twice a second, not 20,000 times.
     public func watchFiles(reloading deck: Deck) async {
+        var panelsOfFile: [String: [String]] = [:]
+        for panel in panels {
+            guard case .file(let source) = panel.source, source.watch else { continue }
+            panelsOfFile[source.path, default: []].append(panel.id)
+        }
         await withTaskGroup(of: Void.self) { group in
-            for panel in panels {
-                guard case .file(let source) = panel.source, source.watch else { continue }
+            for (path, ids) in panelsOfFile {
                 group.addTask {
-                    for await _ in source.watcher().changes() {
-                        try? await deck.refresh(panel: panel.id)
+                    for await _ in FileWatcher(path: path).changes() {
+                        for id in ids { try? await deck.refresh(panel: id) }
                     }
                 }
             }

@@ -37,11 +37,6 @@ public struct FileSource: Sendable, Hashable {
         return try Info(output: text, format: isJSONFile ? .json : format)
     }
 
-    /// A watcher of the file, for reloading the panel when it changes.
-    public func watcher() -> FileWatcher {
-        FileWatcher(path: path)
-    }
-
     /// The file's first `readLimit` bytes as text. Opened without blocking, so a named pipe with
     /// no writer cannot hold the thread, and refused unless it is a regular file: a pipe, socket
     /// or device has no content to show, only a wait or an endless stream.

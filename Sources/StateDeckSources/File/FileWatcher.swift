@@ -1,9 +1,12 @@
+import Threading
+
 /// Reports when a file changes: appears, disappears, or gets another size, modification time or
 /// inode (an editor's save by rename).
 ///
 /// It polls the file's metadata (one `stat` every `interval`) rather than using inotify: polling
 /// works on every platform, follows a file replaced by rename or a folder created later, and costs
-/// nothing measurable at two checks a second. The task sleeps between checks; nothing spins.
+/// nothing measurable at two checks a second. The task sleeps between checks on the alarm clock,
+/// which sets a deadline without waking a thread; nothing spins.
 public struct FileWatcher: Sendable {
     /// The file watched; it need not exist.
     public var path: String
@@ -23,7 +26,7 @@ public struct FileWatcher: Sendable {
         let first = FileStamp(path: path)
         let task = Task { [path, interval] in
             var last = first
-            while (try? await Task.sleep(for: interval)) != nil {
+            while (try? await AlarmClock().sleep(for: interval)) != nil {
                 let current = FileStamp(path: path)
                 if current != last { continuation.yield() }
                 last = current
