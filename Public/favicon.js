@@ -21,14 +21,22 @@ export function badgedSvg(svg, count) {
 }
 
 /**
- * Follows the failing count on the page's `<link rel="icon">`.
+ * Follows the failing count on the page's `<link rel="icon">`, changing it at most once a second:
+ * the browser decodes and draws each new icon on the main thread, and a count changing in every frame
+ * (a thousand changes a second) made that a good part of the page's work. The newest count always
+ * shows within a second.
  * @param {HTMLLinkElement} link
  */
 export function createFaviconBadge(link) {
   const plain = link.getAttribute("href") ?? "favicon.svg";
   /** @type {Promise<string | null> | null} */
   let source = null;
+  /** The count asked for last, and the one the icon shows. */
   let wanted = 0;
+  let shown = 0;
+  let lastChange = -Infinity;
+  /** @type {ReturnType<typeof setTimeout> | null} */
+  let pending = null;
 
   async function iconText() {
     try {
@@ -39,21 +47,33 @@ export function createFaviconBadge(link) {
     }
   }
 
+  async function apply() {
+    pending = null;
+    const failing = wanted;
+    if (failing === shown) return;
+    lastChange = performance.now();
+    shown = failing;
+    if (failing === 0) {
+      link.setAttribute("href", plain);
+      delete link.dataset.count;
+      return;
+    }
+    source ??= iconText();
+    const svg = await source;
+    // A newer count meanwhile has its own apply waiting: this one still shows `failing` first.
+    if (!svg) return;
+    link.href = `data:image/svg+xml,${encodeURIComponent(badgedSvg(svg, failing))}`;
+    link.dataset.count = String(failing);
+  }
+
   return {
     /** @param {number} failing */
-    async show(failing) {
-      if (failing === wanted) return;
+    show(failing) {
       wanted = failing;
-      if (failing === 0) {
-        link.setAttribute("href", plain);
-        delete link.dataset.count;
-        return;
-      }
-      source ??= iconText();
-      const svg = await source;
-      if (!svg || wanted !== failing) return;
-      link.href = `data:image/svg+xml,${encodeURIComponent(badgedSvg(svg, failing))}`;
-      link.dataset.count = String(failing);
+      if (pending !== null || failing === shown) return;
+      const wait = lastChange + 1000 - performance.now();
+      if (wait <= 0) void apply();
+      else pending = setTimeout(() => void apply(), wait);
     },
   };
 }
