@@ -12,21 +12,26 @@ struct NotifyTests {
         error: .init(kind: "timeout", title: "Timed out", message: "No answer within 5 s."),
         downSince: Date(timeIntervalSince1970: 1_795_341_600), at: Date(timeIntervalSince1970: 1_795_341_660))
 
+    /// Defaults and a group's defaults, each with notify entries, for the panels that follow.
+    static let inherited = """
+        defaults:
+          notify: [{ command: { run: [notify-send, "{message}"] } }]
+        groups:
+          - id: payments
+            defaults:
+              notify:
+                - webhook: { url: "https://hooks.example/pay", headers: { Authorization: "Bearer ${TOKEN}" } }
+                  after: { down: 2m }
+                  remind: { every: 1h, times: 3 }
+
+        """
+
     func deck(_ yaml: String) throws -> DeckFile {
         try DeckFile.parse(yaml, file: "deck.yaml", folder: "/stack", environment: ["TOKEN": "s3cret"])
     }
 
     @Test func entriesComeFromThePanelThenItsGroupThenTheDefaults() throws {
-        let file = try deck("""
-            defaults:
-              notify: [{ command: { run: [notify-send, "{message}"] } }]
-            groups:
-              - id: payments
-                defaults:
-                  notify:
-                    - webhook: { url: "https://hooks.example/pay", headers: { Authorization: "Bearer ${TOKEN}" } }
-                      after: { down: 2m }
-                      remind: { every: 1h, times: 3 }
+        let file = try deck(Self.inherited + """
             panels:
               - { id: stripe, group: payments, tcp: { host: localhost, port: 1 } }
               - { id: db, tcp: { host: localhost, port: 2 } }
@@ -44,16 +49,7 @@ struct NotifyTests {
     }
 
     @Test func aDeckFileAndTheDSLSayingTheSameMakeTheSameSubscriptions() throws {
-        let file = try deck("""
-            defaults:
-              notify: [{ command: { run: [notify-send, "{message}"] } }]
-            groups:
-              - id: payments
-                defaults:
-                  notify:
-                    - webhook: { url: "https://hooks.example/pay", headers: { Authorization: "Bearer ${TOKEN}" } }
-                      after: { down: 2m }
-                      remind: { every: 1h, times: 3 }
+        let file = try deck(Self.inherited + """
             panels:
               - { id: stripe, group: payments, tcp: { host: localhost, port: 1 } }
               - { id: db, tcp: { host: localhost, port: 2 } }
