@@ -34,6 +34,8 @@ let package = Package(
         .systemLibrary(name: "CEpoll"),
         // C: SQLite, the history store's embedded database.
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        // C: libpq, PostgreSQL's client library, for the shared store of several processes.
+        .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         .target(name: "Locking"),
         // A thread of its own for blocking work.
         .target(name: "Threading", dependencies: ["Locking"]),
@@ -58,6 +60,8 @@ let package = Package(
         ),
         // SQLite's C API as a connection and its statements.
         .target(name: "SQLite", dependencies: ["CSQLite"]),
+        // libpq's sessions, statements and notifications as Swift types, typed errors.
+        .target(name: "Postgres", dependencies: ["CPostgres"]),
         // What a history store is: the protocol, its documents and the tallies of time up and down.
         .target(name: "StateDeckHistory", dependencies: ["StateDeck"]),
         // Notifications: when a panel's outage is told, and to which targets.
@@ -127,6 +131,7 @@ let package = Package(
             path: "Tests/DeckTestSupport"
         ),
         .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP", "TestSupport", "Locking"]),
+        .testTarget(name: "PostgresTests", dependencies: ["Postgres", "TestSupport"]),
         .testTarget(name: "EventStreamTests", dependencies: ["EventStream", "Locking", "TestSupport"]),
         .testTarget(
             name: "StateDeckTests",

@@ -33,12 +33,12 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         try Data("<!doctype html>".utf8).write(to: folder.appendingPathComponent("index.html"))
         let fits = folder.appendingPathComponent("fits.bin")
-        FileManager.default.createFile(atPath: fits.path, contents: nil)
+        #expect(FileManager.default.createFile(atPath: fits.path, contents: nil))
         try FileHandle(forWritingTo: fits).truncate(atOffset: UInt64(StaticFiles.maximumFileSize))
         _ = try StaticFiles(directory: folder)
 
         let big = folder.appendingPathComponent("video.bin")
-        FileManager.default.createFile(atPath: big.path, contents: nil)
+        #expect(FileManager.default.createFile(atPath: big.path, contents: nil))
         try FileHandle(forWritingTo: big).truncate(atOffset: 20 << 20)
         #expect {
             try StaticFiles(directory: folder)
