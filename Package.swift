@@ -83,6 +83,14 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ]
         ),
+        // Several servers sharing one deck through PostgreSQL: the leader's lock, its events, the replicas' feed.
+        .target(
+            name: "StateDeckCluster",
+            dependencies: [
+                "StateDeckServer", "StateDeckHistory", "EventStream", "Postgres", "Locking", "Threading",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         // The app: which deck is served (the demo or a deck file, reloaded as it is edited).
         .target(
             name: "StateDeckApp",
@@ -132,6 +140,10 @@ let package = Package(
         ),
         .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP", "TestSupport", "Locking"]),
         .testTarget(name: "PostgresTests", dependencies: ["Postgres", "TestSupport"]),
+        .testTarget(
+            name: "StateDeckClusterTests",
+            dependencies: ["StateDeckCluster", "StateDeckServer", "StateDeck", "DeckTestSupport", "TestSupport"]
+        ),
         .testTarget(name: "EventStreamTests", dependencies: ["EventStream", "Locking", "TestSupport"]),
         .testTarget(
             name: "StateDeckTests",

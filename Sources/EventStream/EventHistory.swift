@@ -43,6 +43,16 @@ struct EventHistory {
         }
     }
 
+    /// Continues the numbering at `id` (later than `lastID + 1`): the events held are dropped,
+    /// since a client that saw one of them would miss the ids skipped.
+    mutating func skip(to id: UInt64) {
+        precondition(id > lastID, "event ids only increase")
+        lastID = id - 1
+        events = []
+        oldest = 0
+        byteCount = 0
+    }
+
     /// The events after `id`, oldest first, when every one of them is still held; nil when some
     /// have been dropped or `id` is newer than anything issued.
     func events(after id: UInt64) -> [[UInt8]]? {

@@ -181,6 +181,25 @@ extension EventHub {
         return id
     }
 
+    /// Publishes an event numbered elsewhere (a store that several servers share numbers their
+    /// events, so a client may reconnect to any of them): as ``publish(event:data:)``, with `id`
+    /// in place of the next id. An id after a gap drops the events held, so a client that
+    /// reconnects from before the gap gets a snapshot; an id not after `lastEventID` is ignored.
+    /// - Returns: Whether the event was published.
+    @discardableResult
+    public func publish(event: String, data: String, id: UInt64) -> Bool {
+        let failed: [Subscriber]? = history.withLock { history in
+            guard id > history.lastID else { return nil }
+            if id > history.lastID + 1 { history.skip(to: id) }
+            let bytes = ServerSentEvent(event: event, id: id, data: data).encoded()
+            history.append(bytes)
+            return pacedBroadcast(bytes)
+        }
+        guard let failed else { return false }
+        drop(failed)
+        return true
+    }
+
     /// `broadcast`, writing or enqueuing as `pacing` says. Called with `history` held, so
     /// broadcasts are timed one after another.
     private func pacedBroadcast(_ bytes: [UInt8]) -> [Subscriber] {
@@ -294,10 +313,11 @@ extension EventHub {
 
 // MARK: - Wall clock
 
-/// The real-time clock, which numbers a hub's first event when its configuration does not.
-enum WallClock {
+/// The real-time clock, which numbers a hub's first event when its configuration does not (and
+/// a cluster's first leader its first).
+public enum WallClock {
     /// Microseconds since 1970 (UTC), from the system's real-time clock.
-    static func microsecondsSince1970() -> UInt64 {
+    public static func microsecondsSince1970() -> UInt64 {
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
         return UInt64(now.tv_sec) * 1_000_000 + UInt64(now.tv_nsec / 1000)

@@ -32,7 +32,7 @@ struct BadgeRoute: Sendable {
         router.on(.get, "/badge/{panel}.svg") { request, parameters in
             let id = parameters["panel"] ?? ""
             guard let text = request.query["uptime"] else {
-                guard let panel = mirror.state(of: id) else { return .response(DeckError.unknownPanel(id).response) }
+                guard let panel = mirror.headline(of: id) else { return .response(DeckError.unknownPanel(id).response) }
                 return .response(Self.response(Self.stateBadge(of: panel)))
             }
             return historyReader.reply(panel: id) { history, id throws(HistoryParameters.Invalid) in
@@ -40,7 +40,7 @@ struct BadgeRoute: Sendable {
                     let windows = UptimeWindow.allCases.map(\.rawValue).joined(separator: ", ")
                     throw HistoryParameters.Invalid(message: "uptime must be one of \(windows), not '\(text)'")
                 }
-                let label = mirror.state(of: id).map(Self.label) ?? id
+                let label = mirror.headline(of: id)?.label ?? id
                 let query = TimelineQuery(slots: 1, to: Date())
                 return { () throws(HistoryStoreError) in
                     Self.uptimeBadge(label: label, ratio: window.ratio(in: try history.uptime(of: id, query)), window: window)
@@ -51,26 +51,16 @@ struct BadgeRoute: Sendable {
         }
     }
 
-    /// The panel's title, or its id when the title is empty.
-    private static func label(_ panel: PanelState) -> String {
-        panel.title.isEmpty ? panel.id : panel.title
-    }
-
     /// What the panel shows now: up with info, down with an error card, loading before its first
     /// result, unknown before its first load.
-    static func stateBadge(of panel: PanelState) -> BadgeSVG {
-        let health: Health = switch panel.latestNonLoading {
-        case .info: .up
-        case .error: .down
-        case nil: panel.isLoading ? .loading : .unknown
-        }
-        let colour: BadgeSVG.Colour = switch health {
+    static func stateBadge(of panel: PanelHeadline) -> BadgeSVG {
+        let colour: BadgeSVG.Colour = switch panel.health {
         case .up: .brightGreen
         case .down: .red
         case .loading: .blue
         case .unknown: .grey
         }
-        return BadgeSVG(label: label(panel), message: health.name, colour: colour)
+        return BadgeSVG(label: panel.label, message: panel.health.name, colour: colour)
     }
 
     /// "99.95% (24h)": hundredths rounded down, so that a window with any time down never reads

@@ -11,7 +11,16 @@ import StateDeckNotifications
 public final class DeckServer: Sendable {
     public let configuration: ServerConfiguration
     private let current: Locked<Deck>
+    /// What the routes serve: the deck's state as `source` follows it, or as the cluster's store
+    /// hands it over.
     private let mirror: StateMirror
+    /// Follows the running deck: `mirror` itself, or in a cluster the leader's copy, whose events
+    /// go to the store.
+    private let source: StateMirror
+    /// Several servers sharing the deck, and how to make a fresh deck for each time this one
+    /// starts to lead (a deck once stopped does not start again).
+    private let cluster: (cluster: any DeckCluster, makeDeck: @Sendable () async -> Deck)?
+    private let leading = Locked(false)
     private let http: HTTPServer
     /// What answers each request, gate first: the router-level tests ask it without a socket.
     let responder: SecureResponder
@@ -41,9 +50,13 @@ public final class DeckServer: Sendable {
     ///   ``replaceDeck(with:)`` replaces it.
     /// - Parameter onNotificationDelivery: Called after each delivery to a `notify:` target, sent or
     ///   given up (the page's are not told).
+    /// - Parameter cluster: Other servers sharing this deck through a store, and how to make the
+    ///   deck anew: the server then runs `deck` (and notifies, and records history) only while
+    ///   the cluster says it leads, and serves what the store hands over.
     public init(deck: Deck, configuration: ServerConfiguration, history: (any HistoryStore)? = nil,
                 notificationLedger: (any NotificationLedger)? = nil,
                 onNotificationDelivery: (@Sendable (Notifier.Delivery) -> Void)? = nil,
+                cluster: (cluster: any DeckCluster, makeDeck: @Sendable () async -> Deck)? = nil,
                 logger: Logger = Logger(label: "statedeck")) async throws {
         guard configuration.isLoopback || configuration.token != nil else {
             throw DeckServerError.tokenRequired(host: configuration.host)
@@ -53,11 +66,14 @@ public final class DeckServer: Sendable {
         self.logger = logger
         self.notificationLedger = notificationLedger ?? OutageTable()
         self.onNotificationDelivery = onNotificationDelivery
+        self.cluster = cluster
         let current = Locked(deck)
         self.current = current
         var hubConfiguration = EventHub.Configuration()
         hubConfiguration.pingInterval = configuration.pingInterval
         hubConfiguration.earlierLastEventID = history?.lastEventID ?? 0
+        // In a cluster the store numbers events: whatever id it gives comes after this.
+        if cluster != nil { hubConfiguration.firstEventID = 1 }
         let hub = EventHub(configuration: hubConfiguration)
         self.hub = hub
         let timeline = history.map { _ in
@@ -67,17 +83,17 @@ public final class DeckServer: Sendable {
         let mirror = StateMirror(debug: configuration.debug, pingInterval: configuration.pingInterval,
                                  history: timeline, hub: hub)
         self.mirror = mirror
+        let source = cluster.map {
+            StateMirror(debug: configuration.debug, pingInterval: configuration.pingInterval, history: timeline,
+                        hub: hub, relay: $0.cluster.relay)
+        } ?? mirror
+        self.source = source
+        metrics = DeckMetrics(hub: hub)
         if let history {
             history.trackEventIDs { hub.lastEventID }
-            history.observeTrouble { error in mirror.setNotice(error.map { ErrorPresenter().card(for: $0) }) }
-            await deck.restore(history.memories(of: deck.panelIds))
-            await Self.record(deck, into: history)
+            history.observeTrouble { error in source.setNotice(error.map { ErrorPresenter().card(for: $0) }) }
         }
-        await mirror.follow(deck)
-        let metrics = DeckMetrics(hub: hub)
-        self.metrics = metrics
-        await metrics.follow(deck)
-        if let trouble = history?.trouble { mirror.setNotice(ErrorPresenter().card(for: trouble)) }
+        if let trouble = history?.trouble { source.setNotice(ErrorPresenter().card(for: trouble)) }
 
         let files = try StaticFiles(directory: configuration.publicDirectory)
         var router = Router { request, _ in .response(files.respond(to: request)) }
@@ -89,18 +105,59 @@ public final class DeckServer: Sendable {
         gate = RequestGate(configuredHost: configuration.host, token: configuration.token)
         responder = SecureResponder(gate: gate, routes: router, files: files)
         http = HTTPServer(configuration: configuration.http, responder: responder, logger: logger)
+        if cluster == nil { await prepareToRun(deck) }
+    }
+
+    /// Continues `deck` from the history, and follows it with the mirror, the metrics and a
+    /// notifier; call before it starts, so no first load goes unheard.
+    private func prepareToRun(_ deck: Deck) async {
+        if let history {
+            await deck.restore(history.memories(of: deck.panelIds))
+            await Self.record(deck, into: history)
+        }
+        await source.follow(deck, announce: cluster != nil)
+        await metrics.follow(deck)
         await notify(deck)
     }
 
-    /// Binds, starts the deck's loads and returns the port; the server then accepts connections.
+    /// Binds, starts the deck's loads (in a cluster: joins it, and runs the deck while it leads)
+    /// and returns the port; the server then accepts connections.
     @discardableResult
     public func start() async throws -> Int {
+        if let cluster {
+            let member = ClusterMember(replica: mirror, leading: source) { [self] leads in await setLeading(leads) }
+            try await cluster.cluster.join(member)
+        }
         let port = try http.start()
         gate.bind(port: port)
         hub.startPinging()
-        await deck.start()
+        if cluster == nil { await deck.start() }
         return port
     }
+
+    /// Runs the deck from now on, or stops it and makes a fresh one for the next time it leads.
+    private func setLeading(_ leads: Bool) async {
+        let changed = leading.withLock { current in
+            defer { current = leads }
+            return current != leads
+        }
+        guard let cluster, changed else { return }
+        if leads {
+            logger.info("leading the cluster: running the deck's sources")
+            let deck = current.current
+            await prepareToRun(deck)
+            await deck.start()
+        } else {
+            logger.warning("no longer leading the cluster: the deck's sources stop here")
+            await notifier.withLock { $0.take() }?.stop()
+            await current.current.stop()
+            let fresh = await cluster.makeDeck()
+            current.withLock { $0 = fresh }
+        }
+    }
+
+    /// Whether this server runs the deck: always alone, while it leads in a cluster.
+    public var isRunningDeck: Bool { cluster == nil || leading.current }
 
     /// The deck being served.
     public var deck: Deck { current.current }
@@ -113,9 +170,10 @@ public final class DeckServer: Sendable {
             return deck
         }
         await old.stop()
+        guard isRunningDeck else { return }
         if let history { await Self.record(newDeck, into: history) }
         await notify(newDeck)
-        await mirror.follow(newDeck, announce: true)
+        await source.follow(newDeck, announce: true)
         await metrics.follow(newDeck)
         await newDeck.start()
     }
@@ -132,7 +190,8 @@ public final class DeckServer: Sendable {
     /// A delivery that fails is logged and shown as a toast on the deck served then.
     private func notify(_ deck: Deck) async {
         await notifier.withLock { $0.take() }?.stop()
-        let notifier = Notifier(Notifier.Subscription.all(of: deck, page: PageAnnouncer(hub: hub)), ledger: notificationLedger)
+        let notifier = Notifier(Notifier.Subscription.all(of: deck, page: PageAnnouncer(relay: source.relay)),
+                                ledger: notificationLedger)
         await notifier.onDelivery { [metrics, logger, current, onNotificationDelivery] delivery in
             guard delivery.target != PageAnnouncer.targetName else { return }
             metrics.countNotification(delivered: delivery.failure == nil)
@@ -161,6 +220,7 @@ public final class DeckServer: Sendable {
     /// after it. Deliveries under way are then waited for `deliveries` at most: one whose target
     /// answers meanwhile is forgotten in the ledger rather than sent again by the next run.
     public func stop(waitingForDeliveries deliveries: Duration = .zero) async {
+        await cluster?.cluster.leave()
         hub.close()
         http.stop()
         let deck = current.current

@@ -9,12 +9,12 @@ struct PageAnnouncer: NotificationTarget {
     /// metrics, and cannot fail.
     static let targetName = "page"
 
-    let hub: EventHub
+    let relay: any EventRelay
 
     var name: String { Self.targetName }
 
     func deliver(_ notification: DeckNotification) throws {
         let data = try DeckJSON.makeEncoder().encode(notification)
-        hub.publish(event: "notification", data: String(decoding: data, as: UTF8.self))
+        relay.relay(event: "notification", data: String(decoding: data, as: UTF8.self), panel: nil)
     }
 }

@@ -22,7 +22,7 @@ struct PanelHistoryReader: Sendable {
             return .response(.apiError(.notFound, code: "no_history",
                                        message: "no history is kept: statedeck was started with --data none"))
         }
-        guard mirror.state(of: panel) != nil else { return .response(DeckError.unknownPanel(panel).response) }
+        guard mirror.headline(of: panel) != nil else { return .response(DeckError.unknownPanel(panel).response) }
         let read: @Sendable () throws(HistoryStoreError) -> Value
         do {
             read = try prepare(history, panel)

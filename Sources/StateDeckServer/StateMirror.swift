@@ -4,13 +4,15 @@ import Locking
 import MicroHTTP
 import StateDeck
 
-/// The server's copy of the deck's state, kept in step with the deck's events.
+/// The server's copy of the deck's state, kept in step with the deck's events, or with another
+/// process's copy (a replica: several servers sharing one deck through a store).
 ///
-/// Each change goes to every stream as a ``PanelPatch`` against the panel's previous state. The
+/// Each change goes to the relay as a ``PanelPatch`` against the panel's previous state. The
 /// `GET /api/state` document is assembled from each panel's compact form, encoded once per change
 /// of the panel and only when a document is asked for; each version of the document is one
 /// `SharedBytes`, so the transport builds one response for it and sends that to every request
-/// until the state changes.
+/// until the state changes. A replica holds each panel's encoded forms and headline as the
+/// process running the deck exported them (``ReplicatedPanel``), not its `PanelState`.
 final class StateMirror: Sendable {
     private struct Contents {
         /// Counts the decks followed: events of a deck no longer followed are ignored.
@@ -20,6 +22,8 @@ final class StateMirror: Sendable {
         var panels: [String: PanelState]
         /// Each panel's compact form (a patch against nothing), encoded when a document needs it.
         var compact: [String: [UInt8]] = [:]
+        /// A replica's panels: their whole documents and headlines, as exported.
+        var replicated: [String: (document: [UInt8], headline: PanelHeadline)] = [:]
         var toast: (bytes: [UInt8], expires: ContinuousClock.Instant)?
         /// The deck-level error card (the history cannot be saved, say) as JSON, or `null`.
         var notice = Array("null".utf8)
@@ -28,15 +32,19 @@ final class StateMirror: Sendable {
     }
 
     let hub: EventHub
+    /// Where events go: the hub, or a store shared with other servers, which numbers them.
+    let relay: any EventRelay
     private let debug: Bool
     private let pingInterval: Duration
     private let history: PageSettings.HistorySettings?
     private let contents: Locked<Contents>
     private let encoder = JSONBytesEncoder()
 
-    /// An empty mirror; `follow(_:)` fills it.
-    init(debug: Bool, pingInterval: Duration, history: PageSettings.HistorySettings?, hub: EventHub) {
+    /// An empty mirror; `follow(_:)` or `replicate(header:panels:)` fills it.
+    init(debug: Bool, pingInterval: Duration, history: PageSettings.HistorySettings?, hub: EventHub,
+         relay: (any EventRelay)? = nil) {
         self.hub = hub
+        self.relay = relay ?? hub
         self.debug = debug
         self.pingInterval = pingInterval
         self.history = history
@@ -57,7 +65,7 @@ final class StateMirror: Sendable {
         contents.withLock { load(snapshot, settings: settingsBytes, into: &$0) }
         if announce {
             let document = stateDocument(at: hub.lastEventID + 1)
-            hub.publish(event: "snapshot", data: String(decoding: document.bytes, as: UTF8.self))
+            relay.relay(event: "snapshot", data: String(decoding: document.bytes, as: UTF8.self), panel: nil)
         }
     }
 
@@ -69,6 +77,7 @@ final class StateMirror: Sendable {
         contents.order = snapshot.panels.map(\.id)
         contents.panels = Dictionary(snapshot.panels.map { ($0.id, $0) }, uniquingKeysWith: { $1 })
         contents.compact = [:]
+        contents.replicated = [:]
         contents.toast = nil
         contents.document = nil
     }
@@ -91,19 +100,22 @@ final class StateMirror: Sendable {
                 contents.compact[panel.id] = nil
                 return true
             }
-            if current { hub.publish(event: "panel", data: String(decoding: bytes, as: UTF8.self)) }
+            if current { relay.relay(event: "panel", data: String(decoding: bytes, as: UTF8.self), panel: panel.id) }
         case .toast(let toast):
             guard let bytes = try? encoder.encode(toast) else { return }
-            let expires = ContinuousClock.now.advanced(by: .milliseconds(toast.durationMs))
             let current = contents.withLock { contents in
                 guard contents.generation == generation else { return false }
-                contents.toast = (bytes, expires)
+                Self.show(toast, bytes: bytes, in: &contents)
                 return true
             }
-            if current { hub.publish(event: "toast", data: String(decoding: bytes, as: UTF8.self)) }
+            if current { relay.relay(event: "toast", data: String(decoding: bytes, as: UTF8.self), panel: nil) }
         case .change:
             break
         }
+    }
+
+    private static func show(_ toast: Toast, bytes: [UInt8], in contents: inout Contents) {
+        contents.toast = (bytes, ContinuousClock.now.advanced(by: .milliseconds(toast.durationMs)))
     }
 
     /// Shows `card` above every panel, or removes the notice for nil, and tells every stream.
@@ -113,18 +125,19 @@ final class StateMirror: Sendable {
             contents.notice = bytes
             contents.document = nil
         }
-        hub.publish(event: "notice", data: String(decoding: bytes, as: UTF8.self))
+        relay.relay(event: "notice", data: String(decoding: bytes, as: UTF8.self), panel: nil)
     }
 
     /// One panel's current `PanelState` document, every field and its history included, or nil
     /// for an unknown id.
     func panel(_ id: String) -> [UInt8]? {
-        state(of: id).flatMap { try? encoder.encode($0) }
+        let (state, replicated) = contents.withLock { ($0.panels[id], $0.replicated[id]?.document) }
+        return state.flatMap { try? encoder.encode($0) } ?? replicated
     }
 
-    /// Panel `id`'s current state, or nil for an unknown id.
-    func state(of id: String) -> PanelState? {
-        contents.withLock { $0.panels[id] }
+    /// Panel `id`'s label and health, or nil for an unknown id.
+    func headline(of id: String) -> PanelHeadline? {
+        contents.withLock { $0.panels[id].map(PanelHeadline.init) ?? $0.replicated[id]?.headline }
     }
 
     /// The `GET /api/state` document; rebuilt only when an event came since the last one.
@@ -165,5 +178,98 @@ final class StateMirror: Sendable {
         let bytes = state.flatMap { try? encoder.encode(PanelPatch(from: nil, to: $0)) } ?? []
         contents.compact[id] = bytes
         return bytes
+    }
+}
+
+// MARK: - Replicas
+
+/// A panel as the process running the deck exports it to replicas: its compact form, its whole
+/// document and its headline, each as `StateMirror` gives them.
+public struct ReplicatedPanel: Sendable, Equatable {
+    public var id: String
+    public var compact: [UInt8]
+    public var document: [UInt8]
+    public var headline: PanelHeadline
+
+    public init(id: String, compact: [UInt8], document: [UInt8], headline: PanelHeadline) {
+        self.id = id
+        self.compact = compact
+        self.document = document
+        self.headline = headline
+    }
+}
+
+extension StateMirror {
+    /// The state document's opening (title, debug, settings, groups) and the panels' order.
+    func exportedLayout() -> (header: [UInt8], order: [String]) {
+        contents.withLock { ($0.header, $0.order) }
+    }
+
+    /// These panels as a replica holds them; unknown ids are left out.
+    func exportedPanels(_ ids: some Sequence<String>) -> [ReplicatedPanel] {
+        contents.withLock { contents in
+            ids.compactMap { id in
+                guard let state = contents.panels[id], let document = try? encoder.encode(state) else { return nil }
+                return ReplicatedPanel(id: id, compact: compactForm(of: id, in: &contents), document: document,
+                                       headline: PanelHeadline(state))
+            }
+        }
+    }
+
+    /// Holds the deck of `header` and `order`, with these panels (all of them), in place of
+    /// anything held before.
+    func replicate(header: [UInt8], order: [String], panels: [ReplicatedPanel]) {
+        contents.withLock { contents in
+            contents.generation += 1
+            contents.header = header
+            contents.order = order
+            contents.panels = [:]
+            contents.compact = [:]
+            contents.replicated = [:]
+            contents.document = nil
+            Self.hold(panels, in: &contents)
+        }
+    }
+
+    /// Updates these panels of a replica.
+    func replicate(_ panels: [ReplicatedPanel]) {
+        contents.withLock { contents in Self.hold(panels, in: &contents) }
+    }
+
+    private static func hold(_ panels: [ReplicatedPanel], in contents: inout Contents) {
+        for panel in panels {
+            if contents.replicated.updateValue((panel.document, panel.headline), forKey: panel.id) == nil,
+               !contents.order.contains(panel.id) {
+                contents.order.append(panel.id)
+            }
+            contents.compact[panel.id] = panel.compact
+        }
+        contents.document = nil
+    }
+
+    /// Keeps what an event another process published changes (a toast, the notice) and publishes
+    /// the event on this server's hub as `id`. A `snapshot` is this replica's own state document
+    /// at `id`: `replicate(header:order:panels:)` must have loaded the new deck first.
+    func replicate(event: String, data: String, id: UInt64) {
+        switch event {
+        case "toast":
+            if let toast = try? JSONDecoder().decode(Toast.self, from: Data(data.utf8)) {
+                contents.withLock { contents in
+                    Self.show(toast, bytes: Array(data.utf8), in: &contents)
+                    contents.document = nil
+                }
+            }
+        case "notice":
+            contents.withLock { contents in
+                contents.notice = Array(data.utf8)
+                contents.document = nil
+            }
+        case "snapshot":
+            hub.publish(event: event, data: String(decoding: stateDocument(at: id).bytes, as: UTF8.self), id: id)
+            return
+        default:
+            break
+        }
+        hub.publish(event: event, data: data, id: id)
     }
 }

@@ -19,6 +19,8 @@ public final class LiveDeckServer: Sendable {
         public var streamCapacity = 256 * 1024
         /// Where changes are kept; none by default.
         public var history: (any HistoryStore)?
+        /// Other servers sharing the deck, and how to make it anew; none by default.
+        public var cluster: (cluster: any DeckCluster, makeDeck: @Sendable () async -> Deck)?
 
         public init() {}
     }
@@ -63,7 +65,7 @@ public final class LiveDeckServer: Sendable {
         host = options.host
         do {
             server = try await DeckServer(deck: deck, configuration: configuration, history: options.history,
-                                          logger: Self.quietLogger)
+                                          cluster: options.cluster, logger: Self.quietLogger)
             port = try await server.start()
         } catch {
             ownFolder.map { try? FileManager.default.removeItem(at: $0) }

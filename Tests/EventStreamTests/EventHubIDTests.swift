@@ -22,6 +22,35 @@ import Testing
         ])
     }
 
+    @Test func eventsNumberedElsewhereKeepTheirIDsAndCatchUpAReconnectingClient() {
+        let hub = EventHub(configuration: .init(firstEventID: 1))
+        #expect(hub.publish(event: "panel", data: "a", id: 1))
+        #expect(hub.publish(event: "panel", data: "b", id: 2))
+        #expect(!hub.publish(event: "panel", data: "again", id: 2))
+        let sink = TestSink()
+        _ = hub.subscribe(sink, lastEventID: "1") { _ in "unused" }
+        #expect(hub.publish(event: "toast", data: "c", id: 3))
+        #expect(sink.events == [
+            ReceivedBlock(event: "panel", id: 2, data: "b"),
+            ReceivedBlock(event: "toast", id: 3, data: "c"),
+        ])
+    }
+
+    @Test func aGapInIDsNumberedElsewhereSendsAClientFromBeforeItASnapshot() {
+        let hub = EventHub(configuration: .init(firstEventID: 1))
+        hub.publish(event: "panel", data: "a", id: 1)
+        hub.publish(event: "panel", data: "b", id: 2)
+        #expect(hub.publish(event: "panel", data: "after the gap", id: 10))
+        #expect(hub.lastEventID == 10)
+        let before = TestSink()
+        _ = hub.subscribe(before, lastEventID: "1") { id in "state at \(id)" }
+        #expect(before.events == [ReceivedBlock(event: "snapshot", id: 10, data: "state at 10")])
+        let after = TestSink()
+        hub.publish(event: "panel", data: "c", id: 11)
+        _ = hub.subscribe(after, lastEventID: "10") { _ in "unused" }
+        #expect(after.events == [ReceivedBlock(event: "panel", id: 11, data: "c")])
+    }
+
     @Test func defaultFirstIDIsMicrosecondsSince1970() {
         let earlier = EventHub()
         let later = EventHub()

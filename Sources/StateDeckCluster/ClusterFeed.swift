@@ -1,0 +1,110 @@
+import Postgres
+import StateDeckHistory
+import StateDeckServer
+
+/// One server's reading of the store: every event the leader wrote, in id order, with the panels
+/// it changed, handed to the server's replica. It listens on `statedeck_events`, and reads again
+/// at least every second, so a notification lost with a broken session costs a second at most.
+///
+/// Unchecked: it is opened on one thread and handed to the feed's, which alone uses it after.
+final class ClusterFeed: @unchecked Sendable {
+    static let channel = "statedeck_events"
+    /// Events read in one transaction.
+    static let batchLimit = 1_000
+
+    private let url: String
+    private var session: PostgresConnection
+    private let member: ClusterMember
+    /// The newest event handed to the replica; 0 before the first read.
+    private(set) var lastID: UInt64 = 0
+    /// Whether the replica holds a deck: none before a leader first wrote one.
+    private(set) var hasDeck = false
+
+    /// Connects, listens, and loads the replica: the deck's layout and panels as the store has
+    /// them, and the newest `held` events into the hub, for pages that reconnect with
+    /// `Last-Event-ID` (from a server that died, say).
+    init(url: String, member: ClusterMember, held: Int) throws(PostgresError) {
+        self.url = url
+        session = try Self.listening(url)
+        self.member = member
+        try session.transaction { () throws(PostgresError) in
+            try session.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+            try reload()
+            let rows = try session.query(
+                "SELECT id, event, data FROM (SELECT * FROM statedeck_events ORDER BY id DESC LIMIT $1) held ORDER BY id",
+                [String(held)])
+            for row in 0..<rows.count {
+                guard let id = rows.integer(row, 0) else { continue }
+                member.replicate(event: rows[row, 1] ?? "", data: rows[row, 2] ?? "", id: UInt64(id))
+                lastID = UInt64(id)
+            }
+        }
+    }
+
+    private static func listening(_ url: String) throws(PostgresError) -> PostgresConnection {
+        let session = try PostgresConnection(url)
+        try session.execute("LISTEN \(channel)")
+        return session
+    }
+
+    /// Opens a new session in place of one that broke; the next read continues after `lastID`.
+    func reconnect() throws(PostgresError) {
+        session = try Self.listening(url)
+    }
+
+    /// Waits for news up to `timeout` (or until `wake` is readable), then hands over every event
+    /// after `lastID`.
+    func follow(waiting timeout: Duration, wake: Int32) throws(PostgresError) {
+        guard session.waitForInput(timeout: timeout, wake: wake) else {
+            throw PostgresError(kind: .connection, message: "the session has no socket")
+        }
+        _ = try session.notifications()
+        while try readBatch() == Self.batchLimit {}
+    }
+
+    /// Hands over up to `batchLimit` events after `lastID` and the panels they changed; returns
+    /// how many. After a gap (events removed before this server read them, while it was cut off)
+    /// the replica reloads every panel and its pages get a snapshot in place of the first event.
+    private func readBatch() throws(PostgresError) -> Int {
+        try session.transaction { () throws(PostgresError) in
+            try session.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+            let rows = try session.query(
+                "SELECT id, event, data FROM statedeck_events WHERE id > $1 ORDER BY id LIMIT $2",
+                [String(lastID), String(Self.batchLimit)])
+            guard rows.count > 0, let first = rows.integer(0, 0) else { return 0 }
+            var events = (0..<rows.count).map { (id: UInt64(rows.integer($0, 0) ?? 0), event: rows[$0, 1] ?? "", data: rows[$0, 2] ?? "") }
+            if UInt64(first) != lastID + 1 || events.contains(where: { $0.event == "snapshot" }) {
+                try reload()
+                if UInt64(first) != lastID + 1 { events[0] = (events[0].id, "snapshot", "") }
+            } else {
+                member.replicate(try panels(where: "version > $1", [String(lastID)]))
+            }
+            for event in events {
+                member.replicate(event: event.event, data: event.data, id: event.id)
+            }
+            lastID = events[events.count - 1].id
+            return rows.count
+        }
+    }
+
+    /// Loads the deck's layout and every panel into the replica, once a leader wrote them.
+    private func reload() throws(PostgresError) {
+        guard let header = try session.query("SELECT header FROM statedeck_layout")[0, 0] else { return }
+        let panels = try panels(where: "true", [])
+        member.replicate(header: Array(header.utf8), order: panels.map(\.id), panels: panels)
+        hasDeck = true
+    }
+
+    private func panels(where condition: String, _ parameters: [String?]) throws(PostgresError) -> [ReplicatedPanel] {
+        let rows = try session.query(
+            "SELECT id, compact, document, label, health FROM statedeck_panels WHERE \(condition) ORDER BY position",
+            parameters)
+        return (0..<rows.count).map { row in
+            ReplicatedPanel(
+                id: rows[row, 0] ?? "", compact: Array((rows[row, 1] ?? "").utf8),
+                document: Array((rows[row, 2] ?? "").utf8),
+                headline: PanelHeadline(label: rows[row, 3] ?? "",
+                                        health: Health(rawValue: Int(rows.integer(row, 4) ?? 0)) ?? .unknown))
+        }
+    }
+}

@@ -1,0 +1,105 @@
+import EventStream
+import Postgres
+import StateDeckServer
+
+/// The leader's session: it holds the leader's advisory lock, and writes the deck's events with
+/// the panels they changed, each batch in one transaction that ends with a `NOTIFY`.
+///
+/// Writing through the session that holds the lock fences a former leader: once its session is
+/// gone (the lock with it), nothing it still has queued can reach the store.
+final class ClusterLeader {
+    /// Events written in one transaction.
+    static let batchLimit = 1_000
+    /// Panels exported in one statement (7 parameters each, PostgreSQL takes 65,535).
+    static let panelsPerStatement = 1_000
+
+    private let session: PostgresConnection
+    private let member: ClusterMember
+    /// The id of the next event; consecutive, since only the lock's holder writes.
+    private var nextID: UInt64
+    private let keptEvents: Int
+
+    /// Takes the leader's lock on `session`, or returns nil while another server holds it.
+    init?(session: PostgresConnection, member: ClusterMember, keptEvents: Int) throws(PostgresError) {
+        guard try session.query("SELECT pg_try_advisory_lock($1)", [String(PostgresCluster.leaderLock)]).boolean(0, 0) == true
+        else { return nil }
+        self.session = session
+        self.member = member
+        self.keptEvents = keptEvents
+        let newest = try session.query("SELECT max(id) FROM statedeck_events").integer(0, 0).map(UInt64.init) ?? 0
+        // A first leader numbers from the time, as a lone server does, so ids a page kept from an
+        // earlier single server are older than anything here.
+        nextID = newest > 0 ? newest + 1 : WallClock.microsecondsSince1970()
+    }
+
+    /// Writes `entries` (oldest first) in one transaction: the events, the panels they changed
+    /// (every panel and the layout after a `snapshot`), and a notification of the newest id.
+    func write(_ entries: [ClusterLog.Entry]) throws(PostgresError) {
+        guard !entries.isEmpty else { return }
+        let last = nextID + UInt64(entries.count) - 1
+        try session.transaction { () throws(PostgresError) in
+            var values: [String?] = []
+            for (offset, entry) in entries.enumerated() {
+                values += [String(nextID + UInt64(offset)), entry.event, entry.data]
+            }
+            try session.query("INSERT INTO statedeck_events (id, event, data) VALUES \(Self.rows(entries.count, of: 3))", values)
+            if entries.contains(where: { $0.event == "snapshot" }) {
+                let layout = member.exportedLayout()
+                try session.query(
+                    "INSERT INTO statedeck_layout (header, version) VALUES ($1, $2) ON CONFLICT (singleton) DO UPDATE SET header = excluded.header, version = excluded.version",
+                    [String(decoding: layout.header, as: UTF8.self), String(last)])
+                try session.execute("DELETE FROM statedeck_panels")
+                let positions = Dictionary(layout.order.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+                try save(member.exportedPanels(layout.order), version: last, positions: positions)
+            } else {
+                var changed: [String] = []
+                var seen: Set<String> = []
+                for entry in entries {
+                    if let panel = entry.panel, seen.insert(panel).inserted { changed.append(panel) }
+                }
+                try save(member.exportedPanels(changed), version: last, positions: [:])
+            }
+            try session.query("SELECT pg_notify($1, $2)", [ClusterFeed.channel, String(last)])
+        }
+        nextID = last + 1
+    }
+
+    /// Removes events no page could still ask for: all but the newest `keptEvents`.
+    func trim() throws(PostgresError) {
+        guard nextID > UInt64(keptEvents) else { return }
+        try session.query("DELETE FROM statedeck_events WHERE id < $1", [String(nextID - UInt64(keptEvents))])
+    }
+
+    /// Whether the session still answers: a leader that lost it must stop running the deck.
+    func check() throws(PostgresError) {
+        try session.execute("SELECT 1")
+    }
+
+    /// Inserts or updates `panels`; `positions` places new rows (a changed panel keeps its place).
+    private func save(_ panels: [ReplicatedPanel], version: UInt64, positions: [String: Int]) throws(PostgresError) {
+        var start = 0
+        while start < panels.count {
+            let chunk = panels[start..<min(start + Self.panelsPerStatement, panels.count)]
+            var values: [String?] = []
+            for panel in chunk {
+                values += [panel.id, String(positions[panel.id] ?? 0), String(decoding: panel.compact, as: UTF8.self),
+                           String(decoding: panel.document, as: UTF8.self), panel.headline.label,
+                           String(panel.headline.health.rawValue), String(version)]
+            }
+            try session.query("""
+                INSERT INTO statedeck_panels (id, position, compact, document, label, health, version)
+                VALUES \(Self.rows(chunk.count, of: 7))
+                ON CONFLICT (id) DO UPDATE SET compact = excluded.compact, document = excluded.document,
+                    label = excluded.label, health = excluded.health, version = excluded.version
+                """, values)
+            start += chunk.count
+        }
+    }
+
+    /// `($1, $2, $3), ($4, $5, $6)…`: `count` rows of `width` parameters.
+    private static func rows(_ count: Int, of width: Int) -> String {
+        (0..<count).map { row in
+            "(" + (1...width).map { "$\(row * width + $0)" }.joined(separator: ", ") + ")"
+        }.joined(separator: ", ")
+    }
+}

@@ -1,0 +1,57 @@
+import Dispatch
+import Locking
+import StateDeckServer
+
+/// The leader's events on their way to the store: the deck's mirror relays each one here, and
+/// the leader's thread takes them in batches, in order.
+final class ClusterLog: EventRelay {
+    struct Entry: Sendable {
+        var event: String
+        var data: String
+        var panel: String?
+    }
+
+    private struct Queue {
+        var entries: [Entry] = []
+        /// Only while this server leads: a deck stopping after it lost the lead says nothing more.
+        var accepting = false
+    }
+
+    private let queue = Locked(Queue())
+    private let arrived = DispatchSemaphore(value: 0)
+
+    func relay(event: String, data: String, panel: String?) {
+        let first = queue.withLock { queue -> Bool in
+            guard queue.accepting else { return false }
+            // A replica makes its own snapshot document from the panels the batch exports.
+            queue.entries.append(Entry(event: event, data: event == "snapshot" ? "" : data, panel: panel))
+            return queue.entries.count == 1
+        }
+        if first { arrived.signal() }
+    }
+
+    /// Starts or stops taking events; stopping drops what waits.
+    func setAccepting(_ accepting: Bool) {
+        queue.withLock { queue in
+            queue.accepting = accepting
+            if !accepting { queue.entries = [] }
+        }
+    }
+
+    /// Up to `limit` of the oldest entries, after waiting up to `timeout` for one.
+    func take(upTo limit: Int, waiting timeout: Duration) -> [Entry] {
+        if queue.withLock({ $0.entries.isEmpty }) {
+            _ = arrived.wait(timeout: .now() + .nanoseconds(Int(timeout / .nanoseconds(1))))
+        }
+        return queue.withLock { queue in
+            let batch = Array(queue.entries.prefix(limit))
+            queue.entries.removeFirst(batch.count)
+            return batch
+        }
+    }
+
+    /// Wakes a `take` that waits.
+    func wake() {
+        arrived.signal()
+    }
+}

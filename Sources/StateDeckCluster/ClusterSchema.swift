@@ -1,0 +1,45 @@
+import Postgres
+
+/// The tables a cluster shares in PostgreSQL: the events the leader made, numbered; each panel's
+/// current documents, as replicas serve them; and the deck's layout.
+///
+/// Each version's statements, in order; a version once released never changes.
+enum ClusterSchema {
+    static let migrations: [String] = [
+        """
+        CREATE TABLE statedeck_events (id bigint PRIMARY KEY, event text NOT NULL, data text NOT NULL);
+        CREATE TABLE statedeck_panels (
+            id text PRIMARY KEY, position integer NOT NULL, compact text NOT NULL, document text NOT NULL,
+            label text NOT NULL, health smallint NOT NULL, version bigint NOT NULL);
+        CREATE INDEX statedeck_panels_by_version ON statedeck_panels (version);
+        CREATE TABLE statedeck_layout (
+            singleton boolean PRIMARY KEY DEFAULT true CHECK (singleton), header text NOT NULL, version bigint NOT NULL);
+        """,
+    ]
+
+    /// Brings the database to the current version, once however many servers start together (a
+    /// transaction-scoped advisory lock orders them).
+    ///
+    /// - Throws: ``ClusterError/newerSchema(version:supported:)`` when a newer StateDeck made it.
+    static func migrate(_ session: PostgresConnection) throws(ClusterError) {
+        var newer: Int?
+        do {
+            try session.transaction { () throws(PostgresError) in
+                try session.query("SELECT pg_advisory_xact_lock($1)", [String(PostgresCluster.migrationLock)])
+                try session.execute("CREATE TABLE IF NOT EXISTS statedeck_cluster_schema (version integer NOT NULL)")
+                let version = Int(try session.query("SELECT max(version) FROM statedeck_cluster_schema").integer(0, 0) ?? 0)
+                guard version <= migrations.count else {
+                    newer = version
+                    return
+                }
+                for next in version..<migrations.count {
+                    try session.execute(migrations[next])
+                    try session.query("INSERT INTO statedeck_cluster_schema VALUES ($1)", [String(next + 1)])
+                }
+            }
+        } catch {
+            throw .unreachable(error.message)
+        }
+        if let newer { throw .newerSchema(version: newer, supported: migrations.count) }
+    }
+}

@@ -1,0 +1,178 @@
+import Dispatch
+import Locking
+import Logging
+import Postgres
+import StateDeckServer
+import Threading
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// Servers sharing one deck through PostgreSQL. The one holding an advisory lock leads: it runs
+/// the deck, and writes each event it makes, numbered, with the panels it changed. Every server
+/// reads them back (`LISTEN`, and a read every second) into its replica and its pages' streams,
+/// so a page may reconnect to any of them with `Last-Event-ID`.
+///
+/// Two threads per server: `cluster-feed` reads; `cluster-leader` tries for the lock every
+/// `electionInterval` and, once it holds it, writes. A leader whose session breaks stops its deck
+/// at once; the lock went with the session, so another server takes over.
+public final class PostgresCluster: DeckCluster {
+    /// Advisory lock keys: "SDck" and a number.
+    static let migrationLock: Int64 = 0x5344_636B_0000_0001
+    static let leaderLock: Int64 = 0x5344_636B_0000_0002
+
+    public struct Configuration: Sendable {
+        /// How often a server that does not lead tries for the lock, and a leader checks its
+        /// session when it has nothing to write.
+        public var electionInterval: Duration = .seconds(1)
+        /// Events a server loads into its stream history when it joins.
+        public var heldEvents = 4_096
+        /// Events the leader keeps in the store; a server cut off for longer reloads every panel.
+        public var keptEvents = 10_000
+        /// How long joining waits for a leader to have written the deck.
+        public var joinTimeout: Duration = .seconds(10)
+
+        public init() {}
+    }
+
+    public let configuration: Configuration
+    private let url: String
+    private let log = ClusterLog()
+    private let logger: Logger
+    private let stopping = Locked(false)
+    private let hasDeck = Locked(false)
+    /// Written once at `leave()`: its read end wakes the feed's wait.
+    private let wake: (read: Int32, write: Int32)
+    /// Signalled by each thread as it ends.
+    private let ended = DispatchSemaphore(value: 0)
+    private let running = Locked(0)
+
+    public var relay: any EventRelay { log }
+
+    /// Connects once to check the store and bring its tables to this version.
+    ///
+    /// - Throws: ``ClusterError`` when PostgreSQL cannot be reached or its tables are newer.
+    public init(url: String, configuration: Configuration = Configuration(),
+                logger: Logger = Logger(label: "statedeck")) throws(ClusterError) {
+        self.url = url
+        self.configuration = configuration
+        self.logger = logger
+        do {
+            try ClusterSchema.migrate(try PostgresConnection(url))
+        } catch let error as ClusterError {
+            throw error
+        } catch {
+            throw .unreachable("\(error)")
+        }
+        var ends: [Int32] = [0, 0]
+        _ = pipe(&ends)
+        wake = (ends[0], ends[1])
+    }
+
+    deinit {
+        close(wake.read)
+        close(wake.write)
+    }
+
+    public func join(_ member: ClusterMember) async throws {
+        let (url, held) = (url, configuration.heldEvents)
+        let opened = try await DetachedThread.value { Result { () throws(PostgresError) in try ClusterFeed(url: url, member: member, held: held) } }
+        let feed = try opened.mapError { ClusterError.unreachable($0.message) }.get()
+        hasDeck.withLock { $0 = feed.hasDeck }
+        running.withLock { $0 = 2 }
+        DetachedThread.run { [self] in runFeed(feed) }
+        DetachedThread.run { [self] in runLeader(member) }
+        let deadline = ContinuousClock.now + configuration.joinTimeout
+        while !hasDeck.current {
+            guard ContinuousClock.now < deadline else { throw ClusterError.noDeck(waited: configuration.joinTimeout) }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+    }
+
+    public func leave() async {
+        stopping.withLock { $0 = true }
+        _ = write(wake.write, "x", 1)
+        log.wake()
+        let threads = running.current
+        let ended = ended
+        _ = try? await DetachedThread.value {
+            let deadline = DispatchTime.now() + .seconds(1)
+            for _ in 0..<threads where ended.wait(timeout: deadline) == .timedOut { break }
+        }
+    }
+
+    private var isStopping: Bool { stopping.current }
+
+    private func runFeed(_ feed: ClusterFeed) {
+        DetachedThread.nameCurrentThread("cluster-feed")
+        defer { ended.signal() }
+        while !isStopping {
+            do {
+                try feed.follow(waiting: configuration.electionInterval, wake: wake.read)
+                if !hasDeck.current, feed.hasDeck { hasDeck.withLock { $0 = true } }
+            } catch {
+                logger.error("cluster: reading the store failed (\(error)); trying again")
+                while !isStopping, (try? feed.reconnect()) == nil { pause() }
+            }
+        }
+    }
+
+    private func runLeader(_ member: ClusterMember) {
+        DetachedThread.nameCurrentThread("cluster-leader")
+        defer { ended.signal() }
+        var leader: ClusterLeader?
+        var lastCheck = ContinuousClock.now
+        var lastTrim = ContinuousClock.now
+        /// Leadership changes reach the server in the order they happened.
+        var handover: Task<Void, Never>?
+        func setLeading(_ leads: Bool) {
+            log.setAccepting(leads)
+            handover = Task { [previous = handover] in
+                await previous?.value
+                await member.setLeading(leads)
+            }
+        }
+        while !isStopping {
+            guard let current = leader else {
+                if let session = try? PostgresConnection(url),
+                   let taken = try? ClusterLeader(session: session, member: member, keptEvents: configuration.keptEvents) {
+                    leader = taken
+                    setLeading(true)
+                } else {
+                    pause()
+                }
+                continue
+            }
+            let batch = log.take(upTo: ClusterLeader.batchLimit, waiting: .milliseconds(250))
+            do {
+                if !batch.isEmpty {
+                    try current.write(batch)
+                } else if lastCheck.duration(to: .now) >= configuration.electionInterval {
+                    try current.check()
+                    lastCheck = .now
+                }
+                if lastTrim.duration(to: .now) >= .seconds(10) {
+                    try current.trim()
+                    lastTrim = .now
+                }
+            } catch where error.kind == .connection {
+                logger.error("cluster: the leader's session broke (\(error)): stopping the deck's sources here")
+                leader = nil
+                setLeading(false)
+            } catch {
+                logger.error("cluster: \(batch.count) events could not be written: \(error)")
+            }
+        }
+        // What the deck said before it stopped still reaches the others; then the lock goes.
+        if let leader { try? leader.write(log.take(upTo: ClusterLeader.batchLimit, waiting: .zero)) }
+    }
+
+    /// Waits an election interval, or less when stopping.
+    private func pause() {
+        var descriptor = pollfd(fd: wake.read, events: Int16(POLLIN), revents: 0)
+        _ = poll(&descriptor, 1, Int32(configuration.electionInterval / .milliseconds(1)))
+    }
+}

@@ -1,0 +1,61 @@
+/// Several servers sharing one deck through a store: one at a time, the leader, runs the deck;
+/// the store numbers each event the leader makes and hands it, with the panels it changed, to
+/// every server, which serves it as a replica. So a page may reconnect to any server with
+/// `Last-Event-ID`. The store's side is a module of its own (PostgreSQL, `StateDeckCluster`).
+public protocol DeckCluster: Sendable {
+    /// Where the leader's events go: to the store, which numbers them.
+    var relay: any EventRelay { get }
+    /// Starts feeding `member`'s replica from the store and electing the leader among the members;
+    /// returns once the replica holds the deck as the store has it.
+    func join(_ member: ClusterMember) async throws
+    /// Stops leading and feeding; returns within a second.
+    func leave() async
+}
+
+/// A server as its cluster sees it: a replica to feed, and a deck to run while it leads.
+public final class ClusterMember: Sendable {
+    private let replica: StateMirror
+    private let leading: StateMirror
+    private let leadership: @Sendable (Bool) async -> Void
+
+    init(replica: StateMirror, leading: StateMirror, leadership: @escaping @Sendable (Bool) async -> Void) {
+        self.replica = replica
+        self.leading = leading
+        self.leadership = leadership
+    }
+
+    /// Holds the deck of `header` and `order` with these panels, in place of anything held.
+    public func replicate(header: [UInt8], order: [String], panels: [ReplicatedPanel]) {
+        replica.replicate(header: header, order: order, panels: panels)
+    }
+
+    /// Updates these panels of the replica.
+    public func replicate(_ panels: [ReplicatedPanel]) {
+        replica.replicate(panels)
+    }
+
+    /// Serves an event the leader made, numbered `id` by the store, to this server's pages.
+    public func replicate(event: String, data: String, id: UInt64) {
+        replica.replicate(event: event, data: data, id: id)
+    }
+
+    /// The newest event id this server's pages were sent.
+    public var lastEventID: UInt64 { replica.hub.lastEventID }
+
+    /// The running deck's layout (the state document's opening, and the panels' order), while
+    /// this server leads.
+    public func exportedLayout() -> (header: [UInt8], order: [String]) {
+        leading.exportedLayout()
+    }
+
+    /// These panels of the running deck, while this server leads.
+    public func exportedPanels(_ ids: some Sequence<String>) -> [ReplicatedPanel] {
+        leading.exportedPanels(ids)
+    }
+
+    /// Starts running the deck (true) or stops it (false): the store says this server leads, or
+    /// no longer does. The deck's first event, once it leads, is a `snapshot`.
+    public func setLeading(_ leads: Bool) async {
+        await leadership(leads)
+    }
+}

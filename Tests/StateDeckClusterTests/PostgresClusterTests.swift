@@ -1,0 +1,108 @@
+import DeckTestSupport
+import Foundation
+import StateDeck
+import StateDeckCluster
+import StateDeckServer
+import Testing
+import TestSupport
+
+/// Servers sharing one deck through a real PostgreSQL of the suite's own.
+@Suite(.serialized)
+struct PostgresClusterTests {
+    /// A deck whose panel shows what the test pushes.
+    @Sendable static func makeDeck() -> Deck {
+        Deck("Shared") { Panel("counter", title: "Counter") { Info(summary: "loaded") } }
+    }
+
+    static func member(of store: String) throws -> LiveDeckServer.Options {
+        var options = LiveDeckServer.Options()
+        var configuration = PostgresCluster.Configuration()
+        configuration.electionInterval = .milliseconds(200)
+        options.cluster = (try PostgresCluster(url: store, configuration: configuration, logger: LiveDeckServer.quietLogger),
+                           { Self.makeDeck() })
+        return options
+    }
+
+    /// The next `count` events of `stream` other than pings, with their ids.
+    static func events(_ count: Int, of stream: AsyncSSEClient) async throws -> [SSEEvent] {
+        var events: [SSEEvent] = []
+        while events.count < count {
+            events.append(try #require(try await stream.nextEvent()))
+        }
+        return events
+    }
+
+    /// Events of `stream` up to the first whose data holds `text`, that one included.
+    static func events(of stream: AsyncSSEClient, through text: String) async throws -> [SSEEvent] {
+        var events: [SSEEvent] = []
+        while events.last?.data.contains(text) != true {
+            events.append(try #require(try await stream.nextEvent()))
+        }
+        return events
+    }
+
+    static func push(_ summary: String, on server: LiveDeckServer) async throws {
+        try await server.deck.push(.loaded(Info(summary: summary)), panel: "counter")
+    }
+
+    @Test func oneServerLeadsAndEveryServerStreamsTheSameEventsWithTheSameIDs() async throws {
+        try await TemporaryPostgres.with { store in
+            let first = try await LiveDeckServer(deck: Self.makeDeck(), options: try Self.member(of: store.url))
+            #expect(await eventually { first.server.isRunningDeck })
+            let second = try await LiveDeckServer(deck: Self.makeDeck(), options: try Self.member(of: store.url))
+            try await Task.sleep(for: .milliseconds(600))
+            #expect(first.server.isRunningDeck && !second.server.isRunningDeck, "exactly one leads")
+
+            let streams = [try await first.events(), try await second.events()]
+            for stream in streams {
+                #expect(try await stream.opening().first?.event == "snapshot")
+            }
+            for summary in ["one", "two", "three"] {
+                try await Self.push(summary, on: first)
+            }
+            let seen = [try await Self.events(3, of: streams[0]), try await Self.events(3, of: streams[1])]
+            #expect(seen[0] == seen[1])
+            #expect(seen[0].map(\.event) == ["panel", "panel", "panel"])
+            #expect(seen[0].last?.data.contains("three") == true)
+            let ids = seen[0].compactMap { $0.id.flatMap(UInt64.init) }
+            #expect(ids.count == 3 && ids[1] == ids[0] + 1 && ids[2] == ids[1] + 1)
+
+            let documents = [try await first.get("/api/state"), try await second.get("/api/state")]
+            #expect(documents.map(\.status) == [200, 200])
+            #expect(documents[0].text == documents[1].text)
+            #expect(documents[1].text.contains(#""lastEventId":\#(ids[2])"#))
+            #expect(try await second.get("/api/panels/counter").text.contains("three"))
+            await second.stop()
+            await first.stop()
+        }
+    }
+
+    @Test func whenTheLeaderLeavesAnotherLeadsAndAPageReconnectingThereMissesNothing() async throws {
+        try await TemporaryPostgres.with { store in
+            let first = try await LiveDeckServer(deck: Self.makeDeck(), options: try Self.member(of: store.url))
+            #expect(await eventually { first.server.isRunningDeck })
+            let second = try await LiveDeckServer(deck: Self.makeDeck(), options: try Self.member(of: store.url))
+            let page = try await first.events()
+            _ = try await page.opening()
+            try await Self.push("before", on: first)
+            let seen = try #require(try await Self.events(of: page, through: "before").last?.id)
+            try await Self.push("unseen", on: first)
+            page.close()
+
+            let left = ContinuousClock.now
+            await first.stop()
+            #expect(await eventually { second.server.isRunningDeck })
+            #expect(left.duration(to: .now) < .seconds(5))
+            try await Self.push("after", on: second)
+
+            let again = try await second.events(lastEventID: seen)
+            let missed = try await Self.events(of: again, through: "after")
+            #expect(missed.first?.event == "panel" && missed.first?.data.contains("unseen") == true)
+            #expect(missed.filter { $0.event == "snapshot" }.count == 1, "the new leader's deck, once")
+            let ids = missed.compactMap { $0.id.flatMap(UInt64.init) }
+            let start = try #require(UInt64(seen))
+            #expect(ids == Array(start + 1...start + UInt64(missed.count)), "every event after the one seen, in order")
+            await second.stop()
+        }
+    }
+}
