@@ -43,7 +43,9 @@ final class ClusterFeed: @unchecked Sendable {
 
     private static func listening(_ url: String) throws(PostgresError) -> PostgresConnection {
         let session = try PostgresConnection(url)
-        try session.execute("LISTEN \(channel)")
+        for channel in [channel, ClusterActions.requests, ClusterActions.answers] {
+            try session.execute("LISTEN \(channel)")
+        }
         return session
     }
 
@@ -52,14 +54,15 @@ final class ClusterFeed: @unchecked Sendable {
         session = try Self.listening(url)
     }
 
-    /// Waits for news up to `timeout` (or until `wake` is readable), then hands over every event
-    /// after `lastID`.
-    func follow(waiting timeout: Duration, wake: Int32) throws(PostgresError) {
+    /// Waits for news up to `timeout` (or until `wake` is readable), hands over every event after
+    /// `lastID`, and returns what was heard on the actions' channels.
+    func follow(waiting timeout: Duration, wake: Int32) throws(PostgresError) -> [PostgresNotification] {
         guard session.waitForInput(timeout: timeout, wake: wake) else {
             throw PostgresError(kind: .connection, message: "the session has no socket")
         }
-        _ = try session.notifications()
+        let heard = try session.notifications()
         while try readBatch() == Self.batchLimit {}
+        return heard.filter { $0.channel != Self.channel }
     }
 
     /// Hands over up to `batchLimit` events after `lastID` and the panels they changed; returns

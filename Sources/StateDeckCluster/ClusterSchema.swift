@@ -1,7 +1,8 @@
 import Postgres
 
 /// The tables a cluster shares in PostgreSQL: the events the leader made, numbered; each panel's
-/// current documents, as replicas serve them; and the deck's layout.
+/// current documents, as replicas serve them; the deck's layout; and actions on their way to the
+/// leader, with its answers.
 ///
 /// Each version's statements, in order; a version once released never changes.
 enum ClusterSchema {
@@ -14,6 +15,10 @@ enum ClusterSchema {
         CREATE INDEX statedeck_panels_by_version ON statedeck_panels (version);
         CREATE TABLE statedeck_layout (
             singleton boolean PRIMARY KEY DEFAULT true CHECK (singleton), header text NOT NULL, version bigint NOT NULL);
+        CREATE TABLE statedeck_actions (
+            id bigserial PRIMARY KEY, method text NOT NULL, target text NOT NULL, body text NOT NULL,
+            sent timestamptz NOT NULL DEFAULT now(), claimed boolean NOT NULL DEFAULT false,
+            status integer, answer text);
         """,
     ]
 

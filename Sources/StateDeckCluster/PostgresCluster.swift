@@ -34,6 +34,8 @@ public final class PostgresCluster: DeckCluster {
         public var keptEvents = 10_000
         /// How long joining waits for a leader to have written the deck.
         public var joinTimeout: Duration = .seconds(10)
+        /// How long an action sent to a server that does not lead waits for the leader's answer.
+        public var actionTimeout: Duration = .seconds(10)
 
         public init() {}
     }
@@ -41,6 +43,7 @@ public final class PostgresCluster: DeckCluster {
     public let configuration: Configuration
     private let url: String
     private let log = ClusterLog()
+    private let actions: ClusterActions
     private let logger: Logger
     private let stopping = Locked(false)
     private let hasDeck = Locked(false)
@@ -60,6 +63,7 @@ public final class PostgresCluster: DeckCluster {
         self.url = url
         self.configuration = configuration
         self.logger = logger
+        actions = ClusterActions(url: url, timeout: configuration.actionTimeout)
         do {
             try ClusterSchema.migrate(try PostgresConnection(url))
         } catch let error as ClusterError {
@@ -83,13 +87,17 @@ public final class PostgresCluster: DeckCluster {
         let feed = try opened.mapError { ClusterError.unreachable($0.message) }.get()
         hasDeck.withLock { $0 = feed.hasDeck }
         running.withLock { $0 = 2 }
-        DetachedThread.run { [self] in runFeed(feed) }
+        DetachedThread.run { [self] in runFeed(feed, member: member) }
         DetachedThread.run { [self] in runLeader(member) }
         let deadline = ContinuousClock.now + configuration.joinTimeout
         while !hasDeck.current {
             guard ContinuousClock.now < deadline else { throw ClusterError.noDeck(waited: configuration.joinTimeout) }
             try await Task.sleep(for: .milliseconds(20))
         }
+    }
+
+    public func forward(_ action: ForwardedAction) async -> ForwardedAction.Answer? {
+        await actions.forward(action)
     }
 
     public func leave() async {
@@ -106,13 +114,18 @@ public final class PostgresCluster: DeckCluster {
 
     private var isStopping: Bool { stopping.current }
 
-    private func runFeed(_ feed: ClusterFeed) {
+    private func runFeed(_ feed: ClusterFeed, member: ClusterMember) {
         DetachedThread.nameCurrentThread("cluster-feed")
         defer { ended.signal() }
         while !isStopping {
             do {
-                try feed.follow(waiting: configuration.electionInterval, wake: wake.read)
+                let heard = try feed.follow(waiting: configuration.electionInterval, wake: wake.read)
                 if !hasDeck.current, feed.hasDeck { hasDeck.withLock { $0 = true } }
+                let answers = heard.filter { $0.channel == ClusterActions.answers }.map(\.payload)
+                if !answers.isEmpty { Task { [actions] in await actions.heard(answers: answers) } }
+                // Requests are also looked for on every wakeup: one sent before this server led
+                // was heard by nobody.
+                if member.isRunningDeck { Task { [actions] in await actions.performPending(on: member) } }
             } catch {
                 logger.error("cluster: reading the store failed (\(error)); trying again")
                 while !isStopping, (try? feed.reconnect()) == nil { pause() }
@@ -156,6 +169,7 @@ public final class PostgresCluster: DeckCluster {
                 }
                 if lastTrim.duration(to: .now) >= .seconds(10) {
                     try current.trim()
+                    actions.trim()
                     lastTrim = .now
                 }
             } catch where error.kind == .connection {

@@ -17,6 +17,9 @@ struct APIRoutes: Sendable {
     let debugEnabled: Bool
     /// Bytes an SSE client may fall behind by before it is dropped.
     let streamCapacity: Int
+    /// The answer of the server that runs the deck, when this one does not (a cluster); nil when
+    /// this one does.
+    let forward: @Sendable (HTTPRequest) async -> HTTPResponse?
 
     /// Adds every API route, `/events` and the badges to `router`.
     func register(on router: inout Router) {
@@ -30,21 +33,21 @@ struct APIRoutes: Sendable {
             }
             return .response(.api(.ok, panel))
         }
-        router.on(.post, "/api/panels/{id}/retry") { _, parameters in
-            deferred {
+        router.on(.post, "/api/panels/{id}/retry") { request, parameters in
+            action(request) {
                 let result = try await deck().retry(panel: parameters["id"] ?? "")
                 return .api(.accepted, #"{"accepted":true,"coalesced":\#(result.coalesced)}"#)
             }
         }
         router.on(.post, "/api/panels/{id}/recover") { request, parameters in
-            deferred {
+            action(request) {
                 let body = try RequestBody.decode(RecoverBody.self, from: request)
                 try await deck().recover(panel: parameters["id"] ?? "", option: body.option)
                 return .api(.accepted, #"{"accepted":true}"#)
             }
         }
-        router.on(.post, "/api/panels/{id}/items/{itemId}/actions/{actionId}") { _, parameters in
-            deferred {
+        router.on(.post, "/api/panels/{id}/items/{itemId}/actions/{actionId}") { request, parameters in
+            action(request) {
                 try await deck().perform(
                     action: parameters["actionId"] ?? "", item: parameters["itemId"] ?? "",
                     panel: parameters["id"] ?? "")
@@ -57,7 +60,7 @@ struct APIRoutes: Sendable {
                     .forbidden, code: "forbidden",
                     message: "debug states are off: start statedeck with --debug"))
             }
-            return deferred {
+            return action(request) {
                 let command = try DebugBody.command(from: request)
                 let state = try await deck().debug(command, panel: parameters["id"] ?? "")
                 return .api(.ok, try DeckJSON.makeEncoder().encode(state))
@@ -98,6 +101,14 @@ struct APIRoutes: Sendable {
 
     private var historyReader: PanelHistoryReader {
         PanelHistoryReader(history: history, mirror: mirror)
+    }
+
+    /// An action on the deck: run here by `work`, or by the server that runs the deck.
+    private func action(_ request: HTTPRequest, _ work: @escaping @Sendable () async throws -> HTTPResponse) -> HTTPReply {
+        deferred {
+            if let answer = await forward(request) { return answer }
+            return try await work()
+        }
     }
 
     /// Runs `work` off libmicrohttpd's thread; deck and request errors become their JSON answers.

@@ -8,8 +8,37 @@ public protocol DeckCluster: Sendable {
     /// Starts feeding `member`'s replica from the store and electing the leader among the members;
     /// returns once the replica holds the deck as the store has it.
     func join(_ member: ClusterMember) async throws
+    /// Carries an action sent to this server to the leader, and returns the leader's answer; nil
+    /// when none came in time (no server leads just now).
+    func forward(_ action: ForwardedAction) async -> ForwardedAction.Answer?
     /// Stops leading and feeding; returns within a second.
     func leave() async
+}
+
+/// An action (retry, recover, an item's action, a debug state) sent to a server that does not
+/// run the deck, on its way to the one that does: the request as it came, once the receiving
+/// server's gate let it in.
+public struct ForwardedAction: Sendable, Equatable {
+    public var method: String
+    public var target: String
+    public var body: [UInt8]
+
+    public init(method: String, target: String, body: [UInt8]) {
+        self.method = method
+        self.target = target
+        self.body = body
+    }
+
+    /// The leader's answer, as the route gave it.
+    public struct Answer: Sendable, Equatable {
+        public var status: Int
+        public var body: [UInt8]
+
+        public init(status: Int, body: [UInt8]) {
+            self.status = status
+            self.body = body
+        }
+    }
 }
 
 /// A server as its cluster sees it: a replica to feed, and a deck to run while it leads.
@@ -17,11 +46,26 @@ public final class ClusterMember: Sendable {
     private let replica: StateMirror
     private let leading: StateMirror
     private let leadership: @Sendable (Bool) async -> Void
+    private let runsDeck: @Sendable () -> Bool
+    private let performer: @Sendable (ForwardedAction) async -> ForwardedAction.Answer
 
-    init(replica: StateMirror, leading: StateMirror, leadership: @escaping @Sendable (Bool) async -> Void) {
+    init(replica: StateMirror, leading: StateMirror, leadership: @escaping @Sendable (Bool) async -> Void,
+         runsDeck: @escaping @Sendable () -> Bool,
+         perform: @escaping @Sendable (ForwardedAction) async -> ForwardedAction.Answer) {
         self.replica = replica
         self.leading = leading
         self.leadership = leadership
+        self.runsDeck = runsDeck
+        performer = perform
+    }
+
+    /// Whether this server runs the deck now: only then does it take forwarded actions.
+    public var isRunningDeck: Bool { runsDeck() }
+
+    /// Runs an action another server forwarded, through this server's routes (its gate was the
+    /// receiving server's).
+    public func perform(_ action: ForwardedAction) async -> ForwardedAction.Answer {
+        await performer(action)
     }
 
     /// Holds the deck of `header` and `order` with these panels, in place of anything held.

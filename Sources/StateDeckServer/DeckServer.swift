@@ -24,6 +24,8 @@ public final class DeckServer: Sendable {
     private let http: HTTPServer
     /// What answers each request, gate first: the router-level tests ask it without a socket.
     let responder: SecureResponder
+    /// The routes without the gate, for actions another server of a cluster let in.
+    private let router: Router
     private let hub: EventHub
     private let gate: RequestGate
     private let history: (any HistoryStore)?
@@ -97,11 +99,16 @@ public final class DeckServer: Sendable {
 
         let files = try StaticFiles(directory: configuration.publicDirectory)
         var router = Router { request, _ in .response(files.respond(to: request)) }
+        let leading = leading
         APIRoutes(deck: { current.current }, mirror: mirror, history: history, metrics: metrics,
                   timeline: configuration.timeline, debugEnabled: configuration.debug,
-                  streamCapacity: configuration.streamCapacity)
-            .register(on: &router)
+                  streamCapacity: configuration.streamCapacity) { request in
+            guard let cluster, !leading.current else { return nil }
+            return await Self.forward(request, through: cluster.cluster)
+        }
+        .register(on: &router)
         routes = router.routes
+        self.router = router
         gate = RequestGate(configuredHost: configuration.host, token: configuration.token)
         responder = SecureResponder(gate: gate, routes: router, files: files)
         http = HTTPServer(configuration: configuration.http, responder: responder, logger: logger)
@@ -125,7 +132,9 @@ public final class DeckServer: Sendable {
     @discardableResult
     public func start() async throws -> Int {
         if let cluster {
-            let member = ClusterMember(replica: mirror, leading: source) { [self] leads in await setLeading(leads) }
+            let member = ClusterMember(
+                replica: mirror, leading: source, leadership: { [self] leads in await setLeading(leads) },
+                runsDeck: { [leading] in leading.current }, perform: { [router] action in await Self.perform(action, on: router) })
             try await cluster.cluster.join(member)
         }
         let port = try http.start()
@@ -154,6 +163,37 @@ public final class DeckServer: Sendable {
             let fresh = await cluster.makeDeck()
             current.withLock { $0 = fresh }
         }
+    }
+
+    /// The leader's answer to an action this server let in, or 503 when no server leads.
+    private static func forward(_ request: HTTPRequest, through cluster: any DeckCluster) async -> HTTPResponse {
+        let action = ForwardedAction(method: request.method.rawValue, target: request.target, body: request.body)
+        guard let answer = await cluster.forward(action) else {
+            return .apiError(.serviceUnavailable, code: "no_leader",
+                             message: "no server of the cluster runs the deck just now; try again in a few seconds")
+        }
+        return .api(HTTPStatus(rawValue: answer.status), answer.body)
+    }
+
+    /// Runs an action another server of the cluster let in, through the routes.
+    private static func perform(_ action: ForwardedAction, on router: Router) async -> ForwardedAction.Answer {
+        let response: HTTPResponse
+        do {
+            let request = try HTTPRequest(method: HTTPMethod(rawValue: action.method), target: action.target,
+                                          headers: ["Content-Type": "application/json"], body: action.body)
+            switch router.respond(to: request) {
+            case .response(let answer): response = answer
+            case .deferred(let work): response = await work()
+            }
+        } catch {
+            response = .apiError(.badRequest, code: "bad_request", message: "\(error)")
+        }
+        let body: [UInt8] = switch response.body {
+        case .bytes(let bytes): bytes
+        case .shared(let shared): shared.bytes
+        case .stream: []
+        }
+        return ForwardedAction.Answer(status: response.status.rawValue, body: body)
     }
 
     /// Whether this server runs the deck: always alone, while it leads in a cluster.

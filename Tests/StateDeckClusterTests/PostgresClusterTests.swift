@@ -16,6 +16,7 @@ struct PostgresClusterTests {
 
     static func member(of store: String) throws -> LiveDeckServer.Options {
         var options = LiveDeckServer.Options()
+        options.debug = true
         var configuration = PostgresCluster.Configuration()
         configuration.electionInterval = .milliseconds(200)
         options.cluster = (try PostgresCluster(url: store, configuration: configuration, logger: LiveDeckServer.quietLogger),
@@ -103,6 +104,32 @@ struct PostgresClusterTests {
             let start = try #require(UInt64(seen))
             #expect(ids == Array(start + 1...start + UInt64(missed.count)), "every event after the one seen, in order")
             await second.stop()
+        }
+    }
+
+    @Test func anActionSentToAServerThatDoesNotLeadIsAnsweredByTheLeader() async throws {
+        try await TemporaryPostgres.with { store in
+            let first = try await LiveDeckServer(deck: Self.makeDeck(), options: try Self.member(of: store.url))
+            #expect(await eventually { first.server.isRunningDeck })
+            let second = try await LiveDeckServer(deck: Self.makeDeck(), options: try Self.member(of: store.url))
+            let page = try await second.events()
+            _ = try await page.opening()
+
+            let forced = try await second.post("/api/debug/panels/counter/state",
+                                               json: #"{"state": "loaded", "info": {"summary": "forced elsewhere"}}"#)
+            #expect(forced.status == 200)
+            #expect(forced.text.contains("forced elsewhere"))
+            #expect(try await first.get("/api/panels/counter").text.contains("forced elsewhere"), "the leader's deck changed")
+            let shown = try await Self.events(of: page, through: "forced elsewhere")
+            #expect(shown.last?.event == "panel")
+
+            let unknown = try await second.post("/api/panels/nope/retry")
+            #expect(unknown.status == 404)
+            #expect(unknown.text.contains("nope"))
+            let retried = try await second.post("/api/panels/counter/retry")
+            #expect(retried.status == 202)
+            await second.stop()
+            await first.stop()
         }
     }
 }
