@@ -87,7 +87,7 @@ let package = Package(
         .target(
             name: "StateDeckCluster",
             dependencies: [
-                "StateDeckServer", "StateDeckHistory", "EventStream", "Postgres", "Locking", "Threading",
+                "StateDeckServer", "StateDeck", "StateDeckHistory", "EventStream", "Postgres", "Locking", "Threading",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

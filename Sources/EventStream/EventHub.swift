@@ -200,6 +200,16 @@ extension EventHub {
         return true
     }
 
+    /// Sends an event without an id to the clients connected now, and keeps nothing: news of this
+    /// server alone (in a cluster, the store that numbers events cannot be reached), which a page
+    /// that connects later finds in the state document instead.
+    public func announce(event: String, data: String) {
+        let failed = history.withLock { _ in
+            pacedBroadcast(ServerSentEvent(event: event, data: data).encoded())
+        }
+        drop(failed)
+    }
+
     /// `broadcast`, writing or enqueuing as `pacing` says. Called with `history` held, so
     /// broadcasts are timed one after another.
     private func pacedBroadcast(_ bytes: [UInt8]) -> [Subscriber] {

@@ -2,6 +2,7 @@ import Dispatch
 import Locking
 import Logging
 import Postgres
+import StateDeck
 import StateDeckServer
 import Threading
 
@@ -128,7 +129,9 @@ public final class PostgresCluster: DeckCluster {
                 if member.isRunningDeck { Task { [actions] in await actions.performPending(on: member) } }
             } catch {
                 logger.error("cluster: reading the store failed (\(error)); trying again")
+                member.setStoreTrouble(Self.trouble(error))
                 while !isStopping, (try? feed.reconnect()) == nil { pause() }
+                member.setStoreTrouble(nil)
             }
         }
     }
@@ -182,6 +185,15 @@ public final class PostgresCluster: DeckCluster {
         }
         // What the deck said before it stopped still reaches the others; then the lock goes.
         if let leader { try? leader.write(log.take(upTo: ClusterLeader.batchLimit, waiting: .zero)) }
+    }
+
+    /// The card a server shows while the store cannot be read.
+    static func trouble(_ error: PostgresError) -> PanelError {
+        PanelError(
+            .unreachable, title: "Can't reach the shared store",
+            message: "This page shows the last state this server had: no change can reach it until the "
+                + "PostgreSQL store answers again, which this server keeps trying.",
+            detail: error.message)
     }
 
     /// Waits an election interval, or less when stopping.

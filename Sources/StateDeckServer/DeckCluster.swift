@@ -1,3 +1,5 @@
+import StateDeck
+
 /// Several servers sharing one deck through a store: one at a time, the leader, runs the deck;
 /// the store numbers each event the leader makes and hands it, with the panels it changed, to
 /// every server, which serves it as a replica. So a page may reconnect to any server with
@@ -81,6 +83,12 @@ public final class ClusterMember: Sendable {
     /// Serves an event the leader made, numbered `id` by the store, to this server's pages.
     public func replicate(event: String, data: String, id: UInt64) {
         replica.replicate(event: event, data: data, id: id)
+    }
+
+    /// Shows the store's trouble above every panel of this server's pages, or nil once it works
+    /// again: the pages keep the last state meanwhile.
+    public func setStoreTrouble(_ error: PanelError?) {
+        replica.setOwnNotice(error.map { ErrorPresenter().card(for: $0) })
     }
 
     /// The newest event id this server's pages were sent.

@@ -27,6 +27,9 @@ final class StateMirror: Sendable {
         var toast: (bytes: [UInt8], expires: ContinuousClock.Instant)?
         /// The deck-level error card (the history cannot be saved, say) as JSON, or `null`.
         var notice = Array("null".utf8)
+        /// A replica's own error card, shown in place of `notice` while set (the cluster's store
+        /// cannot be reached, so no event can say so).
+        var ownNotice: [UInt8]?
         /// The last `/api/state` document built, with the event id it was built at.
         var document: (eventID: UInt64, body: SharedBytes)?
     }
@@ -162,7 +165,7 @@ final class StateMirror: Sendable {
                 if index > 0 { bytes.append(UInt8(ascii: ",")) }
                 bytes += compactForm(of: id, in: &contents)
             }
-            bytes += Array("],\"notice\":".utf8) + contents.notice
+            bytes += Array("],\"notice\":".utf8) + (contents.ownNotice ?? contents.notice)
             bytes += Array(",\"toast\":".utf8)
             bytes += contents.toast?.bytes ?? Array("null".utf8)
             bytes.append(UInt8(ascii: "}"))
@@ -245,6 +248,19 @@ extension StateMirror {
             contents.compact[panel.id] = panel.compact
         }
         contents.document = nil
+    }
+
+    /// Shows `card` above every panel in place of the deck's notice, or the deck's notice again for
+    /// nil, and tells the pages connected now (an event without an id: the store that numbers
+    /// events is what cannot be reached).
+    func setOwnNotice(_ card: ErrorCard?) {
+        let bytes = card.flatMap { try? encoder.encode($0) }
+        let shown = contents.withLock { contents in
+            contents.ownNotice = bytes
+            contents.document = nil
+            return bytes ?? contents.notice
+        }
+        hub.announce(event: "notice", data: String(decoding: shown, as: UTF8.self))
     }
 
     /// Keeps what an event another process published changes (a toast, the notice) and publishes

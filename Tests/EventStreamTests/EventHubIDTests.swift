@@ -51,6 +51,19 @@ import Testing
         #expect(after.events == [ReceivedBlock(event: "panel", id: 11, data: "c")])
     }
 
+    @Test func anAnnouncedEventHasNoIDAndIsNotKept() {
+        let hub = EventHub(configuration: .init(firstEventID: 1))
+        hub.publish(event: "panel", data: "a")
+        let connected = TestSink()
+        _ = hub.subscribe(connected, lastEventID: "1") { _ in "unused" }
+        hub.announce(event: "notice", data: "store down")
+        #expect(connected.events == [ReceivedBlock(event: "notice", id: nil, data: "store down")])
+        #expect(hub.lastEventID == 1)
+        let later = TestSink()
+        _ = hub.subscribe(later, lastEventID: "1") { _ in "unused" }
+        #expect(later.events.isEmpty)
+    }
+
     @Test func defaultFirstIDIsMicrosecondsSince1970() {
         let earlier = EventHub()
         let later = EventHub()

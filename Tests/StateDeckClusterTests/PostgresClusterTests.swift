@@ -119,7 +119,8 @@ struct PostgresClusterTests {
                                                json: #"{"state": "loaded", "info": {"summary": "forced elsewhere"}}"#)
             #expect(forced.status == 200)
             #expect(forced.text.contains("forced elsewhere"))
-            #expect(try await first.get("/api/panels/counter").text.contains("forced elsewhere"), "the leader's deck changed")
+            #expect(try await eventually { try await first.get("/api/panels/counter").text.contains("forced elsewhere") },
+                    "the leader's deck changed")
             let shown = try await Self.events(of: page, through: "forced elsewhere")
             #expect(shown.last?.event == "panel")
 
@@ -128,6 +129,39 @@ struct PostgresClusterTests {
             #expect(unknown.text.contains("nope"))
             let retried = try await second.post("/api/panels/counter/retry")
             #expect(retried.status == 202)
+            await second.stop()
+            await first.stop()
+        }
+    }
+
+    @Test func whileTheStoreIsDownEveryServerKeepsItsStateSaysSoAndNoneRunsTheDeckThenAllCatchUp() async throws {
+        try await TemporaryPostgres.with { store in
+            let first = try await LiveDeckServer(deck: Self.makeDeck(), options: try Self.member(of: store.url))
+            #expect(await eventually { first.server.isRunningDeck })
+            let second = try await LiveDeckServer(deck: Self.makeDeck(), options: try Self.member(of: store.url))
+            try await Self.push("before the outage", on: first)
+            #expect(try await eventually { try await second.get("/api/state").text.contains("before the outage") })
+            let page = try await second.events()
+            _ = try await page.opening()
+
+            try await store.stop()
+            let notice = try await Self.events(of: page, through: "shared store")
+            #expect(notice.last?.event == "notice")
+            #expect(await eventually { !first.server.isRunningDeck }, "a leader without its session stops the deck")
+            for server in [first, second] {
+                let state = try await server.get("/api/state")
+                #expect(state.text.contains("before the outage"))
+                #expect(state.text.contains("Can't reach the shared store"))
+            }
+
+            try await store.start()
+            let leader = try #require(await eventuallyValue(timeout: .seconds(10)) {
+                [first, second].first { $0.server.isRunningDeck }
+            })
+            #expect(try await eventually { try await second.get("/api/state").text.contains(#""notice":null"#) })
+            try await Self.push("after the outage", on: leader)
+            let caughtUp = try await Self.events(of: page, through: "after the outage")
+            #expect(caughtUp.contains { $0.event == "snapshot" }, "the new leader's deck")
             await second.stop()
             await first.stop()
         }
