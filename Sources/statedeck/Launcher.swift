@@ -81,6 +81,7 @@ struct Launcher {
         configuration.host = options.host
         configuration.port = options.port
         configuration.debug = options.debug
+        configuration.publicAddresses = options.publicURL.compactMap { try? PublicAddress(parsing: $0) }
         if let tokenFile = options.tokenFile {
             do {
                 configuration.token = try AccessToken.read(from: tokenFile)

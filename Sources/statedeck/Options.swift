@@ -1,4 +1,5 @@
 import ArgumentParser
+import StateDeckServer
 
 /// The command line of PROTOCOL.md. Parsing only: `Launcher` does the work.
 struct Options: ParsableCommand {
@@ -32,6 +33,11 @@ struct Options: ParsableCommand {
     var `public`: String?
 
     @Option(name: .long, help: ArgumentHelp(
+        "An address people open the dashboard at in front of this server (a load balancer, a reverse proxy): its Host and Origin are accepted as this server's own. Repeat for several.",
+        valueName: "url"))
+    var publicURL: [String] = []
+
+    @Option(name: .long, help: ArgumentHelp(
         "Require the token in this file (mode 0600) on every request. Beyond loopback a token is always required; without this file one is generated.",
         valueName: "file"))
     var tokenFile: String?
@@ -51,6 +57,13 @@ struct Options: ParsableCommand {
         }
         guard !host.isEmpty else {
             throw ValidationError("--host must not be empty")
+        }
+        for url in publicURL {
+            do {
+                _ = try PublicAddress(parsing: url)
+            } catch {
+                throw ValidationError(error.description)
+            }
         }
     }
 }
