@@ -72,6 +72,14 @@ let package = Package(
             name: "StateDeckSQLite",
             dependencies: ["StateDeckHistory", "StateDeckNotifications", "StateDeck", "SQLite", "Locking", "Threading"]
         ),
+        // The history store in PostgreSQL, for a history kept off the machine or shared: the same
+        // shape as the SQLite store, over libpq.
+        .target(
+            name: "StateDeckPostgres",
+            dependencies: [
+                "StateDeckHistory", "StateDeckNotifications", "StateDeck", "Postgres", "Locking", "Threading",
+            ]
+        ),
         // The built-in demo deck: every loading, error and toast case, simulated.
         .target(name: "StateDeckDemo", dependencies: ["StateDeck", "Locking"]),
         // Serves a deck: routes, the state mirror and its event stream, static files, the gate.
@@ -95,7 +103,7 @@ let package = Package(
             name: "statedeck",
             dependencies: [
                 "StateDeckApp", "StateDeckServer", "StateDeck", "StateDeckSources", "StateDeckHistory", "StateDeckSQLite",
-                "Locking",
+                "StateDeckPostgres", "StateDeckNotifications", "Locking",
                 "Threading",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -132,6 +140,13 @@ let package = Package(
         ),
         .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP", "TestSupport", "Locking"]),
         .testTarget(name: "PostgresTests", dependencies: ["Postgres", "TestSupport"]),
+        .testTarget(
+            name: "StateDeckPostgresTests",
+            dependencies: [
+                "StateDeckPostgres", "StateDeckHistory", "StateDeckNotifications", "StateDeck", "Postgres", "Locking",
+                "TestSupport",
+            ]
+        ),
         .testTarget(name: "EventStreamTests", dependencies: ["EventStream", "Locking", "TestSupport"]),
         .testTarget(
             name: "StateDeckTests",

@@ -16,6 +16,12 @@ public struct HistoryState: Sendable {
     public private(set) var unsavedShown: Set<String> = []
     /// Changes dropped while saving failed for long.
     public private(set) var dropped = 0
+    /// Why the last save failed; nil once one succeeds.
+    public internal(set) var trouble: PanelError?
+    /// The newest event id saved (0 for none).
+    public private(set) var storedEventID: UInt64
+    /// The hour retention last ran in.
+    private var expiredHour: Int64 = 0
 
     private struct RowKey: Hashable {
         let panel: String
@@ -23,8 +29,10 @@ public struct HistoryState: Sendable {
         let start: Int64
     }
 
-    public init(retention: HistoryRetention) {
+    /// The state of a store opened with `storedEventID` saved.
+    public init(retention: HistoryRetention, storedEventID: UInt64) {
         self.retention = retention
+        self.storedEventID = storedEventID
     }
 
     /// Tallies of ended buckets not saved yet.
@@ -81,12 +89,22 @@ public struct HistoryState: Sendable {
         }
     }
 
-    /// Forgets what waited: the backend committed it.
-    public mutating func markSaved() {
+    /// Whether a save at `now` (milliseconds since 1970) deletes what retention no longer keeps:
+    /// once an hour.
+    func isRetentionDue(at now: Int64) -> Bool {
+        Resolution.hour.start(of: now) != expiredHour
+    }
+
+    /// Forgets what waited: the backend committed it, with `eventID`, at `now`, and ran
+    /// retention when `expired`.
+    mutating func markSaved(eventID: UInt64?, at now: Int64, expired: Bool) {
         unsavedChanges = []
         unsavedRowsByKey = [:]
         unsavedShown = []
         dropped = 0
+        trouble = nil
+        if let eventID { storedEventID = eventID }
+        if expired { expiredHour = Resolution.hour.start(of: now) }
     }
 
     /// The `latest` row of `panel`: what it shows, its health and since when.

@@ -1,4 +1,5 @@
 import Dispatch
+import FoundationEssentials
 import Locking
 import StateDeck
 import Threading
@@ -16,10 +17,12 @@ public final class HistoryWriter: Sendable {
     private let writerDone = DispatchSemaphore(value: 0)
     private let troubleObservers = Locked<[@Sendable (PanelError?) -> Void]>([])
     private let eventIDs = Locked<(@Sendable () -> UInt64)?>(nil)
+    private let lastTrouble = Locked<PanelError?>(nil)
 
     private struct Queue {
         var changes: [PanelChange] = []
-        var started = false
+        var save: (@Sendable () -> Void)?
+        var threaded = false
         var closing = false
     }
 
@@ -28,9 +31,13 @@ public final class HistoryWriter: Sendable {
         self.batchSize = batchSize
     }
 
-    /// Starts the thread that calls `save` until `close()`, once more after it.
-    public func start(_ save: @escaping @Sendable () -> Void) {
-        queue.withLock { $0.started = true }
+    /// Saves with `save` from now on: on the writer's own thread until `close()`, once more after
+    /// it; with `threaded` off only when the store is told to (tests on a virtual clock), and
+    /// once at `close()`.
+    public func start(threaded: Bool, _ save: @escaping @Sendable () -> Void) {
+        queue.withLock { $0.save = save }
+        guard threaded else { return }
+        queue.withLock { $0.threaded = true }
         DetachedThread.run { [self] in
             // Named, so `top -H` and the benchmark can tell what saving the history costs.
             DetachedThread.nameCurrentThread("history-writer")
@@ -61,22 +68,28 @@ public final class HistoryWriter: Sendable {
         }
     }
 
-    /// Stops the thread after its last save, waiting at most `limit` for it. Returns false when
-    /// the writer was closed before (nothing is done then).
+    /// Saves what waits and stops saving: waits for the thread's last save, at most `limit`.
+    /// Returns false when the writer was closed before (nothing is done then).
     @discardableResult
     public func close(waitingAtMost limit: Duration? = nil) -> Bool {
-        let (first, started) = queue.withLock { queue in
-            defer { queue.closing = true }
-            return (!queue.closing, queue.started)
+        let (first, threaded, save) = queue.withLock { queue in
+            defer {
+                queue.closing = true
+                // The save refers to the store, which holds this writer.
+                queue.save = nil
+            }
+            return (!queue.closing, queue.threaded, queue.save)
         }
         guard first else { return false }
+        guard threaded else {
+            save?()
+            return true
+        }
         wake.signal()
-        if started {
-            if let limit {
-                _ = writerDone.wait(timeout: .now() + .nanoseconds(Int(limit / .nanoseconds(1))))
-            } else {
-                writerDone.wait()
-            }
+        if let limit {
+            _ = writerDone.wait(timeout: .now() + .nanoseconds(Int(limit / .nanoseconds(1))))
+        } else {
+            writerDone.wait()
         }
         return true
     }
@@ -88,13 +101,26 @@ public final class HistoryWriter: Sendable {
     /// The server's newest event id, when a server tracks them.
     public var newestEventID: UInt64? { eventIDs.current?() }
 
+    /// Why the last save failed; nil while saving works.
+    public var trouble: PanelError? { lastTrouble.current }
+
     public func observeTrouble(_ observer: @escaping @Sendable (PanelError?) -> Void) {
         troubleObservers.withLock { $0.append(observer) }
     }
 
-    /// Tells the observers of the trouble `after` a save when it is not what it was `before`.
-    public func report(trouble after: PanelError?, was before: PanelError?) {
+    /// One save, under `state`'s lock: takes the queue into its history with time counted to
+    /// `now`, then saves it all with the server's newest event id. The observers hear of the
+    /// trouble when it changed.
+    public func save<State: HistoryStoreState>(_ state: Locked<State>, now: Date, unsavedLimit: Int) {
+        let eventID = newestEventID
+        let (before, after) = state.withLock { state in
+            let before = state.history.trouble
+            state.history.absorb(takeQueued(), now: now, unsavedLimit: unsavedLimit)
+            state.save(eventID: eventID, now: now)
+            return (before, state.history.trouble)
+        }
         guard before != after else { return }
+        lastTrouble.withLock { $0 = after }
         for observer in troubleObservers.current { observer(after) }
     }
 }

@@ -12,7 +12,7 @@ import StateDeckHistory
 /// wait, so neither a request nor the deck's event path ever waits for the disk, and a `kill -9`
 /// loses at most the last second. When saving fails (a full disk, a folder made read-only) the changes stay queued,
 /// `trouble` says why, and saving resumes by itself once it can.
-public final class SQLiteHistoryStore: HistoryStore {
+public final class SQLiteHistoryStore: WriterBackedHistoryStore {
     /// How the store saves and what it keeps.
     public struct Configuration: Sendable {
         public var retention = HistoryRetention()
@@ -39,7 +39,7 @@ public final class SQLiteHistoryStore: HistoryStore {
     public let path: String
     public let configuration: Configuration
     let state: Locked<StoreState>
-    private let writer: HistoryWriter
+    public let writer: HistoryWriter
     private let lock: DataFolderLock
     public let lastEventID: UInt64
 
@@ -68,57 +68,31 @@ public final class SQLiteHistoryStore: HistoryStore {
                 try database.execute("PRAGMA max_page_count = \(max(1, maximumSize / 4096))")
             }
             try HistorySchema.migrate(database, from: version)
-            state = Locked(try StoreState(database: database, retention: configuration.retention,
+            state = Locked(try StoreState(database: database, folder: folder, retention: configuration.retention,
                                           now: configuration.now()))
         } catch {
             throw error.isDamagedFile
                 ? .notHistory(path: path, reason: "it is damaged (\(error.message))")
                 : .cannotCreate(path: path, reason: error.description)
         }
-        lastEventID = state.withLock { $0.storedEventID }
-        if configuration.startsWriter {
-            writer.start { [self] in flush() }
-        }
-    }
-
-    public func record(_ change: PanelChange) {
-        writer.record(change)
-    }
-
-    public func trackEventIDs(_ newest: @escaping @Sendable () -> UInt64) {
-        writer.trackEventIDs(newest)
-    }
-
-    public var trouble: PanelError? {
-        state.withLock { $0.trouble }
-    }
-
-    public func observeTrouble(_ observer: @escaping @Sendable (PanelError?) -> Void) {
-        writer.observeTrouble(observer)
+        lastEventID = state.withLock { $0.history.storedEventID }
+        writer.start(threaded: configuration.startsWriter) { [self] in flush() }
     }
 
     /// Saves what waits, then stops the writer. Later changes are dropped.
     public func close() {
         guard writer.close() else { return }
-        if !configuration.startsWriter { flush() }
         // Folded into the file, so a copy of the file alone is the whole history.
         state.withLock { try? $0.database.execute("PRAGMA wal_checkpoint(TRUNCATE)") }
     }
 
     /// Saves the queued changes and the buckets that ended by now, in one transaction.
     public func flush() {
-        let newestEventID = writer.newestEventID
-        let (before, after) = state.withLock { state in
-            let before = state.trouble
-            absorbQueue(into: &state)
-            state.save(eventID: newestEventID, now: configuration.now(), folder: folder)
-            return (before, state.trouble)
-        }
-        writer.report(trouble: after, was: before)
+        writer.save(state, now: configuration.now(), unsavedLimit: configuration.unsavedLimit)
     }
 
-    /// Moves the queued changes into `state`, in order: taken with the state's lock held, so two
-    /// callers cannot apply a later batch before an earlier one.
+    /// Moves the queued changes into `state`, so that a query answers with them too: taken with
+    /// the state's lock held, so two callers cannot apply a later batch before an earlier one.
     private func absorbQueue(into state: inout StoreState) {
         state.history.absorb(writer.takeQueued(), now: configuration.now(), unsavedLimit: configuration.unsavedLimit)
     }

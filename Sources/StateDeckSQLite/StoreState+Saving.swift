@@ -4,28 +4,39 @@ import StateDeck
 import StateDeckHistory
 
 extension StoreState {
-    /// Saves everything unsaved in one transaction, with retention once an hour. A failed save
-    /// keeps it all for the next, and says why in `trouble`.
-    mutating func save(eventID: UInt64?, now: Date, folder: String) {
-        let milliseconds = now.millisecondsSince1970
+    /// Writes everything unsaved in one transaction; a failure forgets the panel ids it made.
+    mutating func commitUnsaved(eventID: UInt64?, expiringAt now: Int64?) throws(SQLiteError) {
         let knownKeys = panelKeys
         do {
             try database.transaction { () throws(SQLiteError) in
                 try writeUnsaved(eventID: eventID)
-                let hour = Resolution.hour.start(of: milliseconds)
-                if hour != retainedHour {
-                    try deleteExpired(now: milliseconds)
-                    retainedHour = hour
-                }
+                if let now { try deleteExpired(now: now) }
             }
-            history.markSaved()
-            notifications.markSaved()
-            if let eventID { storedEventID = eventID }
-            trouble = nil
         } catch {
             panelKeys = knownKeys
-            trouble = Self.trouble(error, folder: folder, waiting: history.waitingSummary)
+            throw error
         }
+    }
+
+    mutating func committed() {
+        notifications.markSaved()
+    }
+
+    /// The card a failed save shows: out of space, or can't save.
+    func trouble(after error: SQLiteError) -> PanelError {
+        let kept = history.waitingSummary
+        if error.isDiskFull {
+            return PanelError(
+                .outOfSpace, title: "Out of space",
+                message: "History is not being saved: there is no room for it in \(folder). \(kept); "
+                    + "saving resumes by itself once there is space.",
+                detail: error.description)
+        }
+        return PanelError(
+            .unknown, title: "Can't save history",
+            message: "History is not being saved to \(folder). \(kept); saving resumes by itself once the "
+                + "folder can be written again.",
+            detail: error.description)
     }
 
     private mutating func writeUnsaved(eventID: UInt64?) throws(SQLiteError) {
@@ -67,7 +78,7 @@ extension StoreState {
                 .integer(Int64(latest.health.rawValue)), .integer(latest.since)).run()
         }
         try writeNotifications()
-        if let eventID, eventID != storedEventID {
+        if let eventID, eventID != history.storedEventID {
             try statement("INSERT OR REPLACE INTO meta (key, value) VALUES ('last_event_id', ?)")
                 .bind(.integer(Int64(bitPattern: eventID))).run()
         }
@@ -101,22 +112,6 @@ extension StoreState {
         let key = select.integer(0)
         panelKeys[panel] = key
         return key
-    }
-
-    /// The card a failed save shows: out of space, or can't save.
-    static func trouble(_ error: SQLiteError, folder: String, waiting kept: String) -> PanelError {
-        if error.isDiskFull {
-            return PanelError(
-                .outOfSpace, title: "Out of space",
-                message: "History is not being saved: there is no room for it in \(folder). \(kept); "
-                    + "saving resumes by itself once there is space.",
-                detail: error.description)
-        }
-        return PanelError(
-            .unknown, title: "Can't save history",
-            message: "History is not being saved to \(folder). \(kept); saving resumes by itself once the "
-                + "folder can be written again.",
-            detail: error.description)
     }
 }
 

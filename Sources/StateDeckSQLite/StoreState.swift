@@ -6,24 +6,23 @@ import StateDeckNotifications
 
 /// What the store's lock guards: the connection, the tallies of time as it passes, the
 /// notifications' ledger, and what waits to be saved.
-struct StoreState {
+struct StoreState: HistoryStoreState, RecordKeepingState {
     let database: Database
     /// The tallies, what each panel shows and what waits to be saved.
     var history: HistoryState
     /// Each panel's row id in `panels`, once known in a saved transaction.
     var panelKeys: [String: Int64] = [:]
-    var trouble: PanelError?
-    var storedEventID: UInt64 = 0
     /// The notifications' ledger, kept with the history.
     var notifications = NotificationRecords()
-    /// The hour retention last ran in.
-    var retainedHour: Int64 = 0
+    /// The history's folder, as the trouble card names it.
+    let folder: String
     private var statements: [String: Statement] = [:]
 
-    init(database: Database, retention: HistoryRetention, now: Date) throws(SQLiteError) {
+    init(database: Database, folder: String, retention: HistoryRetention, now: Date) throws(SQLiteError) {
         self.database = database
-        history = HistoryState(retention: retention)
-        storedEventID = UInt64(try database.integer("SELECT value FROM meta WHERE key = 'last_event_id'") ?? 0)
+        self.folder = folder
+        let storedEventID = try database.integer("SELECT value FROM meta WHERE key = 'last_event_id'") ?? 0
+        history = HistoryState(retention: retention, storedEventID: UInt64(storedEventID))
         try resume(now: now.millisecondsSince1970)
         try readNotifications()
     }
