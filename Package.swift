@@ -138,13 +138,19 @@ let package = Package(
             ],
             path: "Tests/DeckTestSupport"
         ),
+        // The scenarios every history store runs, whatever its database.
+        .target(
+            name: "HistoryStoreTestSupport",
+            dependencies: ["StateDeckHistory", "StateDeckNotifications", "StateDeck", "Locking"],
+            path: "Tests/HistoryStoreTestSupport"
+        ),
         .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP", "TestSupport", "Locking"]),
         .testTarget(name: "PostgresTests", dependencies: ["Postgres", "TestSupport"]),
         .testTarget(
             name: "StateDeckPostgresTests",
             dependencies: [
                 "StateDeckPostgres", "StateDeckHistory", "StateDeckNotifications", "StateDeck", "Postgres", "Locking",
-                "TestSupport",
+                "TestSupport", "HistoryStoreTestSupport",
             ]
         ),
         .testTarget(name: "EventStreamTests", dependencies: ["EventStream", "Locking", "TestSupport"]),
@@ -166,7 +172,10 @@ let package = Package(
         ),
         .testTarget(
             name: "StateDeckHistoryTests",
-            dependencies: ["StateDeckHistory", "StateDeckSQLite", "StateDeckNotifications", "SQLite", "StateDeck", "Locking"]
+            dependencies: [
+                "StateDeckHistory", "StateDeckSQLite", "StateDeckNotifications", "SQLite", "StateDeck", "Locking",
+                "HistoryStoreTestSupport",
+            ]
         ),
         .testTarget(
             name: "StateDeckServerTests",

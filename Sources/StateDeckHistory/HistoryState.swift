@@ -113,8 +113,17 @@ public struct HistoryState: Sendable {
         return ((shown[panel] ?? ShownState()).stored, track?.health ?? .unknown, track?.since ?? 0)
     }
 
-    /// How much waits, for a trouble card: "12 changes wait in memory and the 3 oldest were dropped".
-    public var waitingSummary: String {
+    /// The card of a failed save: "History is not being saved`place`. 12 changes wait in memory;
+    /// saving resumes by itself once `condition`."
+    public func troubleCard(_ kind: ErrorKind, title: String, notSaved place: String, resumesOnce condition: String,
+                            detail: String?) -> PanelError {
+        PanelError(kind, title: title,
+                   message: "History is not being saved\(place). \(waitingSummary); saving resumes by itself once \(condition).",
+                   detail: detail)
+    }
+
+    /// How much waits: "12 changes wait in memory and the 3 oldest were dropped".
+    var waitingSummary: String {
         dropped > 0
             ? "\(unsavedChanges.count) changes wait in memory and the \(dropped) oldest were dropped"
             : "\(unsavedChanges.count) changes wait in memory"

@@ -32,19 +32,12 @@ extension PostgresStoreState {
 
     /// The card while the server cannot be reached, or refuses the save.
     func trouble(after error: PostgresError) -> PanelError {
-        let waiting = history.waitingSummary
-        guard session == nil else {
-            return PanelError(
-                .unknown, title: "Can't save history",
-                message: "History is not being saved to PostgreSQL at \(server). \(waiting); saving resumes by "
-                    + "itself once the server takes it again.",
-                detail: error.message)
-        }
-        return PanelError(
-            .unreachable, title: "Can't reach PostgreSQL",
-            message: "History is not being saved: PostgreSQL at \(server) cannot be reached. \(waiting); saving "
-                + "resumes by itself once it is back.",
-            detail: connectionFailure.isEmpty ? nil : connectionFailure)
+        session == nil
+            ? history.troubleCard(.unreachable, title: "Can't reach PostgreSQL",
+                                  notSaved: ": PostgreSQL at \(server) cannot be reached", resumesOnce: "it is back",
+                                  detail: connectionFailure.isEmpty ? nil : connectionFailure)
+            : history.troubleCard(.unknown, title: "Can't save history", notSaved: " to PostgreSQL at \(server)",
+                                  resumesOnce: "the server takes it again", detail: error.message)
     }
 
     /// Drops the session when `error` broke it, so that the writer makes a new one.

@@ -24,19 +24,11 @@ extension StoreState {
 
     /// The card a failed save shows: out of space, or can't save.
     func trouble(after error: SQLiteError) -> PanelError {
-        let kept = history.waitingSummary
-        if error.isDiskFull {
-            return PanelError(
-                .outOfSpace, title: "Out of space",
-                message: "History is not being saved: there is no room for it in \(folder). \(kept); "
-                    + "saving resumes by itself once there is space.",
-                detail: error.description)
-        }
-        return PanelError(
-            .unknown, title: "Can't save history",
-            message: "History is not being saved to \(folder). \(kept); saving resumes by itself once the "
-                + "folder can be written again.",
-            detail: error.description)
+        error.isDiskFull
+            ? history.troubleCard(.outOfSpace, title: "Out of space", notSaved: ": there is no room for it in \(folder)",
+                                  resumesOnce: "there is space", detail: error.description)
+            : history.troubleCard(.unknown, title: "Can't save history", notSaved: " to \(folder)",
+                                  resumesOnce: "the folder can be written again", detail: error.description)
     }
 
     private mutating func writeUnsaved(eventID: UInt64?) throws(SQLiteError) {

@@ -19,11 +19,16 @@ import Testing
         }
     }
 
-    @Test func aUrlWithAPasswordIsStatus2NamingWhereThePasswordGoesAndNeverPrintingIt() async throws {
+    /// Runs `statedeck --store url` serving a page folder of its own.
+    private static func start(store url: String) async throws -> StatedeckBinary.Run {
         let page = try PageFolder()
-        let run = try await StatedeckBinary.run([
-            "--store", "postgres://deck:s3cret-pw@127.0.0.1:9/history", "--port", "0", "--public", page.path,
-        ])
+        let run = try await StatedeckBinary.run(["--store", url, "--port", "0", "--public", page.path])
+        withExtendedLifetime(page) {}
+        return run
+    }
+
+    @Test func aUrlWithAPasswordIsStatus2NamingWhereThePasswordGoesAndNeverPrintingIt() async throws {
+        let run = try await Self.start(store: "postgres://deck:s3cret-pw@127.0.0.1:9/history")
         #expect(run.status == 2)
         #expect(run.standardError.contains("127.0.0.1:9/history"), "\(run.standardError)")
         #expect(run.standardError.contains("PGPASSWORD"))
@@ -34,10 +39,7 @@ import Testing
     }
 
     @Test func anUnreachableServerIsStatus2NamingIt() async throws {
-        let page = try PageFolder()
-        let run = try await StatedeckBinary.run([
-            "--store", "postgresql://deck@127.0.0.1:9/history", "--port", "0", "--public", page.path,
-        ])
+        let run = try await Self.start(store: "postgresql://deck@127.0.0.1:9/history")
         #expect(run.status == 2)
         #expect(run.standardError.contains("cannot connect to PostgreSQL at 127.0.0.1:9/history"), "\(run.standardError)")
     }
@@ -49,8 +51,7 @@ import Testing
     }
 
     @Test func anotherSchemeIsRefused() async throws {
-        let page = try PageFolder()
-        let run = try await StatedeckBinary.run(["--store", "mysql://deck@127.0.0.1:9/history", "--port", "0", "--public", page.path])
+        let run = try await Self.start(store: "mysql://deck@127.0.0.1:9/history")
         #expect(run.status == 2)
         #expect(run.standardError.contains("postgres:// or postgresql://"), "\(run.standardError)")
     }

@@ -1,4 +1,5 @@
 import Foundation
+import HistoryStoreTestSupport
 import Locking
 import Postgres
 import StateDeck
@@ -8,33 +9,31 @@ import StateDeckNotifications
 import Testing
 import TestSupport
 
-/// A PostgreSQL of the test's own and a virtual wall clock; the store saves only when told,
-/// unless the test starts its writer.
+/// A PostgreSQL of the test's own and the contract's virtual wall clock; the store saves only
+/// when told, unless the test starts its writer.
 final class PostgresStoreFixture: Sendable {
-    static let start = Date(millisecondsSince1970: 20_000 * 86_400_000)
     let server: TemporaryPostgres
-    let clock = Locked(PostgresStoreFixture.start)
+    /// The scenarios every history store runs, against this server, and their clock.
+    let contract: HistoryStoreContract<PostgresHistoryStore>
 
     init(_ server: TemporaryPostgres) {
         self.server = server
+        contract = HistoryStoreContract { now in try Self.open(server) { $0.now = now } }
     }
 
     func open(_ adjust: (inout PostgresHistoryStore.Configuration) -> Void = { _ in }) throws -> PostgresHistoryStore {
+        try Self.open(server) { [contract] configuration in
+            configuration.now = { contract.now }
+            adjust(&configuration)
+        }
+    }
+
+    private static func open(_ server: TemporaryPostgres,
+                             _ adjust: (inout PostgresHistoryStore.Configuration) -> Void) throws -> PostgresHistoryStore {
         var configuration = PostgresHistoryStore.Configuration()
         configuration.startsWriter = false
-        configuration.now = { [clock] in clock.current }
         adjust(&configuration)
         return try PostgresHistoryStore(url: server.url, configuration: configuration)
-    }
-
-    func advance(by duration: Duration) {
-        clock.withLock { $0 = $0.addingTimeInterval(duration / .seconds(1)) }
-    }
-
-    var now: Date { clock.current }
-
-    func change(_ panel: String, _ state: ViewState, cause: PanelChange.Cause = .load(.milliseconds(25))) -> PanelChange {
-        PanelChange(panel: panel, at: now, state: state, cause: cause)
     }
 
     /// `sql`'s first column of its first row as another session sees it: what a process killed now leaves.
@@ -52,77 +51,48 @@ final class PostgresStoreFixture: Sendable {
 /// ledger, and a server that stops and comes back.
 @Suite(.serialized)
 struct PostgresHistoryStoreTests {
-    @Test func changesAreSavedAndListedInPagesWithTheirUptime() async throws {
+    @Test func changesAreListedNewestFirstInPages() async throws {
         try await TemporaryPostgres.with { server in
-            let fixture = PostgresStoreFixture(server)
-            let store = try fixture.open()
-            for index in 0..<5 {
-                store.record(fixture.change("p", .loaded(Info(summary: "run \(index)"))))
-                fixture.advance(by: .seconds(10))
-            }
-            store.record(fixture.change("p", .error(PanelError(.timeout, detail: "after 5 s"))))
-            store.flush()
-            #expect(store.trouble == nil)
-            #expect(try fixture.integer("SELECT count(*) FROM statedeck.changes") == 6, "saved, not only in memory")
-            let first = try store.changes(of: "p", HistoryQuery(limit: 4))
-            #expect(first.entries.map(\.summary) == ["The service took too long to answer.", "run 4", "run 3", "run 2"])
-            #expect(first.entries.first?.errorKind == .timeout)
-            #expect(first.entries.first?.detail == "after 5 s")
-            #expect(first.entries.first?.durationMs == 25)
-            let cursor = try #require(first.next.flatMap(HistoryCursor.init))
-            let second = try store.changes(of: "p", HistoryQuery(limit: 4, cursor: cursor))
-            #expect(second.entries.map(\.summary) == ["run 1", "run 0"])
-            #expect(second.next == nil)
-
-            fixture.advance(by: .seconds(3 * 3_600 - 50))
-            store.record(fixture.change("p", .loaded(Info())))
-            fixture.advance(by: .seconds(3_600))
-            store.flush()
-            let report = try store.uptime(of: "p", TimelineQuery(span: .seconds(5 * 3_600), slots: 5, to: fixture.now))
-            #expect(report.current?.health == .up)
-            #expect(report.slots.map(\.state) == ["degraded", "down", "down", "up", "none"])
-            #expect(report.slots[0].tally.loads == 6)
-            #expect(report.slots[0].tally.failures == 1)
-            #expect(report.slots[0].tally.p95Ms == 25, "the durations' histogram went through BYTEA and back")
-            store.close()
+            try PostgresStoreFixture(server).contract.changesAreListedNewestFirstInPages()
         }
     }
 
     @Test func aReopenedStoreRemembersWhatEachPanelShowedItsTalliesAndEventIds() async throws {
         try await TemporaryPostgres.with { server in
+            try await PostgresStoreFixture(server).contract.aReopenedStoreRemembersWhatEachPanelShowedItsTalliesAndEventIds()
+        }
+    }
+
+    @Test func outagesAndDeliveriesNotDoneComeBackAfterAReopenOnce() async throws {
+        try await TemporaryPostgres.with { server in
+            try PostgresStoreFixture(server).contract.outagesAndDeliveriesNotDoneComeBackAfterAReopenOnce()
+        }
+    }
+
+    @Test func changesAndTalliesAreSavedAndMakeTheUptime() async throws {
+        try await TemporaryPostgres.with { server in
             let fixture = PostgresStoreFixture(server)
-            do {
-                let store = try fixture.open()
-                store.trackEventIDs { 4_242 }
-                store.record(fixture.change("up", .loading, cause: .view))
-                store.record(fixture.change("up", .loaded(Info(summary: "All good", fields: [.init("Jobs", "3")]))))
-                store.record(fixture.change("down", .loaded(Info(summary: "Was fine"))))
-                store.record(fixture.change("down", .error(PanelError(.serverError, title: "Boom", detail: "HTTP 500"))))
-                store.record(fixture.change("down", .loading, cause: .view))
-                store.record(fixture.change("forced", .error(PanelError(.unknown)), cause: .debug))
-                fixture.advance(by: .seconds(120))
-                store.close()
-            }
             let store = try fixture.open()
-            #expect(store.lastEventID == 4_242)
-            let memories = store.memories(of: ["up", "down", "forced", "never"])
-            #expect(Set(memories.keys) == ["up", "down"], "forced states are history, never what a panel shows")
-            #expect(try store.changes(of: "forced", HistoryQuery()).entries.map(\.debug) == [true])
-            let deck = Deck("d", panels: ["up", "down", "forced"].map { id in Panel(id, title: id) { Info() } })
-            await deck.restore(memories)
-            let up = try await deck.panelState("up")
-            #expect(up.restored)
-            #expect(up.phase == .loaded)
-            #expect(up.latestValidInfo?.fields?.first?.value == "3")
-            #expect(up.history.map(\.state) == [.loading, .loaded])
-            let down = try await deck.panelState("down")
-            #expect(down.phase == .error, "a load cut short by the stop is not what it showed")
-            #expect(down.latestValidError?.title == "Boom")
-            fixture.advance(by: .seconds(30))
-            let report = try store.uptime(of: "down", TimelineQuery(span: .seconds(3_600), slots: 1, to: fixture.now))
-            #expect(report.current?.health == .down)
-            #expect(report.slots[0].tally.downMs == 150_000, "the two minutes before the stop, and 30 s after")
+            for index in 0..<5 {
+                store.record(fixture.contract.change("p", .loaded(Info(summary: "run \(index)"))))
+                fixture.contract.advance(by: .seconds(10))
+            }
+            store.record(fixture.contract.change("p", .error(PanelError(.timeout))))
+            fixture.contract.advance(by: .seconds(3 * 3_600 - 50))
+            store.record(fixture.contract.change("p", .loaded(Info())))
+            fixture.contract.advance(by: .seconds(3_600))
+            store.flush()
+            #expect(try fixture.integer("SELECT count(*) FROM statedeck.changes") == 7, "saved, not only in memory")
+            #expect(try fixture.integer("SELECT count(*) FROM statedeck.tallies WHERE resolution = 3600") == 4)
             store.close()
+            let reopened = try fixture.open()
+            let report = try reopened.uptime(of: "p", TimelineQuery(span: .seconds(5 * 3_600), slots: 5, to: fixture.contract.now))
+            #expect(report.current?.health == .up)
+            #expect(report.slots.map(\.state) == ["degraded", "down", "down", "up", "none"])
+            #expect(report.slots[0].tally.loads == 6)
+            #expect(report.slots[0].tally.failures == 1)
+            #expect(report.slots[0].tally.p95Ms == 25, "the durations' histogram went through BYTEA and back")
+            reopened.close()
         }
     }
 
@@ -179,39 +149,23 @@ struct PostgresHistoryStoreTests {
         #expect(error.description.contains("cannot connect to PostgreSQL at \(name)"))
     }
 
-    @Test func theLedgerIsCommittedBeforeKeepReturnsAndComesBackAfterAReopenOnce() async throws {
+    @Test func aKeepWithADeliveryAndAFinishAreCommittedBeforeTheyReturn() async throws {
         try await TemporaryPostgres.with { server in
             let fixture = PostgresStoreFixture(server)
-            var watch = OutageWatch()
-            _ = watch.failed(with: .init(kind: "timeout", title: "Timed out", message: "No answer"), at: fixture.now,
-                             rule: NotifyRule(failures: 1))
-            let failure = PendingDelivery(key: "api#0", notification: DeckNotification(
-                event: .failure, panel: "api", title: "API", group: "services", error: nil,
-                downSince: fixture.now, at: fixture.now))
-            do {
-                let store = try fixture.open()
-                store.keep(watch, for: "db#1", delivering: nil)
-                #expect(try fixture.integer("SELECT count(*) FROM statedeck.notify_outages") == 0,
-                        "an outage without a delivery waits for the batch")
-                store.keep(watch, for: "api#0", delivering: failure)
-                #expect(try fixture.integer("SELECT count(*) FROM statedeck.notify_outbox") == 1, "committed as it is sent")
-                #expect(try fixture.integer("SELECT count(*) FROM statedeck.notify_outages") == 2)
-                store.keep(nil, for: "db#1", delivering: nil)
-                store.close()
-            }
-            do {
-                let store = try fixture.open()
-                #expect(store.outages() == ["api#0": watch])
-                #expect(store.takeUndelivered() == [failure])
-                #expect(store.takeUndelivered().isEmpty, "handed out once")
-                store.finished(failure.id)
-                #expect(try fixture.integer("SELECT count(*) FROM statedeck.notify_outbox") == 0, "done: not sent again")
-                store.close()
-            }
-            let reopened = try fixture.open()
-            #expect(reopened.takeUndelivered().isEmpty)
-            #expect(reopened.outages() == ["api#0": watch])
-            reopened.close()
+            let store = try fixture.open()
+            var counting = OutageWatch()
+            _ = counting.failed(with: .init(kind: "timeout", title: "Timed out", message: ""), at: fixture.contract.now,
+                                rule: NotifyRule(failures: 3))
+            store.keep(counting, for: "api#0", delivering: nil)
+            #expect(try fixture.integer("SELECT count(*) FROM statedeck.notify_outages") == 0,
+                    "a failed load without a notification waits for the batch")
+            let failure = LedgerSamples.delivery(.failure, at: fixture.contract.now)
+            store.keep(LedgerSamples.toldOutage(at: fixture.contract.now), for: "api#0", delivering: failure)
+            #expect(try fixture.integer("SELECT count(*) FROM statedeck.notify_outbox") == 1, "committed as it is sent")
+            #expect(try fixture.integer("SELECT count(*) FROM statedeck.notify_outages") == 1, "with the outage that told it")
+            store.finished(failure.id)
+            #expect(try fixture.integer("SELECT count(*) FROM statedeck.notify_outbox") == 0, "done: not sent again")
+            store.close()
         }
     }
 
@@ -260,3 +214,5 @@ struct PostgresHistoryStoreTests {
         }
     }
 }
+
+extension PostgresHistoryStore: FlushingHistoryStore {}
