@@ -35,9 +35,11 @@ public final class HistoryWriter: Sendable {
     /// it; with `threaded` off only when the store is told to (tests on a virtual clock), and
     /// once at `close()`.
     public func start(threaded: Bool, _ save: @escaping @Sendable () -> Void) {
-        queue.withLock { $0.save = save }
+        queue.withLock { queue in
+            queue.save = save
+            queue.threaded = threaded
+        }
         guard threaded else { return }
-        queue.withLock { $0.threaded = true }
         DetachedThread.run { [self] in
             // Named, so `top -H` and the benchmark can tell what saving the history costs.
             DetachedThread.nameCurrentThread("history-writer")
