@@ -26,6 +26,11 @@ struct Options: ParsableCommand {
         valueName: "dir"))
     var data: String?
 
+    @Option(name: .long, help: ArgumentHelp(
+        "Keep the history in PostgreSQL instead of --data: a postgres:// or postgresql:// URL. The password comes from PGPASSWORD or a password file (PGPASSFILE, ~/.pgpass), never the URL.",
+        valueName: "url"))
+    var store: String?
+
     @Flag(name: .long, help: "Allow forcing panel states from the page and /api/debug.")
     var debug = false
 
@@ -54,6 +59,9 @@ struct Options: ParsableCommand {
         }
         guard data?.isEmpty != true else {
             throw ValidationError("--data must name a folder, or none")
+        }
+        guard store == nil || data == nil else {
+            throw ValidationError("--store and --data both say where the history is kept: give one")
         }
         guard !host.isEmpty else {
             throw ValidationError("--host must not be empty")
