@@ -111,7 +111,7 @@ let package = Package(
             name: "statedeck",
             dependencies: [
                 "StateDeckApp", "StateDeckServer", "StateDeck", "StateDeckSources", "StateDeckHistory", "StateDeckSQLite",
-                "StateDeckPostgres", "StateDeckNotifications", "Locking",
+                "StateDeckPostgres", "StateDeckCluster", "StateDeckNotifications", "Locking",
                 "Threading",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),

@@ -3,6 +3,7 @@ import Locking
 import Logging
 import StateDeck
 import StateDeckApp
+import StateDeckCluster
 import StateDeckHistory
 import StateDeckNotifications
 import StateDeckPostgres
@@ -31,12 +32,17 @@ struct Launcher {
         // deliver in it.
         let history = openHistory(retention: deckFile?.file.historyRetention ?? HistoryRetention())
         let session = deckFile.map { DeckFileSession(file: $0.file, path: $0.path, server: running) }
-        let deck = if let session { await session.makeDeck() } else { DeckLoader.demo(seed: options.seed, server: running) }
+        let seed = options.seed
+        let makeDeck: @Sendable () async -> Deck = {
+            if let session { await session.makeDeck() } else { DeckLoader.demo(seed: seed, server: running) }
+        }
+        let deck = await makeDeck()
         let server: DeckServer
         let port: Int
         do {
             server = try await DeckServer(deck: deck, configuration: configuration, history: history,
-                                          notificationLedger: history, onNotificationDelivery: session.map { $0.count })
+                                          notificationLedger: history, onNotificationDelivery: session.map { $0.count },
+                                          cluster: openCluster().map { ($0, makeDeck) })
             port = try await server.start()
         } catch let error as StaticFilesError {
             Self.fail("--public: \(error)", status: 2)
@@ -68,6 +74,8 @@ struct Launcher {
         if let store = options.store {
             var configuration = PostgresHistoryStore.Configuration()
             configuration.retention = retention
+            // The next leader of the cluster starts the deck from it: a short wait loses less.
+            configuration.flushInterval = .milliseconds(200)
             do {
                 return try PostgresHistoryStore(url: store, configuration: configuration)
             } catch {
@@ -77,6 +85,17 @@ struct Launcher {
         guard let folder = HistoryFolder.path(option: options.data, deckFile: options.config) else { return nil }
         do {
             return try HistoryFolder.open(folder, retention: retention)
+        } catch {
+            Self.fail(error.description, status: 2)
+        }
+    }
+
+    /// With `--store`, the processes sharing the deck through that PostgreSQL (a cluster of one,
+    /// when alone); one that cannot be joined ends the process with status 2.
+    private func openCluster() -> PostgresCluster? {
+        guard let store = options.store else { return nil }
+        do {
+            return try PostgresCluster(url: store)
         } catch {
             Self.fail(error.description, status: 2)
         }

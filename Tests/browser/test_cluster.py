@@ -3,7 +3,9 @@ mid-burst, pages reconnect elsewhere, and every page ends where every other does
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
+import tempfile
 import threading
 import time
 import urllib.request
@@ -17,13 +19,15 @@ TEMPORARY_POSTGRES = REPO / "scripts" / "temporary-postgres"
 
 
 @pytest.fixture
-def store(tmp_path: Path):
-    """The URL of a PostgreSQL of the test's own, stopped after it."""
-    folder = tmp_path / "postgres"
-    url = subprocess.run([str(TEMPORARY_POSTGRES), "start", str(folder)], check=True, capture_output=True,
-                         text=True).stdout.strip()
-    yield url
+def store():
+    """The URL of a PostgreSQL of the test's own, stopped after it. Its folder is directly in the
+    temporary directory: under root the server runs as nobody, who cannot enter pytest's folders."""
+    folder = Path(tempfile.mkdtemp(prefix="statedeck-pg-"))
+    started = subprocess.run([str(TEMPORARY_POSTGRES), "start", str(folder)], capture_output=True, text=True)
+    assert started.returncode == 0, started.stderr
+    yield started.stdout.strip()
     subprocess.run([str(TEMPORARY_POSTGRES), "stop", str(folder)], check=False)
+    shutil.rmtree(folder, ignore_errors=True)
 
 
 class Page:
@@ -129,13 +133,19 @@ def test_kill_9_of_the_leader_mid_burst_leaves_every_page_with_every_event_once_
         new_leader = wait_for(lambda: leader(survivors), 10, "no server took over")
         for panel in ("alpha", "beta"):
             new_leader.force(panel, {"state": "loaded", "info": {"summary": f"final {panel}"}})
-        final = survivors[0].state()
+        def final_state():
+            state = survivors[0].state()
+            shown = {p["id"]: (p["latestValidInfo"] or {}).get("summary") for p in state["panels"]}
+            return state if shown["alpha"] == "final alpha" and shown["beta"] == "final beta" else None
+
+        final = wait_for(final_state, 10, "the final changes never reached a survivor")
         wait_for(lambda: all(p.last_id and int(p.last_id) >= final["lastEventId"] for p in pages), 15,
                  "a page never caught up")
         for page in pages:
             page.stop()
         for page in pages:
             ids = [event_id for event_id, _, _ in page.events]
+            assert sum(1 for _, name, _ in page.events if name == "panel") >= 100, "the burst's changes reached it"
             assert ids == sorted(set(ids)), "no event twice, none out of order"
             assert all(b == a + 1 for a, b in zip(ids, ids[1:])), "no event missing"
             assert summaries(page)["alpha"] == "final alpha" and summaries(page)["beta"] == "final beta"
