@@ -3,7 +3,11 @@ mid-burst, pages reconnect elsewhere, and every page ends where every other does
 from __future__ import annotations
 
 import json
+import os
+import re
 import shutil
+import signal
+import socket
 import subprocess
 import tempfile
 import threading
@@ -13,7 +17,10 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REPO, Server, write_deck
+from playwright.sync_api import expect
+
+from conftest import BIN, REPO, Server, write_deck
+from helpers import panel, wait_live
 
 TEMPORARY_POSTGRES = REPO / "scripts" / "temporary-postgres"
 
@@ -153,3 +160,70 @@ def test_kill_9_of_the_leader_mid_burst_leaves_every_page_with_every_event_once_
     finally:
         for server in servers:
             server.stop()
+
+
+def free_ports(count: int) -> int:
+    """The first of `count` consecutive free loopback ports."""
+    while True:
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            first = probe.getsockname()[1]
+        if first + count > 65_535:
+            continue
+        try:
+            holders = []
+            for port in range(first, first + count):
+                holder = socket.socket()
+                holders.append(holder)
+                holder.bind(("127.0.0.1", port))
+            return first
+        except OSError:
+            continue
+        finally:
+            for holder in holders:
+                holder.close()
+
+
+def listener_pid(port: int) -> int:
+    """The process listening on `port`."""
+    listing = subprocess.run(["ss", "-Hltnp", f"sport = :{port}"], capture_output=True, text=True).stdout
+    return int(re.search(r"pid=(\d+)", listing).group(1))
+
+
+def test_the_example_behind_nginx_keeps_its_page_live_when_the_leader_is_killed(page):
+    port = free_ports(3)
+    url = f"http://127.0.0.1:{port}"
+    example = subprocess.Popen(
+        [str(REPO / "examples" / "cluster" / "run.sh"), "2", str(port)], start_new_session=True,
+        env={**os.environ, "STATEDECK_BIN": str(BIN), "STATEDECK_ARGS": "--debug"},
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        def serving():
+            try:
+                with urllib.request.urlopen(url + "/api/state", timeout=2) as answer:
+                    return answer.status == 200
+            except OSError:
+                return False
+
+        wait_for(serving, 30, "the example never served through nginx")
+        page.goto(url + "/")
+        wait_live(page)
+        expect(panel(page, "load")).to_be_visible()
+        os.kill(listener_pid(port + 1), signal.SIGKILL)   # the first process started: the leader
+
+        def forced():
+            request = urllib.request.Request(
+                url + "/api/debug/panels/load/state", method="POST", headers={"Content-Type": "application/json"},
+                data=json.dumps({"state": "loaded", "info": {"summary": "after the kill"}}).encode())
+            try:
+                with urllib.request.urlopen(request, timeout=12) as answer:
+                    return answer.status == 200
+            except OSError:
+                return False
+
+        wait_for(forced, 20, "no process took over")
+        expect(panel(page, "load")).to_contain_text("after the kill", timeout=10_000)
+        wait_live(page)
+    finally:
+        os.killpg(example.pid, signal.SIGTERM)
+        example.wait(15)

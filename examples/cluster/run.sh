@@ -7,7 +7,8 @@
 #
 # The store is STATEDECK_STORE (a postgres:// URL, its password in PGPASSWORD or ~/.pgpass) when
 # set, otherwise a throwaway PostgreSQL of its own (scripts/temporary-postgres). The binary is
-# STATEDECK_BIN, otherwise the release build `make run` makes.
+# STATEDECK_BIN, otherwise the release build `make run` makes; STATEDECK_ARGS adds flags to every
+# process (--debug, say).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -18,6 +19,7 @@ bin=${STATEDECK_BIN:-$root/.build/release/statedeck}
 command -v nginx >/dev/null || { echo "run.sh: nginx is not installed (apt-get install nginx)" >&2; exit 2; }
 
 work=$(mktemp -d /tmp/statedeck-cluster-XXXXXX)
+chmod 755 "$work"   # the throwaway PostgreSQL runs as nobody under root
 pids=()
 cleanup() {
     trap - EXIT INT TERM
@@ -33,7 +35,7 @@ mkdir -p "$work/nginx/tmp"
 chmod 1777 "$work/nginx/tmp"
 for i in $(seq 1 "$processes"); do
     "$bin" --config "$here/deck.yaml" --store "$store" --public "$root/Public" \
-        --port $((port + i)) --public-url "http://127.0.0.1:$port" &
+        --port $((port + i)) --public-url "http://127.0.0.1:$port" ${STATEDECK_ARGS:-} &
     pids+=($!)
     echo "server 127.0.0.1:$((port + i));" >>"$work/nginx/statedeck-upstream.conf"
 done
