@@ -1,5 +1,5 @@
-"""Several processes (`make bench`, `--only cluster`): 1, 2 and 3 StateDeck processes sharing one
-deck through one PostgreSQL on this machine (scripts/temporary-postgres), each with its own
+"""Several processes (`make bench`, `--only cluster`): one process alone (no store: the baseline),
+then 1, 2 and 3 StateDeck processes sharing one deck through one PostgreSQL on this machine (scripts/temporary-postgres), each with its own
 open-file limit. For each: how many streams the processes hold together (sse-client spreads them
 round-robin over the processes), the time for one event to reach every stream, and the delay from
 publishing to each stream (p99); an event is published on the leader, so with several processes it
@@ -47,13 +47,14 @@ def publish(run, server, text: str):
 
 
 def measure(run, binary, processes: int, streams: int, workdir: Path) -> dict:
+    """`processes` 0 is one process alone, without a store: the baseline."""
     store_dir = workdir / f"store-{processes}"
-    store = start_store(run, store_dir)
+    store = start_store(run, store_dir) if processes else None
     servers, client = [], None
     try:
         config = deck(workdir, run.STATEDECK_PANEL)
-        for _ in range(processes):
-            servers.append(run.start_statedeck(binary, config=str(config), extra=["--store", store],
+        for _ in range(max(1, processes)):
+            servers.append(run.start_statedeck(binary, config=str(config), extra=["--store", store] if store else [],
                                                preexec=limit_files))
         leader = servers[0]   # the first to start takes the lock
         for i in range(60):   # a full history, so that every event has the same size
@@ -85,7 +86,8 @@ def measure(run, binary, processes: int, streams: int, workdir: Path) -> dict:
             client.close()
         for server in servers:
             server.stop()
-        stop_store(run, store_dir)
+        if store:
+            stop_store(run, store_dir)
 
 
 def failover(run, leader, survivors) -> float:
@@ -110,13 +112,14 @@ def bench_cluster(args, statedeck, report, run):
     per_process = 2_000 if args.quick else STREAMS_PER_PROCESS
     rounds = 1 if args.quick else args.rounds
     workdir = Path(tempfile.mkdtemp(prefix="statedeck-bench-cluster-"))
+    workdir.chmod(0o755)   # the store's server runs as nobody under root
     results: dict[int, list[dict]] = {}
     for round_index in range(rounds):
-        for processes in (1, 2, 3):
-            run.log(f"cluster round {round_index + 1}/{rounds}: {processes} process(es), "
-                    f"{per_process * processes} streams asked")
+        for processes in (0, 1, 2, 3):
+            run.log(f"cluster round {round_index + 1}/{rounds}: {label(processes)}, "
+                    f"{per_process * max(1, processes)} streams asked")
             try:
-                result = measure(run, statedeck, processes, per_process * processes, workdir)
+                result = measure(run, statedeck, processes, per_process * max(1, processes), workdir)
             except run.BenchError as error:
                 run.log(f"  failed: {error}")
                 continue
@@ -125,6 +128,10 @@ def bench_cluster(args, statedeck, report, run):
             results.setdefault(processes, []).append(result)
     report["cluster"] = results
     return markdown(run, results, per_process)
+
+
+def label(processes: int) -> str:
+    return "1 alone (no store)" if processes == 0 else f"{processes} through PostgreSQL"
 
 
 def markdown(run, results: dict[int, list[dict]], per_process: int) -> str:
@@ -143,7 +150,7 @@ def markdown(run, results: dict[int, list[dict]], per_process: int) -> str:
     ]
     for processes in sorted(results):
         lines.append(
-            f"| {processes} | {run.fmt('{:,}', best(processes, 'streams', max))} | "
+            f"| {label(processes)} | {run.fmt('{:,}', best(processes, 'streams', max))} | "
             f"{run.fmt('{:.0f} ms', best(processes, 'all_ms'))} | {run.fmt('{:.0f} ms', best(processes, 'p50_ms'))} | "
             f"{run.fmt('{:.0f} ms', best(processes, 'p99_ms'))} | {run.fmt('{:.0f} ms', best(processes, 'failover_ms'))} |")
     return "\n".join(lines)

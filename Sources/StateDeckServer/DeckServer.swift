@@ -116,13 +116,14 @@ public final class DeckServer: Sendable {
         if cluster == nil { await prepareToRun(deck) }
     }
 
-    /// Continues `deck` from the history, and follows it with the mirror, the metrics and a
-    /// notifier; call before it starts, so no first load goes unheard.
+    /// Continues `deck` from the history, or where a replica holds a panel from what the pages
+    /// were shown of it (newer), and follows it with the mirror, the metrics and a notifier; call
+    /// before it starts, so no first load goes unheard.
     private func prepareToRun(_ deck: Deck) async {
-        if let history {
-            await deck.restore(history.memories(of: deck.panelIds))
-            await Self.record(deck, into: history)
-        }
+        let shown = cluster == nil ? [:] : mirror.replicatedMemories()
+        let kept = history?.memories(of: deck.panelIds) ?? [:]
+        await deck.restore(kept.merging(shown) { _, newer in newer })
+        if let history { await Self.record(deck, into: history) }
         await source.follow(deck, announce: cluster != nil)
         await metrics.follow(deck)
         await notify(deck)

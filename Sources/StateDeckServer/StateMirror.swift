@@ -234,6 +234,18 @@ extension StateMirror {
         }
     }
 
+    /// Each replicated panel's memory: what every page was shown of it.
+    func replicatedMemories() -> [String: PanelMemory] {
+        let documents = contents.withLock { contents in
+            contents.replicated.map { ReplicatedPanel(id: $0.key, compact: [], document: $0.value.document, headline: $0.value.headline) }
+        }
+        var memories: [String: PanelMemory] = [:]
+        for panel in documents {
+            memories[panel.id] = panel.memory
+        }
+        return memories
+    }
+
     /// Updates these panels of a replica.
     func replicate(_ panels: [ReplicatedPanel]) {
         contents.withLock { contents in Self.hold(panels, in: &contents) }
