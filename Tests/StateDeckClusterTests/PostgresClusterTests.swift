@@ -10,17 +10,23 @@ import TestSupport
 @Suite(.serialized)
 struct PostgresClusterTests {
     /// A deck whose panel shows what the test pushes.
-    @Sendable static func makeDeck() -> Deck {
-        Deck("Shared") { Panel("counter", title: "Counter") { Info(summary: "loaded") } }
+    /// A deck whose panel shows what the test pushes; its loads take `loading`.
+    @Sendable static func makeDeck(loading: Duration = .zero) -> Deck {
+        Deck("Shared") {
+            Panel("counter", title: "Counter") {
+                try await Task.sleep(for: loading)
+                return Info(summary: "loaded")
+            }
+        }
     }
 
-    static func member(of store: String) throws -> LiveDeckServer.Options {
+    static func member(of store: String, loading: Duration = .zero) throws -> LiveDeckServer.Options {
         var options = LiveDeckServer.Options()
         options.debug = true
         var configuration = PostgresCluster.Configuration()
         configuration.electionInterval = .milliseconds(200)
         options.cluster = (try PostgresCluster(url: store, configuration: configuration, logger: LiveDeckServer.quietLogger),
-                           { Self.makeDeck() })
+                           { Self.makeDeck(loading: loading) })
         return options
     }
 
@@ -80,9 +86,11 @@ struct PostgresClusterTests {
 
     @Test func whenTheLeaderLeavesAnotherLeadsAndAPageReconnectingThereMissesNothing() async throws {
         try await TemporaryPostgres.with { store in
-            let first = try await LiveDeckServer(deck: Self.makeDeck(), options: try Self.member(of: store.url))
+            // Loads that outlast the test: after the failover the panel shows what it was restored to.
+            let slow = Duration.seconds(60)
+            let first = try await LiveDeckServer(deck: Self.makeDeck(loading: slow), options: try Self.member(of: store.url, loading: slow))
             #expect(await eventually { first.server.isRunningDeck })
-            let second = try await LiveDeckServer(deck: Self.makeDeck(), options: try Self.member(of: store.url))
+            let second = try await LiveDeckServer(deck: Self.makeDeck(loading: slow), options: try Self.member(of: store.url, loading: slow))
             let page = try await first.events()
             _ = try await page.opening()
             try await Self.push("before", on: first)
@@ -94,6 +102,11 @@ struct PostgresClusterTests {
             await first.stop()
             #expect(await eventually { second.server.isRunningDeck })
             #expect(left.duration(to: .now) < .seconds(5))
+            let continued = try #require(try await eventuallyValue {
+                let panel = try await second.get("/api/panels/counter").text
+                return panel.contains(#""restored":true"#) ? panel : nil
+            }, "the new leader's deck, restored")
+            #expect(continued.contains("unseen"), "continued from what the pages were shown, without a history store")
             try await Self.push("after", on: second)
 
             let again = try await second.events(lastEventID: seen)
