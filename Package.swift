@@ -103,7 +103,7 @@ let package = Package(
             name: "statedeck",
             dependencies: [
                 "StateDeckApp", "StateDeckServer", "StateDeck", "StateDeckSources", "StateDeckHistory", "StateDeckSQLite",
-                "Locking",
+                "StateDeckCluster", "Locking",
                 "Threading",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
