@@ -63,7 +63,7 @@ let package = Package(
         // libpq's sessions, statements and notifications as Swift types, typed errors.
         .target(name: "Postgres", dependencies: ["CPostgres"]),
         // What a history store is: the protocol, its documents and the tallies of time up and down.
-        .target(name: "StateDeckHistory", dependencies: ["StateDeck"]),
+        .target(name: "StateDeckHistory", dependencies: ["StateDeck", "Locking", "Threading"]),
         // Notifications: when a panel's outage is told, and to which targets.
         .target(name: "StateDeckNotifications", dependencies: ["StateDeck", "Locking"]),
         // The embedded history store: one SQLite file, written by one thread in batches; it also
@@ -71,6 +71,14 @@ let package = Package(
         .target(
             name: "StateDeckSQLite",
             dependencies: ["StateDeckHistory", "StateDeckNotifications", "StateDeck", "SQLite", "Locking", "Threading"]
+        ),
+        // The history store in PostgreSQL, for a history kept off the machine or shared: the same
+        // shape as the SQLite store, over libpq.
+        .target(
+            name: "StateDeckPostgres",
+            dependencies: [
+                "StateDeckHistory", "StateDeckNotifications", "StateDeck", "Postgres", "Locking", "Threading",
+            ]
         ),
         // The built-in demo deck: every loading, error and toast case, simulated.
         .target(name: "StateDeckDemo", dependencies: ["StateDeck", "Locking"]),
@@ -103,7 +111,7 @@ let package = Package(
             name: "statedeck",
             dependencies: [
                 "StateDeckApp", "StateDeckServer", "StateDeck", "StateDeckSources", "StateDeckHistory", "StateDeckSQLite",
-                "StateDeckCluster", "Locking",
+                "StateDeckPostgres", "StateDeckNotifications", "StateDeckCluster", "Locking",
                 "Threading",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -138,11 +146,24 @@ let package = Package(
             ],
             path: "Tests/DeckTestSupport"
         ),
+        // The scenarios every history store runs, whatever its database.
+        .target(
+            name: "HistoryStoreTestSupport",
+            dependencies: ["StateDeckHistory", "StateDeckNotifications", "StateDeck", "Locking"],
+            path: "Tests/HistoryStoreTestSupport"
+        ),
         .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP", "TestSupport", "Locking"]),
         .testTarget(name: "PostgresTests", dependencies: ["Postgres", "TestSupport"]),
         .testTarget(
             name: "StateDeckClusterTests",
             dependencies: ["StateDeckCluster", "StateDeckServer", "StateDeck", "DeckTestSupport", "TestSupport"]
+        ),
+        .testTarget(
+            name: "StateDeckPostgresTests",
+            dependencies: [
+                "StateDeckPostgres", "StateDeckHistory", "StateDeckNotifications", "StateDeck", "Postgres", "Locking",
+                "TestSupport", "HistoryStoreTestSupport",
+            ]
         ),
         .testTarget(name: "EventStreamTests", dependencies: ["EventStream", "Locking", "TestSupport"]),
         .testTarget(
@@ -163,7 +184,10 @@ let package = Package(
         ),
         .testTarget(
             name: "StateDeckHistoryTests",
-            dependencies: ["StateDeckHistory", "StateDeckSQLite", "StateDeckNotifications", "SQLite", "StateDeck", "Locking"]
+            dependencies: [
+                "StateDeckHistory", "StateDeckSQLite", "StateDeckNotifications", "SQLite", "StateDeck", "Locking",
+                "HistoryStoreTestSupport",
+            ]
         ),
         .testTarget(
             name: "StateDeckServerTests",

@@ -12,7 +12,9 @@ idle RSS), churn and cycles (memory over many changes and clients), history (the
 over a simulated year, start-up and queries with it, the CPU recording adds), many (1,000 to 10,000
 http panels on a refresh schedule against nginx, vs a one-thread libcurl multi floor: CPU per check,
 threads, RSS, lateness, bunching, SSE bytes per change), overview (the page at 10,000 panels in
-headless Chromium: first screen, search, main thread, heap, timeline requests). Every comparison runs
+headless Chromium: first screen, search, main thread, heap, timeline requests), cluster (1, 2 and 3
+processes sharing a deck through PostgreSQL: streams held, one event to every stream, publish →
+stream delay, failover time). Every comparison runs
 its contenders interleaved, A B A B ..., and reports medians and ratios. Results go to BENCHMARKS.md between markers and, raw, to bench-results/.
 
 Python 3 standard library only (the browser part runs Benchmarks/browser_bench.py in a Python
@@ -45,7 +47,7 @@ TOOLS = ROOT / ".build-bench" / "bench-tools"
 RESULTS_DIR = ROOT / "bench-results"
 BENCHMARKS_MD = ROOT / "BENCHMARKS.md"
 DEBS = ["wrk", "nginx", "libnginx-mod-nchan", "build-essential", "libmicrohttpd-dev", "libcurl4-openssl-dev",
-        "libyaml-dev", "libsqlite3-dev", "pkg-config", "chromium", "fonts-dejavu-core"]
+        "libyaml-dev", "libsqlite3-dev", "libpq-dev", "postgresql", "pkg-config", "chromium", "fonts-dejavu-core"]
 NCHAN_MODULE = "/usr/lib/nginx/modules/ngx_nchan_module.so"
 CLK_TCK = os.sysconf("SC_CLK_TCK")
 RATE_LADDER = [1, 2, 3, 5, 7, 10, 15, 20, 30, 50, 70, 100, 150, 200, 300, 500, 700, 1000, 1500, 2000]
@@ -344,7 +346,7 @@ def start_statedeck(binary, config=None, public=None, extra=(), debug=True, pree
         argv += ["--public", public]
     argv += list(extra)
     # The other benchmarks measure serving, not recording (which `history` measures).
-    if "--data" not in argv:
+    if "--data" not in argv and "--store" not in argv:
         argv += ["--data", "none"]
     started = time.monotonic()
     proc = PROCS.start(argv, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
@@ -1172,9 +1174,15 @@ def bench_many(args, statedeck, report):
     return many_bench.bench_many(args, statedeck, report, sys.modules[__name__])
 
 
+def bench_cluster(args, statedeck, report):
+    import cluster_bench
+    return cluster_bench.bench_cluster(args, statedeck, report, sys.modules[__name__])
+
+
 BENCHMARKS = {"startup": bench_startup, "fanout": bench_fanout, "http": bench_http,
               "browser": bench_browser, "churn": bench_churn, "cycles": bench_cycles,
-              "history": bench_history, "many": bench_many, "overview": bench_overview}
+              "history": bench_history, "many": bench_many, "overview": bench_overview,
+              "cluster": bench_cluster}
 
 
 def parse_args(argv):

@@ -1,7 +1,8 @@
 /*
  * sse-client: a server-sent-events fan-out load client for StateDeck's benchmarks.
  *
- * It opens N streams (GET /events) to one server, spread over worker processes (each process
+ * It opens N streams (GET /events) to one server (or, with --stream-ports, round-robin to
+ * several on the host, the servers of a cluster, while publishing still goes to --port), spread over worker processes (each process
  * may hold at most 20,000 open files here) and over loopback source addresses 127.0.0.1,
  * 127.0.0.2, ... (each one has about 28,000 ephemeral ports). When every stream is live it prints
  *
@@ -60,12 +61,15 @@
 #define MAX_PUBLISHERS 16
 #define TAIL 96                 /* bytes kept between reads to find a marker split by a read */
 #define HEADER_MAX 8192
+#define MAX_STREAM_PORTS 16
 
 /* ---------------------------------------------------------------- options */
 
 static struct {
     const char *host;
     int port;
+    int stream_ports[MAX_STREAM_PORTS];
+    int nstream_ports;
     const char *path;
     int n;
     int procs;
@@ -157,8 +161,8 @@ static void *shared_alloc(size_t size) {
     return p;
 }
 
-static struct sockaddr_in server_addr(void) {
-    struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons((uint16_t)opt.port) };
+static struct sockaddr_in server_addr(int port) {
+    struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons((uint16_t)port) };
     if (inet_pton(AF_INET, opt.host, &a.sin_addr) != 1) die("bad host %s", opt.host);
     return a;
 }
@@ -170,6 +174,7 @@ enum { C_SIZE, C_EXT, C_DATA, C_DATA_CR, C_DATA_LF, C_TRAILER };
 
 struct stream {
     int fd;
+    int port;                   /* the server this stream reads */
     uint8_t state;
     uint8_t live;
     uint8_t chunked;
@@ -217,7 +222,8 @@ static void stream_close(struct worker *w, struct stream *s, int why) {
 }
 
 static void stream_start(struct worker *w, struct stream *s, int global_index) {
-    struct sockaddr_in dst = server_addr();
+    s->port = opt.nstream_ports ? opt.stream_ports[global_index % opt.nstream_ports] : opt.port;
+    struct sockaddr_in dst = server_addr(s->port);
     int fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
     if (fd < 0) die("socket: %s (stream %d)", strerror(errno), global_index);
     s->fd = fd;
@@ -251,7 +257,7 @@ static void stream_send_request(struct worker *w, struct stream *s) {
     int n = snprintf(req, sizeof req,
                      "GET %s HTTP/1.1\r\nHost: %s:%d\r\nAccept: text/event-stream\r\n"
                      "Cache-Control: no-cache\r\nUser-Agent: statedeck-bench\r\n\r\n",
-                     opt.path, opt.host, opt.port);
+                     opt.path, opt.host, s->port);
     if (write(s->fd, req, (size_t)n) != n) { stream_close(w, s, WHY_CONNECT); return; }
     s->state = S_HEADERS;
     s->hdr = malloc(HEADER_MAX);
@@ -510,7 +516,7 @@ struct publisher {
 };
 
 static int pub_connect(struct publisher *p) {
-    struct sockaddr_in dst = server_addr();
+    struct sockaddr_in dst = server_addr(opt.port);
     p->fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
     if (p->fd < 0) return -1;
     int one = 1;
@@ -807,7 +813,7 @@ static void run_command(struct publisher *pubs, const char *mode, int events, do
 
 static void usage(void) {
     fprintf(stderr,
-            "usage: sse-client [--host H] [--port P] [--path /events] [--n N] [--procs K]\n"
+            "usage: sse-client [--host H] [--port P] [--stream-ports P1,P2,...] [--path /events] [--n N] [--procs K]\n"
             "  [--sources K] [--live-marker TEXT] [--live-timeout S] [--allow-partial]\n"
             "  [--concurrency C] [--pub-path PATH] [--pub-body TEMPLATE] [--pub-type TYPE]\n"
             "  [--pad BYTES] [--publishers K] [--deliver-timeout S]\n"
@@ -821,6 +827,10 @@ static void parse_args(int argc, char **argv) {
         if (i + 1 >= argc && strcmp(a, "--allow-partial") != 0) usage();
         if (!strcmp(a, "--host")) opt.host = argv[++i];
         else if (!strcmp(a, "--port")) opt.port = atoi(argv[++i]);
+        else if (!strcmp(a, "--stream-ports")) {
+            for (char *port = strtok(argv[++i], ","); port && opt.nstream_ports < MAX_STREAM_PORTS; port = strtok(NULL, ","))
+                opt.stream_ports[opt.nstream_ports++] = atoi(port);
+        }
         else if (!strcmp(a, "--path")) opt.path = argv[++i];
         else if (!strcmp(a, "--n")) opt.n = atoi(argv[++i]);
         else if (!strcmp(a, "--procs")) opt.procs = atoi(argv[++i]);

@@ -83,6 +83,27 @@ public struct HistoryEntry: Sendable, Equatable {
     }
 }
 
+extension HistoryEntry {
+    /// The `state` column's codes.
+    static let stateCodes: [ViewState.Phase] = [.initial, .loading, .loaded, .error]
+
+    /// The code a store keeps for `state`.
+    public var stateCode: Int64 { Int64(Self.stateCodes.firstIndex(of: state)!) }
+
+    /// The phase a store's state code stands for (initial for one it cannot have written).
+    public static func state(code: Int64) -> ViewState.Phase {
+        stateCodes.indices.contains(Int(code)) ? stateCodes[Int(code)] : .initial
+    }
+
+    /// The entry a store kept as a `changes` row.
+    public init(at: Int64, stateCode: Int64, durationMs: Int64?, errorKind: String?, title: String?,
+                summary: String?, detail: String?, debug: Bool) {
+        self.init(at: Date(millisecondsSince1970: at), state: Self.state(code: stateCode), durationMs: durationMs,
+                  errorKind: errorKind.flatMap(ErrorKind.init(rawValue:)), title: title, summary: summary,
+                  detail: detail, debug: debug)
+    }
+}
+
 extension HistoryEntry: Encodable {
     private enum CodingKeys: String, CodingKey {
         case at, state, durationMs, errorKind, title, summary, detail, debug

@@ -24,4 +24,14 @@ public struct HistoryRetention: Sendable, Hashable {
     public func finestResolution(covering span: Duration) -> Resolution {
         Resolution.allCases.first { duration(of: $0) >= span } ?? .day
     }
+
+    /// The time (milliseconds since 1970) before which changes are deleted at `now`.
+    public func changesCutoff(now: Int64) -> Int64 {
+        now - Int64(changes / .milliseconds(1))
+    }
+
+    /// The start (milliseconds since 1970) before which tallies of `resolution` are deleted at `now`.
+    public func cutoff(of resolution: Resolution, now: Int64) -> Int64 {
+        now - Int64(duration(of: resolution) / .milliseconds(1))
+    }
 }

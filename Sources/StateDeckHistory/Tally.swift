@@ -71,6 +71,23 @@ public struct Tally: Sendable, Equatable {
     }
 }
 
+extension Tally {
+    /// The tally a store kept as a `tallies` row, its durations as ``DurationHistogram/encoded``.
+    public init(upMs: Int64, downMs: Int64, loadingMs: Int64, loads: Int, failures: Int, minMs: Int64?,
+                maxMs: Int64?, totalMs: Int64, durations: [UInt8]) {
+        self.init()
+        self.upMs = upMs
+        self.downMs = downMs
+        self.loadingMs = loadingMs
+        self.loads = loads
+        self.failures = failures
+        self.minMs = minMs
+        self.maxMs = maxMs
+        self.totalMs = totalMs
+        self.durations = DurationHistogram(encoded: durations) ?? DurationHistogram()
+    }
+}
+
 /// Whether a panel's source is up, as its results tell.
 public enum Health: Int, Sendable, Equatable {
     /// No result and no load yet.

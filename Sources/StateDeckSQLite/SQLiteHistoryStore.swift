@@ -1,20 +1,18 @@
-import Dispatch
 import FoundationEssentials
 import Locking
 import SQLite
 import StateDeck
 import StateDeckHistory
-import Threading
 
 /// The embedded history store: one SQLite file (`history.sqlite3`, WAL mode) in a folder that
 /// this process locks.
 ///
-/// `record(_:)` only queues a change. One thread of the store's own saves the queue in a single
-/// transaction every `flushInterval` (1 s) or as soon as `batchSize` changes wait, so neither a
-/// request nor the deck's event path ever waits for the disk, and a `kill -9` loses at most the
-/// last second. When saving fails (a full disk, a folder made read-only) the changes stay queued,
+/// `record(_:)` only queues a change. One thread of the store's own (``HistoryWriter``) saves the
+/// queue in a single transaction every `flushInterval` (1 s) or as soon as `batchSize` changes
+/// wait, so neither a request nor the deck's event path ever waits for the disk, and a `kill -9`
+/// loses at most the last second. When saving fails (a full disk, a folder made read-only) the changes stay queued,
 /// `trouble` says why, and saving resumes by itself once it can.
-public final class SQLiteHistoryStore: HistoryStore {
+public final class SQLiteHistoryStore: WriterBackedHistoryStore {
     /// How the store saves and what it keeps.
     public struct Configuration: Sendable {
         public var retention = HistoryRetention()
@@ -41,19 +39,9 @@ public final class SQLiteHistoryStore: HistoryStore {
     public let path: String
     public let configuration: Configuration
     let state: Locked<StoreState>
-    let queue = Locked(ChangeQueue())
-    private let wake = DispatchSemaphore(value: 0)
-    private let writerDone = DispatchSemaphore(value: 0)
+    public let writer: HistoryWriter
     private let lock: DataFolderLock
-    private let troubleObservers = Locked<[@Sendable (PanelError?) -> Void]>([])
-    private let eventIDs = Locked<(@Sendable () -> UInt64)?>(nil)
     public let lastEventID: UInt64
-
-    /// Changes waiting for the writer.
-    struct ChangeQueue {
-        var changes: [PanelChange] = []
-        var closing = false
-    }
 
     /// Opens (or makes) the history in `folder`.
     ///
@@ -64,6 +52,7 @@ public final class SQLiteHistoryStore: HistoryStore {
         self.folder = folder
         path = folder + "/" + Self.fileName
         self.configuration = configuration
+        writer = HistoryWriter(flushInterval: configuration.flushInterval, batchSize: configuration.batchSize)
         try HistorySchema.inspect(path: path)
         let database: Database
         do {
@@ -79,89 +68,33 @@ public final class SQLiteHistoryStore: HistoryStore {
                 try database.execute("PRAGMA max_page_count = \(max(1, maximumSize / 4096))")
             }
             try HistorySchema.migrate(database, from: version)
-            state = Locked(try StoreState(database: database, retention: configuration.retention,
+            state = Locked(try StoreState(database: database, folder: folder, retention: configuration.retention,
                                           now: configuration.now()))
         } catch {
             throw error.isDamagedFile
                 ? .notHistory(path: path, reason: "it is damaged (\(error.message))")
                 : .cannotCreate(path: path, reason: error.description)
         }
-        lastEventID = state.withLock { $0.storedEventID }
-        if configuration.startsWriter {
-            DetachedThread.run { [self] in runWriter() }
-        } else {
-            writerDone.signal()
-        }
-    }
-
-    public func record(_ change: PanelChange) {
-        let count = queue.withLock { queue in
-            queue.changes.append(change)
-            return queue.changes.count
-        }
-        if count == configuration.batchSize { wake.signal() }
-    }
-
-    public func trackEventIDs(_ newest: @escaping @Sendable () -> UInt64) {
-        eventIDs.withLock { $0 = newest }
-    }
-
-    public var trouble: PanelError? {
-        state.withLock { $0.trouble }
-    }
-
-    public func observeTrouble(_ observer: @escaping @Sendable (PanelError?) -> Void) {
-        troubleObservers.withLock { $0.append(observer) }
+        lastEventID = state.withLock { $0.history.storedEventID }
+        writer.start(threaded: configuration.startsWriter) { [self] in flush() }
     }
 
     /// Saves what waits, then stops the writer. Later changes are dropped.
     public func close() {
-        let first = queue.withLock { queue in
-            defer { queue.closing = true }
-            return !queue.closing
-        }
-        guard first else { return }
-        wake.signal()
-        writerDone.wait()
-        if !configuration.startsWriter { flush() }
+        guard writer.close() else { return }
         // Folded into the file, so a copy of the file alone is the whole history.
         state.withLock { try? $0.database.execute("PRAGMA wal_checkpoint(TRUNCATE)") }
     }
 
     /// Saves the queued changes and the buckets that ended by now, in one transaction.
     public func flush() {
-        let newestEventID = eventIDs.current?()
-        let (before, after) = state.withLock { state in
-            let before = state.trouble
-            absorbQueue(into: &state)
-            state.save(eventID: newestEventID, now: configuration.now(), folder: folder)
-            return (before, state.trouble)
-        }
-        if before != after {
-            for observer in troubleObservers.current { observer(after) }
-        }
+        writer.save(state, now: configuration.now(), unsavedLimit: configuration.unsavedLimit)
     }
 
-    /// Moves the queued changes into `state`, in order: taken with the state's lock held, so two
-    /// callers cannot apply a later batch before an earlier one.
+    /// Moves the queued changes into `state`, so that a query answers with them too: taken with
+    /// the state's lock held, so two callers cannot apply a later batch before an earlier one.
     private func absorbQueue(into state: inout StoreState) {
-        let changes = queue.withLock { queue in
-            defer { queue.changes = [] }
-            return queue.changes
-        }
-        state.absorb(changes, now: configuration.now(), unsavedLimit: configuration.unsavedLimit)
-    }
-
-    private func runWriter() {
-        // Named, so `top -H` and the benchmark can tell what saving the history costs.
-        DetachedThread.nameCurrentThread("history-writer")
-        while true {
-            _ = wake.wait(timeout: .now() + .nanoseconds(Int(configuration.flushInterval / .nanoseconds(1))))
-            let closing = queue.withLock { $0.closing }
-            flush()
-            if closing { break }
-        }
-        writerDone.signal()
+        state.history.absorb(writer.takeQueued(), now: configuration.now(), unsavedLimit: configuration.unsavedLimit)
     }
 }
 

@@ -1,29 +1,26 @@
 import FoundationEssentials
 import SQLite
+import StateDeckHistory
 import StateDeckNotifications
 
 extension StoreState {
-    /// Reads the outages and the deliveries not done; a row that does not decode (written by hand)
-    /// is skipped.
+    /// Reads the outages and the deliveries not done.
     mutating func readNotifications() throws(SQLiteError) {
-        let decoder = JSONDecoder()
-        let outages = try statement("SELECT key, watch FROM notify_outages")
-        try outages.bind()
-        defer { outages.reset() }
-        while try outages.step() {
-            guard let key = outages.text(0), let json = outages.text(1),
-                  let watch = try? decoder.decode(OutageWatch.self, from: Data(json.utf8)) else { continue }
-            notifications.outages[key] = watch
+        var outages: [(key: String, watch: String)] = []
+        let outageRows = try statement("SELECT key, watch FROM notify_outages")
+        try outageRows.bind()
+        defer { outageRows.reset() }
+        while try outageRows.step() {
+            if let key = outageRows.text(0), let json = outageRows.text(1) { outages.append((key, json)) }
         }
+        var deliveries: [String] = []
         let outbox = try statement("SELECT notification FROM notify_outbox")
         try outbox.bind()
         defer { outbox.reset() }
         while try outbox.step() {
-            guard let json = outbox.text(0),
-                  let delivery = try? decoder.decode(PendingDelivery.self, from: Data(json.utf8)) else { continue }
-            notifications.pending[delivery.id] = delivery
-            notifications.leftByEarlierRun.insert(delivery.id)
+            if let json = outbox.text(0) { deliveries.append(json) }
         }
+        notifications.load(outages: outages, deliveries: deliveries)
     }
 
     /// Writes the ledger's changes in a transaction of their own, now rather than with the next
@@ -37,26 +34,18 @@ extension StoreState {
 
     /// Writes the outages and deliveries changed since the last save, inside the caller's transaction.
     mutating func writeNotifications() throws(SQLiteError) {
-        let encoder = JSONEncoder()
-        // Encoding these types does not fail; if it did, the NOT NULL column would refuse the row.
-        func json(_ value: some Encodable) -> Statement.Value {
-            (try? encoder.encode(value)).map { .text(String(decoding: $0, as: UTF8.self)) } ?? .null
-        }
-        for key in notifications.unsavedOutages {
-            if let watch = notifications.outages[key] {
+        for write in notifications.unsavedWrites {
+            switch write {
+            case .keepOutage(let key, let watch):
                 try statement("INSERT OR REPLACE INTO notify_outages (key, watch) VALUES (?, ?)")
-                    .bind(.text(key), json(watch)).run()
-            } else {
+                    .bind(.text(key), .text(watch)).run()
+            case .forgetOutage(let key):
                 try statement("DELETE FROM notify_outages WHERE key = ?").bind(.text(key)).run()
-            }
-        }
-        for id in notifications.unsavedDeliveries {
-            if let delivery = notifications.pending[id] {
+            case .keepDelivery(let id, let key, let at, let delivery):
                 try statement("INSERT OR REPLACE INTO notify_outbox (id, key, at, notification) VALUES (?, ?, ?, ?)")
-                    .bind(.text(id.uuidString), .text(delivery.key),
-                          .integer(delivery.notification.at.millisecondsSince1970), json(delivery)).run()
-            } else {
-                try statement("DELETE FROM notify_outbox WHERE id = ?").bind(.text(id.uuidString)).run()
+                    .bind(.text(id), .text(key), .integer(at.millisecondsSince1970), .text(delivery)).run()
+            case .forgetDelivery(let id):
+                try statement("DELETE FROM notify_outbox WHERE id = ?").bind(.text(id)).run()
             }
         }
     }

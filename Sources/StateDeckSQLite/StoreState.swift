@@ -2,40 +2,27 @@ import FoundationEssentials
 import SQLite
 import StateDeck
 import StateDeckHistory
+import StateDeckNotifications
 
 /// What the store's lock guards: the connection, the tallies of time as it passes, the
 /// notifications' ledger, and what waits to be saved.
-struct StoreState {
+struct StoreState: HistoryStoreState, RecordKeepingState {
     let database: Database
-    let retention: HistoryRetention
-    var aggregator = HealthAggregator()
+    /// The tallies, what each panel shows and what waits to be saved.
+    var history: HistoryState
     /// Each panel's row id in `panels`, once known in a saved transaction.
     var panelKeys: [String: Int64] = [:]
-    /// What each panel shows, as far as the history tells.
-    var shown: [String: ShownState] = [:]
-    var unsavedChanges: [(panel: String, entry: HistoryEntry)] = []
-    var unsavedRows: [RowKey: TallyRow] = [:]
-    var unsavedShown: Set<String> = []
-    /// Changes dropped while saving failed for long.
-    var dropped = 0
-    var trouble: PanelError?
-    var storedEventID: UInt64 = 0
     /// The notifications' ledger, kept with the history.
     var notifications = NotificationRecords()
-    /// The hour retention last ran in.
-    var retainedHour: Int64 = 0
+    /// The history's folder, as the trouble card names it.
+    let folder: String
     private var statements: [String: Statement] = [:]
 
-    struct RowKey: Hashable {
-        let panel: String
-        let resolution: Resolution
-        let start: Int64
-    }
-
-    init(database: Database, retention: HistoryRetention, now: Date) throws(SQLiteError) {
+    init(database: Database, folder: String, retention: HistoryRetention, now: Date) throws(SQLiteError) {
         self.database = database
-        self.retention = retention
-        storedEventID = UInt64(try database.integer("SELECT value FROM meta WHERE key = 'last_event_id'") ?? 0)
+        self.folder = folder
+        let storedEventID = try database.integer("SELECT value FROM meta WHERE key = 'last_event_id'") ?? 0
+        history = HistoryState(retention: retention, storedEventID: UInt64(storedEventID))
         try resume(now: now.millisecondsSince1970)
         try readNotifications()
     }
@@ -59,33 +46,24 @@ struct StoreState {
         let rows = try statement("SELECT p.id, p.name, l.shown, l.info, l.error, l.stale, l.health, l.since FROM latest l JOIN panels p ON p.id = l.panel")
         try rows.bind()
         defer { rows.reset() }
-        var resumed: [(key: Int64, name: String, health: Health, since: Int64)] = []
+        var resumed: [(key: Int64, name: String, shown: ShownState, health: Health, since: Int64)] = []
         while try rows.step() {
             let key = rows.integer(0)
             guard let name = rows.text(1) else { continue }
             panelKeys[name] = key
-            shown[name] = ShownState(stored: rows)
-            resumed.append((key, name, Health(rawValue: Int(rows.integer(6))) ?? .unknown, rows.integer(7)))
+            let shown = ShownState(stored: ShownState.StoredColumns(
+                shown: rows.text(2), info: rows.text(3), error: rows.text(4), stale: rows.integer(5) != 0))
+            resumed.append((key, name, shown, Health(rawValue: Int(rows.integer(6))) ?? .unknown, rows.integer(7)))
         }
-        let hourStart = Resolution.hour.start(of: now)
-        let dayStart = Resolution.day.start(of: now)
         for panel in resumed {
-            let hour = try storedTally(panel: panel.key, .minute, from: hourStart, to: now)
-            var day = try storedTally(panel: panel.key, .hour, from: dayStart, to: hourStart)
-            day.merge(hour)
-            aggregator.resume(panel.name, health: panel.health, since: panel.since, now: now, hour: hour, day: day)
+            let open = try HistoryState.openTallies(now: now) { resolution, from throws(SQLiteError) in
+                try storedRows(panel: panel.key, name: panel.name, resolution, from: from)
+            }
+            history.resume(panel.name, shown: panel.shown, health: panel.health, since: panel.since, now: now, open: open)
         }
     }
 
-    /// The sum of a panel's saved tallies of `resolution` starting in `from..<to`.
-    mutating func storedTally(panel key: Int64, _ resolution: Resolution, from: Int64, to: Int64) throws(SQLiteError) -> Tally {
-        var total = Tally()
-        for row in try storedRows(panel: key, name: "", resolution, from: from) where row.start < to {
-            total.merge(row.tally)
-        }
-        return total
-    }
-
+    /// `panel`'s saved tallies of `resolution` starting at or after `from`, oldest first.
     mutating func storedRows(panel key: Int64, name: String, _ resolution: Resolution, from: Int64) throws(SQLiteError) -> [TallyRow] {
         let select = try statement("""
             SELECT start, up_ms, down_ms, loading_ms, loads, failures, min_ms, max_ms, total_ms, durations
@@ -95,16 +73,10 @@ struct StoreState {
         defer { select.reset() }
         var rows: [TallyRow] = []
         while try select.step() {
-            var tally = Tally()
-            tally.upMs = select.integer(1)
-            tally.downMs = select.integer(2)
-            tally.loadingMs = select.integer(3)
-            tally.loads = Int(select.integer(4))
-            tally.failures = Int(select.integer(5))
-            tally.minMs = select.optionalInteger(6)
-            tally.maxMs = select.optionalInteger(7)
-            tally.totalMs = select.integer(8)
-            tally.durations = DurationHistogram(encoded: select.blob(9)) ?? DurationHistogram()
+            let tally = Tally(
+                upMs: select.integer(1), downMs: select.integer(2), loadingMs: select.integer(3),
+                loads: Int(select.integer(4)), failures: Int(select.integer(5)), minMs: select.optionalInteger(6),
+                maxMs: select.optionalInteger(7), totalMs: select.integer(8), durations: select.blob(9))
             rows.append(TallyRow(panel: name, resolution: resolution, start: select.integer(0), tally: tally))
         }
         return rows

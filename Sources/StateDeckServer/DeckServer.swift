@@ -109,7 +109,8 @@ public final class DeckServer: Sendable {
         .register(on: &router)
         routes = router.routes
         self.router = router
-        gate = RequestGate(configuredHost: configuration.host, token: configuration.token)
+        gate = RequestGate(configuredHost: configuration.host, publicAddresses: configuration.publicAddresses,
+                           token: configuration.token)
         responder = SecureResponder(gate: gate, routes: router, files: files)
         http = HTTPServer(configuration: configuration.http, responder: responder, logger: logger)
         if cluster == nil { await prepareToRun(deck) }

@@ -10,6 +10,8 @@ import MicroHTTP
 struct RequestGate: Sendable {
     /// Host names this server answers to, as they appear before `:port` in `Host` and `Origin`.
     let hostNames: [String]
+    /// Addresses in front of the server, accepted whatever port it is bound to.
+    let publicAddresses: [PublicAddress]
     let token: AccessToken?
     private let bound = Locked(Binding(port: 0, hostNames: []))
 
@@ -22,14 +24,16 @@ struct RequestGate: Sendable {
         /// Every accepted `Origin` value.
         let origins: [String]
 
-        init(port: Int, hostNames: [String]) {
+        init(port: Int, hostNames: [String], publicAddresses: [PublicAddress] = []) {
             self.port = port
-            hosts = hostNames.map { "\($0):\(port)" }
-            origins = hosts.map { "http://\($0)" }
+            let own = hostNames.map { "\($0):\(port)" }
+            hosts = own + publicAddresses.map(\.host)
+            origins = own.map { "http://\($0)" } + publicAddresses.map(\.origin)
         }
     }
 
-    init(configuredHost: String, token: AccessToken?) {
+    init(configuredHost: String, publicAddresses: [PublicAddress] = [], token: AccessToken?) {
+        self.publicAddresses = publicAddresses
         let configured = configuredHost.contains(":") ? "[\(configuredHost)]" : configuredHost
         hostNames = ["127.0.0.1", "localhost", "[::1]"] + (["127.0.0.1", "localhost", "[::1]"].contains(configured) ? [] : [configured])
         self.token = token
@@ -37,7 +41,7 @@ struct RequestGate: Sendable {
 
     /// Records the port once bound (it may have been 0).
     func bind(port: Int) {
-        let binding = Binding(port: port, hostNames: hostNames)
+        let binding = Binding(port: port, hostNames: hostNames, publicAddresses: publicAddresses)
         bound.withLock { $0 = binding }
     }
 

@@ -20,6 +20,8 @@ public struct ServerConfiguration: Sendable {
     public var timeline = (span: Duration.seconds(86_400), slots: 90)
     /// Bytes a stream client may fall behind by before it is dropped: a few hundred panel changes.
     public var streamCapacity = 256 * 1024
+    /// Addresses in front of the server (a load balancer) whose `Host` and `Origin` count as its own.
+    public var publicAddresses: [PublicAddress] = []
 
     /// Serves on `host:port` the page of `publicDirectory`, or of the `Public/` folder found by
     /// ``PublicDirectory/locate(override:)`` when nil.

@@ -4,6 +4,8 @@ import Logging
 import StateDeck
 import StateDeckApp
 import StateDeckHistory
+import StateDeckNotifications
+import StateDeckPostgres
 import StateDeckSQLite
 import StateDeckServer
 import StateDeckSources
@@ -59,9 +61,19 @@ struct Launcher {
         exit(0)
     }
 
-    /// The history store `--data` names (by default beside the deck file, or the demo's); a file
-    /// that cannot be used ends the process with status 2, naming it and what to do.
-    private func openHistory(retention: HistoryRetention) -> SQLiteHistoryStore? {
+    /// The history store `--store` or `--data` names (by default a folder beside the deck file, or
+    /// the demo's); one that cannot be used ends the process with status 2, naming it (a server
+    /// without its password) and what to do.
+    private func openHistory(retention: HistoryRetention) -> (any HistoryStore & NotificationLedger)? {
+        if let store = options.store {
+            var configuration = PostgresHistoryStore.Configuration()
+            configuration.retention = retention
+            do {
+                return try PostgresHistoryStore(url: store, configuration: configuration)
+            } catch {
+                Self.fail(error.description, status: 2)
+            }
+        }
         guard let folder = HistoryFolder.path(option: options.data, deckFile: options.config) else { return nil }
         do {
             return try HistoryFolder.open(folder, retention: retention)
@@ -81,6 +93,7 @@ struct Launcher {
         configuration.host = options.host
         configuration.port = options.port
         configuration.debug = options.debug
+        configuration.publicAddresses = options.publicURL.compactMap { try? PublicAddress(parsing: $0) }
         if let tokenFile = options.tokenFile {
             do {
                 configuration.token = try AccessToken.read(from: tokenFile)

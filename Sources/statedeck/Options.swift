@@ -1,4 +1,5 @@
 import ArgumentParser
+import StateDeckServer
 
 /// The command line of PROTOCOL.md. Parsing only: `Launcher` does the work.
 struct Options: ParsableCommand {
@@ -25,11 +26,21 @@ struct Options: ParsableCommand {
         valueName: "dir"))
     var data: String?
 
+    @Option(name: .long, help: ArgumentHelp(
+        "Keep the history in PostgreSQL instead of --data: a postgres:// or postgresql:// URL. The password comes from PGPASSWORD or a password file (PGPASSFILE, ~/.pgpass), never the URL.",
+        valueName: "url"))
+    var store: String?
+
     @Flag(name: .long, help: "Allow forcing panel states from the page and /api/debug.")
     var debug = false
 
     @Option(name: .long, help: ArgumentHelp("Serve the page from this folder.", valueName: "dir"))
     var `public`: String?
+
+    @Option(name: .long, help: ArgumentHelp(
+        "An address people open the dashboard at in front of this server (a load balancer, a reverse proxy): its Host and Origin are accepted as this server's own. Repeat for several.",
+        valueName: "url"))
+    var publicURL: [String] = []
 
     @Option(name: .long, help: ArgumentHelp(
         "Require the token in this file (mode 0600) on every request. Beyond loopback a token is always required; without this file one is generated.",
@@ -49,8 +60,18 @@ struct Options: ParsableCommand {
         guard data?.isEmpty != true else {
             throw ValidationError("--data must name a folder, or none")
         }
+        guard store == nil || data == nil else {
+            throw ValidationError("--store and --data both say where the history is kept: give one")
+        }
         guard !host.isEmpty else {
             throw ValidationError("--host must not be empty")
+        }
+        for url in publicURL {
+            do {
+                _ = try PublicAddress(parsing: url)
+            } catch {
+                throw ValidationError(error.description)
+            }
         }
     }
 }

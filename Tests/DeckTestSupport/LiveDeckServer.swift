@@ -19,6 +19,8 @@ public final class LiveDeckServer: Sendable {
         public var streamCapacity = 256 * 1024
         /// Where changes are kept; none by default.
         public var history: (any HistoryStore)?
+        /// Addresses in front of the server (a load balancer) it answers to.
+        public var publicAddresses: [PublicAddress] = []
         /// Other servers sharing the deck, and how to make it anew; none by default.
         public var cluster: (cluster: any DeckCluster, makeDeck: @Sendable () async -> Deck)?
 
@@ -62,6 +64,7 @@ public final class LiveDeckServer: Sendable {
         configuration.token = options.token
         configuration.pingInterval = options.pingInterval
         configuration.streamCapacity = options.streamCapacity
+        configuration.publicAddresses = options.publicAddresses
         host = options.host
         do {
             server = try await DeckServer(deck: deck, configuration: configuration, history: options.history,

@@ -2,6 +2,7 @@ import FoundationEssentials
 import Locking
 import SQLite
 import StateDeck
+import HistoryStoreTestSupport
 import StateDeckHistory
 @testable import StateDeckSQLite
 import Testing
@@ -34,6 +35,11 @@ final class StoreFixture: Sendable {
         return try SQLiteHistoryStore(folder: folder, configuration: configuration)
     }
 
+    /// The scenarios every history store runs, against this folder's.
+    var contract: HistoryStoreContract<SQLiteHistoryStore> {
+        HistoryStoreContract { [self] now in try open { $0.now = now } }
+    }
+
     func advance(by duration: Duration) {
         clock.withLock { $0 = $0.addingTimeInterval(duration / .seconds(1)) }
     }
@@ -57,28 +63,7 @@ final class StoreFixture: Sendable {
 
 @Suite struct SQLiteHistoryStoreTests {
     @Test func changesAreListedNewestFirstInPages() throws {
-        let fixture = StoreFixture()
-        let store = try fixture.open()
-        for index in 0..<5 {
-            store.record(fixture.change("p", .loaded(Info(summary: "run \(index)"))))
-            fixture.advance(by: .seconds(10))
-        }
-        store.record(fixture.change("p", .error(PanelError(.timeout, detail: "after 5 s"))))
-        store.record(fixture.change("q", .loading, cause: .view))
-        store.flush()
-        let first = try store.changes(of: "p", HistoryQuery(limit: 4))
-        #expect(first.entries.map(\.summary) == ["The service took too long to answer.", "run 4", "run 3", "run 2"])
-        #expect(first.entries.first?.errorKind == .timeout)
-        #expect(first.entries.first?.detail == "after 5 s")
-        #expect(first.entries.first?.durationMs == 25)
-        let cursor = try #require(first.next.flatMap(HistoryCursor.init))
-        let second = try store.changes(of: "p", HistoryQuery(limit: 4, cursor: cursor))
-        #expect(second.entries.map(\.summary) == ["run 1", "run 0"])
-        #expect(second.next == nil)
-        let ranged = try store.changes(of: "p", HistoryQuery(from: StoreFixture.start.addingTimeInterval(15),
-                                                             to: StoreFixture.start.addingTimeInterval(35)))
-        #expect(ranged.entries.map(\.summary) == ["run 3", "run 2"])
-        store.close()
+        try StoreFixture().contract.changesAreListedNewestFirstInPages()
     }
 
     @Test func queriesAnswerWithChangesNotSavedYet() throws {
@@ -124,36 +109,8 @@ final class StoreFixture: Sendable {
         store.close()
     }
 
-    @Test func aReopenedStoreRemembersWhatEachPanelShowedAndItsEventIds() async throws {
-        let fixture = StoreFixture()
-        do {
-            let store = try fixture.open()
-            store.trackEventIDs { 4_242 }
-            store.record(fixture.change("up", .loading, cause: .view))
-            store.record(fixture.change("up", .loaded(Info(summary: "All good", fields: [.init("Jobs", "3")]))))
-            store.record(fixture.change("down", .loaded(Info(summary: "Was fine"))))
-            store.record(fixture.change("down", .error(PanelError(.serverError, title: "Boom", detail: "HTTP 500"))))
-            store.record(fixture.change("down", .loading, cause: .view))
-            store.record(fixture.change("forced", .error(PanelError(.unknown)), cause: .debug))
-            store.close()
-        }
-        let store = try fixture.open()
-        #expect(store.lastEventID == 4_242)
-        let memories = store.memories(of: ["up", "down", "forced", "never"])
-        #expect(Set(memories.keys) == ["up", "down"], "forced states are history, never what a panel shows")
-        #expect(try store.changes(of: "forced", HistoryQuery()).entries.map(\.debug) == [true])
-        let deck = Deck("d", panels: ["up", "down", "forced"].map { id in Panel(id, title: id) { Info() } })
-        await deck.restore(memories)
-        let up = try await deck.panelState("up")
-        #expect(up.restored)
-        #expect(up.phase == .loaded)
-        #expect(up.latestValidInfo?.fields?.first?.value == "3")
-        #expect(up.history.map(\.state) == [.loading, .loaded])
-        let down = try await deck.panelState("down")
-        #expect(down.phase == .error, "a load cut short by the stop is not what it showed")
-        #expect(down.latestValidError?.title == "Boom")
-        #expect(down.latestInfo?.summary == "Was fine")
-        store.close()
+    @Test func aReopenedStoreRemembersWhatEachPanelShowedItsTalliesAndEventIds() async throws {
+        try await StoreFixture().contract.aReopenedStoreRemembersWhatEachPanelShowedItsTalliesAndEventIds()
     }
 
     @Test func uptimeCountsTimeUpAndDownAndDrawsSlots() throws {
@@ -299,3 +256,5 @@ final class StoreFixture: Sendable {
         #expect(try database.integer("PRAGMA application_id") == Int64(HistorySchema.applicationID))
     }
 }
+
+extension SQLiteHistoryStore: FlushingHistoryStore {}

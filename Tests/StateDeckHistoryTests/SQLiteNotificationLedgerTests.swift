@@ -1,6 +1,7 @@
 import FoundationEssentials
 import SQLite
 import StateDeck
+import HistoryStoreTestSupport
 import StateDeckHistory
 import StateDeckNotifications
 @testable import StateDeckSQLite
@@ -8,61 +9,27 @@ import Testing
 
 /// The notifications' ledger in the history file: what was told and what is still to deliver.
 @Suite struct SQLiteNotificationLedgerTests {
-    static func toldOutage(at date: Date) -> OutageWatch {
-        var watch = OutageWatch()
-        _ = watch.failed(with: .init(kind: "timeout", title: "Timed out", message: "No answer"), at: date,
-                         rule: NotifyRule(failures: 1))
-        return watch
-    }
-
-    static func delivery(_ event: DeckNotification.Event, key: String = "api#0", at date: Date) -> PendingDelivery {
-        PendingDelivery(key: key, notification: DeckNotification(
-            event: event, panel: "api", title: "API", group: "services", error: nil,
-            downSince: date.addingTimeInterval(-60), at: date))
-    }
-
     /// The rows of `table` as another connection sees them: what a process killed now leaves.
     static func rows(_ table: String, in fixture: StoreFixture) throws -> Int64? {
         try Database(path: fixture.path, mode: .readOnly).integer("SELECT count(*) FROM \(table)")
     }
 
     @Test func outagesAndDeliveriesNotDoneComeBackAfterAReopenOnce() throws {
-        let fixture = StoreFixture()
-        let told = Self.toldOutage(at: fixture.now)
-        let failure = Self.delivery(.failure, at: fixture.now)
-        do {
-            let store = try fixture.open()
-            store.keep(told, for: "api#0", delivering: failure)
-            store.keep(Self.toldOutage(at: fixture.now), for: "db#1", delivering: nil)
-            store.keep(nil, for: "db#1", delivering: nil)
-            store.close()
-        }
-        do {
-            let store = try fixture.open()
-            #expect(store.outages() == ["api#0": told])
-            #expect(store.takeUndelivered() == [failure])
-            #expect(store.takeUndelivered().isEmpty, "handed out once: the next notifier of this run must not send it again")
-            store.finished(failure.id)
-            store.close()
-        }
-        let reopened = try fixture.open()
-        #expect(reopened.takeUndelivered().isEmpty)
-        #expect(reopened.outages() == ["api#0": told])
-        reopened.close()
+        try StoreFixture().contract.outagesAndDeliveriesNotDoneComeBackAfterAReopenOnce()
     }
 
     @Test func undeliveredComeOldestFirstAndThisRunsOwnAreNeverHandedOut() throws {
         let fixture = StoreFixture()
-        let later = Self.delivery(.reminder, at: fixture.now.addingTimeInterval(3_600))
-        let earlier = Self.delivery(.failure, at: fixture.now)
+        let later = LedgerSamples.delivery(.reminder, at: fixture.now.addingTimeInterval(3_600))
+        let earlier = LedgerSamples.delivery(.failure, at: fixture.now)
         do {
             let store = try fixture.open()
-            store.keep(Self.toldOutage(at: fixture.now), for: "api#0", delivering: later)
-            store.keep(Self.toldOutage(at: fixture.now), for: "api#0", delivering: earlier)
+            store.keep(LedgerSamples.toldOutage(at: fixture.now), for: "api#0", delivering: later)
+            store.keep(LedgerSamples.toldOutage(at: fixture.now), for: "api#0", delivering: earlier)
             store.close()
         }
         let store = try fixture.open()
-        let underWay = Self.delivery(.recovery, at: fixture.now.addingTimeInterval(7_200))
+        let underWay = LedgerSamples.delivery(.recovery, at: fixture.now.addingTimeInterval(7_200))
         store.keep(nil, for: "api#0", delivering: underWay)
         #expect(store.takeUndelivered().map(\.id) == [earlier.id, later.id])
         store.close()
@@ -76,8 +43,8 @@ import Testing
                             rule: NotifyRule(failures: 3))
         store.keep(counting, for: "api#0", delivering: nil)
         #expect(try Self.rows("notify_outages", in: fixture) == 0, "a failed load without a notification waits for the batch")
-        let failure = Self.delivery(.failure, at: fixture.now)
-        store.keep(Self.toldOutage(at: fixture.now), for: "api#0", delivering: failure)
+        let failure = LedgerSamples.delivery(.failure, at: fixture.now)
+        store.keep(LedgerSamples.toldOutage(at: fixture.now), for: "api#0", delivering: failure)
         #expect(try Self.rows("notify_outbox", in: fixture) == 1, "on disk as it is sent")
         #expect(try Self.rows("notify_outages", in: fixture) == 1, "with the outage that told it")
         store.finished(failure.id)
@@ -91,8 +58,8 @@ import Testing
         store.flush()
         let blocker = try Database(path: fixture.path, mode: .readWrite(create: false), busyTimeout: .zero)
         try blocker.execute("BEGIN EXCLUSIVE")
-        let failure = Self.delivery(.failure, at: fixture.now)
-        store.keep(Self.toldOutage(at: fixture.now), for: "api#0", delivering: failure)
+        let failure = LedgerSamples.delivery(.failure, at: fixture.now)
+        store.keep(LedgerSamples.toldOutage(at: fixture.now), for: "api#0", delivering: failure)
         #expect(store.outages()["api#0"]?.isTold == true, "kept in memory meanwhile")
         store.flush()
         #expect(store.trouble != nil)
@@ -120,8 +87,8 @@ import Testing
         #expect(try store.changes(of: "api", HistoryQuery()).entries.map(\.summary) == ["fine"])
         #expect(store.outages().isEmpty)
         #expect(store.takeUndelivered().isEmpty)
-        let failure = Self.delivery(.failure, at: fixture.now)
-        store.keep(Self.toldOutage(at: fixture.now), for: "api#0", delivering: failure)
+        let failure = LedgerSamples.delivery(.failure, at: fixture.now)
+        store.keep(LedgerSamples.toldOutage(at: fixture.now), for: "api#0", delivering: failure)
         store.close()
         let database = try Database(path: fixture.path, mode: .readOnly)
         #expect(try database.integer("PRAGMA user_version") == 2)

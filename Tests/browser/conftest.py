@@ -57,12 +57,13 @@ class Server:
     """One run of the server binary. `restart()` starts it again on the same port.
 
     Every server keeps its history in a fresh temporary folder (`--data DIR`, removed by
-    `remove_data()`), never in the user's state folder, unless the test passes its own `--data`.
+    `remove_data()`), never in the user's state folder, unless the test passes its own `--data`
+    (or a `--store`).
     The folder outlives `stop()` and `kill()`, so a restarted server finds what it stored."""
 
     def __init__(self, args: list[str], log_name: str):
         self.data_dir: Path | None = None
-        if not any(a == "--data" or a.startswith("--data=") for a in args):
+        if not any(a in ("--data", "--store") or a.startswith(("--data=", "--store=")) for a in args):
             self.data_dir = Path(tempfile.mkdtemp(prefix="statedeck-data-"))
             args = [*args, "--data", str(self.data_dir)]
         self.args = args

@@ -1,16 +1,15 @@
 import FoundationEssentials
-import SQLite
 import StateDeck
 
 /// What a panel shows, as its history tells: kept per panel so that a restarted server draws
 /// it at once. Forced states never change it.
-struct ShownState: Equatable {
+public struct ShownState: Sendable, Equatable {
     var shown: ViewState.Phase?
     var info: Info?
     var error: StoredError?
     var stale = false
 
-    init() {}
+    public init() {}
 
     /// The state after `change`.
     mutating func apply(_ change: PanelChange) {
@@ -30,22 +29,37 @@ struct ShownState: Equatable {
         }
     }
 
-    /// The state in a `latest` row read by `SELECT …, shown, info, error, stale, …` (columns 2–5).
-    init(stored row: Statement) {
-        shown = row.text(2).flatMap(ViewState.Phase.init(rawValue:))
-        info = row.text(3).flatMap { try? JSONDecoder().decode(Info.self, from: Data($0.utf8)) }
-        error = row.text(4).flatMap { try? JSONDecoder().decode(StoredError.self, from: Data($0.utf8)) }
-        stale = row.integer(5) != 0
+    /// The state a store kept as ``stored``'s columns.
+    public init(stored columns: StoredColumns) {
+        shown = columns.shown.flatMap(ViewState.Phase.init(rawValue:))
+        info = columns.info.flatMap { try? JSONDecoder().decode(Info.self, from: Data($0.utf8)) }
+        error = columns.error.flatMap { try? JSONDecoder().decode(StoredError.self, from: Data($0.utf8)) }
+        stale = columns.stale
     }
 
-    /// The columns `shown, info, error, stale` of a `latest` row.
-    var columns: [Statement.Value] {
-        let encoder = JSONEncoder()
-        func json(_ value: (some Encodable)?) -> Statement.Value {
-            guard let value, let data = try? encoder.encode(value) else { return .null }
-            return .text(String(decoding: data, as: UTF8.self))
+    /// The columns a store keeps: the phase's name, the info and the error as JSON, and staleness.
+    public struct StoredColumns: Sendable, Equatable {
+        public var shown: String?
+        public var info: String?
+        public var error: String?
+        public var stale: Bool
+
+        public init(shown: String?, info: String?, error: String?, stale: Bool) {
+            self.shown = shown
+            self.info = info
+            self.error = error
+            self.stale = stale
         }
-        return [shown.map { .text($0.rawValue) } ?? .null, json(info), json(error), .integer(stale ? 1 : 0)]
+    }
+
+    /// This state as the columns a store keeps.
+    public var stored: StoredColumns {
+        let encoder = JSONEncoder()
+        func json(_ value: (some Encodable)?) -> String? {
+            guard let value, let data = try? encoder.encode(value) else { return nil }
+            return String(decoding: data, as: UTF8.self)
+        }
+        return StoredColumns(shown: shown?.rawValue, info: json(info), error: json(error), stale: stale)
     }
 
     /// What the shown state is, as the deck takes it.
@@ -59,7 +73,7 @@ struct ShownState: Equatable {
 }
 
 /// A panel error's words, without what only the running deck has (its recovery handlers).
-struct StoredError: Codable, Equatable {
+struct StoredError: Codable, Sendable, Equatable {
     var kind: ErrorKind
     var title: String
     var message: String

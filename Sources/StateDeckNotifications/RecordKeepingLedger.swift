@@ -1,0 +1,49 @@
+import Locking
+
+/// A ledger a store keeps as ``NotificationRecords`` under its own lock: the ``NotificationLedger``
+/// calls, the same for every store, in terms of the records.
+///
+/// A keep with a delivery, and a delivery's end, are written before the call returns (`saving`),
+/// so that a failure is stored as it is sent and a delivery done is not sent again after a stop;
+/// outages that change without a delivery go with the store's next batch.
+public protocol RecordKeepingLedger: NotificationLedger {
+    /// Runs `body` on the records under the store's lock; with `saving`, writes what changed
+    /// before returning, and leaves it to the next batch when that write fails.
+    func withRecords<T>(saving: Bool, _ body: (inout NotificationRecords) -> T) -> T
+}
+
+extension RecordKeepingLedger {
+    public func outages() -> [String: OutageWatch] {
+        withRecords(saving: false) { $0.outages }
+    }
+
+    public func keep(_ watch: OutageWatch?, for key: String, delivering delivery: PendingDelivery?) {
+        withRecords(saving: delivery != nil) { $0.keep(watch, for: key, delivering: delivery) }
+    }
+
+    public func finished(_ delivery: PendingDelivery.ID) {
+        withRecords(saving: true) { $0.finish(delivery) }
+    }
+
+    public func takeUndelivered() -> [PendingDelivery] {
+        withRecords(saving: false) { $0.takeLeftByEarlierRun() }
+    }
+}
+
+/// A store's locked state that holds the ledger's records and can write them at once.
+public protocol RecordKeepingState {
+    var notifications: NotificationRecords { get set }
+    /// Writes the records' changes now; a failure leaves them to the next batch.
+    mutating func saveNotifications()
+}
+
+extension Locked where Value: RecordKeepingState {
+    /// ``RecordKeepingLedger/withRecords(saving:_:)`` for a store whose state this is.
+    public func withRecords<T>(saving: Bool, _ body: (inout NotificationRecords) -> T) -> T {
+        withLock { state in
+            let value = body(&state.notifications)
+            if saving { state.saveNotifications() }
+            return value
+        }
+    }
+}

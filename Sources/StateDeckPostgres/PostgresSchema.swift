@@ -1,0 +1,82 @@
+import Postgres
+
+/// StateDeck's tables in a PostgreSQL database: all in the schema `statedeck`, so they sit
+/// beside any other program's, with their version in `statedeck.version`.
+///
+/// Times are BIGINT milliseconds since 1970, as in the SQLite history.
+enum PostgresSchema {
+    /// Each version's statements, in order: version `n` is reached by running the first `n`.
+    /// An entry once released never changes; a new version (more of StateDeck's tables, or a
+    /// change to them) is appended as a new entry.
+    static let migrations: [String] = [
+        // The history: panels by name, every change, tallies of minutes, hours and days, what
+        // each panel showed last, the newest event id; the notifications' ledger: each notify
+        // entry's outage (by "panel#index") and the deliveries decided and not done, as JSON.
+        """
+        CREATE TABLE statedeck.panels (id BIGSERIAL PRIMARY KEY, name TEXT NOT NULL UNIQUE);
+        CREATE TABLE statedeck.changes (
+            id BIGSERIAL PRIMARY KEY, panel BIGINT NOT NULL REFERENCES statedeck.panels, at BIGINT NOT NULL,
+            state SMALLINT NOT NULL, duration_ms BIGINT, error_kind TEXT, title TEXT, summary TEXT, detail TEXT,
+            debug BOOLEAN NOT NULL DEFAULT false);
+        CREATE INDEX changes_by_panel ON statedeck.changes (panel, at);
+        CREATE INDEX changes_by_time ON statedeck.changes (at);
+        CREATE TABLE statedeck.tallies (
+            panel BIGINT NOT NULL REFERENCES statedeck.panels, resolution INTEGER NOT NULL, start BIGINT NOT NULL,
+            up_ms BIGINT NOT NULL, down_ms BIGINT NOT NULL, loading_ms BIGINT NOT NULL, loads INTEGER NOT NULL,
+            failures INTEGER NOT NULL, min_ms BIGINT, max_ms BIGINT, total_ms BIGINT NOT NULL, durations BYTEA NOT NULL,
+            PRIMARY KEY (panel, resolution, start));
+        CREATE TABLE statedeck.latest (
+            panel BIGINT PRIMARY KEY REFERENCES statedeck.panels, shown TEXT, info TEXT, error TEXT,
+            stale BOOLEAN NOT NULL, health SMALLINT NOT NULL, since BIGINT NOT NULL);
+        CREATE TABLE statedeck.meta (key TEXT PRIMARY KEY, value BIGINT NOT NULL);
+        CREATE TABLE statedeck.notify_outages (key TEXT PRIMARY KEY, watch TEXT NOT NULL);
+        CREATE TABLE statedeck.notify_outbox (
+            id TEXT PRIMARY KEY, key TEXT NOT NULL, at BIGINT NOT NULL, notification TEXT NOT NULL);
+        """,
+    ]
+
+    static var currentVersion: Int { migrations.count }
+
+    /// The advisory lock migrations run under ("SDck"): two processes starting at once take
+    /// turns, and the second finds the tables made.
+    static let migrationLock: Int64 = 0x5344_636B
+
+    /// Brings the database of `session` to the current version in one transaction, under the
+    /// migration lock, and returns the version it found.
+    ///
+    /// - Throws: ``PostgresStoreError/newerSchema(server:version:supported:)`` when a newer
+    ///   StateDeck wrote it (nothing is changed then); `.unreachable` or `.refused` when the
+    ///   session breaks or a statement is refused.
+    @discardableResult
+    static func migrate(_ session: PostgresConnection, server: String) throws(PostgresStoreError) -> Int {
+        do {
+            return try session.transaction { () throws(PostgresError) -> Result<Int, PostgresStoreError> in
+                try session.query("SELECT pg_advisory_xact_lock($1)", [String(migrationLock)])
+                try session.execute("""
+                    CREATE SCHEMA IF NOT EXISTS statedeck;
+                    CREATE TABLE IF NOT EXISTS statedeck.version (version INTEGER NOT NULL)
+                    """)
+                let found = Int(try session.query("SELECT max(version) FROM statedeck.version").integer(0, 0) ?? 0)
+                guard found <= currentVersion else {
+                    return .failure(.newerSchema(server: server, version: found, supported: currentVersion))
+                }
+                for next in found..<currentVersion {
+                    try session.execute(migrations[next])
+                }
+                if found < currentVersion {
+                    try session.execute("DELETE FROM statedeck.version")
+                    try session.query("INSERT INTO statedeck.version (version) VALUES ($1)", [String(currentVersion)])
+                }
+                return .success(found)
+            }.get()
+        } catch let error as PostgresStoreError {
+            throw error
+        } catch let error as PostgresError {
+            throw error.kind == .connection
+                ? .unreachable(server: server, reason: error.message)
+                : .refused(server: server, reason: error.message)
+        } catch {
+            throw .refused(server: server, reason: "\(error)")
+        }
+    }
+}

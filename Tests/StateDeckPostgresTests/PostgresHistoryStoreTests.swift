@@ -1,0 +1,218 @@
+import Foundation
+import HistoryStoreTestSupport
+import Locking
+import Postgres
+import StateDeck
+import StateDeckHistory
+import StateDeckNotifications
+@testable import StateDeckPostgres
+import Testing
+import TestSupport
+
+/// A PostgreSQL of the test's own and the contract's virtual wall clock; the store saves only
+/// when told, unless the test starts its writer.
+final class PostgresStoreFixture: Sendable {
+    let server: TemporaryPostgres
+    /// The scenarios every history store runs, against this server, and their clock.
+    let contract: HistoryStoreContract<PostgresHistoryStore>
+
+    init(_ server: TemporaryPostgres) {
+        self.server = server
+        contract = HistoryStoreContract { now in try Self.open(server) { $0.now = now } }
+    }
+
+    func open(_ adjust: (inout PostgresHistoryStore.Configuration) -> Void = { _ in }) throws -> PostgresHistoryStore {
+        try Self.open(server) { [contract] configuration in
+            configuration.now = { contract.now }
+            adjust(&configuration)
+        }
+    }
+
+    private static func open(_ server: TemporaryPostgres,
+                             _ adjust: (inout PostgresHistoryStore.Configuration) -> Void) throws -> PostgresHistoryStore {
+        var configuration = PostgresHistoryStore.Configuration()
+        configuration.startsWriter = false
+        adjust(&configuration)
+        return try PostgresHistoryStore(url: server.url, configuration: configuration)
+    }
+
+    /// `sql`'s first column of its first row as another session sees it: what a process killed now leaves.
+    func integer(_ sql: String) throws -> Int64? {
+        try PostgresConnection(server.url).query(sql).integer(0, 0)
+    }
+
+    /// `host:port/postgres`, as the store names its server.
+    var serverName: String {
+        String(server.url.drop { $0 != "@" }.dropFirst())
+    }
+}
+
+/// The PostgreSQL history store against a real server: what it saves and reads, its schema, its
+/// ledger, and a server that stops and comes back.
+@Suite(.serialized)
+struct PostgresHistoryStoreTests {
+    @Test func changesAreListedNewestFirstInPages() async throws {
+        try await TemporaryPostgres.with { server in
+            try PostgresStoreFixture(server).contract.changesAreListedNewestFirstInPages()
+        }
+    }
+
+    @Test func aReopenedStoreRemembersWhatEachPanelShowedItsTalliesAndEventIds() async throws {
+        try await TemporaryPostgres.with { server in
+            try await PostgresStoreFixture(server).contract.aReopenedStoreRemembersWhatEachPanelShowedItsTalliesAndEventIds()
+        }
+    }
+
+    @Test func outagesAndDeliveriesNotDoneComeBackAfterAReopenOnce() async throws {
+        try await TemporaryPostgres.with { server in
+            try PostgresStoreFixture(server).contract.outagesAndDeliveriesNotDoneComeBackAfterAReopenOnce()
+        }
+    }
+
+    @Test func changesAndTalliesAreSavedAndMakeTheUptime() async throws {
+        try await TemporaryPostgres.with { server in
+            let fixture = PostgresStoreFixture(server)
+            let store = try fixture.open()
+            for index in 0..<5 {
+                store.record(fixture.contract.change("p", .loaded(Info(summary: "run \(index)"))))
+                fixture.contract.advance(by: .seconds(10))
+            }
+            store.record(fixture.contract.change("p", .error(PanelError(.timeout))))
+            fixture.contract.advance(by: .seconds(3 * 3_600 - 50))
+            store.record(fixture.contract.change("p", .loaded(Info())))
+            fixture.contract.advance(by: .seconds(3_600))
+            store.flush()
+            #expect(try fixture.integer("SELECT count(*) FROM statedeck.changes") == 7, "saved, not only in memory")
+            #expect(try fixture.integer("SELECT count(*) FROM statedeck.tallies WHERE resolution = 3600") == 4)
+            store.close()
+            let reopened = try fixture.open()
+            let report = try reopened.uptime(of: "p", TimelineQuery(span: .seconds(5 * 3_600), slots: 5, to: fixture.contract.now))
+            #expect(report.current?.health == .up)
+            #expect(report.slots.map(\.state) == ["degraded", "down", "down", "up", "none"])
+            #expect(report.slots[0].tally.loads == 6)
+            #expect(report.slots[0].tally.failures == 1)
+            #expect(report.slots[0].tally.p95Ms == 25, "the durations' histogram went through BYTEA and back")
+            reopened.close()
+        }
+    }
+
+    @Test func aSchemaOfANewerStateDeckIsRefusedAndLeftAlone() async throws {
+        try await TemporaryPostgres.with { server in
+            let fixture = PostgresStoreFixture(server)
+            try fixture.open().close()
+            let newer = PostgresSchema.currentVersion + 1
+            try PostgresConnection(server.url).query("UPDATE statedeck.version SET version = $1", [String(newer)])
+            let error = try #require(throws: PostgresStoreError.self) { try fixture.open() }
+            #expect(error == .newerSchema(server: fixture.serverName, version: newer, supported: PostgresSchema.currentVersion))
+            #expect(error.description.contains(fixture.serverName))
+            #expect(error.description.contains("newer StateDeck"))
+            #expect(try fixture.integer("SELECT version FROM statedeck.version") == Int64(newer))
+        }
+    }
+
+    @Test func twoStoresOpenedAtOnceMakeTheTablesOnce() async throws {
+        try await TemporaryPostgres.with { server in
+            let fixture = PostgresStoreFixture(server)
+            let opened = try await withThrowingTaskGroup(of: Void.self) { group in
+                for _ in 0..<4 {
+                    group.addTask { try await offPool { try fixture.open().close() } }
+                }
+                return try await group.reduce(0) { count, _ in count + 1 }
+            }
+            #expect(opened == 4)
+            #expect(try fixture.integer("SELECT count(*) FROM statedeck.version") == 1)
+            #expect(try fixture.integer("SELECT version FROM statedeck.version") == Int64(PostgresSchema.currentVersion))
+        }
+    }
+
+    @Test func aUrlWithAPasswordIsRefusedWithoutShowingIt() throws {
+        let error = try #require(throws: PostgresStoreError.self) {
+            try PostgresHistoryStore(url: "postgresql://deck:s3cret@db.example:6543/history")
+        }
+        #expect(error == .passwordInURL(server: "db.example:6543/history"))
+        #expect(error.description.contains("PGPASSWORD"))
+        #expect(!error.description.contains("s3cret"))
+        #expect(throws: PostgresStoreError.self) { try PostgresHistoryStore(url: "mysql://deck@db.example/history") }
+    }
+
+    @Test func anUnreachableServerAtOpenIsAnErrorNamingIt() async throws {
+        let server = try await TemporaryPostgres()
+        let fixture = PostgresStoreFixture(server)
+        let name = fixture.serverName
+        await server.remove()
+        let error = try #require(throws: PostgresStoreError.self) { try fixture.open() }
+        guard case .unreachable(let named, _) = error else {
+            Issue.record("not unreachable: \(error)")
+            return
+        }
+        #expect(named == name)
+        #expect(error.description.contains("cannot connect to PostgreSQL at \(name)"))
+    }
+
+    @Test func aKeepWithADeliveryAndAFinishAreCommittedBeforeTheyReturn() async throws {
+        try await TemporaryPostgres.with { server in
+            let fixture = PostgresStoreFixture(server)
+            let store = try fixture.open()
+            var counting = OutageWatch()
+            _ = counting.failed(with: .init(kind: "timeout", title: "Timed out", message: ""), at: fixture.contract.now,
+                                rule: NotifyRule(failures: 3))
+            store.keep(counting, for: "api#0", delivering: nil)
+            #expect(try fixture.integer("SELECT count(*) FROM statedeck.notify_outages") == 0,
+                    "a failed load without a notification waits for the batch")
+            let failure = LedgerSamples.delivery(.failure, at: fixture.contract.now)
+            store.keep(LedgerSamples.toldOutage(at: fixture.contract.now), for: "api#0", delivering: failure)
+            #expect(try fixture.integer("SELECT count(*) FROM statedeck.notify_outbox") == 1, "committed as it is sent")
+            #expect(try fixture.integer("SELECT count(*) FROM statedeck.notify_outages") == 1, "with the outage that told it")
+            store.finished(failure.id)
+            #expect(try fixture.integer("SELECT count(*) FROM statedeck.notify_outbox") == 0, "done: not sent again")
+            store.close()
+        }
+    }
+
+    @Test func aServerThatStopsAndComesBackLosesNoChange() async throws {
+        try await TemporaryPostgres.with { server in
+            let fixture = PostgresStoreFixture(server)
+            let store = try fixture.open {
+                $0.startsWriter = true
+                $0.now = { Date() }
+                $0.flushInterval = .milliseconds(100)
+                $0.reconnectDelays = .milliseconds(50)...(.milliseconds(400))
+            }
+            let heard = Locked<[PanelError?]>([])
+            store.observeTrouble { error in heard.withLock { $0.append(error) } }
+            func record(_ range: Range<Int>) {
+                for index in range {
+                    store.record(PanelChange(panel: "p", at: Date(), state: .loaded(Info(summary: "\(index)")),
+                                             cause: .load(.milliseconds(1))))
+                }
+            }
+            record(0..<10)
+            #expect(try await eventually { try fixture.integer("SELECT count(*) FROM statedeck.changes") == 10 })
+            // The test server commits without waiting for its log (synchronous_commit=off): a
+            // checkpoint puts the commits so far in it, so that the stop below loses none of them.
+            try PostgresConnection(server.url).execute("CHECKPOINT")
+
+            try await server.stop()
+            record(10..<20)
+            let trouble = try #require(await eventuallyValue { store.trouble })
+            #expect(trouble.title == "Can't reach PostgreSQL")
+            #expect(trouble.message.contains("PostgreSQL at \(fixture.serverName) cannot be reached"))
+            #expect(trouble.message.contains("changes wait in memory"))
+            #expect(throws: HistoryStoreError.self) { try store.changes(of: "p", HistoryQuery()) }
+            record(20..<30)
+
+            try await server.start()
+            #expect(await eventually { store.trouble == nil }, "saving resumed by itself")
+            #expect(try await eventually {
+                try fixture.integer("SELECT count(DISTINCT summary) FROM statedeck.changes") == 30
+            }, "no change queued while the server was away is lost")
+            let listed = try store.changes(of: "p", HistoryQuery(limit: 500)).entries.compactMap(\.summary)
+            #expect(Set(listed) == Set((0..<30).map(String.init)))
+            #expect(heard.current.first??.title == "Can't reach PostgreSQL")
+            #expect(heard.current.last! == nil)
+            store.close()
+        }
+    }
+}
+
+extension PostgresHistoryStore: FlushingHistoryStore {}
