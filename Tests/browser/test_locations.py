@@ -1,16 +1,22 @@
 """A panel checked from several places (remote probes beside the server): the server's one-line
 summary and a chip per location on the card and the compact line, drawn as sent and gone when the
-locations are; and `statedeck probe`'s bad flags."""
+locations are; and `statedeck probe` itself: its bad flags, and its reports into a real PostgreSQL."""
 from __future__ import annotations
 
+import shutil
+import signal
 import subprocess
+import tempfile
+import time
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
 
-from conftest import BIN
+from conftest import BIN, REPO
 from helpers import inject_panel, panel, tid
 
+TEMPORARY_POSTGRES = REPO / "scripts" / "temporary-postgres"
 AT = "2026-11-25T10:42:00.000Z"
 LOCATIONS = {
     "id": "alpha",
@@ -94,3 +100,45 @@ def test_a_probe_whose_store_cannot_be_reached_exits_1_without_the_password(tmp_
     bad_store = subprocess.run([str(BIN), "probe", "--store", "mysql://probe:s3cret@h/db", "--config", str(deck),
                                 "--location", "eu-west"], capture_output=True, text=True, timeout=10)
     assert bad_store.returncode == 2 and "postgres://" in bad_store.stderr and "s3cret" not in bad_store.stderr
+
+
+def test_a_probe_reports_its_panels_under_its_location_with_a_heartbeat_and_stops_on_sigterm_within_2_s(tmp_path):
+    # The server runs as nobody under root: its folder's parents must be open to it (pytest's are not).
+    parent = Path(tempfile.mkdtemp(prefix="statedeck-probe-"))
+    parent.chmod(0o755)
+    folder = parent / "postgres"
+    store = subprocess.run([str(TEMPORARY_POSTGRES), "start", str(folder)], check=True, capture_output=True,
+                           text=True).stdout.strip()
+    probe = None
+    try:
+        deck = tmp_path / "deck.yaml"
+        (tmp_path / "status.txt").write_text("fine\n")
+        deck.write_text("title: T\npanels:\n"
+                        "  - { id: up, title: Up, file: { path: status.txt } }\n"
+                        "  - { id: down, title: Down, tcp: { host: 127.0.0.1, port: 9 } }\n")
+        probe = subprocess.Popen([str(BIN), "probe", "--store", store, "--config", str(deck), "--location", "eu-west",
+                                  "--heartbeat", "0.2"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        assert probe.stdout.readline().strip() == f"StateDeck probe eu-west: checking 2 panels from {deck}"
+
+        def rows(sql: str) -> list[str]:
+            out = subprocess.run(["psql", store, "-Atc", sql], check=True, capture_output=True, text=True).stdout
+            return out.split()
+
+        deadline = time.monotonic() + 15
+        while rows("SELECT panel || ':' || health FROM statedeck_probe_results ORDER BY panel") != ["down:down", "up:up"]:
+            assert time.monotonic() < deadline, rows("SELECT * FROM statedeck_probe_results")
+            time.sleep(0.1)
+        seen = rows("SELECT extract(epoch FROM last_seen) FROM statedeck_probes WHERE location = 'eu-west'")
+        time.sleep(0.6)
+        assert rows("SELECT extract(epoch FROM last_seen) FROM statedeck_probes WHERE location = 'eu-west'") != seen, \
+            "the heartbeat moves last_seen"
+
+        started = time.monotonic()
+        probe.send_signal(signal.SIGTERM)
+        assert probe.wait(timeout=5) == 0
+        assert time.monotonic() - started < 2
+    finally:
+        if probe and probe.poll() is None:
+            probe.kill()
+        subprocess.run([str(TEMPORARY_POSTGRES), "stop", str(folder)], check=False)
+        shutil.rmtree(parent, ignore_errors=True)
