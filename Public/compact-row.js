@@ -5,6 +5,7 @@
 import { h, button } from "./dom.js";
 import { createPanelTimeline } from "./timeline.js";
 import { healthOf } from "./overview-model.js";
+import { locationsDisagree } from "./locations.js";
 
 /** @typedef {import('./types.js').PanelState} PanelState */
 /** @typedef {import('./panel.js').PanelActions} PanelActions */
@@ -37,6 +38,8 @@ export function createCompactRow(panelId, opts) {
   const title = h("span", { class: "row-title", data: { testid: "row-title" } });
   const summary = h("span", { class: "row-summary", data: { testid: "row-summary" } });
   const pinned = h("span", { class: ["badge", "badge-debug"], text: "debug", attrs: { hidden: true } });
+  // A panel checked from several places: the server's line over them, after the summary.
+  const locations = h("span", { class: "row-locations", data: { testid: "row-locations" } });
   const toggle = button({
     label: "Open card",
     icon: "chevron-down",
@@ -63,7 +66,7 @@ export function createCompactRow(panelId, opts) {
     title,
     pinned,
     timeline.el,
-    summary,
+    h("span", { class: "row-text" }, summary, locations),
     toggle,
   );
   const el = h(
@@ -99,8 +102,11 @@ export function createCompactRow(panelId, opts) {
       if (summary.textContent !== text) summary.textContent = text;
       summary.title = text;
       pinned.hidden = !s.debugPinned;
+      const where = s.locations?.length ? s.locationsSummary ?? "" : "";
+      if (locations.textContent !== where) locations.textContent = where;
+      locations.dataset.disagree = String(locationsDisagree(s));
       // The group's name says the state too, so a screen reader hears it from the line alone.
-      el.setAttribute("aria-label", `${s.title}: ${HEALTH_LABEL[health]}${text ? `, ${text}` : ""}`);
+      el.setAttribute("aria-label", `${s.title}: ${HEALTH_LABEL[health]}${text ? `, ${text}` : ""}${where ? `; ${where}` : ""}`);
       labelToggle();
       timeline.update(s);
     },

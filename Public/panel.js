@@ -22,6 +22,7 @@ import { renderInfo, renderSkeleton } from "./info.js";
 import { renderErrorCard, retryLine } from "./error-card.js";
 import { withLoading, genericSkeleton } from "./loading.js";
 import { createPanelTimeline } from "./timeline.js";
+import { renderLocations } from "./locations.js";
 
 /** @typedef {import('./types.js').PanelState} PanelState */
 /** @typedef {import('./types.js').UptimeReport} UptimeReport */
@@ -130,6 +131,8 @@ export function createPanelView(panelId, actions) {
     onSlot: (slot) => actions.openHistory(panelId, historyButton, slot),
   });
   el.insertBefore(timeline.el, body.nextSibling);
+  /** @type {HTMLElement | null} the locations drawn over the body, for a panel checked from several places */
+  let locations = null;
 
   /** Presentational memory: when the current loading / item actions were first seen, and when their
    * indicators appeared (the start of their reveal animation, which is when they are painted). */
@@ -342,6 +345,11 @@ export function createPanelView(panelId, actions) {
     el.dataset.restored = String(Boolean(s.restored));
     body.setAttribute("aria-busy", String(loading));
     replaceChildren(body, parts);
+    const nextLocations = renderLocations(s);
+    if (locations && nextLocations) locations.replaceWith(nextLocations);
+    else if (nextLocations) el.insertBefore(nextLocations, body);
+    else locations?.remove();
+    locations = nextLocations;
 
     phaseLabel.textContent = s.queued && s.isLoading ? "Queued" : PHASE_LABEL[s.phase] ?? s.phase;
     const when = clockTime(s.since);

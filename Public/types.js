@@ -125,6 +125,19 @@
  * @property {boolean} [stale] the shown info is the last good one, kept after a dismissed error card
  * @property {boolean} [restored] what the panel shows is from before the server restarted; false once
  *   the first load since the restart has ended
+ * @property {PanelLocation[] | null} [locations] how the panel fares from each place it is checked from,
+ *   the server's own first; null while it is checked from the server's place only
+ * @property {string | null} [locationsSummary] the server's one line over `locations`
+ */
+
+/**
+ * How a panel fares from one place (the server's own, or a remote probe's).
+ * @typedef {object} PanelLocation
+ * @property {string} name
+ * @property {"up" | "down" | "loading" | "noData"} health noData: the place stopped reporting
+ * @property {string | null} [summary] the info's summary while up, the error's title while down
+ * @property {string | null} [since] ISO time its health began (noData: its last report)
+ * @property {number | null} [uptime] percent of the checked time it saw the panel up
  */
 
 /**

@@ -31,6 +31,13 @@ extension Deck {
         /// (1 s): a retry sooner than that joins one load at the floor, so no client can
         /// hammer a source by clicking or scripting retries.
         public var manualLoadFloor: Duration = .seconds(1)
+        /// The name of the place this deck checks its panels from, among the places of a panel
+        /// checked from several (``PanelState/locations``): ``ownLocation`` unless a probe or
+        /// server names it.
+        public var location = Configuration.ownLocation
+
+        /// The name of a server's own place among a panel's locations.
+        public static let ownLocation = "local"
 
         /// Production defaults: the alarm clock (continuous time, sleeps on one alarm thread), the system's wall time and randomness.
         public init(

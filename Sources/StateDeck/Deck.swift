@@ -67,7 +67,7 @@ public actor Deck {
                         maximumInfoItems: configuration.maximumInfoItems)
         let date = configuration.now()
         self.panels = panels.map { panel in
-            var runtime = PanelRuntime(panel, at: date)
+            var runtime = PanelRuntime(panel, at: date, location: configuration.location)
             if let memory = memories[panel.id] { runtime.restore(memory) }
             return runtime
         }

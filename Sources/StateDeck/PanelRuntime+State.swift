@@ -21,7 +21,15 @@ extension PanelRuntime {
             debugPinned: debugPinned,
             stale: stale,
             restored: restored,
-            queued: load?.turn.isWaiting ?? false
+            queued: load?.turn.isWaiting ?? false,
+            locations: locations,
+            locationsSummary: locations.map(PanelLocation.summary(of:))
         )
+    }
+
+    /// The deck's own location first, then the others by name; nil while no other reports.
+    private var locations: [PanelLocation]? {
+        guard !remoteLocations.isEmpty else { return nil }
+        return [ownRecord.location(named: location)] + remoteLocations
     }
 }

@@ -47,16 +47,25 @@ struct PanelRuntime {
     var firstRefreshSpread = 1.0
     /// The state last sent to observers.
     var published: PanelState?
+    /// The name of the deck's own place among the panel's locations.
+    let location: String
+    /// What the deck saw of the panel from its own place.
+    var ownRecord = LocationRecord()
+    /// How the panel fares from other places (remote probes), pushed from outside; none makes
+    /// the state carry no locations.
+    var remoteLocations: [PanelLocation] = []
 
-    init(_ panel: Panel, at date: Date) {
+    init(_ panel: Panel, at date: Date, location: String = Deck.Configuration.ownLocation) {
         self.panel = panel
         presenter = ErrorPresenter(panelOptions: panel.recoveryOptions)
         history = ViewStateHistory(at: date)
+        self.location = location
     }
 
     /// Records `state`; info gets the panel's item actions, and any result ends staleness and
     /// restoration.
     mutating func record(_ state: ViewState, at date: Date) {
+        ownRecord.record(state, at: date)
         switch state {
         case .loaded(let info):
             history.setState(.loaded(panel.offeringItemActions(in: info)), at: date)

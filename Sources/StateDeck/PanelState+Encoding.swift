@@ -2,7 +2,7 @@ extension PanelState: Encodable {
     private enum CodingKeys: String, CodingKey {
         case id, title, group, phase, isInitialLoading, isLoading, latestValidInfo, latestInfo
         case latestValidError, latestError, latestNonLoading, modifyingIds, history, presentation
-        case placeholder, retry, debugPinned, stale, restored, queued
+        case placeholder, retry, debugPinned, stale, restored, queued, locations, locationsSummary
     }
 
     /// Every documented field is written, nil ones as JSON null.
@@ -28,6 +28,8 @@ extension PanelState: Encodable {
         try container.encode(stale, forKey: .stale)
         try container.encode(restored, forKey: .restored)
         try container.encode(queued, forKey: .queued)
+        try container.encode(locations, forKey: .locations)
+        try container.encode(locationsSummary, forKey: .locationsSummary)
     }
 }
 

@@ -38,6 +38,11 @@ public struct PanelState: Sendable, Equatable {
     /// The panel's load waits for its turn behind a limit of its source (the commands running at
     /// once, the http requests to one host); its timeout stands still meanwhile.
     public var queued: Bool
+    /// How the panel fares from each place it is checked from, the deck's own first; nil while
+    /// it is checked from the deck's place only.
+    public var locations: [PanelLocation]? = nil
+    /// One line over `locations`, such as "Down from eu-west only"; nil without locations.
+    public var locationsSummary: String? = nil
 
     /// What the panel shows: its valid info, else its valid error, else nothing.
     public var latestNonLoading: Outcome? {

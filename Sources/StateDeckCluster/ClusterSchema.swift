@@ -2,7 +2,8 @@ import Postgres
 
 /// The tables a cluster shares in PostgreSQL: the events the leader made, numbered; each panel's
 /// current documents, as replicas serve them; the deck's layout; and actions on their way to the
-/// leader, with its answers.
+/// leader, with its answers. From version 2: the probes that check the deck from other places
+/// (`statedeck probe`), and each one's newest result of each panel.
 ///
 /// Each version's statements, in order; a version once released never changes.
 enum ClusterSchema {
@@ -19,6 +20,15 @@ enum ClusterSchema {
             id bigserial PRIMARY KEY, method text NOT NULL, target text NOT NULL, body text NOT NULL,
             sent timestamptz NOT NULL DEFAULT now(), claimed boolean NOT NULL DEFAULT false,
             status integer, answer text);
+        """,
+        """
+        CREATE TABLE statedeck_probes (
+            location text PRIMARY KEY, last_seen timestamptz NOT NULL, heartbeat_ms integer NOT NULL);
+        CREATE TABLE statedeck_probe_results (
+            location text NOT NULL REFERENCES statedeck_probes ON DELETE CASCADE, panel text NOT NULL,
+            health text NOT NULL CHECK (health IN ('up', 'down', 'loading')), summary text, since timestamptz,
+            up_ms bigint NOT NULL, down_ms bigint NOT NULL, checked_at timestamptz NOT NULL,
+            PRIMARY KEY (location, panel));
         """,
     ]
 

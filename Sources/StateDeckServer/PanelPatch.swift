@@ -36,7 +36,7 @@ struct PanelPatch: Encodable {
     private enum CodingKeys: String, CodingKey {
         case id, title, group, phase, since, isInitialLoading, isLoading, latestValidInfo, latestInfo
         case latestValidError, latestError, modifyingIds, presentation, placeholder, retry, debugPinned, stale
-        case restored, queued
+        case restored, queued, locations, locationsSummary
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -148,6 +148,8 @@ struct PanelPatch: Encodable {
         .flag(.stale, \.stale),
         .flag(.restored, \.restored),
         .flag(.queued, \.queued),
+        .value(.locations, \.locations, default: nil),
+        .text(.locationsSummary, \.locationsSummary, default: nil),
     ]
 }
 

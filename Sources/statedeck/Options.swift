@@ -7,9 +7,9 @@ struct Options: ParsableCommand {
         commandName: "statedeck",
         abstract: "A live dashboard of loading states, error cards and toasts, served on localhost.",
         // ArgumentParser's own line ends in `<subcommand>`, as if serving needed one.
-        usage: "statedeck [<options>]\n  statedeck check <file>",
+        usage: "statedeck [<options>]\n  statedeck check <file>\n  statedeck probe --store <url> --config <file> --location <name>",
         discussion: "Without --config it serves the built-in demo deck. 'statedeck check FILE' validates a deck file and exits.",
-        subcommands: [CheckOptions.self]
+        subcommands: [CheckOptions.self, ProbeOptions.self]
     )
 
     @Option(name: .long, help: ArgumentHelp("A deck file (YAML or JSON).", valueName: "file"))

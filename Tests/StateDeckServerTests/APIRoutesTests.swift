@@ -9,7 +9,7 @@ extension Live {
         static let panelKeys: Set<String> = [
             "id", "title", "group", "phase", "isInitialLoading", "isLoading", "latestValidInfo", "latestInfo",
             "latestValidError", "latestError", "latestNonLoading", "modifyingIds", "history",
-            "presentation", "placeholder", "retry", "debugPinned", "stale", "restored", "queued",
+            "presentation", "placeholder", "retry", "debugPinned", "stale", "restored", "queued", "locations", "locationsSummary",
         ]
 
         // MARK: GET /api/state and /api/panels/{id}

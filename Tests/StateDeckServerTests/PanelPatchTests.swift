@@ -51,6 +51,21 @@ import Testing
         #expect(try size(toLoaded) + 45 < 300)
     }
 
+    @Test func aChangeOfAnotherPlaceCarriesOnlyTheLocationsAndTheirLine() async throws {
+        let loaded = try await Self.state(after: [.loading, .loaded(Self.info)])
+        var checked = loaded
+        checked.locations = [PanelLocation(name: "local", health: .up), PanelLocation(name: "eu-west", health: .down)]
+        checked.locationsSummary = "Down from eu-west only"
+        let toChecked = try json(PanelPatch(from: loaded, to: checked))
+        #expect(Set(toChecked.keys) == ["id", "locations", "locationsSummary"])
+        #expect(toChecked["locationsSummary"] as? String == "Down from eu-west only")
+        #expect(PanelPatch(from: checked, to: checked).isEmpty)
+        let back = try json(PanelPatch(from: checked, to: loaded))
+        #expect(Set(back.keys) == ["id", "locations", "locationsSummary"])
+        #expect(back["locations"] is NSNull, "gone: null, so the page draws no locations")
+        #expect(try json(PanelPatch(from: nil, to: loaded))["locations"] == nil, "the compact form leaves them out")
+    }
+
     @Test func aFieldThatBecameNullIsSentAsNullAndTheNewestInfoTravelsOnlyAlone() async throws {
         let loaded = try await Self.state(after: [.loading, .loaded(Self.info)])
         let failed = try await Self.state(after: [.loading, .loaded(Self.info), .error(.timeout)])

@@ -78,7 +78,8 @@ import Testing
              "latestValidInfo": null, "latestInfo": null, "latestValidError": null, "latestError": null,
              "latestNonLoading": null, "modifyingIds": null,
              "history": [{"state": "initial", "at": "2026-11-22T10:00:00.123Z"}],
-             "presentation": \(Self.presentation), "placeholder": null, "retry": null, "debugPinned": false, "stale": false, "restored": false, "queued": false}
+             "presentation": \(Self.presentation), "placeholder": null, "retry": null, "debugPinned": false, "stale": false, "restored": false, "queued": false,
+             "locations": null, "locationsSummary": null}
             """)
     }
 
@@ -99,8 +100,30 @@ import Testing
              "history": [{"state": "initial", "at": "2026-11-22T10:00:00.123Z"}, {"state": "loaded", "at": "2026-11-22T10:00:00.123Z"},
                          {"state": "error", "at": "2026-11-22T10:00:00.123Z"}],
              "presentation": \(Self.presentation), "placeholder": null,
-             "retry": {"attempt": 2, "of": 3, "nextAt": "2026-11-22T10:00:00.123Z"}, "debugPinned": false, "stale": false, "restored": false, "queued": false}
+             "retry": {"attempt": 2, "of": 3, "nextAt": "2026-11-22T10:00:00.123Z"}, "debugPinned": false, "stale": false, "restored": false, "queued": false,
+             "locations": null, "locationsSummary": null}
             """)
+    }
+
+    @Test func aPanelCheckedFromSeveralPlacesListsTheDecksOwnFirstThenTheOthersByName() async throws {
+        let deck = Deck("My stack", configuration: Deck.Configuration(now: { Self.date }),
+                        panels: [Panel("api", title: "API") { .one }])
+        try await deck.push(.loaded(Info(summary: "ok")), panel: "api")
+        #expect(try await deck.panelState("api").locations == nil, "one place only: no locations")
+        await deck.setRemoteLocations(["api": [
+            PanelLocation(name: "us-east", health: .noData, since: Self.date, uptime: 99.5),
+            PanelLocation(name: "eu-west", health: .down, summary: "Timed out", since: Self.date, uptime: 12.25),
+            PanelLocation(name: "local", health: .down),
+        ], "gone": [PanelLocation(name: "eu-west", health: .up)]])
+        let state = try await deck.panelState("api")
+        try expectJSON(state.locations, """
+            [{"name": "local", "health": "up", "summary": "ok", "since": "2026-11-22T10:00:00.123Z", "uptime": null},
+             {"name": "eu-west", "health": "down", "summary": "Timed out", "since": "2026-11-22T10:00:00.123Z", "uptime": 12.25},
+             {"name": "us-east", "health": "noData", "summary": null, "since": "2026-11-22T10:00:00.123Z", "uptime": 99.5}]
+            """)
+        #expect(state.locationsSummary == "Down from eu-west only; no data from us-east")
+        await deck.setRemoteLocations([:])
+        #expect(try await deck.panelState("api").locations == nil)
     }
 
     @Test func latestNonLoadingPrefersInfo() throws {
