@@ -1,7 +1,6 @@
 import Locking
 import Postgres
 import StateDeckServer
-import Threading
 
 /// Actions on their way to the leader: a server that does not run the deck writes the request
 /// to `statedeck_actions` and waits; the leader claims it, runs it through its routes, writes the
@@ -10,15 +9,13 @@ final class ClusterActions: Sendable {
     static let requests = "statedeck_actions"
     static let answers = "statedeck_answers"
 
-    private let url: String
     /// How long a forwarded action waits for the leader's answer; older requests are not claimed.
     private let timeout: Duration
-    /// A session of its own, used by one caller at a time, opened again when it broke.
-    private let session = Locked<PostgresConnection?>(nil)
+    private let session: StoreSession
     private let waiting = Locked<[Int64: CheckedContinuation<ForwardedAction.Answer?, Never>]>([:])
 
     init(url: String, timeout: Duration) {
-        self.url = url
+        session = StoreSession(url: url)
         self.timeout = timeout
     }
 
@@ -84,7 +81,7 @@ final class ClusterActions: Sendable {
 
     /// Removes actions answered or expired a minute ago.
     func trim() {
-        _ = try? run { session throws(PostgresError) in
+        _ = try? session.run { session throws(PostgresError) in
             try session.execute("DELETE FROM statedeck_actions WHERE sent < now() - interval '1 minute'")
         }
     }
@@ -104,31 +101,10 @@ final class ClusterActions: Sendable {
         waiting.withLock { $0.removeValue(forKey: id) }?.resume(returning: answer)
     }
 
-    /// `run(body)` on a thread of its own, off the caller's; nil when it failed.
+    /// `body` on the session, off the caller's thread; nil when it failed.
     private func blocking<T: Sendable>(
         _ body: @escaping @Sendable (PostgresConnection) throws(PostgresError) -> T
     ) async -> T? {
-        (try? await DetachedThread.value { [self] in try? run(body) }) ?? nil
-    }
-
-    /// Runs `body` on the session, opening it first when there is none; a broken session is
-    /// dropped, so the next call opens another.
-    private func run<T>(_ body: (PostgresConnection) throws(PostgresError) -> T) throws(PostgresError) -> T {
-        try session.withLock { session -> Result<T, PostgresError> in
-            let current: PostgresConnection
-            if let session {
-                current = session
-            } else {
-                do throws(PostgresError) {
-                    current = try PostgresConnection(url)
-                } catch {
-                    return .failure(error)
-                }
-            }
-            session = current
-            let result = Result { () throws(PostgresError) in try body(current) }
-            if !current.isConnected { session = nil }
-            return result
-        }.get()
+        try? await session.blocking(body).get()
     }
 }

@@ -57,10 +57,13 @@ struct Launcher {
             Browser.open(url)
         }
         let reloading = session.map { session in Task { await session.run(serving: server) } }
+        // What probes elsewhere report, shown on each panel while this process runs the deck.
+        let probing = options.store.map { store in Task { await ProbeReports(url: store).run(serving: server) } }
 
         let signal = await termination.next()
         Logger(label: "statedeck").info("signal \(signal): stopping")
         reloading?.cancel()
+        probing?.cancel()
         // A delivery answered meanwhile is forgotten in the history, not sent again by the next run.
         await server.stop(waitingForDeliveries: .milliseconds(300))
         history?.close()
