@@ -17,6 +17,9 @@ struct APIRoutes: Sendable {
     let debugEnabled: Bool
     /// Bytes an SSE client may fall behind by before it is dropped.
     let streamCapacity: Int
+    /// How long a stream whose `Last-Event-ID` is newer than this server's newest event waits for
+    /// it: a replica behind another server the page was on (a cluster); nil alone.
+    let catchUp: Duration?
     /// The answer of the server that runs the deck, when this one does not (a cluster); nil when
     /// this one does.
     let forward: @Sendable (HTTPRequest) async -> HTTPResponse?
@@ -83,7 +86,19 @@ struct APIRoutes: Sendable {
             .response(.metrics(metrics.exposition()))
         }
         router.on(.get, "/events") { request, _ in
-            .response(EventsRoute.open(request: request, mirror: mirror, capacity: streamCapacity))
+            let hub = mirror.hub
+            guard let catchUp, let seen = request.headers["Last-Event-ID"].flatMap(UInt64.init), seen > hub.lastEventID else {
+                return .response(EventsRoute.open(request: request, mirror: mirror, capacity: streamCapacity))
+            }
+            // Answered at once, the page would get a snapshot older than what it has seen, then
+            // those events again.
+            return .deferred {
+                let deadline = ContinuousClock.now + catchUp
+                while hub.lastEventID < seen, ContinuousClock.now < deadline {
+                    try? await Task.sleep(for: .milliseconds(10))
+                }
+                return EventsRoute.open(request: request, mirror: mirror, capacity: streamCapacity)
+            }
         }
         BadgeRoute(mirror: mirror, historyReader: historyReader).register(on: &router)
     }

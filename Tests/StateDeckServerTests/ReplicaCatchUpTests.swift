@@ -1,0 +1,55 @@
+import DeckTestSupport
+import Locking
+import StateDeck
+import StateDeckServer
+import Testing
+import TestSupport
+
+/// A server of a cluster serves what its store hands over; a page may come to it from another
+/// server that was further ahead. The cluster here is the test's hand.
+@Suite struct ReplicaCatchUpTests {
+    /// A cluster whose store is the test: it feeds the member itself.
+    final class HandFedCluster: DeckCluster, EventRelay {
+        let member = Locked<ClusterMember?>(nil)
+        var relay: any EventRelay { self }
+        func relay(event: String, data: String, panel: String?) {}
+        func join(_ member: ClusterMember) async throws {
+            self.member.withLock { $0 = member }
+            member.replicate(header: Array(#"{"title":"Fed","lastEventId":"#.utf8), order: [], panels: [])
+        }
+        func forward(_ action: ForwardedAction) async -> ForwardedAction.Answer? { nil }
+        func leave() async {}
+    }
+
+    @Test func aPageFurtherAheadThanThisServerWaitsForItAndGetsOnlyWhatItMissed() async throws {
+        let cluster = HandFedCluster()
+        var options = LiveDeckServer.Options()
+        options.cluster = (cluster, { Deck("Fed") {} })
+        let deck = Deck("Fed") {}
+        try await LiveDeckServer.run(deck, options) { server in
+            let member = try #require(cluster.member.current)
+            for id in UInt64(10)...12 { member.replicate(event: "toast", data: #"{"n":\#(id)}"#, id: id) }
+            async let opened = server.events(lastEventID: "14")   // seen on a server further ahead
+            try await Task.sleep(for: .milliseconds(200))
+            for id in UInt64(13)...15 { member.replicate(event: "toast", data: #"{"n":\#(id)}"#, id: id) }
+            let (_, first) = try await opened.opening()
+            #expect(first?.event == "toast")
+            #expect(first?.id == "15", "events after 14 only: no older snapshot, nothing twice")
+        }
+    }
+
+    @Test func aPageFurtherAheadThanTheServerEverGetsGetsASnapshotAfterTheWait() async throws {
+        let cluster = HandFedCluster()
+        var options = LiveDeckServer.Options()
+        options.cluster = (cluster, { Deck("Fed") {} })
+        try await LiveDeckServer.run(Deck("Fed") {}, options) { server in
+            let member = try #require(cluster.member.current)
+            member.replicate(event: "toast", data: "{}", id: 10)
+            let started = ContinuousClock.now
+            let page = try await server.events(lastEventID: "99")
+            let (_, first) = try await page.opening()
+            #expect(first?.event == "snapshot")
+            #expect(started.duration(to: .now) >= .seconds(2))
+        }
+    }
+}
