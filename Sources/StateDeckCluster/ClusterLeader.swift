@@ -17,6 +17,9 @@ final class ClusterLeader {
     private let member: ClusterMember
     /// The id of the next event; consecutive, since only the lock's holder writes.
     private var nextID: UInt64
+    /// The newest event in the store when the lock was taken (0 for none): this server's replica
+    /// must hold it before its deck starts from what the pages were shown.
+    let newestAtTakeover: UInt64
     private let keptEvents: Int
 
     /// Takes the leader's lock on `session`, or returns nil while another server holds it.
@@ -27,6 +30,9 @@ final class ClusterLeader {
         self.member = member
         self.keptEvents = keptEvents
         let newest = try session.query("SELECT max(id) FROM statedeck_events").integer(0, 0).map(UInt64.init) ?? 0
+        newestAtTakeover = newest
+        // Every reader wakes and reads what the last leader wrote.
+        try session.query("SELECT pg_notify($1, '')", [ClusterFeed.channel])
         // A first leader numbers from the time, as a lone server does, so ids a page kept from an
         // earlier single server are older than anything here.
         nextID = newest > 0 ? newest + 1 : WallClock.microsecondsSince1970()

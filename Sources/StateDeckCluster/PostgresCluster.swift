@@ -48,6 +48,8 @@ public final class PostgresCluster: DeckCluster {
     private let logger: Logger
     private let stopping = Locked(false)
     private let hasDeck = Locked(false)
+    /// The newest event the feed handed to the replica.
+    private let replicated = Locked<UInt64>(0)
     /// Written once at `leave()`: its read end wakes the feed's wait.
     private let wake: (read: Int32, write: Int32)
     /// Signalled by each thread as it ends.
@@ -122,6 +124,7 @@ public final class PostgresCluster: DeckCluster {
             do {
                 let heard = try feed.follow(waiting: configuration.electionInterval, wake: wake.read)
                 if !hasDeck.current, feed.hasDeck { hasDeck.withLock { $0 = true } }
+                replicated.withLock { $0 = feed.lastID }
                 let answers = heard.filter { $0.channel == ClusterActions.answers }.map(\.payload)
                 if !answers.isEmpty { Task { [actions] in await actions.heard(answers: answers) } }
                 // Requests are also looked for on every wakeup: one sent before this server led
@@ -153,9 +156,12 @@ public final class PostgresCluster: DeckCluster {
         }
         while !isStopping {
             guard let current = leader else {
-                if let session = try? PostgresConnection(url),
+                // Each new session checks the tables first: a store restored from a backup, or
+                // made anew, gets them again.
+                if let session = try? PostgresConnection(url), (try? ClusterSchema.migrate(session)) != nil,
                    let taken = try? ClusterLeader(session: session, member: member, keptEvents: configuration.keptEvents) {
                     leader = taken
+                    awaitReplica(upTo: taken.newestAtTakeover)
                     setLeading(true)
                 } else {
                     pause()
@@ -185,6 +191,15 @@ public final class PostgresCluster: DeckCluster {
         }
         // What the deck said before it stopped still reaches the others; then the lock goes.
         if let leader { try? leader.write(log.take(upTo: ClusterLeader.batchLimit, waiting: .zero)) }
+    }
+
+    /// Waits (2 s at most) until the replica holds event `id`: the deck starts from what the pages
+    /// were shown, so it must have seen what the last leader wrote before it went.
+    private func awaitReplica(upTo id: UInt64) {
+        let deadline = ContinuousClock.now + .seconds(2)
+        while replicated.current < id, ContinuousClock.now < deadline, !isStopping {
+            usleep(5_000)
+        }
     }
 
     /// The card a server shows while the store cannot be read.

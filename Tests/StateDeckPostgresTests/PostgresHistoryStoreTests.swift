@@ -188,10 +188,6 @@ struct PostgresHistoryStoreTests {
             }
             record(0..<10)
             #expect(try await eventually { try fixture.integer("SELECT count(*) FROM statedeck.changes") == 10 })
-            // The test server commits without waiting for its log (synchronous_commit=off): a
-            // checkpoint puts the commits so far in it, so that the stop below loses none of them.
-            try PostgresConnection(server.url).execute("CHECKPOINT")
-
             try await server.stop()
             record(10..<20)
             let trouble = try #require(await eventuallyValue { store.trouble })
