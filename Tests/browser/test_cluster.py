@@ -227,3 +227,29 @@ def test_the_example_behind_nginx_keeps_its_page_live_when_the_leader_is_killed(
     finally:
         os.killpg(example.pid, signal.SIGTERM)
         example.wait(15)
+
+
+def test_a_probe_elsewhere_shows_per_location_and_turns_to_no_data_when_it_goes_silent(store, tmp_path):
+    deck = write_deck(tmp_path / "deck", slow_seconds=0.1)
+    server = Server(["--config", str(deck), "--store", store], "cluster-probed").start()
+    probe = subprocess.Popen([str(BIN), "probe", "--store", store, "--config", str(deck), "--location", "eu-west"],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        def summary():
+            return server.panel("alpha").get("locationsSummary")
+
+        assert wait_for(lambda: summary() == "Up from all 2 locations", 15, "the probe's results never showed")
+        places = {p["name"]: p["health"] for p in server.panel("alpha")["locations"]}
+        assert places == {"local": "up", "eu-west": "up"}
+        flaky = wait_for(lambda: server.panel("flaky").get("locationsSummary"), 15, "no locations on flaky")
+        assert flaky == "Down from all 2 locations", "flaky fails everywhere (its flag file is missing)"
+        probe.send_signal(signal.SIGTERM)
+        assert probe.wait(3) == 0
+        silent = wait_for(lambda: "no data from eu-west" in (summary() or "") and summary(), 30,
+                          "a silent probe never turned to no data")
+        assert silent == "Up from local; no data from eu-west"
+        assert {p["name"]: p["health"] for p in server.panel("alpha")["locations"]}["eu-west"] == "noData"
+    finally:
+        if probe.poll() is None:
+            probe.kill()
+        server.stop()
