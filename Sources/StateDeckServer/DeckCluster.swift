@@ -1,3 +1,4 @@
+import Locking
 import StateDeck
 
 /// Several servers sharing one deck through a store: one at a time, the leader, runs the deck;
@@ -50,15 +51,20 @@ public final class ClusterMember: Sendable {
     private let leadership: @Sendable (Bool) async -> Void
     private let runsDeck: @Sendable () -> Bool
     private let performer: @Sendable (ForwardedAction) async -> ForwardedAction.Answer
+    private let troubleShower: @Sendable (PanelError?) async -> Void
+    /// Trouble and its end reach the pages in the order they happened.
+    private let showing = Locked<Task<Void, Never>?>(nil)
 
     init(replica: StateMirror, leading: StateMirror, leadership: @escaping @Sendable (Bool) async -> Void,
          runsDeck: @escaping @Sendable () -> Bool,
-         perform: @escaping @Sendable (ForwardedAction) async -> ForwardedAction.Answer) {
+         perform: @escaping @Sendable (ForwardedAction) async -> ForwardedAction.Answer,
+         showTrouble: @escaping @Sendable (PanelError?) async -> Void) {
         self.replica = replica
         self.leading = leading
         self.leadership = leadership
         self.runsDeck = runsDeck
         performer = perform
+        troubleShower = showTrouble
     }
 
     /// Whether this server runs the deck now: only then does it take forwarded actions.
@@ -85,10 +91,15 @@ public final class ClusterMember: Sendable {
         replica.replicate(event: event, data: data, id: id)
     }
 
-    /// Shows the store's trouble above every panel of this server's pages, or nil once it works
-    /// again: the pages keep the last state meanwhile.
+    /// Shows the store's trouble on this server's pages (above every panel, and on the server's
+    /// own panel), or nil once it works again: the pages keep the last state meanwhile.
     public func setStoreTrouble(_ error: PanelError?) {
-        replica.setOwnNotice(error.map { ErrorPresenter().card(for: $0) })
+        showing.withLock { showing in
+            showing = Task { [previous = showing, troubleShower] in
+                await previous?.value
+                await troubleShower(error)
+            }
+        }
     }
 
     /// The newest event id this server's pages were sent.

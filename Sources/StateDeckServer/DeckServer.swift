@@ -136,7 +136,8 @@ public final class DeckServer: Sendable {
         if let cluster {
             let member = ClusterMember(
                 replica: mirror, leading: source, leadership: { [self] leads in await setLeading(leads) },
-                runsDeck: { [leading] in leading.current }, perform: { [router] action in await Self.perform(action, on: router) })
+                runsDeck: { [leading] in leading.current }, perform: { [router] action in await Self.perform(action, on: router) },
+                showTrouble: { [self] error in await showStoreTrouble(error) })
             try await cluster.cluster.join(member)
         }
         let port = try http.start()
@@ -165,6 +166,20 @@ public final class DeckServer: Sendable {
             let fresh = await cluster.makeDeck()
             current.withLock { $0 = fresh }
         }
+    }
+
+    /// Shows that the cluster's store cannot be reached above every panel and on the server's own
+    /// panel (as the deck would show the error there), or the replicated state again for nil.
+    private func showStoreTrouble(_ error: PanelError?) async {
+        var own: ReplicatedPanel?
+        if let error, let id = configuration.ownPanelID, let declaration = await current.current.declaration(of: id) {
+            let deck = current.current
+            let scratch = Deck(deck.title, configuration: deck.configuration, panels: [declaration],
+                               memories: mirror.replicatedMemory(of: id).map { [id: $0] } ?? [:])
+            try? await scratch.push(.error(error), panel: id)
+            own = (try? await scratch.panelState(id)).flatMap(mirror.replicated)
+        }
+        mirror.setOwnState(notice: error.map { ErrorPresenter().card(for: $0) }, panel: own)
     }
 
     /// The leader's answer to an action this server let in, or 503 when no server leads.

@@ -22,6 +22,9 @@ public struct ServerConfiguration: Sendable {
     public var streamCapacity = 256 * 1024
     /// Addresses in front of the server (a load balancer) whose `Host` and `Origin` count as its own.
     public var publicAddresses: [PublicAddress] = []
+    /// The panel that tells about the server itself, if the deck has one: a server of a cluster
+    /// shows there (and above every panel) that it cannot reach the store.
+    public var ownPanelID: String?
 
     /// Serves on `host:port` the page of `publicDirectory`, or of the `Public/` folder found by
     /// ``PublicDirectory/locate(override:)`` when nil.

@@ -30,6 +30,9 @@ final class StateMirror: Sendable {
         /// A replica's own error card, shown in place of `notice` while set (the cluster's store
         /// cannot be reached, so no event can say so).
         var ownNotice: [UInt8]?
+        /// A replica's own version of a panel, shown in place of the replicated one while set: the
+        /// server's own panel, saying the store cannot be reached.
+        var ownPanel: ReplicatedPanel?
         /// The last `/api/state` document built, with the event id it was built at.
         var document: (eventID: UInt64, body: SharedBytes)?
     }
@@ -134,13 +137,18 @@ final class StateMirror: Sendable {
     /// One panel's current `PanelState` document, every field and its history included, or nil
     /// for an unknown id.
     func panel(_ id: String) -> [UInt8]? {
-        let (state, replicated) = contents.withLock { ($0.panels[id], $0.replicated[id]?.document) }
+        let (state, replicated) = contents.withLock { contents in
+            (contents.panels[id], contents.ownPanel.flatMap { $0.id == id ? $0.document : nil } ?? contents.replicated[id]?.document)
+        }
         return state.flatMap { try? encoder.encode($0) } ?? replicated
     }
 
     /// Panel `id`'s label and health, or nil for an unknown id.
     func headline(of id: String) -> PanelHeadline? {
-        contents.withLock { $0.panels[id].map(PanelHeadline.init) ?? $0.replicated[id]?.headline }
+        contents.withLock { contents in
+            contents.panels[id].map(PanelHeadline.init)
+                ?? contents.ownPanel.flatMap { $0.id == id ? $0.headline : nil } ?? contents.replicated[id]?.headline
+        }
     }
 
     /// The `GET /api/state` document; rebuilt only when an event came since the last one.
@@ -176,6 +184,7 @@ final class StateMirror: Sendable {
     }
 
     private func compactForm(of id: String, in contents: inout Contents) -> [UInt8] {
+        if let own = contents.ownPanel, own.id == id { return own.compact }
         if let bytes = contents.compact[id] { return bytes }
         let state = contents.panels[id]
         let bytes = state.flatMap { try? encoder.encode(PanelPatch(from: nil, to: $0)) } ?? []
@@ -262,17 +271,34 @@ extension StateMirror {
         contents.document = nil
     }
 
-    /// Shows `card` above every panel in place of the deck's notice, or the deck's notice again for
-    /// nil, and tells the pages connected now (an event without an id: the store that numbers
-    /// events is what cannot be reached).
-    func setOwnNotice(_ card: ErrorCard?) {
+    /// Shows `card` above every panel in place of the deck's notice and `panel` in place of its
+    /// replicated version, or the replicated state again for nil, and sends the pages connected
+    /// now the whole state as a `snapshot` without an id: the store that numbers events is what
+    /// cannot be reached, and a patch of this server's own would leave the pages behind the
+    /// store's next one.
+    func setOwnState(notice card: ErrorCard?, panel: ReplicatedPanel?) {
         let bytes = card.flatMap { try? encoder.encode($0) }
-        let shown = contents.withLock { contents in
+        contents.withLock { contents in
             contents.ownNotice = bytes
+            contents.ownPanel = panel
             contents.document = nil
-            return bytes ?? contents.notice
         }
-        hub.announce(event: "notice", data: String(decoding: shown, as: UTF8.self))
+        let document = stateDocument(at: hub.lastEventID)
+        hub.announce(event: "snapshot", data: String(decoding: document.bytes, as: UTF8.self))
+    }
+
+    /// `state` as a replica holds a panel.
+    func replicated(_ state: PanelState) -> ReplicatedPanel? {
+        guard let compact = try? encoder.encode(PanelPatch(from: nil, to: state)),
+              let document = try? encoder.encode(state) else { return nil }
+        return ReplicatedPanel(id: state.id, compact: compact, document: document, headline: PanelHeadline(state))
+    }
+
+    /// The replicated memory of panel `id`, or nil for a panel the replica does not hold.
+    func replicatedMemory(of id: String) -> PanelMemory? {
+        contents.withLock { contents in
+            contents.replicated[id].map { ReplicatedPanel(id: id, compact: [], document: $0.document, headline: $0.headline) }
+        }?.memory
     }
 
     /// Keeps what an event another process published changes (a toast, the notice) and publishes

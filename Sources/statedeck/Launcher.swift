@@ -115,6 +115,7 @@ struct Launcher {
         configuration.host = options.host
         configuration.port = options.port
         configuration.debug = options.debug
+        configuration.ownPanelID = StateDeckPanel.id
         configuration.publicAddresses = options.publicURL.compactMap { try? PublicAddress(parsing: $0) }
         if let tokenFile = options.tokenFile {
             do {

@@ -21,6 +21,8 @@ public final class LiveDeckServer: Sendable {
         public var history: (any HistoryStore)?
         /// Addresses in front of the server (a load balancer) it answers to.
         public var publicAddresses: [PublicAddress] = []
+        /// The panel that tells about the server itself.
+        public var ownPanelID: String?
         /// Other servers sharing the deck, and how to make it anew; none by default.
         public var cluster: (cluster: any DeckCluster, makeDeck: @Sendable () async -> Deck)?
 
@@ -65,6 +67,7 @@ public final class LiveDeckServer: Sendable {
         configuration.pingInterval = options.pingInterval
         configuration.streamCapacity = options.streamCapacity
         configuration.publicAddresses = options.publicAddresses
+        configuration.ownPanelID = options.ownPanelID
         host = options.host
         do {
             server = try await DeckServer(deck: deck, configuration: configuration, history: options.history,

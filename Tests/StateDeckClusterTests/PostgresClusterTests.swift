@@ -17,26 +17,19 @@ struct PostgresClusterTests {
                 try await Task.sleep(for: loading)
                 return Info(summary: "loaded")
             }
+            Panel("itself", title: "The server itself") { Info(summary: "serving") }
         }
     }
 
     static func member(of store: String, loading: Duration = .zero) throws -> LiveDeckServer.Options {
         var options = LiveDeckServer.Options()
         options.debug = true
+        options.ownPanelID = "itself"
         var configuration = PostgresCluster.Configuration()
         configuration.electionInterval = .milliseconds(200)
         options.cluster = (try PostgresCluster(url: store, configuration: configuration, logger: LiveDeckServer.quietLogger),
                            { Self.makeDeck(loading: loading) })
         return options
-    }
-
-    /// The next `count` events of `stream` other than pings, with their ids.
-    static func events(_ count: Int, of stream: AsyncSSEClient) async throws -> [SSEEvent] {
-        var events: [SSEEvent] = []
-        while events.count < count {
-            events.append(try #require(try await stream.nextEvent()))
-        }
-        return events
     }
 
     /// Events of `stream` up to the first whose data holds `text`, that one included.
@@ -67,17 +60,17 @@ struct PostgresClusterTests {
             for summary in ["one", "two", "three"] {
                 try await Self.push(summary, on: first)
             }
-            let seen = [try await Self.events(3, of: streams[0]), try await Self.events(3, of: streams[1])]
-            #expect(seen[0] == seen[1])
-            #expect(seen[0].map(\.event) == ["panel", "panel", "panel"])
-            #expect(seen[0].last?.data.contains("three") == true)
+            let seen = [try await Self.events(of: streams[0], through: "three"),
+                        try await Self.events(of: streams[1], through: "three")]
+            #expect(seen[0] == seen[1], "the same events, the same ids, on both")
+            #expect(seen[0].filter { $0.data.contains(#""id":"counter""#) }.count == 3)
             let ids = seen[0].compactMap { $0.id.flatMap(UInt64.init) }
-            #expect(ids.count == 3 && ids[1] == ids[0] + 1 && ids[2] == ids[1] + 1)
+            #expect(ids.count == seen[0].count && zip(ids, ids.dropFirst()).allSatisfy { $1 == $0 + 1 })
 
-            let documents = [try await first.get("/api/state"), try await second.get("/api/state")]
-            #expect(documents.map(\.status) == [200, 200])
-            #expect(documents[0].text == documents[1].text)
-            #expect(documents[1].text.contains(#""lastEventId":\#(ids[2])"#))
+            #expect(try await eventually {
+                let documents = [try await first.get("/api/state").text, try await second.get("/api/state").text]
+                return documents[0] == documents[1] && documents[0].contains("three")
+            }, "both serve the same state document")
             #expect(try await second.get("/api/panels/counter").text.contains("three"))
             await second.stop()
             await first.stop()
@@ -158,13 +151,16 @@ struct PostgresClusterTests {
             _ = try await page.opening()
 
             try await store.stop()
-            let notice = try await Self.events(of: page, through: "shared store")
-            #expect(notice.last?.event == "notice")
+            let told = try await Self.events(of: page, through: "shared store")
+            #expect(told.last?.event == "snapshot", "the whole state, this server's own: no store numbers it")
             #expect(await eventually { !first.server.isRunningDeck }, "a leader without its session stops the deck")
             for server in [first, second] {
                 let state = try await server.get("/api/state")
                 #expect(state.text.contains("before the outage"))
                 #expect(state.text.contains("Can't reach the shared store"))
+                let itself = try await server.get("/api/panels/itself").text
+                #expect(itself.contains(#""phase":"error""#) && itself.contains("Can't reach the shared store"),
+                        "the server's own panel says so too")
             }
 
             try await store.start()
@@ -172,6 +168,7 @@ struct PostgresClusterTests {
                 [first, second].first { $0.server.isRunningDeck }
             })
             #expect(try await eventually { try await second.get("/api/state").text.contains(#""notice":null"#) })
+            #expect(try await eventually { try await second.get("/api/panels/itself").text.contains(#""phase":"loaded""#) })
             try await Self.push("after the outage", on: leader)
             let caughtUp = try await Self.events(of: page, through: "after the outage")
             #expect(caughtUp.contains { $0.event == "snapshot" }, "the new leader's deck")
