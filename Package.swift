@@ -156,7 +156,7 @@ let package = Package(
         .testTarget(name: "PostgresTests", dependencies: ["Postgres", "TestSupport"]),
         .testTarget(
             name: "StateDeckClusterTests",
-            dependencies: ["StateDeckCluster", "StateDeckServer", "StateDeck", "DeckTestSupport", "TestSupport"]
+            dependencies: ["StateDeckCluster", "StateDeckServer", "StateDeck", "Postgres", "DeckTestSupport", "TestSupport"]
         ),
         .testTarget(
             name: "StateDeckPostgresTests",

@@ -15,6 +15,9 @@ final class ClusterLog: EventRelay {
         var entries: [Entry] = []
         /// Only while this server leads: a deck stopping after it lost the lead says nothing more.
         var accepting = false
+        /// Entries ever taken, and of those, the ones written or dropped.
+        var appended: UInt64 = 0
+        var settled: UInt64 = 0
     }
 
     private let queue = Locked(Queue())
@@ -25,6 +28,7 @@ final class ClusterLog: EventRelay {
             guard queue.accepting else { return false }
             // A replica makes its own snapshot document from the panels the batch exports.
             queue.entries.append(Entry(event: event, data: event == "snapshot" ? "" : data, panel: panel))
+            queue.appended += 1
             return queue.entries.count == 1
         }
         if first { arrived.signal() }
@@ -34,7 +38,10 @@ final class ClusterLog: EventRelay {
     func setAccepting(_ accepting: Bool) {
         queue.withLock { queue in
             queue.accepting = accepting
-            if !accepting { queue.entries = [] }
+            if !accepting {
+                queue.entries = []
+                queue.settled = queue.appended
+            }
         }
     }
 
@@ -47,6 +54,20 @@ final class ClusterLog: EventRelay {
             let batch = Array(queue.entries.prefix(limit))
             queue.entries.removeFirst(batch.count)
             return batch
+        }
+    }
+
+    /// Counts `count` entries taken as written (or given up).
+    func settle(_ count: Int) {
+        queue.withLock { $0.settled += UInt64(count) }
+    }
+
+    /// Returns once every entry taken so far is written or dropped, or after `limit`.
+    func settled(within limit: Duration) async {
+        let target = queue.withLock { $0.appended }
+        let deadline = ContinuousClock.now + limit
+        while queue.withLock({ $0.settled < target }), ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(2))
         }
     }
 

@@ -103,6 +103,10 @@ public final class PostgresCluster: DeckCluster {
         await actions.forward(action)
     }
 
+    public func settled() async {
+        await log.settled(within: .seconds(2))
+    }
+
     public func leave() async {
         stopping.withLock { $0 = true }
         _ = write(wake.write, "x", 1)
@@ -172,6 +176,7 @@ public final class PostgresCluster: DeckCluster {
             do {
                 if !batch.isEmpty {
                     try current.write(batch)
+                    log.settle(batch.count)
                 } else if lastCheck.duration(to: .now) >= configuration.electionInterval {
                     try current.check()
                     lastCheck = .now
@@ -187,6 +192,7 @@ public final class PostgresCluster: DeckCluster {
                 setLeading(false)
             } catch {
                 logger.error("cluster: \(batch.count) events could not be written: \(error)")
+                log.settle(batch.count)
             }
         }
         // What the deck said before it stopped still reaches the others; then the lock goes.

@@ -20,6 +20,8 @@ struct APIRoutes: Sendable {
     /// How long a stream whose `Last-Event-ID` is newer than this server's newest event waits for
     /// it: a replica behind another server the page was on (a cluster); nil alone.
     let catchUp: Duration?
+    /// Returns once what an action changed is kept beyond this server (a cluster's store).
+    let settled: @Sendable () async -> Void
     /// The answer of the server that runs the deck, when this one does not (a cluster); nil when
     /// this one does.
     let forward: @Sendable (HTTPRequest) async -> HTTPResponse?
@@ -122,7 +124,9 @@ struct APIRoutes: Sendable {
     private func action(_ request: HTTPRequest, _ work: @escaping @Sendable () async throws -> HTTPResponse) -> HTTPReply {
         deferred {
             if let answer = await forward(request) { return answer }
-            return try await work()
+            let answer = try await work()
+            await settled()
+            return answer
         }
     }
 

@@ -14,6 +14,9 @@ public protocol DeckCluster: Sendable {
     /// Carries an action sent to this server to the leader, and returns the leader's answer; nil
     /// when none came in time (no server leads just now).
     func forward(_ action: ForwardedAction) async -> ForwardedAction.Answer?
+    /// Returns once every event relayed so far is in the store (2 s at most): an action is
+    /// answered only when what it changed would outlive this server.
+    func settled() async
     /// Stops leading and feeding; returns within a second.
     func leave() async
 }

@@ -102,7 +102,8 @@ public final class DeckServer: Sendable {
         let leading = leading
         APIRoutes(deck: { current.current }, mirror: mirror, history: history, metrics: metrics,
                   timeline: configuration.timeline, debugEnabled: configuration.debug,
-                  streamCapacity: configuration.streamCapacity, catchUp: cluster == nil ? nil : .seconds(2)) { request in
+                  streamCapacity: configuration.streamCapacity, catchUp: cluster == nil ? nil : .seconds(2),
+                  settled: { await cluster?.cluster.settled() }) { request in
             guard let cluster, !leading.current else { return nil }
             return await Self.forward(request, through: cluster.cluster)
         }

@@ -1,4 +1,5 @@
 import DeckTestSupport
+import Postgres
 import Foundation
 import StateDeck
 import StateDeckCluster
@@ -129,6 +130,13 @@ struct PostgresClusterTests {
                     "the leader's deck changed")
             let shown = try await Self.events(of: page, through: "forced elsewhere")
             #expect(shown.last?.event == "panel")
+
+            let local = try await first.post("/api/debug/panels/counter/state",
+                                              json: #"{"state": "loaded", "info": {"summary": "kept before the answer"}}"#)
+            #expect(local.status == 200)
+            let kept = try PostgresConnection(store.url).query(
+                "SELECT count(*) FROM statedeck_events WHERE data LIKE '%kept before the answer%'")
+            #expect(kept.integer(0, 0) == 1, "the change is in the store when the action is answered")
 
             let unknown = try await second.post("/api/panels/nope/retry")
             #expect(unknown.status == 404)

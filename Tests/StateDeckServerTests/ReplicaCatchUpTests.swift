@@ -18,6 +18,7 @@ import TestSupport
             member.replicate(header: Array(#"{"title":"Fed","lastEventId":"#.utf8), order: [], panels: [])
         }
         func forward(_ action: ForwardedAction) async -> ForwardedAction.Answer? { nil }
+        func settled() async {}
         func leave() async {}
     }
 
