@@ -2,6 +2,8 @@
 pause on hover and focus, Esc, close, action, position."""
 from __future__ import annotations
 
+import time
+
 from playwright.sync_api import Page, expect
 
 from fixtures import toast_fixture
@@ -25,6 +27,13 @@ def server_toast(server, page: Page, panel_id: str) -> dict:
     API) and returns the page's log entry for it."""
     server.force(panel_id, {"state": "error", "error": {"kind": "serverError"}})
     page.clock.run_for(600)  # past any loading indicator the card still holds on screen
+    # The page draws on its (paused) clock: on a loaded machine the event can come after those
+    # 600 ms, so the clock moves on in small steps until the card is drawn, 900 ms at most.
+    for _ in range(9):
+        if panel(page, panel_id).get_attribute("data-view") == "error":
+            break
+        time.sleep(0.1)
+        page.clock.run_for(100)
     expect(panel(page, panel_id)).to_have_attribute("data-view", "error")
     before = len(toast_log(page))
     server.force(panel_id, {"state": "loaded"})
