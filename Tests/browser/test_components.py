@@ -57,6 +57,9 @@ def test_loading_presentation_options_are_drawn(server, new_context):
         view = inject_panel(page, loading_fixture(kind))
         wait_revealed(page)
         wrapper = view.locator(tid("loading"))
+        # The content dims by an animation that starts at the reveal delay, on its own timer: a
+        # loaded machine can read the style before it ran.
+        wrapper.evaluate("el => Promise.all(el.querySelector('.loading-content').getAnimations().map((a) => a.finished))")
         content = wrapper.locator(".loading-content").bounding_box()
         indicator = wrapper.locator(tid("loading-indicator")).bounding_box()
         spinner = wrapper.locator(tid("loading-spinner")).bounding_box()
