@@ -27,17 +27,12 @@ final class ClusterFeed: @unchecked Sendable {
         self.url = url
         session = try Self.listening(url)
         self.member = member
-        try session.transaction { () throws(PostgresError) in
-            try session.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+        try readConsistently { () throws(PostgresError) in
             try reload()
-            let rows = try session.query(
+            let events = try events(
                 "SELECT id, event, data FROM (SELECT * FROM statedeck_events ORDER BY id DESC LIMIT $1) held ORDER BY id",
                 [String(held)])
-            for row in 0..<rows.count {
-                guard let id = rows.integer(row, 0) else { continue }
-                member.replicate(event: rows[row, 1] ?? "", data: rows[row, 2] ?? "", id: UInt64(id))
-                lastID = UInt64(id)
-            }
+            hand(events)
         }
     }
 
@@ -69,24 +64,50 @@ final class ClusterFeed: @unchecked Sendable {
     /// how many. After a gap (events removed before this server read them, while it was cut off)
     /// the replica reloads every panel and its pages get a snapshot in place of the first event.
     private func readBatch() throws(PostgresError) -> Int {
-        try session.transaction { () throws(PostgresError) in
-            try session.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
-            let rows = try session.query(
-                "SELECT id, event, data FROM statedeck_events WHERE id > $1 ORDER BY id LIMIT $2",
-                [String(lastID), String(Self.batchLimit)])
-            guard rows.count > 0, let first = rows.integer(0, 0) else { return 0 }
-            var events = (0..<rows.count).map { (id: UInt64(rows.integer($0, 0) ?? 0), event: rows[$0, 1] ?? "", data: rows[$0, 2] ?? "") }
-            if UInt64(first) != lastID + 1 || events.contains(where: { $0.event == "snapshot" }) {
+        try readConsistently { () throws(PostgresError) in
+            var events = try events("SELECT id, event, data FROM statedeck_events WHERE id > $1 ORDER BY id LIMIT $2",
+                                    [String(lastID), String(Self.batchLimit)])
+            guard let first = events.first?.id else { return 0 }
+            if first != lastID + 1 || events.contains(where: { $0.event == "snapshot" }) {
                 try reload()
-                if UInt64(first) != lastID + 1 { events[0] = (events[0].id, "snapshot", "") }
+                if first != lastID + 1 { events[0] = StoredEvent(id: first, event: "snapshot", data: "") }
             } else {
                 member.replicate(try panels(where: "version > $1", [String(lastID)]))
             }
-            for event in events {
-                member.replicate(event: event.event, data: event.data, id: event.id)
-            }
-            lastID = events[events.count - 1].id
-            return rows.count
+            hand(events)
+            return events.count
+        }
+    }
+
+    /// An event as the leader wrote it.
+    private struct StoredEvent {
+        var id: UInt64
+        var event: String
+        var data: String
+    }
+
+    /// The events `sql` selects (id, event, data), in its order.
+    private func events(_ sql: String, _ parameters: [String?]) throws(PostgresError) -> [StoredEvent] {
+        let rows = try session.query(sql, parameters)
+        return (0..<rows.count).compactMap { row in
+            rows.integer(row, 0).map { StoredEvent(id: UInt64($0), event: rows[row, 1] ?? "", data: rows[row, 2] ?? "") }
+        }
+    }
+
+    /// Hands `events` to the replica, in order.
+    private func hand(_ events: [StoredEvent]) {
+        for event in events {
+            member.replicate(event: event.event, data: event.data, id: event.id)
+            lastID = event.id
+        }
+    }
+
+    /// Runs `body` in one transaction that sees the store as it was at its first read, so the
+    /// panels read match the events read.
+    private func readConsistently<T>(_ body: () throws(PostgresError) -> T) throws(PostgresError) -> T {
+        try session.transaction { () throws(PostgresError) in
+            try session.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+            return try body()
         }
     }
 

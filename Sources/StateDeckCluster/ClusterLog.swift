@@ -23,11 +23,12 @@ final class ClusterLog: EventRelay {
     private let queue = Locked(Queue())
     private let arrived = DispatchSemaphore(value: 0)
 
-    func relay(event: String, data: String, panel: String?) {
+    func relay(event: String, data: @autoclosure () -> String, panel: String?) {
+        // A replica makes its own snapshot document from the panels the batch exports.
+        let data = event == "snapshot" ? "" : data()
         let first = queue.withLock { queue -> Bool in
             guard queue.accepting else { return false }
-            // A replica makes its own snapshot document from the panels the batch exports.
-            queue.entries.append(Entry(event: event, data: event == "snapshot" ? "" : data, panel: panel))
+            queue.entries.append(Entry(event: event, data: data, panel: panel))
             queue.appended += 1
             return queue.entries.count == 1
         }

@@ -32,6 +32,19 @@ enum ClusterSchema {
         """,
     ]
 
+    /// Connects to `url` once and brings its tables to the current version.
+    ///
+    /// - Throws: ``ClusterError`` when PostgreSQL cannot be reached or its tables are newer.
+    static func prepare(_ url: String) throws(ClusterError) {
+        let session: PostgresConnection
+        do {
+            session = try PostgresConnection(url)
+        } catch {
+            throw .unreachable(error.message)
+        }
+        try migrate(session)
+    }
+
     /// Brings the database to the current version, once however many servers start together (a
     /// transaction-scoped advisory lock orders them).
     ///

@@ -67,13 +67,7 @@ public final class PostgresCluster: DeckCluster {
         self.configuration = configuration
         self.logger = logger
         actions = ClusterActions(url: url, timeout: configuration.actionTimeout)
-        do {
-            try ClusterSchema.migrate(try PostgresConnection(url))
-        } catch let error as ClusterError {
-            throw error
-        } catch {
-            throw .unreachable("\(error)")
-        }
+        try ClusterSchema.prepare(url)
         var ends: [Int32] = [0, 0]
         _ = pipe(&ends)
         wake = (ends[0], ends[1])

@@ -28,13 +28,7 @@ public final class ProbeReporter: Sendable {
         self.heartbeat = heartbeat
         self.logger = logger
         session = StoreSession(url: url)
-        do {
-            try ClusterSchema.migrate(try PostgresConnection(url))
-        } catch let error as ClusterError {
-            throw error
-        } catch {
-            throw .unreachable("\(error)")
-        }
+        try ClusterSchema.prepare(url)
     }
 
     /// Why `name` cannot name a location, or nil when it can: 1 to ``maximumNameLength``

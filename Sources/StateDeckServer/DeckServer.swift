@@ -173,8 +173,8 @@ public final class DeckServer: Sendable {
     /// panel (as the deck would show the error there), or the replicated state again for nil.
     private func showStoreTrouble(_ error: PanelError?) async {
         var own: ReplicatedPanel?
-        if let error, let id = configuration.ownPanelID, let declaration = await current.current.declaration(of: id) {
-            let deck = current.current
+        let deck = current.current
+        if let error, let id = configuration.ownPanelID, let declaration = await deck.declaration(of: id) {
             let scratch = Deck(deck.title, configuration: deck.configuration, panels: [declaration],
                                memories: mirror.replicatedMemory(of: id).map { [id: $0] } ?? [:])
             try? await scratch.push(.error(error), panel: id)

@@ -6,16 +6,21 @@ extension ReplicatedPanel {
     /// each panel from exactly what every page saw, newer than what the history saved (up to its
     /// writer's interval). Nil for a document that does not read as a panel's.
     var memory: PanelMemory? {
+        guard let shown = try? Self.decoder.decode(ShownDocument.self, from: Data(document)) else { return nil }
+        return PanelMemory(entries: shown.history, latestInfo: shown.latestInfo,
+                           latestError: shown.latestError.map(PanelError.init(card:)), shown: shown.viewState,
+                           stale: shown.stale)
+    }
+
+    /// Reads the deck's JSON: timestamps as ``DeckJSON/timestamp(_:)`` writes them.
+    private static let decoder: JSONDecoder = {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .custom { decoder in
             let text = try decoder.singleValueContainer().decode(String.self)
             return try Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true))
         }
-        guard let shown = try? decoder.decode(ShownDocument.self, from: Data(document)) else { return nil }
-        return PanelMemory(entries: shown.history, latestInfo: shown.latestInfo,
-                           latestError: shown.latestError.map(PanelError.init(card:)), shown: shown.viewState,
-                           stale: shown.stale)
-    }
+        return decoder
+    }()
 }
 
 /// The fields of a `PanelState` document a panel's memory is made of.

@@ -22,8 +22,8 @@ final class StateMirror: Sendable {
         var panels: [String: PanelState]
         /// Each panel's compact form (a patch against nothing), encoded when a document needs it.
         var compact: [String: [UInt8]] = [:]
-        /// A replica's panels: their whole documents and headlines, as exported.
-        var replicated: [String: (document: [UInt8], headline: PanelHeadline)] = [:]
+        /// A replica's panels, as exported.
+        var replicated: [String: ReplicatedPanel] = [:]
         var toast: (bytes: [UInt8], expires: ContinuousClock.Instant)?
         /// The deck-level error card (the history cannot be saved, say) as JSON, or `null`.
         var notice = Array("null".utf8)
@@ -35,6 +35,12 @@ final class StateMirror: Sendable {
         var ownPanel: ReplicatedPanel?
         /// The last `/api/state` document built, with the event id it was built at.
         var document: (eventID: UInt64, body: SharedBytes)?
+
+        /// Panel `id` as a replica shows it: its own version while set, else as exported.
+        func replicatedPanel(_ id: String) -> ReplicatedPanel? {
+            if let ownPanel, ownPanel.id == id { return ownPanel }
+            return replicated[id]
+        }
     }
 
     let hub: EventHub
@@ -70,8 +76,8 @@ final class StateMirror: Sendable {
         let settingsBytes = (try? encoder.encode(settings)) ?? Array("{}".utf8)
         contents.withLock { load(snapshot, settings: settingsBytes, into: &$0) }
         if announce {
-            let document = stateDocument(at: hub.lastEventID + 1)
-            relay.relay(event: "snapshot", data: String(decoding: document.bytes, as: UTF8.self), panel: nil)
+            relay.relay(event: "snapshot", data: String(decoding: stateDocument(at: hub.lastEventID + 1).bytes, as: UTF8.self),
+                        panel: nil)
         }
     }
 
@@ -137,18 +143,13 @@ final class StateMirror: Sendable {
     /// One panel's current `PanelState` document, every field and its history included, or nil
     /// for an unknown id.
     func panel(_ id: String) -> [UInt8]? {
-        let (state, replicated) = contents.withLock { contents in
-            (contents.panels[id], contents.ownPanel.flatMap { $0.id == id ? $0.document : nil } ?? contents.replicated[id]?.document)
-        }
+        let (state, replicated) = contents.withLock { ($0.panels[id], $0.replicatedPanel(id)?.document) }
         return state.flatMap { try? encoder.encode($0) } ?? replicated
     }
 
     /// Panel `id`'s label and health, or nil for an unknown id.
     func headline(of id: String) -> PanelHeadline? {
-        contents.withLock { contents in
-            contents.panels[id].map(PanelHeadline.init)
-                ?? contents.ownPanel.flatMap { $0.id == id ? $0.headline : nil } ?? contents.replicated[id]?.headline
-        }
+        contents.withLock { $0.panels[id].map(PanelHeadline.init) ?? $0.replicatedPanel(id)?.headline }
     }
 
     /// The `GET /api/state` document; rebuilt only when an event came since the last one.
@@ -184,7 +185,7 @@ final class StateMirror: Sendable {
     }
 
     private func compactForm(of id: String, in contents: inout Contents) -> [UInt8] {
-        if let own = contents.ownPanel, own.id == id { return own.compact }
+        if let replicated = contents.replicatedPanel(id) { return replicated.compact }
         if let bytes = contents.compact[id] { return bytes }
         let state = contents.panels[id]
         let bytes = state.flatMap { try? encoder.encode(PanelPatch(from: nil, to: $0)) } ?? []
@@ -245,14 +246,7 @@ extension StateMirror {
 
     /// Each replicated panel's memory: what every page was shown of it.
     func replicatedMemories() -> [String: PanelMemory] {
-        let documents = contents.withLock { contents in
-            contents.replicated.map { ReplicatedPanel(id: $0.key, compact: [], document: $0.value.document, headline: $0.value.headline) }
-        }
-        var memories: [String: PanelMemory] = [:]
-        for panel in documents {
-            memories[panel.id] = panel.memory
-        }
-        return memories
+        contents.withLock { $0.replicated }.compactMapValues(\.memory)
     }
 
     /// Updates these panels of a replica.
@@ -262,11 +256,9 @@ extension StateMirror {
 
     private static func hold(_ panels: [ReplicatedPanel], in contents: inout Contents) {
         for panel in panels {
-            if contents.replicated.updateValue((panel.document, panel.headline), forKey: panel.id) == nil,
-               !contents.order.contains(panel.id) {
+            if contents.replicated.updateValue(panel, forKey: panel.id) == nil, !contents.order.contains(panel.id) {
                 contents.order.append(panel.id)
             }
-            contents.compact[panel.id] = panel.compact
         }
         contents.document = nil
     }
@@ -296,9 +288,7 @@ extension StateMirror {
 
     /// The replicated memory of panel `id`, or nil for a panel the replica does not hold.
     func replicatedMemory(of id: String) -> PanelMemory? {
-        contents.withLock { contents in
-            contents.replicated[id].map { ReplicatedPanel(id: id, compact: [], document: $0.document, headline: $0.headline) }
-        }?.memory
+        contents.withLock { $0.replicated[id] }?.memory
     }
 
     /// Keeps what an event another process published changes (a toast, the notice) and publishes

@@ -33,6 +33,14 @@ struct PostgresClusterTests {
         return options
     }
 
+    /// Two servers of the cluster on `store`, the first started first and leading.
+    static func members(of store: TemporaryPostgres, loading: Duration = .zero) async throws -> (LiveDeckServer, LiveDeckServer) {
+        let first = try await LiveDeckServer(deck: makeDeck(loading: loading), options: try member(of: store.url, loading: loading))
+        #expect(await eventually { first.server.isRunningDeck })
+        let second = try await LiveDeckServer(deck: makeDeck(loading: loading), options: try member(of: store.url, loading: loading))
+        return (first, second)
+    }
+
     /// Events of `stream` up to the first whose data holds `text`, that one included.
     static func events(of stream: AsyncSSEClient, through text: String) async throws -> [SSEEvent] {
         var events: [SSEEvent] = []
@@ -48,9 +56,7 @@ struct PostgresClusterTests {
 
     @Test func oneServerLeadsAndEveryServerStreamsTheSameEventsWithTheSameIDs() async throws {
         try await TemporaryPostgres.with { store in
-            let first = try await LiveDeckServer(deck: Self.makeDeck(), options: try Self.member(of: store.url))
-            #expect(await eventually { first.server.isRunningDeck })
-            let second = try await LiveDeckServer(deck: Self.makeDeck(), options: try Self.member(of: store.url))
+            let (first, second) = try await Self.members(of: store)
             try await Task.sleep(for: .milliseconds(600))
             #expect(first.server.isRunningDeck && !second.server.isRunningDeck, "exactly one leads")
 
@@ -82,9 +88,7 @@ struct PostgresClusterTests {
         try await TemporaryPostgres.with { store in
             // Loads that outlast the test: after the failover the panel shows what it was restored to.
             let slow = Duration.seconds(60)
-            let first = try await LiveDeckServer(deck: Self.makeDeck(loading: slow), options: try Self.member(of: store.url, loading: slow))
-            #expect(await eventually { first.server.isRunningDeck })
-            let second = try await LiveDeckServer(deck: Self.makeDeck(loading: slow), options: try Self.member(of: store.url, loading: slow))
+            let (first, second) = try await Self.members(of: store, loading: slow)
             let page = try await first.events()
             _ = try await page.opening()
             try await Self.push("before", on: first)
@@ -116,9 +120,7 @@ struct PostgresClusterTests {
 
     @Test func anActionSentToAServerThatDoesNotLeadIsAnsweredByTheLeader() async throws {
         try await TemporaryPostgres.with { store in
-            let first = try await LiveDeckServer(deck: Self.makeDeck(), options: try Self.member(of: store.url))
-            #expect(await eventually { first.server.isRunningDeck })
-            let second = try await LiveDeckServer(deck: Self.makeDeck(), options: try Self.member(of: store.url))
+            let (first, second) = try await Self.members(of: store)
             let page = try await second.events()
             _ = try await page.opening()
 
@@ -150,9 +152,7 @@ struct PostgresClusterTests {
 
     @Test func whileTheStoreIsDownEveryServerKeepsItsStateSaysSoAndNoneRunsTheDeckThenAllCatchUp() async throws {
         try await TemporaryPostgres.with { store in
-            let first = try await LiveDeckServer(deck: Self.makeDeck(), options: try Self.member(of: store.url))
-            #expect(await eventually { first.server.isRunningDeck })
-            let second = try await LiveDeckServer(deck: Self.makeDeck(), options: try Self.member(of: store.url))
+            let (first, second) = try await Self.members(of: store)
             try await Self.push("before the outage", on: first)
             #expect(try await eventually { try await second.get("/api/state").text.contains("before the outage") })
             let page = try await second.events()

@@ -12,7 +12,7 @@ import TestSupport
     final class HandFedCluster: DeckCluster, EventRelay {
         let member = Locked<ClusterMember?>(nil)
         var relay: any EventRelay { self }
-        func relay(event: String, data: String, panel: String?) {}
+        func relay(event: String, data: @autoclosure () -> String, panel: String?) {}
         func join(_ member: ClusterMember) async throws {
             self.member.withLock { $0 = member }
             member.replicate(header: Array(#"{"title":"Fed","lastEventId":"#.utf8), order: [], panels: [])
