@@ -283,6 +283,26 @@ struct DeckFileProblemTests {
                 tcp: { host: localhost, port: 1 }
                 notify: [{ command: { run: [true] }, remind: { every: 10s, times: 3 } }]
             """, problem: "deck.yaml:4: panels[0].notify[0].remind.every: must be at least 1 min"),
+        Case(name: "a placeholder in a notify command's shell script", yaml: """
+            panels:
+              - id: api
+                tcp: { host: localhost, port: 1 }
+                notify: [{ command: { shell: 'notify-send "{title}" "{message}"' } }]
+            """, problem: #"deck.yaml:4: panels[0].notify[0].command.shell: a shell script takes no placeholders, whose text would run as code: write "$STATEDECK_MESSAGE" for {message}, "$STATEDECK_TITLE" for {title}"#),
+        Case(name: "a placeholder in the script of a shell a notify command runs", yaml: """
+            panels:
+              - id: api
+                tcp: { host: localhost, port: 1 }
+                notify:
+                  - command: { run: [/bin/bash, -eu, -c, "echo {event} >> log"] }
+            """, problem: #"deck.yaml:5: panels[0].notify[0].command.run[3]: a shell script takes no placeholders, whose text would run as code: write "$STATEDECK_EVENT" for {event}"#),
+        Case(name: "a placeholder in an item action's shell script", yaml: """
+            panels:
+              - id: jobs
+                command: { run: [ls] }
+                actions:
+                  - { id: remove, label: Remove, shell: "rm -- {item}" }
+            """, problem: #"deck.yaml:5: panels[0].actions[0].shell: a shell script takes no placeholders, whose text would run as code: write "$STATEDECK_ITEM_ID" for {item}"#),
     ]
 
     @Test(arguments: cases)

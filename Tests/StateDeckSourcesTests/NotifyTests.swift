@@ -114,7 +114,7 @@ struct NotifyTests {
 
     @Test func placeholdersAreFilledOnceWhateverTheValuesHold() {
         let fills = ["{title}": "A {panel} title", "{panel}": "api"]
-        #expect(CommandTarget.fill("{title} / {panel} / {unknown} / {", with: fills) == "A {panel} title / api / {unknown} / {")
+        #expect(CommandSpec.fill("{title} / {panel} / {unknown} / {", with: fills) == "A {panel} title / api / {unknown} / {")
     }
 
     @Test func aCommandThatFailsSaysHowWithItsLastLineOfErrors() async throws {

@@ -3,11 +3,6 @@ import StateDeck
 /// A command offered as a button: a recovery option on a panel's error cards, or an action on
 /// the items of its list.
 public struct CommandAction: Sendable, Hashable {
-    /// The placeholder that, as a whole argument, stands for the item's id.
-    public static let itemPlaceholder = "{item}"
-    /// The environment variable holding the item's id.
-    public static let itemVariable = "STATEDECK_ITEM_ID"
-
     /// Unique among the panel's recovery options (or item actions), `[a-z0-9-]+`.
     public var id: String
     /// The button's text.
@@ -29,13 +24,10 @@ public struct CommandAction: Sendable, Hashable {
         self.command = command
     }
 
-    /// The command run for item `itemId`: each `{item}` argument replaced by the id, and the id
-    /// in `STATEDECK_ITEM_ID` (the safe way to reach it from a shell script).
+    /// The command run for item `itemId`: `{item}` in its arguments replaced by the id (not in
+    /// a shell's script), and the id in `STATEDECK_ITEM_ID`, the way a shell script reads it.
     public func command(forItem itemId: String) -> CommandSpec {
-        var command = command
-        command.arguments = command.arguments.map { $0 == Self.itemPlaceholder ? itemId : $0 }
-        command.environment[Self.itemVariable] = itemId
-        return command
+        command.giving([.item: itemId])
     }
 }
 
@@ -52,7 +44,7 @@ extension CommandAction {
         guard let elements = node.list() else { return nil }
         let actions = elements.map { element in
             element.mapping(allowing: keys).flatMap { map in
-                map.required("id")?.identifier().flatMap { CommandAction(reading: map, id: $0) }
+                map.required("id")?.identifier().flatMap { CommandAction(reading: map, id: $0, placeholders: [.item]) }
             }
         }
         ConfigNode.reportReusedIds(zip(elements, actions.map { $0?.id }))
@@ -60,12 +52,14 @@ extension CommandAction {
     }
 
     /// `{ id, label, role, message, run | shell, workingDirectory, environment, timeout }`, its id
-    /// already read; `label` may be left out only when there is a `defaultLabel`.
-    init?(reading map: ConfigMapping, id: String, defaultLabel: String? = nil) {
+    /// already read; `label` may be left out only when there is a `defaultLabel`; `placeholders`
+    /// are the values its command is given.
+    init?(reading map: ConfigMapping, id: String, defaultLabel: String? = nil, placeholders: [CommandPlaceholder] = []) {
         let label = defaultLabel.map { map["label"]?.text() ?? $0 } ?? map.required("label")?.text()
         let role = map["role"]?.choice(of: ActionRole.allCases)
         let message = map["message"]?.text()
-        guard let command = CommandSpec(reading: map, timeout: Self.defaultTimeout), let label else {
+        guard let command = CommandSpec(reading: map, timeout: Self.defaultTimeout, placeholders: placeholders),
+              let label else {
             return nil
         }
         self.init(id: id, label: label, role: role, message: message, command: command)

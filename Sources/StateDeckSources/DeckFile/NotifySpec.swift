@@ -61,7 +61,8 @@ extension NotifySpec {
             }
         } else {
             map["command"]?.mapping(allowing: CommandSpec.keys).flatMap {
-                CommandSpec(reading: $0, timeout: Self.commandTimeout).map(Target.command)
+                CommandSpec(reading: $0, timeout: Self.commandTimeout, placeholders: CommandPlaceholder.notification)
+                    .map(Target.command)
             }
         }
         let rule = NotifyRule(readingAfter: map["after"], remind: map["remind"])

@@ -194,8 +194,9 @@ extension CommandSpec {
 
     /// A command from the keys of `map`: `run` (the program and its arguments) or `shell` (a
     /// script for `sh -c`), and the optional folder (the deck file's by default), environment and
-    /// timeout.
-    init?(reading map: ConfigMapping, timeout: Duration) {
+    /// timeout. Of `placeholders`, the values it is given when it runs, a shell's script may name
+    /// none: it reads their variables, so that no value is ever run as code.
+    init?(reading map: ConfigMapping, timeout: Duration, placeholders: [CommandPlaceholder] = []) {
         let reader = map.node.reader
         let programs = map.present(["run", "shell"])
         if programs.count > 1 {
@@ -218,6 +219,13 @@ extension CommandSpec {
         let limit = map["timeout"]?.duration() ?? timeout
         guard let arguments, !arguments.isEmpty, programs.count == 1 else { return nil }
         self.init(arguments: arguments, workingDirectory: folder, environment: environment ?? [:], timeout: limit)
+        let named = placeholdersInScript(of: placeholders)
+        guard named.isEmpty else {
+            let script = map["shell"] ?? scriptIndex.flatMap { index in map["run"]?.list()?[index] }
+            let variables = named.map { "\"$\($0.variable)\" for \($0.name)" }.joined(separator: ", ")
+            script?.problem("a shell script takes no placeholders, whose text would run as code: write \(variables)")
+            return nil
+        }
     }
 }
 

@@ -2,9 +2,9 @@ import FoundationEssentials
 import StateDeck
 
 /// Tells a notification by running a command: `{message}`, `{event}`, `{panel}` and `{title}` in
-/// its arguments are replaced, the notification is in `STATEDECK_*` variables, and its JSON is on
-/// standard input. A status other than 0 is a failed delivery, not retried: a command that wants
-/// retries (Apprise, say) has its own.
+/// its arguments are replaced (never in a shell's script, which reads the variables), the
+/// notification is in `STATEDECK_*` variables, and its JSON is on standard input. A status other
+/// than 0 is a failed delivery, not retried: a command that wants retries (Apprise, say) has its own.
 public struct CommandTarget: NotificationTarget {
     public struct Failure: Error, CustomStringConvertible {
         public var description: String
@@ -20,16 +20,15 @@ public struct CommandTarget: NotificationTarget {
 
     public var name: String { "command \(command.arguments.first ?? "")" }
 
-    /// The command for `notification`.
+    /// The command for `notification`: its values given as ``CommandPlaceholder`` says (never
+    /// into a shell's script), the rest of it in variables, its JSON on standard input.
     public func command(for notification: DeckNotification) throws -> CommandSpec {
-        var command = command
-        let fills = ["{message}": notification.message, "{event}": notification.event.rawValue,
-                     "{panel}": notification.panel, "{title}": notification.title]
-        command.arguments = command.arguments.map { Self.fill($0, with: fills) }
+        var command = command.giving([
+            .message: notification.message, .event: notification.event.rawValue, .panel: notification.panel,
+            .title: notification.title,
+        ])
         let variables: [String: String?] = [
-            "STATEDECK_EVENT": notification.event.rawValue, "STATEDECK_PANEL": notification.panel,
-            "STATEDECK_TITLE": notification.title, "STATEDECK_GROUP": notification.group,
-            "STATEDECK_MESSAGE": notification.message, "STATEDECK_DOWN_SECONDS": String(notification.downSeconds),
+            "STATEDECK_GROUP": notification.group, "STATEDECK_DOWN_SECONDS": String(notification.downSeconds),
             "STATEDECK_ERROR_KIND": notification.error?.kind, "STATEDECK_ERROR_TITLE": notification.error?.title,
             "STATEDECK_ERROR_MESSAGE": notification.error?.message,
         ]
@@ -49,24 +48,6 @@ public struct CommandTarget: NotificationTarget {
         case .timedOut: throw Failure(description: "\(name) ran past its \(command.timeout.shortText)")
         case .launchFailed(let reason, _): throw Failure(description: reason)
         }
-    }
-
-    /// `argument` with each `{name}` that `fills` knows replaced, in one pass: a value filled in
-    /// (a title holding "{panel}", say) is never read again.
-    static func fill(_ argument: String, with fills: [String: String]) -> String {
-        var result = ""
-        var rest = argument[...]
-        while let open = rest.firstIndex(of: "{") {
-            result += rest[..<open]
-            if let close = rest[open...].firstIndex(of: "}"), let value = fills[String(rest[open...close])] {
-                result += value
-                rest = rest[rest.index(after: close)...]
-            } else {
-                result += "{"
-                rest = rest[rest.index(after: open)...]
-            }
-        }
-        return result + rest
     }
 }
 
