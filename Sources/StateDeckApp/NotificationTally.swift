@@ -1,29 +1,36 @@
 import StateDeck
 import StateDeckNotifications
 
-/// How a deck's notifications fare since the start: deliveries sent and given up, and each target
-/// whose newest delivery was given up, with why.
+/// How a deck's notifications fare since the start: deliveries sent, given up and dropped (never
+/// sent: over a target's limit, or too old at start), and each target whose newest delivery was
+/// given up, with why.
 struct NotificationTally: Sendable {
     var sent = 0
     var failed = 0
+    var dropped = 0
     /// Target name → the failure of its newest delivery; a target leaves once it delivers again.
     var failing: [String: String] = [:]
 
     /// Counts `delivery`; true when the targets failing changed.
     mutating func count(_ delivery: Notifier.Delivery) -> Bool {
         let before = failing
-        if let failure = delivery.failure {
-            failed += 1
-            failing[delivery.target] = failure.hasPrefix(delivery.target) ? failure : "\(delivery.target): \(failure)"
-        } else {
+        switch delivery.outcome {
+        case .sent:
             sent += 1
             failing[delivery.target] = nil
+        case .failed(let failure):
+            failed += 1
+            failing[delivery.target] = failure.hasPrefix(delivery.target) ? failure : "\(delivery.target): \(failure)"
+        case .dropped:
+            dropped += 1
         }
         return failing != before
     }
 
+    private var counts: String { "\(sent) sent · \(failed) failed · \(dropped) dropped" }
+
     var field: Info.Field {
-        Info.Field("Notifications", "\(sent) sent · \(failed) failed")
+        Info.Field("Notifications", counts)
     }
 
     /// The error card while some target's newest delivery failed.
@@ -33,6 +40,6 @@ struct NotificationTally: Sendable {
         return PanelError(.unknown, title: "Notifications are failing",
                           message: "Notifications are failing: \(reasons)",
                           recoverySuggestion: "Check the target; this clears when it delivers again.",
-                          detail: "\(sent) sent · \(failed) failed since the start")
+                          detail: "\(counts) since the start")
     }
 }

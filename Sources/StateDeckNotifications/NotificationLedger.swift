@@ -4,15 +4,23 @@
 /// The notifier keeps an outage with the delivery it decided in one call, before it sends it, and
 /// says when the delivery is done; what an earlier run left undone it delivers at start.
 public protocol NotificationLedger: Sendable {
-    /// Every outage kept, by key (``Notifier/Subscription/key``), as the latest ``keep(_:for:delivering:)`` left it.
+    /// Every outage kept, by key (``Notifier/Subscription/key``), as the latest ``keep(_:for:delivering:replacing:)`` left it.
     func outages() -> [String: OutageWatch]
     /// Keeps `watch` under `key`, or forgets the key when nil, and with it `delivery` as still to
-    /// deliver: both are kept before this returns when there is a delivery, as it is about to be sent.
-    func keep(_ watch: OutageWatch?, for key: String, delivering delivery: PendingDelivery?)
+    /// deliver in place of `replaced` (a delivery waiting that nothing owes any more): all of it is
+    /// kept before this returns when there is a delivery, as it is about to be sent.
+    func keep(_ watch: OutageWatch?, for key: String, delivering delivery: PendingDelivery?, replacing replaced: PendingDelivery.ID?)
     /// Forgets a delivery that is done: delivered, or given up by its target.
     func finished(_ delivery: PendingDelivery.ID)
     /// The deliveries an earlier run kept and never finished, oldest first. Handed out once: the
     /// next notifier of the same run (the deck file was edited) must not send them again while the
     /// first still does.
     func takeUndelivered() -> [PendingDelivery]
+}
+
+extension NotificationLedger {
+    /// ``keep(_:for:delivering:replacing:)`` replacing nothing.
+    public func keep(_ watch: OutageWatch?, for key: String, delivering delivery: PendingDelivery?) {
+        keep(watch, for: key, delivering: delivery, replacing: nil)
+    }
 }

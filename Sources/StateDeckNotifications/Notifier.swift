@@ -5,8 +5,21 @@ import StateDeck
 /// Tells targets when panels go down, stay down and come back, by the rules of ``NotifyRule``.
 ///
 /// It hears the deck's changes in order through one queue, never on the deck's actor, and sends
-/// each notification in a task of its own: a slow or failing target holds up nothing.
+/// each notification in a task of its own: a slow or failing target holds up nothing. What a
+/// target has not taken yet is bounded by ``NotificationOutbox``'s rules and ``Limits``.
 public actor Notifier {
+    /// How much a target that does not answer may have owed to it.
+    public struct Limits: Sendable {
+        /// Deliveries one target may have sent or waiting; more are dropped. Each notify entry
+        /// has at most two (``NotificationOutbox``), so this bounds a deck of many panels.
+        public var owedPerTarget = 1_000
+        /// How old a delivery an earlier run left undone may be and still be sent at start: an
+        /// outage told an hour late is news nobody can act on.
+        public var horizon: Duration = .seconds(3_600)
+
+        public init() {}
+    }
+
     /// One `notify:` entry of one panel, or the page's desktop notifications of it: its rule and
     /// its target.
     public struct Subscription: Sendable {
@@ -31,11 +44,19 @@ public actor Notifier {
         public var isPage: Bool { index == nil }
     }
 
-    /// What happened to a delivery: sent, or failed with the target's reason.
+    /// What happened to a delivery.
     public struct Delivery: Sendable {
+        public enum Outcome: Sendable, Equatable {
+            case sent
+            /// The target gave up, for this reason.
+            case failed(String)
+            /// Never sent, for this reason: over its target's limit, or too old at start.
+            case dropped(String)
+        }
+
         public var notification: DeckNotification
         public var target: String
-        public var failure: String?
+        public var outcome: Outcome
     }
 
     private let subscriptions: [String: [Subscription]]
@@ -44,10 +65,13 @@ public actor Notifier {
     private let ledger: (any NotificationLedger)?
     private let now: @Sendable () -> Date
     private let clock: any Clock<Duration>
+    private let limits: Limits
     private var watches: [String: OutageWatch]
     /// What an earlier run decided and never delivered, sent once the notifier follows a deck.
     private var undelivered: [PendingDelivery]
-    /// Deliveries under way.
+    /// What the targets of `notify:` entries are owed.
+    private var outbox: NotificationOutbox
+    /// Deliveries under way, the page's included.
     private var sending: Set<PendingDelivery.ID> = []
     private var panels: [String: (title: String, group: String?)] = [:]
     private var timer: Task<Void, Never>?
@@ -61,12 +85,14 @@ public actor Notifier {
     /// Rules of `subscriptions`, outages and deliveries left undone continued from `ledger`; `now`
     /// and `clock` are the wall time and the clock of waits (a test's are virtual).
     public init(
-        _ subscriptions: [Subscription], ledger: (any NotificationLedger)?,
+        _ subscriptions: [Subscription], ledger: (any NotificationLedger)?, limits: Limits = Limits(),
         now: @escaping @Sendable () -> Date = { Date() }, clock: any Clock<Duration> = ContinuousClock()
     ) {
         self.subscriptions = Dictionary(grouping: subscriptions, by: \.panel)
         subscriptionsByKey = Dictionary(subscriptions.map { ($0.key, $0) }, uniquingKeysWith: { $1 })
         self.ledger = ledger
+        self.limits = limits
+        outbox = NotificationOutbox(limit: limits.owedPerTarget)
         self.now = now
         self.clock = clock
         let keys = Set(subscriptions.map(\.key))
@@ -84,7 +110,7 @@ public actor Notifier {
     }
 
     /// Follows `deck`'s changes until ``stop()``; the first call delivers what an earlier run left
-    /// undone.
+    /// undone and still true (``resume(_:)``).
     public func follow(_ deck: Deck) async {
         let snapshot = await deck.snapshot()
         panels = Dictionary(uniqueKeysWithValues: snapshot.panels.map { ($0.id, ($0.title, $0.group)) })
@@ -113,11 +139,36 @@ public actor Notifier {
                 for await change in changes { await self?.handle(change) }
             }
         }
-        for delivery in undelivered {
-            if let subscription = subscriptionsByKey[delivery.key] { deliver(delivery, to: subscription.target) }
-        }
+        resume(undelivered)
         undelivered = []
         armTimer()
+    }
+
+    /// Takes up what an earlier run left undone, oldest first, by the outbox's rules: what a
+    /// target hanging for long left behind shrinks to what is still owed, and a delivery older
+    /// than the horizon is dropped rather than told late.
+    private func resume(_ left: [PendingDelivery]) {
+        let oldest = now().addingTimeInterval(-(limits.horizon / .seconds(1)))
+        for delivery in left {
+            guard let subscription = subscriptionsByKey[delivery.key] else { continue }
+            guard delivery.notification.at >= oldest else {
+                ledger?.finished(delivery.id)
+                report(delivery, to: subscription.target, .dropped("decided at \(delivery.notification.at), older than "
+                    + "the \(limits.horizon.lengthText) a notification may wait across a restart"))
+                continue
+            }
+            switch outbox.admit(delivery, to: subscription.target.name) {
+            case .send(let sent):
+                send(sent, to: subscription.target)
+            case .wait(let waiting, let replaced):
+                ledger?.keep(watches[delivery.key], for: delivery.key, delivering: waiting, replacing: replaced)
+            case .absorbed:
+                ledger?.finished(delivery.id)
+            case .dropped:
+                ledger?.finished(delivery.id)
+                report(delivery, to: subscription.target, .dropped(overLimit(of: subscription.target)))
+            }
+        }
     }
 
     /// Stops following: nothing more is sent.
@@ -209,19 +260,37 @@ public actor Notifier {
         }
     }
 
-    /// Keeps `watch` as `subscription`'s outage and sends `notification`, if any: the ledger keeps
-    /// the two together before the delivery starts, so a told failure is on disk as it is sent.
-    /// The page's deliveries are not kept: the page is whoever is connected when it is told, and
-    /// 10,000 panels down at once would be as many writes before the first is sent.
+    /// Keeps `watch` as `subscription`'s outage and hands `notification`, if any, to the outbox:
+    /// the ledger keeps the outage with what the outbox owes before the delivery starts, so a
+    /// told failure is on disk as it is sent. The page's deliveries are neither kept nor limited:
+    /// the page is whoever is connected when it is told, and takes each at once.
     private func keep(_ watch: OutageWatch, of subscription: Subscription, sending notification: DeckNotification?) {
         let key = subscription.key
         let kept = watch.downSince == nil ? nil : watch
         let delivery = notification.map { PendingDelivery(key: key, notification: $0) }
         guard watches[key] != kept || delivery != nil else { return }
         watches[key] = kept
-        let recorded = !subscription.isPage
-        ledger?.keep(kept, for: key, delivering: recorded ? delivery : nil)
-        if let delivery { deliver(delivery, to: subscription.target, recorded: recorded) }
+        guard let delivery, !subscription.isPage else {
+            ledger?.keep(kept, for: key, delivering: nil, replacing: nil)
+            if let delivery { send(delivery, to: subscription.target, recorded: false) }
+            return
+        }
+        switch outbox.admit(delivery, to: subscription.target.name) {
+        case .send(let sent):
+            ledger?.keep(kept, for: key, delivering: sent, replacing: nil)
+            send(sent, to: subscription.target)
+        case .wait(let waiting, let replaced):
+            ledger?.keep(kept, for: key, delivering: waiting, replacing: replaced)
+        case .absorbed:
+            ledger?.keep(kept, for: key, delivering: nil, replacing: nil)
+        case .dropped:
+            ledger?.keep(kept, for: key, delivering: nil, replacing: nil)
+            report(delivery, to: subscription.target, .dropped(overLimit(of: subscription.target)))
+        }
+    }
+
+    private func overLimit(of target: any NotificationTarget) -> String {
+        "\(target.name) already has the most notifications owed that a target may have (\(limits.owedPerTarget))"
     }
 
     private func notification(_ event: DeckNotification.Event, of subscription: Subscription, watch: OutageWatch,
@@ -232,27 +301,32 @@ public actor Notifier {
             error: event == .recovery ? nil : watch.error, downSince: watch.downSince ?? date, at: date)
     }
 
-    /// Delivers in a task of its own, then forgets the delivery in the ledger. A stop before it is
-    /// forgotten (SIGTERM while a webhook waits to retry) leaves it to the next run, which sends it
-    /// then. The one window that repeats a notification: the process killed (`kill -9`, or a stop
-    /// that waited ``finishDeliveries(within:)`` in vain for a slow target) after the target took
-    /// it and before the ledger's write just after.
-    private func deliver(_ delivery: PendingDelivery, to target: any NotificationTarget, recorded: Bool = true) {
-        let observers = deliveries
+    /// Delivers in a task of its own, then forgets the delivery in the ledger and sends what
+    /// waited behind it. A stop before it is forgotten (SIGTERM while a webhook waits to retry)
+    /// leaves it to the next run, which sends it then. The one window that repeats a notification:
+    /// the process killed (`kill -9`, or a stop that waited ``finishDeliveries(within:)`` in vain
+    /// for a slow target) after the target took it and before the ledger's write just after.
+    private func send(_ delivery: PendingDelivery, to target: any NotificationTarget, recorded: Bool = true) {
         let ledger = recorded ? ledger : nil
         sending.insert(delivery.id)
         Task { [weak self] in
-            var failure: String?
-            do { try await target.deliver(delivery.notification) } catch { failure = "\(error)" }
+            var outcome = Delivery.Outcome.sent
+            do { try await target.deliver(delivery.notification) } catch { outcome = .failed("\(error)") }
             ledger?.finished(delivery.id)
-            await self?.delivered(delivery.id)
-            let done = Delivery(notification: delivery.notification, target: target.name, failure: failure)
-            observers.forEach { $0(done) }
+            await self?.delivered(delivery, to: target, recorded: recorded, outcome)
         }
     }
 
-    private func delivered(_ id: PendingDelivery.ID) {
-        sending.remove(id)
+    private func delivered(_ delivery: PendingDelivery, to target: any NotificationTarget, recorded: Bool,
+                           _ outcome: Delivery.Outcome) {
+        sending.remove(delivery.id)
+        if recorded, let next = outbox.finished(delivery.key) { send(next, to: target) }
+        report(delivery, to: target, outcome)
+    }
+
+    private func report(_ delivery: PendingDelivery, to target: any NotificationTarget, _ outcome: Delivery.Outcome) {
+        let done = Delivery(notification: delivery.notification, target: target.name, outcome: outcome)
+        deliveries.forEach { $0(done) }
     }
 }
 

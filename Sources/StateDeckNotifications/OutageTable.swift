@@ -11,7 +11,8 @@ public final class OutageTable: NotificationLedger {
 
     public func outages() -> [String: OutageWatch] { table.current }
 
-    public func keep(_ watch: OutageWatch?, for key: String, delivering delivery: PendingDelivery?) {
+    public func keep(_ watch: OutageWatch?, for key: String, delivering delivery: PendingDelivery?,
+                     replacing replaced: PendingDelivery.ID?) {
         table.withLock { $0[key] = watch }
     }
 

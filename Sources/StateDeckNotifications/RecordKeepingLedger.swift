@@ -17,8 +17,12 @@ extension RecordKeepingLedger {
         withRecords(saving: false) { $0.outages }
     }
 
-    public func keep(_ watch: OutageWatch?, for key: String, delivering delivery: PendingDelivery?) {
-        withRecords(saving: delivery != nil) { $0.keep(watch, for: key, delivering: delivery) }
+    public func keep(_ watch: OutageWatch?, for key: String, delivering delivery: PendingDelivery?,
+                     replacing replaced: PendingDelivery.ID?) {
+        withRecords(saving: delivery != nil) { records in
+            if let replaced { records.finish(replaced) }
+            records.keep(watch, for: key, delivering: delivery)
+        }
     }
 
     public func finished(_ delivery: PendingDelivery.ID) {

@@ -2,6 +2,7 @@ import EventStream
 import Locking
 import Prometheus
 import StateDeck
+import StateDeckNotifications
 
 /// The deck and its streams as Prometheus metrics, for `GET /metrics`, kept up to date as the
 /// deck's events arrive: the aggregates in swift-prometheus' registry, each panel's gauges in a
@@ -18,7 +19,7 @@ import StateDeck
 /// | `statedeck_retries_total` | counter | group, source | automatic retries planned |
 /// | `statedeck_streams_open` | gauge | | open event streams |
 /// | `statedeck_events_total` | counter | | events published to the streams (each goes to every stream) |
-/// | `statedeck_notifications_total` | counter | result | notifications delivered to notify targets (`sent`) or given up (`failed`), not the page's |
+/// | `statedeck_notifications_total` | counter | result | notifications to notify targets delivered (`sent`), given up (`failed`) or never sent (`dropped`: over a target's limit, or too old at start), not the page's |
 ///
 /// Debug-forced states count nowhere: a pinned panel's gauges keep their last real values.
 /// Per-panel series are gauges, a few per panel; the histogram and counters are per group and
@@ -76,6 +77,7 @@ final class DeckMetrics: Sendable {
     private let events: Counter
     private let notificationsSent: Counter
     private let notificationsFailed: Counter
+    private let notificationsDropped: Counter
 
     init(hub: EventHub) {
         self.hub = hub
@@ -83,14 +85,19 @@ final class DeckMetrics: Sendable {
         streamsOpen = registry.makeGauge(descriptor: Self.name("streams_open", help: "Open event streams."))
         events = registry.makeCounter(descriptor: Self.name(
             "events", unit: "total", help: "Events published to the streams; each goes to every open stream."))
-        let notifications = Self.name("notifications", unit: "total", help: "Notifications delivered, or given up.")
+        let notifications = Self.name("notifications", unit: "total", help: "Notifications delivered, given up, or dropped.")
         notificationsSent = registry.makeCounter(descriptor: notifications, labels: [("result", "sent")])
         notificationsFailed = registry.makeCounter(descriptor: notifications, labels: [("result", "failed")])
+        notificationsDropped = registry.makeCounter(descriptor: notifications, labels: [("result", "dropped")])
     }
 
-    /// Counts a notification delivered, or given up.
-    func countNotification(delivered: Bool) {
-        (delivered ? notificationsSent : notificationsFailed).increment()
+    /// Counts a notification by what became of it.
+    func countNotification(_ outcome: Notifier.Delivery.Outcome) {
+        switch outcome {
+        case .sent: notificationsSent.increment()
+        case .failed: notificationsFailed.increment()
+        case .dropped: notificationsDropped.increment()
+        }
     }
 
     /// Follows `deck` from now on, in place of the deck followed before: series of panels it lacks

@@ -252,11 +252,18 @@ public final class DeckServer: Sendable {
                                 ledger: notificationLedger)
         await notifier.onDelivery { [metrics, logger, current, onNotificationDelivery] delivery in
             guard delivery.target != PageAnnouncer.targetName else { return }
-            metrics.countNotification(delivered: delivery.failure == nil)
+            metrics.countNotification(delivery.outcome)
             onNotificationDelivery?(delivery)
-            guard let failure = delivery.failure else { return }
-            logger.error("notification \(delivery.notification.event.rawValue) of \(delivery.notification.panel) not sent: \(failure)")
-            Task { await current.current.announce("A notification could not be sent: \(failure)", style: .error) }
+            let told = "notification \(delivery.notification.event.rawValue) of \(delivery.notification.panel)"
+            switch delivery.outcome {
+            case .sent:
+                return
+            case .failed(let failure):
+                logger.error("\(told) not sent: \(failure)")
+                Task { await current.current.announce("A notification could not be sent: \(failure)", style: .error) }
+            case .dropped(let reason):
+                logger.warning("\(told) to \(delivery.target) dropped (\(delivery.notification.message)): \(reason)")
+            }
         }
         await notifier.follow(deck)
         self.notifier.withLock { $0 = notifier }

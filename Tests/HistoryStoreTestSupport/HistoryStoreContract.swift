@@ -100,23 +100,29 @@ public struct HistoryStoreContract<Store: FlushingHistoryStore>: Sendable {
         store.close()
     }
 
-    /// Outages and deliveries not done come back after a reopen, the deliveries handed out once.
+    /// Outages and deliveries not done come back after a reopen, the deliveries handed out once;
+    /// a delivery another replaced is gone with the replacement's keep.
     public func outagesAndDeliveriesNotDoneComeBackAfterAReopenOnce() throws {
         let told = LedgerSamples.toldOutage(at: now)
         let failure = LedgerSamples.delivery(.failure, at: now)
+        let webFailure = LedgerSamples.delivery(.failure, key: "web#0", at: now)
+        let recovery = LedgerSamples.delivery(.recovery, key: "web#0", at: now.addingTimeInterval(60))
         do {
             let store = try open()
             store.keep(told, for: "api#0", delivering: failure)
             store.keep(LedgerSamples.toldOutage(at: now), for: "db#1", delivering: nil)
             store.keep(nil, for: "db#1", delivering: nil)
+            store.keep(LedgerSamples.toldOutage(at: now), for: "web#0", delivering: webFailure)
+            store.keep(nil, for: "web#0", delivering: recovery, replacing: webFailure.id)
             store.close()
         }
         do {
             let store = try open()
             #expect(store.outages() == ["api#0": told])
-            #expect(store.takeUndelivered() == [failure])
+            #expect(store.takeUndelivered() == [failure, recovery])
             #expect(store.takeUndelivered().isEmpty, "handed out once: the next notifier of this run must not send it again")
             store.finished(failure.id)
+            store.finished(recovery.id)
             store.close()
         }
         let reopened = try open()

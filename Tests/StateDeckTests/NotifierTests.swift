@@ -64,9 +64,13 @@ import Testing
 
         func outages() -> [String: OutageWatch] { kept.current }
 
-        func keep(_ watch: OutageWatch?, for key: String, delivering delivery: PendingDelivery?) {
+        func keep(_ watch: OutageWatch?, for key: String, delivering delivery: PendingDelivery?,
+                  replacing replaced: PendingDelivery.ID?) {
             kept.withLock { $0[key] = watch }
-            if let delivery { pending.withLock { $0.append(delivery) } }
+            pending.withLock { pending in
+                pending.removeAll { $0.id == replaced }
+                if let delivery { pending.append(delivery) }
+            }
         }
 
         func finished(_ delivery: PendingDelivery.ID) {

@@ -11,6 +11,10 @@ final class ScriptedLoader: @unchecked Sendable {
         self.script = script
     }
 
+    init(script: [Result<Info, PanelError>]) {
+        self.script = script
+    }
+
     var callCount: Int { lock.withLock { calls } }
 
     func load() throws -> Info {

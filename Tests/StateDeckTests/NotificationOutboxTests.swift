@@ -1,0 +1,172 @@
+import Clocks
+import Foundation
+import Locking
+import Testing
+@testable import StateDeck
+@testable import StateDeckNotifications
+
+/// What a target that does not answer is owed: one delivery sent and one waiting per entry at
+/// most, the newest truth in the waiting one, a limit per target, and nothing older than the
+/// horizon sent after a restart.
+@Suite(.stopsDecks) struct NotificationOutboxTests {
+    typealias MemoryLedger = NotifierTests.MemoryLedger
+    typealias RecordingTarget = NotifierTests.RecordingTarget
+
+    static let error = DeckNotification.ErrorSummary(kind: "timeout", title: "Timed out", message: "No answer within 5 s.")
+
+    /// A delivery to entry `key` of `event`, decided `at` seconds into an outage that began at 0.
+    static func delivery(_ event: DeckNotification.Event, at seconds: Double, key: String = "api#0") -> PendingDelivery {
+        let origin = Date(timeIntervalSince1970: 1_795_341_600)
+        return PendingDelivery(key: key, notification: DeckNotification(
+            event: event, panel: "api", title: "API", group: nil, error: event == .recovery ? nil : error,
+            downSince: origin, at: origin.addingTimeInterval(seconds)))
+    }
+
+    @Test func anEntryHasOneDeliverySentAndOneWaitingHoldingTheNewestTruth() throws {
+        var outbox = NotificationOutbox(limit: 10)
+        let failure = Self.delivery(.failure, at: 0)
+        #expect(outbox.admit(failure, to: "hook") == .send(failure))
+        let recovery = Self.delivery(.recovery, at: 60)
+        #expect(outbox.admit(recovery, to: "hook") == .wait(recovery, replacing: nil))
+        let again = Self.delivery(.failure, at: 70)
+        #expect(outbox.admit(again, to: "hook") == .wait(again, replacing: recovery.id), "only the newest is owed")
+        #expect(outbox.admit(Self.delivery(.reminder, at: 120), to: "hook") == .absorbed, "the failure waiting says it")
+        let last = Self.delivery(.recovery, at: 180)
+        guard case .wait(let folded, let replaced) = outbox.admit(last, to: "hook") else {
+            Issue.record("the recovery does not wait")
+            return
+        }
+        #expect(replaced == again.id)
+        #expect(folded.id == last.id)
+        #expect(folded.notification.event == .recovery)
+        #expect(folded.notification.message == "API was down for 3 min (Timed out) and is up again",
+                "a failure the target never got and its recovery: one message for the whole outage")
+        #expect(folded.notification.error == Self.error)
+        #expect(outbox.owed == 2)
+        #expect(outbox.finished("api#0") == folded)
+        #expect(outbox.finished("api#0") == nil)
+        #expect(outbox.owed == 0)
+        let next = Self.delivery(.failure, at: 300)
+        #expect(outbox.admit(next, to: "hook") == .send(next))
+    }
+
+    @Test func aTargetPastItsLimitDropsWhatElseComesAndOthersGoOn() {
+        var outbox = NotificationOutbox(limit: 3)
+        let a = Self.delivery(.failure, at: 0, key: "a#0"), b = Self.delivery(.failure, at: 0, key: "b#0")
+        #expect(outbox.admit(a, to: "hook") == .send(a))
+        let aRecovered = Self.delivery(.recovery, at: 10, key: "a#0")
+        #expect(outbox.admit(aRecovered, to: "hook") == .wait(aRecovered, replacing: nil))
+        #expect(outbox.admit(b, to: "hook") == .send(b))
+        #expect(outbox.admit(Self.delivery(.recovery, at: 10, key: "b#0"), to: "hook") == .dropped)
+        #expect(outbox.admit(Self.delivery(.failure, at: 0, key: "c#0"), to: "hook") == .dropped)
+        let elsewhere = Self.delivery(.failure, at: 0, key: "c#1")
+        #expect(outbox.admit(elsewhere, to: "chat") == .send(elsewhere), "another target has a limit of its own")
+        let aAgain = Self.delivery(.failure, at: 20, key: "a#0")
+        #expect(outbox.admit(aAgain, to: "hook") == .wait(aAgain, replacing: aRecovered.id), "a replacement adds nothing")
+        #expect(outbox.finished("a#0") == aAgain, "what waited is sent: two owed")
+        let bRecovered = Self.delivery(.recovery, at: 30, key: "b#0")
+        #expect(outbox.admit(bRecovered, to: "hook") == .wait(bRecovered, replacing: nil))
+        #expect(outbox.admit(Self.delivery(.failure, at: 0, key: "c#0"), to: "hook") == .dropped, "three owed again")
+        #expect(outbox.owed == 4)
+    }
+
+    /// Takes each notification and holds it until the test opens the gate: a receiver that
+    /// accepts the connection and never answers.
+    final class HangingTarget: NotificationTarget {
+        let name = "hanging"
+        let attempts = Recorder<DeckNotification>()
+        let gate = Gate()
+
+        func deliver(_ notification: DeckNotification) async throws {
+            attempts.append(notification)
+            await gate.wait()
+        }
+    }
+
+    @Test func aPanelFlappingAgainstATargetThatHangsOwesItTwoDeliveriesAtMost() async throws {
+        let loader = ScriptedLoader(script: (0..<8).map { $0.isMultiple(of: 2) ? .failure(.server) : .success(.one) })
+        let test = await NotifierTests.deck(loader)
+        let ledger = MemoryLedger()
+        let target = HangingTarget()
+        defer { target.gate.open() }
+        let notifier = await NotifierTests.notifier(test, NotifyRule(failures: 1), target, ledger: ledger)
+        defer { Task { await notifier.stop() } }
+        let mostOwed = Locked(0)
+        await test.deck.start()
+        for load in 0..<8 {
+            await test.until { $0.phase == (load.isMultiple(of: 2) ? .error : .loaded) && !$0.isLoading }
+            await test.settle()
+            mostOwed.withLock { $0 = max($0, ledger.pending.current.count) }
+            if load < 7 { await test.advance(to: .seconds(10 * (load + 1))) }
+        }
+        #expect(mostOwed.current == 2, "four outages told and ended, against a target that took the first")
+        #expect(target.attempts.all.map(\.event) == [.failure])
+        let owed = ledger.pending.current.map(\.notification)
+        #expect(owed.map(\.event) == [.failure, .recovery])
+        #expect(owed.last?.message == "API was down for 10 s (\(ErrorKind.serverError.title)) and is up again")
+        #expect(owed.last?.at == TestDeck.date(at: .seconds(70)))
+        target.gate.open()
+        let sent = await test.eventually { target.attempts.all.count == 2 ? target.attempts.all : nil }
+        #expect(sent?.last == owed.last)
+        await test.eventually { ledger.pending.current.isEmpty ? true : nil }
+    }
+
+    /// Every delivery's outcome, as the server's log and StateDeck's own panel hear them.
+    static func outcomes(of notifier: Notifier) async -> Recorder<Notifier.Delivery.Outcome> {
+        let outcomes = Recorder<Notifier.Delivery.Outcome>()
+        await notifier.onDelivery { outcomes.append($0.outcome) }
+        return outcomes
+    }
+
+    @Test func aDeliveryOverItsTargetsLimitIsDroppedAndSaidSo() async throws {
+        let test = await NotifierTests.deck(ScriptedLoader(.failure(.server)))
+        let ledger = MemoryLedger()
+        let target = HangingTarget()
+        defer { target.gate.open() }
+        var limits = Notifier.Limits()
+        limits.owedPerTarget = 1
+        let notifier = Notifier(
+            [0, 1].map { Notifier.Subscription(panel: "p", rule: NotifyRule(failures: 1), target: target, index: $0) },
+            ledger: ledger, limits: limits, now: { TestDeck.date(at: .zero) }, clock: test.clock)
+        defer { Task { await notifier.stop() } }
+        let outcomes = await Self.outcomes(of: notifier)
+        await notifier.follow(test.deck)
+        await test.deck.start()
+        let said = await test.eventually { outcomes.all.first }
+        #expect(said == .dropped("hanging already has the most notifications owed that a target may have (1)"))
+        #expect(target.attempts.all.count == 1)
+        #expect(ledger.pending.current.map(\.key) == ["p#0"], "the dropped one is not kept")
+        #expect(ledger.kept.current["p#1"]?.isTold == true, "its outage is, so its recovery is told")
+    }
+
+    @Test func aRestartSendsWhatIsStillTrueOfABacklogAndDropsWhatIsPastTheHorizon() async throws {
+        let now = TestDeck.date(at: .zero)
+        func left(_ event: DeckNotification.Event, minutesAgo: Double) -> PendingDelivery {
+            PendingDelivery(key: "p#0", notification: DeckNotification(
+                event: event, panel: "p", title: "API", group: nil, error: event == .recovery ? nil : Self.error,
+                downSince: now.addingTimeInterval(-90 * 60), at: now.addingTimeInterval(-minutesAgo * 60)))
+        }
+        // What a target that hung for an hour and a half left: an outage told and ended every
+        // minute, the older half of it past the one-hour horizon.
+        let backlog = (0..<90).map { left($0.isMultiple(of: 2) ? .failure : .recovery, minutesAgo: Double(90 - $0)) }
+        let ledger = MemoryLedger(leftByEarlierRun: backlog)
+        let target = RecordingTarget()
+        let test = await NotifierTests.deck(ScriptedLoader(.success(.one)))
+        let notifier = Notifier(
+            [Notifier.Subscription(panel: "p", rule: NotifyRule(failures: 1), target: target, index: 0)],
+            ledger: ledger, now: { now }, clock: test.clock)
+        defer { Task { await notifier.stop() } }
+        let outcomes = await Self.outcomes(of: notifier)
+        await notifier.follow(test.deck)
+        await test.eventually { ledger.pending.current.isEmpty ? true : nil }
+        await test.settle()
+        let kept = backlog.filter { $0.notification.at >= now.addingTimeInterval(-3_600) }
+        #expect(kept.count == 60)
+        let newest = kept[59].notification.tellingWholeOutage(of: kept[58].notification)
+        #expect(target.sent.all == [kept[0].notification, newest],
+                "the oldest within the horizon, sent at once, then what is still true: the last outage, ended")
+        let dropped = outcomes.all.filter { if case .dropped = $0 { true } else { false } }
+        #expect(dropped.count == backlog.count - kept.count)
+        #expect(dropped.first == .dropped("decided at \(backlog[0].notification.at), older than the 1 h a notification may wait across a restart"))
+    }
+}
