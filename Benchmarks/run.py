@@ -14,7 +14,8 @@ http panels on a refresh schedule against nginx, vs a one-thread libcurl multi f
 threads, RSS, lateness, bunching, SSE bytes per change), overview (the page at 10,000 panels in
 headless Chromium: first screen, search, main thread, heap, timeline requests), cluster (1, 2 and 3
 processes sharing a deck through PostgreSQL: streams held, one event to every stream, publish →
-stream delay, failover time). Every comparison runs
+stream delay, failover time), outbox (20 panels flapping against a webhook that never answers for
+10 minutes: RSS and the notifications kept to deliver, then what a restart sends). Every comparison runs
 its contenders interleaved, A B A B ..., and reports medians and ratios. Results go to BENCHMARKS.md between markers and, raw, to bench-results/.
 
 Python 3 standard library only (the browser part runs Benchmarks/browser_bench.py in a Python
@@ -1179,10 +1180,15 @@ def bench_cluster(args, statedeck, report):
     return cluster_bench.bench_cluster(args, statedeck, report, sys.modules[__name__])
 
 
+def bench_outbox(args, statedeck, report):
+    import outbox_bench
+    return outbox_bench.bench_outbox(args, statedeck, report, sys.modules[__name__])
+
+
 BENCHMARKS = {"startup": bench_startup, "fanout": bench_fanout, "http": bench_http,
               "browser": bench_browser, "churn": bench_churn, "cycles": bench_cycles,
               "history": bench_history, "many": bench_many, "overview": bench_overview,
-              "cluster": bench_cluster}
+              "cluster": bench_cluster, "outbox": bench_outbox}
 
 
 def parse_args(argv):
@@ -1224,7 +1230,7 @@ def parse_args(argv):
     p.add_argument("--no-install", action="store_true", help="install no Debian package")
     p.add_argument("--no-write", action="store_true", help="print results, leave BENCHMARKS.md")
     p.add_argument("--max-minutes", type=float, default=120,
-                   help="stop everything after this long (default 120: the full run takes about 75)")
+                   help="stop everything after this long (default 120: the full run takes about 90)")
     args = p.parse_args(argv)
     args.only = [b.strip() for b in args.only.split(",") if b.strip()]
     unknown = [b for b in args.only if b not in BENCHMARKS]

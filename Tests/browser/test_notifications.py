@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import socket
+import sqlite3
 import sys
 import threading
 import time
@@ -196,7 +197,90 @@ def test_statedeck_itself_counts_notifications_and_shows_a_failing_target(make_s
     accepts.touch()
     (folder / "up").touch()
     info = wait(lambda: itself().get("latestValidInfo"))
-    assert {"label": "Notifications", "value": "1 sent · 1 failed"} in info["fields"], info
+    assert {"label": "Notifications", "value": "1 sent · 1 failed · 0 dropped"} in info["fields"], info
+
+
+class HangingReceiver:
+    """A webhook target that hangs: it accepts every connection on a free loopback port, reads
+    what comes and never answers."""
+
+    def __init__(self):
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port = self.listener.getsockname()[1]
+        self.connections: list[socket.socket] = []
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self):
+        while True:
+            try:
+                connection, _ = self.listener.accept()
+            except OSError:
+                return
+            self.connections.append(connection)
+
+    def stop(self):
+        self.listener.close()
+        for connection in self.connections:
+            connection.close()
+
+
+def flapping_deck(folder: Path, count: int, webhook_port: int) -> Path:
+    """`count` command panels, each failing and succeeding by turns, one load a second, until the
+    file `up` exists; every failure and recovery is told to the webhook."""
+    folder.mkdir(parents=True, exist_ok=True)
+    up = folder / "up"
+    panels = "".join(
+        f"  - id: flap-{n}\n"
+        f'    command: {{ run: ["sh", "-c", "test -f {up} || {{ test -f {folder}/{n} && rm {folder}/{n}; }} || {{ touch {folder}/{n}; exit 1; }}"] }}\n'
+        for n in range(count))
+    deck = folder / "deck.yaml"
+    deck.write_text(
+        "title: Flapping\n"
+        "defaults:\n"
+        "  refresh: 1s\n  retry: none\n  minimumLoading: 0ms\n"
+        f'  notify: [{{ webhook: {{ url: "http://127.0.0.1:{webhook_port}/hook" }}, after: {{ failures: 1 }} }}]\n'
+        f"panels:\n{panels}")
+    return deck
+
+
+def owed_rows(data_dir: Path) -> int:
+    """Notifications the history keeps as still to deliver."""
+    with sqlite3.connect(f"file:{data_dir / 'history.sqlite3'}?mode=ro", uri=True, timeout=5) as db:
+        return db.execute("SELECT count(*) FROM notify_outbox").fetchone()[0]
+
+
+def test_a_target_that_hangs_is_owed_only_what_is_still_true(make_server, receiver, tmp_path):
+    panels = 20
+    hanging = HangingReceiver()
+    try:
+        deck = flapping_deck(tmp_path / "deck", panels, hanging.port)
+        server = make_server(config=deck)
+        rows = []
+        for _ in range(12):   # a dozen outages told and ended per panel
+            time.sleep(1)
+            rows.append(owed_rows(server.data_dir))
+        assert 0 < max(rows) <= 2 * panels, f"one delivery sent and one waiting per panel at most: {rows}"
+        stop(server)
+    finally:
+        hanging.stop()
+    assert owed_rows(server.data_dir) <= 2 * panels
+    # The target answers again, and every panel is up: what the restart sends is what each entry
+    # still owed, then the recoveries of those whose last word was a failure.
+    (tmp_path / "deck" / "up").touch()
+    flapping_deck(tmp_path / "deck", panels, receiver.port)
+    server.restart()
+
+    def recovered() -> dict[str, list[str]]:
+        told: dict[str, list[str]] = {}
+        for body in receiver.bodies:
+            told.setdefault(body["json"]["panel"], []).append(body["json"]["event"])
+        return told if len(told) == panels and all(events[-1] == "recovery" for events in told.values()) else {}
+
+    told = wait(recovered)
+    time.sleep(2)
+    assert len(receiver.bodies) <= 3 * panels, f"not a backlog: {len(receiver.bodies)} notifications"
+    assert recovered() == told, "nothing after each panel's recovery"
+    assert owed_rows(server.data_dir) == 0
 
 
 def wait(condition, timeout: float = 20.0):
