@@ -24,10 +24,11 @@ public final class Database {
     public let path: String
 
     /// Opens `path` (`sqlite3_open_v2`); waits up to `busyTimeout` for another connection's lock
-    /// (`sqlite3_busy_timeout`).
-    public init(path: String, mode: Mode, busyTimeout: Duration = .seconds(2)) throws(SQLiteError) {
+    /// (`sqlite3_busy_timeout`). Without `followingLinks`, a path that is or passes through a
+    /// symbolic link fails (`SQLITE_OPEN_NOFOLLOW`, `SQLITE_CANTOPEN_SYMLINK`).
+    public init(path: String, mode: Mode, busyTimeout: Duration = .seconds(2), followingLinks: Bool = true) throws(SQLiteError) {
         var handle: OpaquePointer?
-        let code = sqlite3_open_v2(path, &handle, mode.flags, nil)
+        let code = sqlite3_open_v2(path, &handle, mode.flags | (followingLinks ? 0 : SQLITE_OPEN_NOFOLLOW), nil)
         guard let handle else { throw SQLiteError(code: code, message: "out of memory") }
         guard code == SQLITE_OK else {
             let error = SQLiteError(code: code, message: String(cString: sqlite3_errmsg(handle)))

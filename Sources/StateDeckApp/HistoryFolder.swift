@@ -28,7 +28,7 @@ public enum HistoryFolder {
         do {
             try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
         } catch {
-            throw .cannotCreate(path: folder, reason: "\(error)")
+            throw .cannotCreateFolder(path: parent, reason: "\(error)")
         }
         var configuration = SQLiteHistoryStore.Configuration()
         configuration.retention = retention

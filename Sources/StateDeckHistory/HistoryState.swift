@@ -16,8 +16,11 @@ public struct HistoryState: Sendable {
     public private(set) var unsavedShown: Set<String> = []
     /// Changes dropped while saving failed for long.
     public private(set) var dropped = 0
-    /// Why the last save failed; nil once one succeeds.
+    /// Why the last save failed; once one succeeds, ``standingNotice``.
     public internal(set) var trouble: PanelError?
+    /// What the history should say for the rest of the run, even while saving works (its file
+    /// was deleted and a new one made): a save that succeeds shows it in place of a failure.
+    public var standingNotice: PanelError?
     /// The newest event id saved (0 for none).
     public private(set) var storedEventID: UInt64
     /// The hour retention last ran in.
@@ -102,9 +105,16 @@ public struct HistoryState: Sendable {
         unsavedRowsByKey = [:]
         unsavedShown = []
         dropped = 0
-        trouble = nil
+        trouble = standingNotice
         if let eventID { storedEventID = eventID }
         if expired { expiredHour = Resolution.hour.start(of: now) }
+    }
+
+    /// Makes every panel's `latest` row, and the newest event id, wait to be saved again: what
+    /// the store had saved is gone (its file was deleted and a new one made).
+    public mutating func markLatestUnsaved() {
+        unsavedShown = Set(shown.keys)
+        storedEventID = 0
     }
 
     /// The `latest` row of `panel`: what it shows, its health and since when.

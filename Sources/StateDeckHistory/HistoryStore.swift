@@ -25,7 +25,8 @@ public protocol HistoryStore: AnyObject, Sendable {
     /// Reads the server's newest event id with every save.
     func trackEventIDs(_ newest: @escaping @Sendable () -> UInt64)
 
-    /// Why changes are not being saved, as an error card's error; nil while saving works.
+    /// Why changes are not being saved, as an error card's error; nil while saving works, unless
+    /// something the history lost this run is to be told until the end of it.
     var trouble: PanelError? { get }
 
     /// Calls `observer` each time `trouble` changes.

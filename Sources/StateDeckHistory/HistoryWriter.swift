@@ -103,7 +103,7 @@ public final class HistoryWriter: Sendable {
     /// The server's newest event id, when a server tracks them.
     public var newestEventID: UInt64? { eventIDs.current?() }
 
-    /// Why the last save failed; nil while saving works.
+    /// Why the last save failed; while saving works, the history's standing notice or nil.
     public var trouble: PanelError? { lastTrouble.current }
 
     public func observeTrouble(_ observer: @escaping @Sendable (PanelError?) -> Void) {

@@ -85,6 +85,13 @@ public struct NotificationRecords: Sendable {
             .sorted { ($0.notification.at, $0.id.uuidString) < ($1.notification.at, $1.id.uuidString) }
     }
 
+    /// Makes every outage and delivery not done wait to be saved again: what the store had saved
+    /// is gone.
+    public mutating func markAllUnsaved() {
+        unsavedOutages = Set(outages.keys)
+        unsavedDeliveries = Set(pending.keys)
+    }
+
     public mutating func markSaved() {
         unsavedOutages = []
         unsavedDeliveries = []

@@ -8,16 +8,20 @@ import Musl
 /// runs: a second process with the same folder refuses to start instead of writing beside the
 /// first. The kernel releases it when the process ends, however it ends.
 final class DataFolderLock: Sendable {
+    let path: String
     private let descriptor: Int32
 
     /// Makes `folder` if it is missing, then takes its lock.
     init(folder: String) throws(HistoryOpenError) {
         if mkdir(folder, 0o700) != 0, errno != EEXIST {
-            throw .cannotCreate(path: folder, reason: String(cString: strerror(errno)))
+            throw .cannotCreateFolder(path: folder, reason: String(cString: strerror(errno)))
         }
-        let path = folder + "/lock"
+        path = folder + "/lock"
         let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard descriptor >= 0 else { throw .cannotCreate(path: path, reason: String(cString: strerror(errno))) }
+        guard descriptor >= 0 else {
+            if errno == ELOOP { throw .symbolicLink(path: path, target: FileIdentity.linkTarget(of: path)) }
+            throw .cannotCreateLock(path: path, reason: String(cString: strerror(errno)))
+        }
         guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
             var buffer = [UInt8](repeating: 0, count: 32)
             let count = max(0, read(descriptor, &buffer, buffer.count))
@@ -33,6 +37,13 @@ final class DataFolderLock: Sendable {
 
     deinit {
         close(descriptor)
+    }
+
+    /// Whether the locked file is still the folder's `lock`: deleted (or the folder with it), a
+    /// second process could lock a new one.
+    var isInPlace: Bool {
+        if case .file(let identity) = FileIdentity.at(path) { return identity == FileIdentity(descriptor: descriptor) }
+        return false
     }
 }
 

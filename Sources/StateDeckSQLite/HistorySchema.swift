@@ -45,7 +45,7 @@ enum HistorySchema {
     /// Whether the file at `path` may be opened as a history: missing or empty (a new one), or
     /// an SQLite database, as the first bytes of its header say. Anything else is left alone.
     static func inspect(path: String) throws(HistoryOpenError) {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW)
         guard descriptor >= 0 else {
             if errno == ENOENT { return }
             throw .unreadable(path: path, reason: String(cString: strerror(errno)))
@@ -64,9 +64,9 @@ enum HistorySchema {
     }
 
     /// The history version of the database open as `database` (read through its write-ahead
-    /// log, where the newest header is), after checking it is a StateDeck history at all.
-    static func version(of database: Database) throws(HistoryOpenError) -> Int {
-        let path = database.path
+    /// log, where the newest header is), after checking it is a StateDeck history at all;
+    /// messages name it `path`.
+    static func version(of database: Database, at path: String) throws(HistoryOpenError) -> Int {
         do {
             let application = Int32(truncatingIfNeeded: try database.integer("PRAGMA application_id") ?? 0)
             let version = Int(try database.integer("PRAGMA user_version") ?? 0)

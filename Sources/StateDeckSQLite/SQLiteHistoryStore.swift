@@ -11,7 +11,9 @@ import StateDeckHistory
 /// queue in a single transaction every `flushInterval` (1 s) or as soon as `batchSize` changes
 /// wait, so neither a request nor the deck's event path ever waits for the disk, and a `kill -9`
 /// loses at most the last second. When saving fails (a full disk, a folder made read-only) the changes stay queued,
-/// `trouble` says why, and saving resumes by itself once it can.
+/// `trouble` says why, and saving resumes by itself once it can. Each save first checks that the
+/// path still names the file open: one deleted while serving is made anew (and `trouble` says
+/// so for the rest of the run), so that changes never go to a file no one will read.
 public final class SQLiteHistoryStore: WriterBackedHistoryStore {
     /// How the store saves and what it keeps.
     public struct Configuration: Sendable {
@@ -34,46 +36,32 @@ public final class SQLiteHistoryStore: WriterBackedHistoryStore {
         public init() {}
     }
 
-    public static let fileName = "history.sqlite3"
+    public static let fileName = HistoryFile.name
     public let folder: String
     public let path: String
     public let configuration: Configuration
     let state: Locked<StoreState>
     public let writer: HistoryWriter
-    private let lock: DataFolderLock
     public let lastEventID: UInt64
 
     /// Opens (or makes) the history in `folder`.
     ///
     /// - Throws: ``HistoryOpenError`` when the folder is another process's, or its file cannot
-    ///   be read, is not a StateDeck history, or is of a newer schema. The file is left as it was.
+    ///   be read, is not a StateDeck history, is of a newer schema, or is not the folder's own
+    ///   (a symbolic link, or a file with other names). The file is left as it was.
     public init(folder: String, configuration: Configuration = Configuration()) throws(HistoryOpenError) {
-        lock = try DataFolderLock(folder: folder)
+        let lock = try DataFolderLock(folder: folder)
+        let file = HistoryFile(folder: folder, maximumSize: configuration.maximumSize)
         self.folder = folder
-        path = folder + "/" + Self.fileName
+        path = file.path
         self.configuration = configuration
         writer = HistoryWriter(flushInterval: configuration.flushInterval, batchSize: configuration.batchSize)
-        try HistorySchema.inspect(path: path)
-        let database: Database
+        let opened = try file.open()
         do {
-            database = try Database(path: path, mode: .readWrite(create: true))
+            state = Locked(try StoreState(file: file, database: opened.database, openFile: opened.file, lock: lock,
+                                          retention: configuration.retention, clock: configuration.now))
         } catch {
-            throw .cannotCreate(path: path, reason: error.description)
-        }
-        let version = try HistorySchema.version(of: database)
-        do {
-            // The log is folded into the file every 1,000 pages; past 4 MiB its file is cut back.
-            try database.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA journal_size_limit = 4194304")
-            if let maximumSize = configuration.maximumSize {
-                try database.execute("PRAGMA max_page_count = \(max(1, maximumSize / 4096))")
-            }
-            try HistorySchema.migrate(database, from: version)
-            state = Locked(try StoreState(database: database, folder: folder, retention: configuration.retention,
-                                          now: configuration.now()))
-        } catch {
-            throw error.isDamagedFile
-                ? .notHistory(path: path, reason: "it is damaged (\(error.message))")
-                : .cannotCreate(path: path, reason: error.description)
+            throw file.openError(error)
         }
         lastEventID = state.withLock { $0.history.storedEventID }
         writer.start(threaded: configuration.startsWriter) { [self] in flush() }

@@ -3,9 +3,21 @@ import SQLite
 import StateDeck
 import StateDeckHistory
 
+/// Why a save of the SQLite store failed; what waits stays in memory for the next.
+enum StoreSaveError: Error {
+    /// SQLite refused the transaction.
+    case database(SQLiteError)
+    /// The file was found deleted `at`, and no new one could be made.
+    case notRecreated(at: Date, HistoryOpenError)
+    /// Another file took the file's place, found `at`; it is left alone.
+    case replaced(at: Date)
+}
+
 extension StoreState {
-    /// Writes everything unsaved in one transaction; a failure forgets the panel ids it made.
-    mutating func commitUnsaved(eventID: UInt64?, expiringAt now: Int64?) throws(SQLiteError) {
+    /// Writes everything unsaved in one transaction, to the file the path names; a failure
+    /// forgets the panel ids it made.
+    mutating func commitUnsaved(eventID: UInt64?, expiringAt now: Int64?) throws(StoreSaveError) {
+        try followFileAtPath()
         let knownKeys = panelKeys
         do {
             try database.transaction { () throws(SQLiteError) in
@@ -14,7 +26,7 @@ extension StoreState {
             }
         } catch {
             panelKeys = knownKeys
-            throw error
+            throw .database(error)
         }
     }
 
@@ -22,13 +34,28 @@ extension StoreState {
         notifications.markSaved()
     }
 
-    /// The card a failed save shows: out of space, or can't save.
-    func trouble(after error: SQLiteError) -> PanelError {
-        error.isDiskFull
-            ? history.troubleCard(.outOfSpace, title: "Out of space", notSaved: ": there is no room for it in \(folder)",
-                                  resumesOnce: "there is space", detail: error.description)
-            : history.troubleCard(.unknown, title: "Can't save history", notSaved: " to \(folder)",
-                                  resumesOnce: "the folder can be written again", detail: error.description)
+    /// The card a failed save shows: out of space, can't save, or the file gone from its place.
+    func trouble(after error: StoreSaveError) -> PanelError {
+        switch error {
+        case .database(let error) where error.isDiskFull:
+            history.troubleCard(.outOfSpace, title: "Out of space", notSaved: ": there is no room for it in \(file.folder)",
+                                resumesOnce: "there is space", detail: error.description)
+        case .database(let error):
+            history.troubleCard(.unknown, title: "Can't save history", notSaved: " to \(file.folder)",
+                                resumesOnce: "the folder can be written again", detail: error.description)
+        case .notRecreated(let lostAt, let reason):
+            history.troubleCard(
+                .unknown, title: "Can't save history",
+                notSaved: ": \(HistoryFile.name) was deleted while serving (at \(Self.clockTime(lostAt))) and a new one "
+                    + "cannot be made in \(file.folder)",
+                resumesOnce: "it can be", detail: reason.description)
+        case .replaced(let lostAt):
+            history.troubleCard(
+                .unknown, title: "Can't save history",
+                notSaved: ": \(HistoryFile.name) was replaced while serving (at \(Self.clockTime(lostAt))) by a file "
+                    + "StateDeck leaves alone",
+                resumesOnce: "that file is moved away (a new one is made in its place)", detail: file.path)
+        }
     }
 
     private mutating func writeUnsaved(eventID: UInt64?) throws(SQLiteError) {

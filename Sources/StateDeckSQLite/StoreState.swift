@@ -4,26 +4,46 @@ import StateDeck
 import StateDeckHistory
 import StateDeckNotifications
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
 /// What the store's lock guards: the connection, the tallies of time as it passes, the
 /// notifications' ledger, and what waits to be saved.
 struct StoreState: HistoryStoreState, RecordKeepingState {
-    let database: Database
+    /// The connection to the file; a new one when the file was deleted while serving.
+    private(set) var database: Database
     /// The tallies, what each panel shows and what waits to be saved.
     var history: HistoryState
     /// Each panel's row id in `panels`, once known in a saved transaction.
     var panelKeys: [String: Int64] = [:]
     /// The notifications' ledger, kept with the history.
     var notifications = NotificationRecords()
-    /// The history's folder, as the trouble card names it.
-    let folder: String
+    /// The history's file, as the trouble card names it.
+    let file: HistoryFile
+    /// The folder's lock, taken anew when the folder was deleted with the file.
+    private var lock: DataFolderLock
+    /// The file the connection has open, so that a save notices when the path names another.
+    private var openFile: FileIdentity
+    /// When the file was found deleted or replaced, while no new one is in its place.
+    private var fileLostAt: Date?
+    /// The store's wall clock.
+    private let clock: @Sendable () -> Date
     private var statements: [String: Statement] = [:]
 
-    init(database: Database, folder: String, retention: HistoryRetention, now: Date) throws(SQLiteError) {
+    /// The state of `database`, open on `openFile`, which is `file`.
+    init(file: HistoryFile, database: Database, openFile: FileIdentity, lock: DataFolderLock, retention: HistoryRetention,
+         clock: @escaping @Sendable () -> Date) throws(SQLiteError) {
+        self.file = file
         self.database = database
-        self.folder = folder
+        self.openFile = openFile
+        self.lock = lock
+        self.clock = clock
         let storedEventID = try database.integer("SELECT value FROM meta WHERE key = 'last_event_id'") ?? 0
         history = HistoryState(retention: retention, storedEventID: UInt64(storedEventID))
-        try resume(now: now.millisecondsSince1970)
+        try resume(now: clock().millisecondsSince1970)
         try readNotifications()
     }
 
@@ -33,6 +53,65 @@ struct StoreState: HistoryStoreState, RecordKeepingState {
         let statement = try database.prepare(sql, persistent: true)
         statements[sql] = statement
         return statement
+    }
+
+    /// Keeps saves going to the file the history's path names (one `lstat` a save): when the
+    /// file open was deleted, makes a new one there, into which everything in memory is saved
+    /// again, and says so for the rest of the run; when another file took its place, saves
+    /// nothing and leaves that file alone.
+    mutating func followFileAtPath() throws(StoreSaveError) {
+        let found = FileIdentity.at(file.path)
+        switch found {
+        case .unknown: return
+        case .file(let identity) where identity == openFile: return
+        case .file, .missing: break
+        }
+        let lostAt = fileLostAt ?? clock()
+        fileLostAt = lostAt
+        guard found == .missing else { throw .replaced(at: lostAt) }
+        do {
+            try startNewFile()
+        } catch {
+            throw .notRecreated(at: lostAt, error)
+        }
+        fileLostAt = nil
+        history.standingNotice = PanelError(
+            .unknown, title: "History started anew",
+            message: "\(HistoryFile.name) was deleted while serving (at \(Self.clockTime(lostAt))); StateDeck started a "
+                + "new one and saves there; the changes and tallies it held before are gone.",
+            detail: file.path)
+    }
+
+    /// Opens a new file at the path, where there is none, and has the panels' `latest` rows and
+    /// the ledger saved into it again with the next transaction.
+    private mutating func startNewFile() throws(HistoryOpenError) {
+        if !lock.isInPlace { lock = try DataFolderLock(folder: file.folder) }
+        // Any left are the deleted file's (the folder is locked): SQLite would read the new file
+        // with its log.
+        file.removeCompanions()
+        let opened: (database: Database, file: FileIdentity)
+        do {
+            opened = try file.open()
+        } catch {
+            // Else the next save would take a half-made file for another program's.
+            file.remove()
+            throw error
+        }
+        statements = [:]
+        database = opened.database
+        openFile = opened.file
+        panelKeys = [:]
+        history.markLatestUnsaved()
+        notifications.markAllUnsaved()
+    }
+
+    /// `date` as the hour and minute it was here ("10:42").
+    static func clockTime(_ date: Date) -> String {
+        var seconds = time_t(date.timeIntervalSince1970)
+        var parts = tm()
+        localtime_r(&seconds, &parts)
+        func twoDigits(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return twoDigits(parts.tm_hour) + ":" + twoDigits(parts.tm_min)
     }
 
     /// Picks up every panel's health and open hour and day where the file left them.
