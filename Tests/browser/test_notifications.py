@@ -283,6 +283,44 @@ def test_a_target_that_hangs_is_owed_only_what_is_still_true(make_server, receiv
     assert owed_rows(server.data_dir) == 0
 
 
+def test_a_notification_left_undelivered_for_over_an_hour_is_dropped_not_sent_late(make_server, receiver, tmp_path):
+    hanging = HangingReceiver()
+    try:
+        deck = flaky_deck(tmp_path / "deck", (
+            f'      - webhook: {{ url: "http://127.0.0.1:{hanging.port}/hook" }}\n'
+            "        after: { failures: 1 }\n"))
+        server = make_server(config=deck)
+        wait(lambda: owed_rows(server.data_dir) == 1)
+        stop(server)
+    finally:
+        hanging.stop()
+    # The machine was off for two hours: the failure it still owed was decided then.
+    history = server.data_dir / "history.sqlite3"
+    with sqlite3.connect(history) as db:
+        [(row_id, at, text)] = db.execute("SELECT id, at, notification FROM notify_outbox").fetchall()
+        owed = json.loads(text)
+        owed["notification"]["at"] -= 2 * 3600   # seconds, as Foundation encodes a date
+        db.execute("UPDATE notify_outbox SET notification = ?, at = ? WHERE id = ?",
+                   (json.dumps(owed), at - 2 * 3600 * 1000, row_id))
+    (tmp_path / "deck" / "up").touch()
+    deck.write_text(deck.read_text().replace(str(hanging.port), str(receiver.port)))
+    server.restart()
+    wait(lambda: any("dropped" in line and "older than the 1 h" in line for line in server.log_lines))
+    def counts() -> str:
+        fields = (server.state()["panels"][-1].get("latestValidInfo") or {}).get("fields") or []
+        return next((field["value"] for field in fields if field["label"] == "Notifications"), "")
+
+    assert wait(counts).endswith(" · 1 dropped"), "StateDeck's own panel counts it"
+    with urllib.request.urlopen(server.url + "/metrics", timeout=10) as answer:
+        assert 'statedeck_notifications_total{result="dropped"} 1' in answer.read().decode()
+    # Its recovery is still told: the outage it belonged to was told.
+    recovery = receiver.wait(1)[0]["json"]
+    assert recovery["event"] == "recovery"
+    time.sleep(2)
+    assert len(receiver.bodies) == 1, receiver.bodies
+    assert owed_rows(server.data_dir) == 0
+
+
 def wait(condition, timeout: float = 20.0):
     deadline = time.monotonic() + timeout
     while True:
