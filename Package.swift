@@ -61,7 +61,7 @@ let package = Package(
         // SQLite's C API as a connection and its statements.
         .target(name: "SQLite", dependencies: ["CSQLite"]),
         // libpq's sessions, statements and notifications as Swift types, typed errors.
-        .target(name: "Postgres", dependencies: ["CPostgres"]),
+        .target(name: "Postgres", dependencies: ["CPostgres", "Locking", "Threading"]),
         // What a history store is: the protocol, its documents and the tallies of time up and down.
         .target(name: "StateDeckHistory", dependencies: ["StateDeck", "Locking", "Threading"]),
         // Notifications: when a panel's outage is told, and to which targets.

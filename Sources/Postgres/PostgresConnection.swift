@@ -1,4 +1,6 @@
 import CPostgres
+import Locking
+import Threading
 
 #if canImport(Glibc)
 import Glibc
@@ -94,6 +96,30 @@ public final class PostgresConnection {
             PQfreemem(notice)
         }
         return heard
+    }
+
+    /// Runs `body` on the session, and ends the session's connection if `body` has not returned
+    /// within `limit` (`shutdown` of `PQsocket`, on the alarm thread): a call blocked on a server
+    /// that stopped answering then fails as a broken connection. TCP alone cannot tell: a frozen
+    /// proxy's kernel, or a server that is up but cut off behind a stalled middlebox, acknowledges
+    /// what is sent and never answers.
+    @discardableResult
+    public func failing<T>(after limit: Duration, _ body: (PostgresConnection) throws(PostgresError) -> T)
+        throws(PostgresError) -> T {
+        let socket = PQsocket(handle)
+        // Set once `body` returns, under the lock the alarm takes: no shutdown reaches the
+        // descriptor after that, when it may already belong to another file.
+        let returned = Locked(false)
+        let alarm = AlarmThread.shared.schedule(at: .now + limit) {
+            returned.withLock { returned in
+                if !returned { _ = shutdown(socket, Int32(SHUT_RDWR)) }
+            }
+        }
+        defer {
+            returned.withLock { $0 = true }
+            AlarmThread.shared.cancel(alarm)
+        }
+        return try body(self)
     }
 
     /// Waits until the server sends something, `wake` becomes readable, or `timeout` passes

@@ -6,7 +6,10 @@ import StateDeckServer
 /// the panels they changed, each batch in one transaction that ends with a `NOTIFY`.
 ///
 /// Writing through the session that holds the lock fences a former leader: once its session is
-/// gone (the lock with it), nothing it still has queued can reach the store.
+/// gone (the lock with it), nothing it still has queued can reach the store. A leader cut off from
+/// the store (a partition, not a kill) loses both ends within `partitionTimeout`: the server ends
+/// the session once it hears nothing from it for that long, and every call the leader makes fails
+/// when it has not returned by then.
 final class ClusterLeader {
     /// Events written in one transaction.
     static let batchLimit = 1_000
@@ -21,21 +24,47 @@ final class ClusterLeader {
     /// must hold it before its deck starts from what the pages were shown.
     let newestAtTakeover: UInt64
     private let keptEvents: Int
+    private let partitionTimeout: Duration
 
     /// Takes the leader's lock on `session`, or returns nil while another server holds it.
-    init?(session: PostgresConnection, member: ClusterMember, keptEvents: Int) throws(PostgresError) {
-        guard try session.query("SELECT pg_try_advisory_lock($1)", [String(PostgresCluster.leaderLock)]).boolean(0, 0) == true
-        else { return nil }
+    init?(session: PostgresConnection, member: ClusterMember, keptEvents: Int,
+          partitionTimeout: Duration) throws(PostgresError) {
+        let newest: UInt64? = try session.failing(after: partitionTimeout) { session throws(PostgresError) in
+            try Self.endWhenSilent(session, after: partitionTimeout)
+            guard try session.query("SELECT pg_try_advisory_lock($1)", [String(PostgresCluster.leaderLock)])
+                .boolean(0, 0) == true else { return nil }
+            let newest = try session.query("SELECT max(id) FROM statedeck_events").integer(0, 0).map(UInt64.init) ?? 0
+            // Every reader wakes and reads what the last leader wrote.
+            try session.query("SELECT pg_notify($1, '')", [ClusterFeed.channel])
+            return newest
+        }
+        guard let newest else { return nil }
         self.session = session
         self.member = member
         self.keptEvents = keptEvents
-        let newest = try session.query("SELECT max(id) FROM statedeck_events").integer(0, 0).map(UInt64.init) ?? 0
+        self.partitionTimeout = partitionTimeout
         newestAtTakeover = newest
-        // Every reader wakes and reads what the last leader wrote.
-        try session.query("SELECT pg_notify($1, '')", [ClusterFeed.channel])
         // A first leader numbers from the time, as a lone server does, so ids a page kept from an
         // earlier single server are older than anything here.
         nextID = newest > 0 ? newest + 1 : WallClock.microsecondsSince1970()
+    }
+
+    /// Has the server end `session`, and with it the lock, once it has heard nothing from it for
+    /// `timeout`: idle (a leader checks its session every election interval) or in a transaction,
+    /// or with its peer gone (keepalives, and a write nobody acknowledges). Without this the
+    /// server would keep a cut-off leader's lock until TCP gave up, hours later.
+    private static func endWhenSilent(_ session: PostgresConnection, after timeout: Duration) throws(PostgresError) {
+        let seconds = max(3, Int(timeout / .seconds(1)))
+        var settings = [
+            "idle_in_transaction_session_timeout = '\(seconds)s'", "tcp_user_timeout = \(seconds * 1000)",
+            "tcp_keepalives_idle = \(seconds / 3)", "tcp_keepalives_interval = 1", "tcp_keepalives_count = \(seconds / 3)",
+        ]
+        // `idle_session_timeout` came with PostgreSQL 14; before it the keepalives alone end a
+        // session whose peer is gone.
+        if try session.query("SHOW server_version_num").integer(0, 0) ?? 0 >= 140_000 {
+            settings.append("idle_session_timeout = '\(seconds)s'")
+        }
+        try session.execute(settings.map { "SET \($0)" }.joined(separator: "; "))
     }
 
     /// Writes `entries` (oldest first) in one transaction: the events, the panels they changed
@@ -43,29 +72,31 @@ final class ClusterLeader {
     func write(_ entries: [ClusterLog.Entry]) throws(PostgresError) {
         guard !entries.isEmpty else { return }
         let last = nextID + UInt64(entries.count) - 1
-        try session.transaction { () throws(PostgresError) in
-            var values: [String?] = []
-            for (offset, entry) in entries.enumerated() {
-                values += [String(nextID + UInt64(offset)), entry.event, entry.data]
-            }
-            try session.query("INSERT INTO statedeck_events (id, event, data) VALUES \(Self.rows(entries.count, of: 3))", values)
-            if entries.contains(where: { $0.event == "snapshot" }) {
-                let layout = member.exportedLayout()
-                try session.query(
-                    "INSERT INTO statedeck_layout (header, version) VALUES ($1, $2) ON CONFLICT (singleton) DO UPDATE SET header = excluded.header, version = excluded.version",
-                    [String(decoding: layout.header, as: UTF8.self), String(last)])
-                try session.execute("DELETE FROM statedeck_panels")
-                let positions = Dictionary(layout.order.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
-                try save(member.exportedPanels(layout.order), version: last, positions: positions)
-            } else {
-                var changed: [String] = []
-                var seen: Set<String> = []
-                for entry in entries {
-                    if let panel = entry.panel, seen.insert(panel).inserted { changed.append(panel) }
+        try session.failing(after: partitionTimeout) { session throws(PostgresError) in
+            try session.transaction { () throws(PostgresError) in
+                var values: [String?] = []
+                for (offset, entry) in entries.enumerated() {
+                    values += [String(nextID + UInt64(offset)), entry.event, entry.data]
                 }
-                try save(member.exportedPanels(changed), version: last, positions: [:])
+                try session.query("INSERT INTO statedeck_events (id, event, data) VALUES \(Self.rows(entries.count, of: 3))", values)
+                if entries.contains(where: { $0.event == "snapshot" }) {
+                    let layout = member.exportedLayout()
+                    try session.query(
+                        "INSERT INTO statedeck_layout (header, version) VALUES ($1, $2) ON CONFLICT (singleton) DO UPDATE SET header = excluded.header, version = excluded.version",
+                        [String(decoding: layout.header, as: UTF8.self), String(last)])
+                    try session.execute("DELETE FROM statedeck_panels")
+                    let positions = Dictionary(layout.order.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+                    try save(member.exportedPanels(layout.order), version: last, positions: positions)
+                } else {
+                    var changed: [String] = []
+                    var seen: Set<String> = []
+                    for entry in entries {
+                        if let panel = entry.panel, seen.insert(panel).inserted { changed.append(panel) }
+                    }
+                    try save(member.exportedPanels(changed), version: last, positions: [:])
+                }
+                try session.query("SELECT pg_notify($1, $2)", [ClusterFeed.channel, String(last)])
             }
-            try session.query("SELECT pg_notify($1, $2)", [ClusterFeed.channel, String(last)])
         }
         nextID = last + 1
     }
@@ -73,12 +104,14 @@ final class ClusterLeader {
     /// Removes events no page could still ask for: all but the newest `keptEvents`.
     func trim() throws(PostgresError) {
         guard nextID > UInt64(keptEvents) else { return }
-        try session.query("DELETE FROM statedeck_events WHERE id < $1", [String(nextID - UInt64(keptEvents))])
+        try session.failing(after: partitionTimeout) { session throws(PostgresError) in
+            try session.query("DELETE FROM statedeck_events WHERE id < $1", [String(nextID - UInt64(keptEvents))])
+        }
     }
 
     /// Whether the session still answers: a leader that lost it must stop running the deck.
     func check() throws(PostgresError) {
-        try session.execute("SELECT 1")
+        try session.failing(after: partitionTimeout) { session throws(PostgresError) in try session.execute("SELECT 1") }
     }
 
     /// Inserts or updates `panels`; `positions` places new rows (a changed panel keeps its place).

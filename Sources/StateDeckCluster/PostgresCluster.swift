@@ -37,6 +37,11 @@ public final class PostgresCluster: DeckCluster {
         public var joinTimeout: Duration = .seconds(10)
         /// How long an action sent to a server that does not lead waits for the leader's answer.
         public var actionTimeout: Duration = .seconds(10)
+        /// How long a leader cut off from the store (a partition, a frozen proxy) goes on: the
+        /// server ends its session, freeing the lock, once it hears nothing from it for this
+        /// long, and the leader stops its deck once a call to the store has not returned by then.
+        /// Another server then leads within an election interval.
+        public var partitionTimeout: Duration = .seconds(6)
 
         public init() {}
     }
@@ -157,7 +162,8 @@ public final class PostgresCluster: DeckCluster {
                 // Each new session checks the tables first: a store restored from a backup, or
                 // made anew, gets them again.
                 if let session = try? PostgresConnection(url), (try? ClusterSchema.migrate(session)) != nil,
-                   let taken = try? ClusterLeader(session: session, member: member, keptEvents: configuration.keptEvents) {
+                   let taken = try? ClusterLeader(session: session, member: member, keptEvents: configuration.keptEvents,
+                                                  partitionTimeout: configuration.partitionTimeout) {
                     leader = taken
                     awaitReplica(upTo: taken.newestAtTakeover)
                     setLeading(true)

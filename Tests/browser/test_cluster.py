@@ -190,6 +190,58 @@ def listener_pid(port: int) -> int:
     return int(re.search(r"pid=(\d+)", listing).group(1))
 
 
+# A TCP relay to PostgreSQL on a port of its own, printed first: stopped with SIGSTOP, it is a
+# partition that TCP cannot see, since its kernel still acknowledges what it is sent.
+RELAY = """
+import socket, sys, threading
+listener = socket.create_server(("127.0.0.1", 0))
+print(listener.getsockname()[1], flush=True)
+
+def pump(source, sink):
+    try:
+        while data := source.recv(65536):
+            sink.sendall(data)
+    except OSError:
+        pass
+    for end in (source, sink):
+        end.close()
+
+while True:
+    client, _ = listener.accept()
+    server = socket.create_connection((sys.argv[1], int(sys.argv[2])))
+    for pair in ((client, server), (server, client)):
+        threading.Thread(target=pump, args=pair, daemon=True).start()
+"""
+
+
+def test_a_leader_cut_off_from_the_store_gives_up_and_another_leads_within_seconds(store, tmp_path):
+    host, port = re.search(r"@([^:/]+):(\d+)/", store).groups()
+    relay = subprocess.Popen(["python3", "-c", RELAY, host, port], stdout=subprocess.PIPE, text=True)
+    behind_relay = store.replace(f":{port}/", f":{relay.stdout.readline().strip()}/")
+    deck = write_deck(tmp_path / "deck", slow_seconds=0.1)
+    cut_off = Server(["--config", str(deck), "--store", behind_relay, "--debug"], "partition-cut-off").start()
+    direct = None
+    try:
+        wait_for(lambda: leader([cut_off]), 10, "the first server does not lead")
+        direct = Server(["--config", str(deck), "--store", store, "--debug"], "partition-direct").start()
+        os.kill(relay.pid, signal.SIGSTOP)
+        cut = time.monotonic()
+        wait_for(lambda: leader([direct]), 12, "no other server took over")
+        took_over = time.monotonic() - cut
+        wait_for(lambda: any("no longer leading" in line for line in cut_off.log_lines), 12,
+                 "the cut-off leader still runs the deck")
+        gave_up = time.monotonic() - cut
+        assert took_over < 10 and gave_up < 10, (took_over, gave_up)
+        status, _ = direct.request("POST", "/api/debug/panels/alpha/state", {"state": "loaded", "info": {"summary": "after"}})
+        assert status == 200
+    finally:
+        os.kill(relay.pid, signal.SIGCONT)
+        relay.kill()
+        for server in (cut_off, direct):
+            if server:
+                server.stop()
+
+
 def test_the_example_behind_nginx_keeps_its_page_live_when_the_leader_is_killed(page):
     port = free_ports(3)
     url = f"http://127.0.0.1:{port}"
