@@ -7,4 +7,10 @@ extension PostgresHistoryStore: RecordKeepingLedger {
     public func withRecords<T>(saving: Bool, _ body: (inout NotificationRecords) -> T) -> T {
         state.withRecords(saving: saving, body)
     }
+
+    /// Several processes share the store: the one that starts running the deck reads what the
+    /// one before it kept.
+    public func reload() {
+        state.withLock { $0.reloadNotifications() }
+    }
 }

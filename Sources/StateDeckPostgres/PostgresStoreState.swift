@@ -29,7 +29,7 @@ struct PostgresStoreState: HistoryStoreState, RecordKeepingState {
             .integer(0, 0) ?? 0
         history = HistoryState(retention: retention, storedEventID: UInt64(storedEventID))
         try resume(session, now: now.millisecondsSince1970)
-        try readNotifications(session)
+        notifications = try Self.readNotifications(session)
     }
 
     /// Picks up every panel's health and open hour and day where the database left them.
@@ -61,11 +61,24 @@ struct PostgresStoreState: HistoryStoreState, RecordKeepingState {
         }
     }
 
+    /// Reads the ledger again, once what this process changed in it is saved: another process
+    /// may have written it since. Unsaved changes (the server cannot be reached) are kept, and
+    /// the ledger as it is with them.
+    mutating func reloadNotifications() {
+        saveNotifications()
+        guard !notifications.hasUnsaved, let session else { return }
+        do {
+            notifications = try Self.readNotifications(session)
+        } catch {
+            failed(error)
+        }
+    }
+
     /// Reads the outages and the deliveries not done.
-    private mutating func readNotifications(_ session: PostgresConnection) throws(PostgresError) {
+    private static func readNotifications(_ session: PostgresConnection) throws(PostgresError) -> NotificationRecords {
         let outages = try session.query("SELECT key, watch FROM statedeck.notify_outages")
         let outbox = try session.query("SELECT notification FROM statedeck.notify_outbox")
-        notifications.load(
+        return NotificationRecords(
             outages: (0..<outages.count).compactMap { row in
                 guard let key = outages[row, 0], let watch = outages[row, 1] else { return nil }
                 return (key, watch)

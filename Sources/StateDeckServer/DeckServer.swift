@@ -157,6 +157,7 @@ public final class DeckServer: Sendable {
         guard let cluster, changed else { return }
         if leads {
             logger.info("leading the cluster: running the deck's sources")
+            notificationLedger.reload()
             let deck = current.current
             await prepareToRun(deck)
             await deck.start()

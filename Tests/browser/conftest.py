@@ -24,6 +24,7 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
 
 from helpers import OUTPUT_DIR, wait_live
+from receivers import Receiver
 
 REPO = Path(__file__).resolve().parents[2]
 PUBLIC = REPO / "Public"
@@ -362,3 +363,11 @@ def open_page(page):
         return p
 
     return go
+
+
+@pytest.fixture
+def receiver():
+    """A webhook target on a free loopback port that keeps what it is sent (receivers.Receiver)."""
+    target = Receiver()
+    yield target
+    target.stop()

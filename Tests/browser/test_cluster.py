@@ -190,6 +190,74 @@ def listener_pid(port: int) -> int:
     return int(re.search(r"pid=(\d+)", listing).group(1))
 
 
+def switchable_deck(folder: Path, receiver) -> tuple[Path, Path]:
+    """A deck of one command panel, "payments", checked every second, failing while the file
+    `down` exists; each outage is told to `receiver` after two failed loads. Returns the deck
+    file and the `down` file."""
+    folder.mkdir(parents=True, exist_ok=True)
+    down = folder / "down"
+    deck = folder / "deck.yaml"
+    deck.write_text(
+        "title: Failover\n"
+        "defaults: { refresh: 1s, retry: none, minimumLoading: 0ms }\n"
+        "panels:\n"
+        "  - id: payments\n"
+        f'    command: {{ run: ["sh", "-c", "test ! -f {down}"] }}\n'
+        f'    notify: [{{ webhook: {{ url: "http://127.0.0.1:{receiver.port}/hook" }}, after: {{ failures: 2 }} }}]\n')
+    return deck, down
+
+
+def told(receiver) -> list[str]:
+    return [body["json"]["event"] for body in receiver.bodies]
+
+
+def test_a_failover_mid_outage_tells_it_once_and_its_recovery_once(store, receiver, tmp_path):
+    deck, down = switchable_deck(tmp_path / "deck", receiver)
+    # Both start before the outage: what the second read of the ledger then is empty.
+    servers = [Server(["--config", str(deck), "--store", store], f"failover-{n}").start() for n in range(2)]
+    try:
+        first = wait_for(lambda: leader(servers), 10, "no server leads")
+        second = next(server for server in servers if server is not first)
+        down.touch()
+        failure = receiver.wait(1)[0]["json"]
+        time.sleep(1.5)
+        first.kill()
+        wait_for(lambda: leader([second]), 10, "no server took over")
+        time.sleep(4)   # the new leader's own failed loads: the outage was told already
+        assert told(receiver) == ["failure"]
+        down.unlink()
+        recovery = receiver.wait(2)[1]["json"]
+        assert recovery["event"] == "recovery" and recovery["downSince"] == failure["downSince"]
+        time.sleep(2)
+        assert told(receiver) == ["failure", "recovery"]
+    finally:
+        for server in servers:
+            server.stop()
+
+
+def test_a_failover_after_an_outage_ended_tells_nothing_more(store, receiver, tmp_path):
+    deck, down = switchable_deck(tmp_path / "deck", receiver)
+    down.touch()
+    first = Server(["--config", str(deck), "--store", store], "ended-first").start()
+    second = None
+    try:
+        wait_for(lambda: leader([first]), 10, "the first server does not lead")
+        receiver.wait(1)
+        # The second reads the ledger while the outage is told and not over.
+        second = Server(["--config", str(deck), "--store", store], "ended-second").start()
+        down.unlink()
+        receiver.wait(2)
+        time.sleep(1)
+        first.kill()
+        wait_for(lambda: leader([second]), 10, "no server took over")
+        time.sleep(4)
+        assert told(receiver) == ["failure", "recovery"], "no second recovery, no reminder"
+    finally:
+        for server in (first, second):
+            if server:
+                server.stop()
+
+
 # A TCP relay to PostgreSQL on a port of its own, printed first: stopped with SIGSTOP, it is a
 # partition that TCP cannot see, since its kernel still acknowledges what it is sent.
 RELAY = """

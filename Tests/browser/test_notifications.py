@@ -7,67 +7,18 @@ import json
 import socket
 import sqlite3
 import sys
-import threading
 import time
 import urllib.request
 from datetime import datetime
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, expect
 
 from helpers import panel, tid, wait_live
+from receivers import HangingReceiver, Receiver
 
 APPRISE = Path(sys.executable).with_name("apprise")
-
-
-class Receiver:
-    """An HTTP server on a free loopback port keeping the JSON body of every POST it takes; while
-    `status` is not 200 it answers with it and keeps nothing, counting the attempts."""
-
-    def __init__(self):
-        bodies: list[dict] = []
-        self.bodies = bodies
-        self.status = 200
-        self.refused = 0
-        receiver = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self):
-                length = int(self.headers.get("Content-Length", 0))
-                body = json.loads(self.rfile.read(length) or b"null")
-                if receiver.status == 200:
-                    bodies.append({"json": body, "authorization": self.headers.get("Authorization")})
-                else:
-                    receiver.refused += 1
-                self.send_response(receiver.status)
-                self.send_header("Content-Length", "0")
-                self.end_headers()
-
-            def log_message(self, *args):
-                pass
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.port = self.server.server_address[1]
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-
-    def wait(self, count: int, timeout: float = 20.0) -> list[dict]:
-        deadline = time.monotonic() + timeout
-        while len(self.bodies) < count:
-            assert time.monotonic() < deadline, f"{len(self.bodies)} of {count} notifications came: {self.bodies}"
-            time.sleep(0.1)
-        return self.bodies
-
-    def stop(self):
-        self.server.shutdown()
-
-
-@pytest.fixture
-def receiver():
-    r = Receiver()
-    yield r
-    r.stop()
 
 
 def flaky_deck(folder: Path, notify: str, extra: str = "") -> Path:
@@ -198,30 +149,6 @@ def test_statedeck_itself_counts_notifications_and_shows_a_failing_target(make_s
     (folder / "up").touch()
     info = wait(lambda: itself().get("latestValidInfo"))
     assert {"label": "Notifications", "value": "1 sent · 1 failed · 0 dropped"} in info["fields"], info
-
-
-class HangingReceiver:
-    """A webhook target that hangs: it accepts every connection on a free loopback port, reads
-    what comes and never answers."""
-
-    def __init__(self):
-        self.listener = socket.create_server(("127.0.0.1", 0))
-        self.port = self.listener.getsockname()[1]
-        self.connections: list[socket.socket] = []
-        threading.Thread(target=self._accept, daemon=True).start()
-
-    def _accept(self):
-        while True:
-            try:
-                connection, _ = self.listener.accept()
-            except OSError:
-                return
-            self.connections.append(connection)
-
-    def stop(self):
-        self.listener.close()
-        for connection in self.connections:
-            connection.close()
 
 
 def flapping_deck(folder: Path, count: int, webhook_port: int) -> Path:
