@@ -9,63 +9,18 @@ Called by run.py, whose process tracking, servers and report it uses."""
 from __future__ import annotations
 
 import re
-import socket
 import sqlite3
+import sys
 import tempfile
-import threading
 import time
 import urllib.request
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
+# The webhook targets of the browser tests: one that never answers, one that keeps what it is sent.
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "Tests" / "browser"))
+from receivers import HangingReceiver, Receiver  # noqa: E402
+
 PANELS = 20
-
-
-class HangingTarget:
-    """Accepts every connection, reads what comes, never answers."""
-
-    def __init__(self):
-        self.listener = socket.create_server(("127.0.0.1", 0))
-        self.port = self.listener.getsockname()[1]
-        self.connections: list[socket.socket] = []
-        threading.Thread(target=self._accept, daemon=True).start()
-
-    def _accept(self):
-        while True:
-            try:
-                self.connections.append(self.listener.accept()[0])
-            except OSError:
-                return
-
-    def stop(self):
-        self.listener.close()
-        for connection in self.connections:
-            connection.close()
-
-
-class CountingTarget:
-    """Answers 204 to every POST and counts them."""
-
-    def __init__(self):
-        self.posts = 0
-        target = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self):
-                self.rfile.read(int(self.headers.get("Content-Length", 0)))
-                target.posts += 1
-                self.send_response(204)
-                self.end_headers()
-
-            def log_message(self, *args):
-                pass
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.port = self.server.server_address[1]
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-
-    def stop(self):
-        self.server.shutdown()
 
 
 def flapping_deck(folder: Path, webhook_port: int, flapping: bool = True) -> Path:
@@ -103,7 +58,7 @@ def bench_outbox(args, statedeck, report, run):
     minutes, every = (1, 5) if args.quick else (10, 30)
     workdir = Path(tempfile.mkdtemp(prefix="statedeck-bench-outbox-"))
     data = workdir / "data"
-    hanging = HangingTarget()
+    hanging = HangingReceiver()
     samples = []
     try:
         deck = flapping_deck(workdir, hanging.port)
@@ -118,12 +73,12 @@ def bench_outbox(args, statedeck, report, run):
     finally:
         hanging.stop()
     # Again, against a target that answers: what the restart sends of what was owed.
-    receiver = CountingTarget()
+    receiver = Receiver()
     try:
         flapping_deck(workdir, receiver.port, flapping=False)
         server = run.start_statedeck(statedeck, config=str(deck), extra=["--data", str(data)])
         time.sleep(5)
-        sent_after_restart = receiver.posts
+        sent_after_restart = len(receiver.bodies)
         server.stop()
     finally:
         receiver.stop()
