@@ -23,20 +23,21 @@ from receivers import HangingReceiver, Receiver  # noqa: E402
 PANELS = 20
 
 
-def flapping_deck(folder: Path, webhook_port: int, flapping: bool = True) -> Path:
-    """PANELS command panels failing and succeeding by turns, one load a second; up for good
-    without `flapping`."""
+def flapping_deck(folder: Path, webhook_port: int | None, flapping: bool = True) -> Path:
+    """PANELS command panels failing and succeeding by turns, one load a second, each change told
+    to the webhook on `webhook_port` (none: nothing told); up for good without `flapping`."""
+    folder.mkdir(parents=True, exist_ok=True)
     script = "{{ test -f {0} && rm {0}; }} || {{ touch {0}; exit 1; }}" if flapping else "true"
     panels = "".join(
         f"  - id: flap-{n}\n"
         f'    command: {{ run: ["sh", "-c", "{script.format(folder / str(n))}"] }}\n'
         for n in range(PANELS))
+    notify = (f'  notify: [{{ webhook: {{ url: "http://127.0.0.1:{webhook_port}/hook" }}, after: {{ failures: 1 }} }}]\n'
+              if webhook_port else "  notify: none\n")
     deck = folder / "deck.yaml"
-    deck.write_text(
-        "title: Outbox benchmark\n"
-        "defaults:\n  refresh: 1s\n  retry: none\n  minimumLoading: 0ms\n"
-        f'  notify: [{{ webhook: {{ url: "http://127.0.0.1:{webhook_port}/hook" }}, after: {{ failures: 1 }} }}]\n'
-        f"panels:\n{panels}")
+    deck.write_text("title: Outbox benchmark\n"
+                    f"defaults:\n  refresh: 1s\n  retry: none\n  minimumLoading: 0ms\n{notify}"
+                    f"panels:\n{panels}")
     return deck
 
 
@@ -53,29 +54,35 @@ def transitions(base: str) -> int:
 
 
 def bench_outbox(args, statedeck, report, run):
+    """The notifying server and a control beside it, the same deck without `notify:`, sampled
+    together: what the control's RSS does is what recording the history does."""
     if not statedeck:
         return "StateDeck not measured."
     minutes, every = (1, 5) if args.quick else (10, 30)
     workdir = Path(tempfile.mkdtemp(prefix="statedeck-bench-outbox-"))
-    data = workdir / "data"
+    data, control_data = workdir / "data", workdir / "control-data"
     hanging = HangingReceiver()
     samples = []
     try:
-        deck = flapping_deck(workdir, hanging.port)
+        deck = flapping_deck(workdir / "notifying", hanging.port)
         server = run.start_statedeck(statedeck, config=str(deck), extra=["--data", str(data)])
+        control = run.start_statedeck(statedeck, config=str(flapping_deck(workdir / "control", None)),
+                                      extra=["--data", str(control_data)])
         started = time.monotonic()
         while (elapsed := time.monotonic() - started) < minutes * 60:
             time.sleep(every - elapsed % every)
             samples.append({"seconds": round(time.monotonic() - started), "rss_kib": server.rss_kib(),
-                            "rows": outbox_rows(data), "decided": transitions(server.base)})
+                            "control_rss_kib": control.rss_kib(), "rows": outbox_rows(data),
+                            "decided": transitions(server.base)})
             run.log(f"outbox: {samples[-1]}")
         stop_seconds = server.stop()
+        control.stop()
     finally:
         hanging.stop()
     # Again, against a target that answers: what the restart sends of what was owed.
     receiver = Receiver()
     try:
-        flapping_deck(workdir, receiver.port, flapping=False)
+        flapping_deck(workdir / "notifying", receiver.port, flapping=False)
         server = run.start_statedeck(statedeck, config=str(deck), extra=["--data", str(data)])
         time.sleep(5)
         sent_after_restart = len(receiver.bodies)
@@ -86,25 +93,34 @@ def bench_outbox(args, statedeck, report, run):
     return outbox_markdown(samples, minutes, stop_seconds, sent_after_restart)
 
 
-def outbox_markdown(samples, minutes, stop_seconds, sent_after_restart):
-    first, last = samples[0], samples[-1]
+def slope(samples, key) -> float:
+    """KiB a minute over the second half of the run."""
     half = [s for s in samples if s["seconds"] >= samples[-1]["seconds"] / 2]
-    slope = ((half[-1]["rss_kib"] - half[0]["rss_kib"]) / max(1, half[-1]["seconds"] - half[0]["seconds"]) * 60
-             if len(half) > 1 else float("nan"))
-    rows = ["| after | RSS | outbox rows | notifications decided |", "| --- | --- | --- | --- |"]
+    if len(half) < 2:
+        return float("nan")
+    return (half[-1][key] - half[0][key]) / max(1, half[-1]["seconds"] - half[0]["seconds"]) * 60
+
+
+def outbox_markdown(samples, minutes, stop_seconds, sent_after_restart):
+    last = samples[-1]
+    rows = ["| after | RSS | RSS of the control (no `notify:`) | outbox rows | notifications decided |",
+            "| --- | --- | --- | --- | --- |"]
     for sample in samples:
-        rows.append(f"| {sample['seconds']} s | {sample['rss_kib'] / 1024:.1f} MiB | {sample['rows']} | {sample['decided']:,} |")
+        rows.append(f"| {sample['seconds']} s | {sample['rss_kib'] / 1024:.1f} MiB | "
+                    f"{sample['control_rss_kib'] / 1024:.1f} MiB | {sample['rows']} | {sample['decided']:,} |")
     return "\n".join([
         f"{PANELS} panels flapping once a second for {minutes} min, each failure and recovery told to a webhook "
-        "that never answers (history on). Each notify entry is owed one delivery being sent and one waiting, "
-        f"so the outbox holds at most {2 * PANELS} rows whatever was decided.",
+        "that never answers (history on), beside a control server running the same deck without `notify:`. "
+        f"Each notify entry is owed one delivery being sent and one waiting, so the outbox holds at most "
+        f"{2 * PANELS} rows whatever was decided.",
         "",
         *rows,
         "",
         f"- Outbox rows: at most {max(s['rows'] for s in samples)} (bound {2 * PANELS}), against "
         f"{last['decided']:,} notifications decided.",
-        f"- RSS: {first['rss_kib'] / 1024:.1f} MiB at the first sample, {last['rss_kib'] / 1024:.1f} MiB at the last; "
-        f"{slope:+.1f} KiB/min over the second half.",
+        f"- RSS over the second half: {slope(samples, 'rss_kib'):+.0f} KiB/min notifying, "
+        f"{slope(samples, 'control_rss_kib'):+.0f} KiB/min for the control; at the end "
+        f"{last['rss_kib'] / 1024:.1f} and {last['control_rss_kib'] / 1024:.1f} MiB.",
         f"- Stop (SIGTERM) with every delivery hanging: {stop_seconds:.2f} s.",
         f"- Restart against a target that answers, every panel up: {sent_after_restart} notifications sent in its "
         f"first 5 s (what was still owed, then the recoveries still to tell), not the {last['decided']:,} decided.",
