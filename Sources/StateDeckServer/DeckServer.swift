@@ -73,9 +73,14 @@ public final class DeckServer: Sendable {
         self.current = current
         var hubConfiguration = EventHub.Configuration()
         hubConfiguration.pingInterval = configuration.pingInterval
-        hubConfiguration.earlierLastEventID = history?.lastEventID ?? 0
-        // In a cluster the store numbers events: whatever id it gives comes after this.
-        if cluster != nil { hubConfiguration.firstEventID = 1 }
+        // In a cluster the store numbers events, and the hub takes the ids it gives, the newest
+        // events it loads at join included: they are older than the history's last saved id, so
+        // numbering after that id would turn every page that resumes here away with a snapshot.
+        if cluster == nil {
+            hubConfiguration.earlierLastEventID = history?.lastEventID ?? 0
+        } else {
+            hubConfiguration.firstEventID = 1
+        }
         let hub = EventHub(configuration: hubConfiguration)
         self.hub = hub
         let timeline = history.map { _ in

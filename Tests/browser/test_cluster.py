@@ -258,6 +258,63 @@ def test_a_failover_after_an_outage_ended_tells_nothing_more(store, receiver, tm
                 server.stop()
 
 
+def events_after(server: Server, last_id: int, count: int) -> list[tuple[int, str]]:
+    """The first `count` events `server` sends a page reconnecting with `Last-Event-ID: last_id`,
+    or those sent within 5 s."""
+    request = urllib.request.Request(server.url + "/events", headers={"Last-Event-ID": str(last_id)})
+    received: list[tuple[int, str]] = []
+    try:
+        with urllib.request.urlopen(request, timeout=5) as stream:
+            name, event_id = "message", None
+            for raw in stream:
+                line = raw.decode().rstrip("\n")
+                if line.startswith("event: "):
+                    name = line[7:]
+                elif line.startswith("id: "):
+                    event_id = int(line[4:])
+                elif line == "" and event_id is not None:
+                    received.append((event_id, name))
+                    if len(received) == count:
+                        break
+                    name, event_id = "message", None
+    except TimeoutError:
+        pass
+    return received
+
+
+def test_a_server_that_joins_later_resumes_a_page_from_the_events_it_loaded(store, tmp_path):
+    deck = write_deck(tmp_path / "deck", slow_seconds=0.1)
+    first = Server(["--config", str(deck), "--store", store, "--debug"], "joins-first").start()
+    joined = None
+    try:
+        wait_for(lambda: leader([first]), 10, "the first server does not lead")
+        page = Page([first], 0)
+        for n in range(10):
+            status, _ = first.request("POST", "/api/debug/panels/alpha/state",
+                                      {"state": "loaded", "info": {"summary": f"change {n}"}})
+            assert status == 200
+        wait_for(lambda: [e for e in page.events if e[2].count("change 9")], 10, "the page missed changes")
+        time.sleep(1)   # the toasts the changes make, after them
+        page.stop()
+        seen = [event_id for event_id, _, _ in page.events]
+        joined = Server(["--config", str(deck), "--store", store, "--debug"], "joins-later").start()
+        resumed = events_after(joined, seen[-6], 5)
+        assert resumed == [(event_id, name) for event_id, name, _ in page.events[-5:]], \
+            "the five events after the one the page had, as the page had them, not a snapshot"
+        # A page that missed nothing gets the next event, and no snapshot before it.
+        later = threading.Thread(target=lambda: (time.sleep(1), first.request(
+            "POST", "/api/debug/panels/alpha/state", {"state": "loaded", "info": {"summary": "later"}})))
+        later.start()
+        next_events = events_after(joined, seen[-1], 1)
+        later.join()
+        assert [event_id for event_id, _ in next_events] == [seen[-1] + 1], next_events
+        assert next_events[0][1] != "snapshot"
+    finally:
+        for server in (first, joined):
+            if server:
+                server.stop()
+
+
 # A TCP relay to PostgreSQL on a port of its own, printed first: stopped with SIGSTOP, it is a
 # partition that TCP cannot see, since its kernel still acknowledges what it is sent.
 RELAY = """
