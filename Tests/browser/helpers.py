@@ -230,3 +230,20 @@ def churn_deck(folder: Path, panels: int) -> Path:
     deck.write_text("".join(lines))
     return deck
 
+
+def sse_events(stream):
+    """What a `/events` stream sends, as a page's EventSource takes it: (id, name, data) of each
+    event that has an id, in order."""
+    name, event_id, data = "message", None, []
+    for raw in stream:
+        line = raw.decode().rstrip("\n")
+        if line.startswith("event: "):
+            name = line[7:]
+        elif line.startswith("id: "):
+            event_id = int(line[4:])
+        elif line.startswith("data: "):
+            data.append(line[6:])
+        elif line == "":
+            if event_id is not None:
+                yield event_id, name, "\n".join(data)
+            name, event_id, data = "message", None, []

@@ -20,7 +20,7 @@ import pytest
 from playwright.sync_api import expect
 
 from conftest import BIN, REPO, Server, write_deck
-from helpers import panel, wait_live
+from helpers import panel, sse_events, wait_live
 
 TEMPORARY_POSTGRES = REPO / "scripts" / "temporary-postgres"
 
@@ -65,22 +65,11 @@ class Page:
             time.sleep(0.1)
 
     def read(self, stream) -> None:
-        name, event_id, data = "message", None, []
-        for raw in stream:
+        for event in sse_events(stream):
             if self.stopped.is_set():
                 return
-            line = raw.decode().rstrip("\n")
-            if line.startswith("event: "):
-                name = line[7:]
-            elif line.startswith("id: "):
-                event_id = line[4:]
-            elif line.startswith("data: "):
-                data.append(line[6:])
-            elif line == "":
-                if event_id is not None:
-                    self.events.append((int(event_id), name, "\n".join(data)))
-                    self.last_id = event_id
-                name, event_id, data = "message", None, []
+            self.events.append(event)
+            self.last_id = str(event[0])
 
     def stop(self) -> None:
         self.stopped.set()
@@ -265,18 +254,10 @@ def events_after(server: Server, last_id: int, count: int) -> list[tuple[int, st
     received: list[tuple[int, str]] = []
     try:
         with urllib.request.urlopen(request, timeout=5) as stream:
-            name, event_id = "message", None
-            for raw in stream:
-                line = raw.decode().rstrip("\n")
-                if line.startswith("event: "):
-                    name = line[7:]
-                elif line.startswith("id: "):
-                    event_id = int(line[4:])
-                elif line == "" and event_id is not None:
-                    received.append((event_id, name))
-                    if len(received) == count:
-                        break
-                    name, event_id = "message", None
+            for event_id, name, _ in sse_events(stream):
+                received.append((event_id, name))
+                if len(received) == count:
+                    break
     except TimeoutError:
         pass
     return received

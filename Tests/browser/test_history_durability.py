@@ -13,6 +13,7 @@ import urllib.request
 from pathlib import Path
 
 from conftest import BIN, PUBLIC, START_LINE
+from helpers import sse_events
 from helpers import SmallDisk, churn_deck
 
 def start(*args: str) -> tuple[subprocess.Popen, str]:
@@ -90,15 +91,8 @@ def first_event(url: str, last_event_id: str | None) -> tuple[str, int]:
     """The name and id of the first event `/events` sends."""
     request = urllib.request.Request(url + "/events", headers={"Last-Event-ID": last_event_id} if last_event_id else {})
     with urllib.request.urlopen(request, timeout=5) as stream:
-        name, event_id = "message", None
-        for raw in stream:
-            line = raw.decode().rstrip("\n")
-            if line.startswith("event: "):
-                name = line[7:]
-            elif line.startswith("id: "):
-                event_id = int(line[4:])
-            elif line == "" and event_id is not None:
-                return name, event_id
+        for event_id, name, _ in sse_events(stream):
+            return name, event_id
     raise AssertionError("the stream ended before an event")
 
 
