@@ -154,19 +154,22 @@ public final class DeckServer: Sendable {
     }
 
     /// Runs the deck from now on, or stops it and makes a fresh one for the next time it leads.
+    /// The cluster calls it with one change at a time, in order.
+    ///
+    /// A server says it leads (it takes actions, and its routes stop forwarding them) only once
+    /// its deck is restored and started: an action taken before would be undone by the restore,
+    /// though answered.
     private func setLeading(_ leads: Bool) async {
-        let changed = leading.withLock { current in
-            defer { current = leads }
-            return current != leads
-        }
-        guard let cluster, changed else { return }
+        guard let cluster, leads != leading.current else { return }
         if leads {
             logger.info("leading the cluster: running the deck's sources")
             notificationLedger.reload()
             let deck = current.current
             await prepareToRun(deck)
             await deck.start()
+            leading.withLock { $0 = true }
         } else {
+            leading.withLock { $0 = false }
             logger.warning("no longer leading the cluster: the deck's sources stop here")
             await notifier.withLock { $0.take() }?.stop()
             await current.current.stop()
