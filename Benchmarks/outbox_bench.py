@@ -101,13 +101,20 @@ def slope(samples, key) -> float:
     return (half[-1][key] - half[0][key]) / max(1, half[-1]["seconds"] - half[0]["seconds"]) * 60
 
 
+def above(sample) -> int:
+    """KiB the notifying server holds beyond the control."""
+    return sample["rss_kib"] - sample["control_rss_kib"]
+
+
 def outbox_markdown(samples, minutes, stop_seconds, sent_after_restart):
     last = samples[-1]
-    rows = ["| after | RSS | RSS of the control (no `notify:`) | outbox rows | notifications decided |",
-            "| --- | --- | --- | --- | --- |"]
+    rows = ["| after | RSS | RSS of the control (no `notify:`) | above the control | outbox rows | notifications decided |",
+            "| --- | --- | --- | --- | --- | --- |"]
     for sample in samples:
         rows.append(f"| {sample['seconds']} s | {sample['rss_kib'] / 1024:.1f} MiB | "
-                    f"{sample['control_rss_kib'] / 1024:.1f} MiB | {sample['rows']} | {sample['decided']:,} |")
+                    f"{sample['control_rss_kib'] / 1024:.1f} MiB | {above(sample) / 1024:.1f} MiB | "
+                    f"{sample['rows']} | {sample['decided']:,} |")
+    middle = min(samples, key=lambda s: abs(s["seconds"] - last["seconds"] / 2))
     return "\n".join([
         f"{PANELS} panels flapping once a second for {minutes} min, each failure and recovery told to a webhook "
         "that never answers (history on), beside a control server running the same deck without `notify:`. "
@@ -119,8 +126,8 @@ def outbox_markdown(samples, minutes, stop_seconds, sent_after_restart):
         f"- Outbox rows: at most {max(s['rows'] for s in samples)} (bound {2 * PANELS}), against "
         f"{last['decided']:,} notifications decided.",
         f"- RSS over the second half: {slope(samples, 'rss_kib'):+.0f} KiB/min notifying, "
-        f"{slope(samples, 'control_rss_kib'):+.0f} KiB/min for the control; at the end "
-        f"{last['rss_kib'] / 1024:.1f} and {last['control_rss_kib'] / 1024:.1f} MiB.",
+        f"{slope(samples, 'control_rss_kib'):+.0f} KiB/min for the control; above the control "
+        f"{above(middle) / 1024:.1f} MiB at {middle['seconds']} s and {above(last) / 1024:.1f} MiB at the end.",
         f"- Stop (SIGTERM) with every delivery hanging: {stop_seconds:.2f} s.",
         f"- Restart against a target that answers, every panel up: {sent_after_restart} notifications sent in its "
         f"first 5 s (what was still owed, then the recoveries still to tell), not the {last['decided']:,} decided.",
