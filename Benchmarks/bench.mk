@@ -1,7 +1,7 @@
 # Benchmarks: included from the top Makefile (`include Benchmarks/bench.mk`), or on its own:
 #   make -f Benchmarks/bench.mk bench
 #
-#   make bench                          everything, 3 interleaved rounds (about 75 minutes)
+#   make bench                          everything, 3 interleaved rounds (about 90 minutes)
 #   make bench-quick                    a short smoke run of everything (a few minutes)
 #   make bench BENCH_ARGS="--only fanout --n 1000,10000"
 #
