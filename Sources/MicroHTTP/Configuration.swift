@@ -16,8 +16,8 @@ extension HTTPServer {
         public var maxTargetSize = 8 * 1024
         /// Largest request head: request line and header fields, in bytes as received, up to the
         /// blank line. Larger ones get 431 in the JSON error shape, and the connection is closed.
-        /// nginx's default takes up to 32 KiB (four 8 KiB lines).
-        public var maxHeadSize = 32 * 1024
+        /// A browser's heads, cookies included, take a few KiB; it leaves the pool room to answer.
+        public var maxHeadSize = 24 * 1024
         /// Connections served at once. When full, even plain API requests wait, so the default
         /// is as many as the file-descriptor limit allows (see `FileDescriptorLimit`).
         public var connectionLimit = FileDescriptorLimit.defaultConnectionLimit()
@@ -35,13 +35,12 @@ extension HTTPServer {
         /// Memory pool per connection. libmicrohttpd holds the whole request head in it, with 64
         /// bytes more per header field (and `Cookie` twice); a head that does not fit gets its
         /// own 414 or 431 page, in HTML and without the standard headers, which nothing can
-        /// change. 128 KiB puts that four times past `maxHeadSize`: heads up to about 127 KiB
-        /// of usual fields get the JSON refusal (measured in docs/PERFORMANCE-FINDINGS.md,
-        /// finding i). A pool this large is mapped on its own, so untouched pages cost nothing:
-        /// a stream waiting for events keeps two pages of it resident (`IdlePages`). But 0.9.75
-        /// zeroes the whole pool after each answer on a kept-alive connection, so an idle one
-        /// holds all of it.
-        public var connectionMemoryLimit = 128 * 1024
+        /// change. 32 KiB (libmicrohttpd's default) gives heads up to about 31 KiB of usual
+        /// fields the JSON refusal. A larger pool would push the library's page further out, but
+        /// 0.9.75 zeroes the whole pool after each answer on a kept-alive connection: an idle one
+        /// holds all of it, and each request pays for the zeroing (docs/PERFORMANCE-FINDINGS.md,
+        /// finding i). A stream waiting for events keeps a page or two of it (`IdlePages`).
+        public var connectionMemoryLimit = 32 * 1024
         /// libmicrohttpd polling threads; 2 fanned one event out to thousands of streams about
         /// twice as fast as 1.
         public var threadPoolSize = 2
