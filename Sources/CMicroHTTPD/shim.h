@@ -49,6 +49,16 @@ statedeck_connection_socket_context(struct MHD_Connection *connection)
     return info == NULL ? NULL : info->socket_context;
 }
 
+/// `MHD_get_connection_info` is variadic; this asks for the size of the request's head, from its
+/// method to the blank line after the headers (0 before the head is in).
+static inline size_t
+statedeck_connection_head_size(struct MHD_Connection *connection)
+{
+    const union MHD_ConnectionInfo *info =
+        MHD_get_connection_info(connection, MHD_CONNECTION_INFO_REQUEST_HEADER_SIZE);
+    return info == NULL ? 0 : info->header_size;
+}
+
 /// `MHD_SIZE_UNKNOWN` is a macro Swift does not import.
 static const uint64_t statedeck_size_unknown = MHD_SIZE_UNKNOWN;
 

@@ -88,7 +88,7 @@ private func requestStarted(
     guard let uri, let connection, let socketContext = statedeck_connection_socket_context(connection) else { return nil }
     let connectionContext = Unmanaged<ConnectionContext>.fromOpaque(socketContext).takeUnretainedValue()
     // Validated here, straight from the C string: the standard library's fastest UTF-8 check.
-    let context = connectionContext.startRequest(target: String(validatingCString: uri))
+    let context = connectionContext.startRequest(target: String(validatingCString: uri), targetSize: strlen(uri))
     // Balanced by `requestFinished`, which libmicrohttpd calls for every request it logged.
     return Unmanaged.passRetained(context).toOpaque()
 }

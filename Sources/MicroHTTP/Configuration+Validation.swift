@@ -4,6 +4,10 @@ extension HTTPServer.Configuration {
         let checks: [(Bool, String)] = [
             ((0...65535).contains(port), "port \(port) is not in 0...65535"),
             (maxBodySize >= 0, "maxBodySize must not be negative"),
+            (maxTargetSize > 0, "maxTargetSize must be positive"),
+            (maxHeadSize > 0, "maxHeadSize must be positive"),
+            // Past the pool, libmicrohttpd answers before the limit could be checked.
+            (maxHeadSize < connectionMemoryLimit, "maxHeadSize must be below connectionMemoryLimit"),
             (connectionLimit > 0, "connectionLimit must be positive"),
             (perIPConnectionLimit >= 0, "perIPConnectionLimit must not be negative"),
             (connectionTimeout >= .zero, "connectionTimeout must not be negative"),

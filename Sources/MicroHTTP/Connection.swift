@@ -68,6 +68,12 @@ struct Connection: @unchecked Sendable {
         return UnsafeRawBufferPointer(start: value, count: size)
     }
 
+    /// The bytes of the request's head, request line and header fields, as received
+    /// (`MHD_CONNECTION_INFO_REQUEST_HEADER_SIZE`).
+    var requestHeadSize: Int {
+        statedeck_connection_head_size(pointer)
+    }
+
     /// The connection's socket (`MHD_get_connection_info`, `MHD_CONNECTION_INFO_CONNECTION_FD`).
     var socket: Int32 {
         statedeck_connection_socket(pointer)

@@ -14,15 +14,15 @@ final class ConnectionContext {
         self.deadline = deadline
     }
 
-    /// A context for the request that begins with `target`: the previous request's, reset, if
-    /// no deferred work, stream or registry still holds it (two allocations fewer per
-    /// keep-alive request), else a new one.
-    func startRequest(target: String?) -> RequestContext {
+    /// A context for the request that begins with `target` (`targetSize` bytes as received): the
+    /// previous request's, reset, if no deferred work, stream or registry still holds it (two
+    /// allocations fewer per keep-alive request), else a new one.
+    func startRequest(target: String?, targetSize: Int) -> RequestContext {
         if isKnownUniquelyReferenced(&lastRequest), let reused = lastRequest {
-            reused.restart(target: target)
+            reused.restart(target: target, targetSize: targetSize)
             return reused
         }
-        let context = RequestContext(target: target, connection: connection, deadline: deadline)
+        let context = RequestContext(target: target, targetSize: targetSize, connection: connection, deadline: deadline)
         lastRequest = context
         return context
     }

@@ -7,6 +7,8 @@ final class RequestContext: Sendable {
     /// The request target as received, before libmicrohttpd splits or decodes it; nil when it
     /// is not UTF-8. Replaced only by `restart`, while nothing else holds this context.
     nonisolated(unsafe) private(set) var target: String?
+    /// The target's length in bytes as received, UTF-8 or not; replaced with it.
+    nonisolated(unsafe) private(set) var targetSize: Int
     let connection: Connection
     /// The connection's arrival deadline; nil when requests are not timed.
     let deadline: ConnectionDeadline?
@@ -43,16 +45,18 @@ final class RequestContext: Sendable {
         case answered
     }
 
-    init(target: String?, connection: Connection, deadline: ConnectionDeadline?) {
+    init(target: String?, targetSize: Int, connection: Connection, deadline: ConnectionDeadline?) {
         self.target = target
+        self.targetSize = targetSize
         self.connection = connection
         self.deadline = deadline
     }
 
     /// Makes this context the next request's on the same connection (`ConnectionContext`); its
     /// state was reset when the previous request completed (`ServerCore.requestCompleted`).
-    func restart(target: String?) {
+    func restart(target: String?, targetSize: Int) {
         self.target = target
+        self.targetSize = targetSize
     }
 
     /// Suspends the connection while `work` runs, then resumes it with the answer. False,

@@ -15,6 +15,11 @@ extension ServerCore {
         let step: Step = context.state.withLock { state in
             switch state.phase {
             case .awaitingHeaders:
+                // Before the fast path, so that no answer from the head goes past the limits.
+                if let refusal = headRefusal(for: context) {
+                    state.phase = .answered
+                    return .send(refusal)
+                }
                 // Settled once: without either framing header no body comes, so there is none
                 // to refuse, and the responder may answer from the head.
                 let framesBody = context.connection.requestFramesBody
@@ -87,6 +92,25 @@ extension ServerCore {
     private func headAnswer(for context: RequestContext, method: () -> HTTPMethod) -> HTTPResponse? {
         guard let target = context.target else { return nil }
         return responder.respond(toHead: RequestHead(method: method(), target: target, connection: context.connection))
+    }
+
+    /// The refusal of a request whose target or head is past the configured limits; nil within
+    /// them. The limits lie well inside the connection's memory, so such a request reaches this
+    /// answer instead of libmicrohttpd's own page. Answered on the first call, which closes the
+    /// connection: the client sent more than a request of ours needs and is not read further.
+    private func headRefusal(for context: RequestContext) -> HTTPResponse? {
+        var refusal: HTTPResponse
+        if context.targetSize > configuration.maxTargetSize {
+            refusal = .error(.uriTooLong, code: "uri_too_long",
+                             message: "the request target is longer than \(configuration.maxTargetSize) bytes")
+        } else if context.connection.requestHeadSize > configuration.maxHeadSize {
+            refusal = .error(.headerFieldsTooLarge, code: "header_fields_too_large",
+                             message: "the request head is larger than \(configuration.maxHeadSize) bytes")
+        } else {
+            return nil
+        }
+        refusal.headers.set("Connection", "close")
+        return refusal
     }
 
     /// The refusal of a request's body before any byte of it is read: framed ambiguously

@@ -123,10 +123,10 @@ struct RequestGate: Sendable {
         return encoded
     }
 
-    /// The token a request carries: `Authorization: Bearer`, else the port's cookie.
+    /// The token a request carries: `Authorization` with the Bearer scheme, else the port's cookie.
     private func presented(in request: HTTPRequest) -> String? {
-        if let authorization = request.headers["Authorization"], authorization.hasPrefix("Bearer ") {
-            return String(authorization.dropFirst("Bearer ".count))
+        if let authorization = request.headers["Authorization"], let credentials = Self.bearerCredentials(in: authorization) {
+            return String(credentials)
         }
         let name = AccessToken.cookieName(port: port) + "="
         for header in request.headers.values(for: "Cookie") {
@@ -136,6 +136,17 @@ struct RequestGate: Sendable {
             }
         }
         return nil
+    }
+
+    /// What follows the scheme of an `Authorization` value whose scheme is Bearer, in any case
+    /// (schemes are case-insensitive), past the spaces or tabs after it; nil for another scheme.
+    /// The rest is the token as sent, whole: nothing more is trimmed or split off.
+    static func bearerCredentials(in authorization: String) -> Substring? {
+        let isBlank = { (character: Character) in character == " " || character == "\t" }
+        let scheme = authorization.prefix { !isBlank($0) }
+        // ASCII letters only: `| 0x20` lowers an upper-case letter and leaves a lower-case one.
+        guard scheme.utf8.count == 6, zip(scheme.utf8, "bearer".utf8).allSatisfy({ $0 | 0x20 == $1 }) else { return nil }
+        return authorization[scheme.endIndex...].drop(while: isBlank)
     }
 
     /// The API, the badges, the stream and every method but GET and HEAD read or change live state.

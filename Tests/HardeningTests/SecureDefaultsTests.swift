@@ -9,12 +9,14 @@ extension Live {
     /// libmicrohttpd's own defaults bind every interface and never time out;
     /// ours are set explicitly and safe.
     @Suite("Secure defaults") struct SecureDefaultsTests {
-        @Test("The transport's defaults are loopback, a 30 s timeout and bounded memory, bodies and connections")
+        @Test("The transport's defaults are loopback, a 30 s timeout and bounded memory, targets, heads, bodies and connections")
         func transportDefaults() {
             let configuration = HTTPServer.Configuration()
             #expect(configuration.host == "127.0.0.1")
             #expect(configuration.connectionTimeout == .seconds(30))
-            #expect(configuration.connectionMemoryLimit == 20 * 1024)
+            #expect(configuration.connectionMemoryLimit == 32 * 1024)
+            #expect(configuration.maxTargetSize == 8 * 1024)
+            #expect(configuration.maxHeadSize == 24 * 1024)
             #expect(configuration.maxBodySize == 64 * 1024)
             #expect(configuration.connectionLimit >= 16)
             #expect(configuration.connectionLimit <= FileDescriptorLimit.raiseSoftLimitToHard())

@@ -7,48 +7,65 @@ extension Live {
     /// Sweeps past every limit of the transport: each refusal comes at the limit, never before,
     /// and the server goes on answering.
     @Suite("Transport limits") struct TransportLimitsTests {
-        /// The default connection memory, which bounds request heads.
-        static let limit = HTTPServer.Configuration().connectionMemoryLimit
-        /// Sizes from far below the limit to far past it, densest around it.
-        static let sweep = [1, 2, 4, 8].map { $0 * 1024 }
-            + [0.5, 0.6, 0.7, 0.8, 0.9, 1, 1.1, 1.5, 2, 4, 8].map { Int(Double(limit) * $0) }
+        /// One limit on request heads: how to build a request of a size, what it gets within
+        /// the limit, and the refusal past it.
+        struct HeadLimit: Sendable, CustomTestStringConvertible {
+            let name: String
+            let limit: Int
+            let request: @Sendable (_ size: Int, _ host: String) -> String
+            let within: Int
+            let refused: (status: Int, code: String)
 
-        @Test("Request heads past the connection memory are 431, smaller ones are served")
-        func headerSizeSweep() async throws {
+            var testDescription: String { name }
+
+            static let defaults = HTTPServer.Configuration()
+            static let all = [
+                HeadLimit(name: "request head", limit: defaults.maxHeadSize, request: { SizedRequest.head(size: $0, host: $1, target: "/hello") },
+                          within: 200, refused: (431, "header_fields_too_large")),
+                HeadLimit(name: "request target", limit: defaults.maxTargetSize, request: { SizedRequest.target(length: $0, host: $1) },
+                          within: 404, refused: (414, "uri_too_long")),
+            ]
+        }
+
+        @Test("Up to the limit a request is answered, one byte more is refused in the JSON error shape",
+              arguments: HeadLimit.all)
+        func headSweep(_ row: HeadLimit) async throws {
+            // From far below the limit to as far past it as the connection's memory holds, densest
+            // around it.
+            let memory = HTTPServer.Configuration().connectionMemoryLimit
+            let sizes = [1024, row.limit / 2, row.limit - 1, row.limit, row.limit + 1, row.limit + 1024, memory - 2048]
             try await TransportHarness.run { harness in
-                let sizes = Self.sweep
-                var statuses: [Int: Int] = [:]
+                let port = harness.port
                 for size in sizes {
-                    let request = "GET /hello HTTP/1.1\r\n\(harness.hostLine)X-Filler: \(String(repeating: "a", count: size))\r\n\r\n"
-                    statuses[size] = try await harness.exchange(request).status ?? -1
+                    let request = row.request(size, "127.0.0.1:\(port)")
+                    let response = try await offPool { try HTTPTestClient.send(request, port: port) }
+                    if size <= row.limit {
+                        #expect(response.status == row.within, "\(size) bytes")
+                    } else {
+                        #expect(response.status == row.refused.status, "\(size) bytes")
+                        #expect(response.errorCode == row.refused.code, "\(size) bytes")
+                    }
                 }
-                let ordered = sizes.map { statuses[$0]! }
-                #expect(Set(ordered).isSubset(of: [200, 431]), "\(statuses)")
-                // One boundary: everything below it served, everything past it refused.
-                let firstRefused = try #require(ordered.firstIndex(of: 431), "\(statuses)")
-                #expect(ordered[firstRefused...].allSatisfy { $0 == 431 }, "\(statuses)")
-                #expect(sizes[firstRefused] > 8 * 1024 && sizes[firstRefused] <= Self.limit, "\(statuses)")
                 #expect(try await harness.hello() == 200)
             }
         }
 
-        @Test("Request targets past the connection memory are 414, shorter ones are routed")
-        func targetLengthSweep() async throws {
-            try await TransportHarness.run { harness in
-                let lengths = Self.sweep
-                var statuses: [Int: Int] = [:]
-                for length in lengths {
-                    let request = "GET /\(String(repeating: "a", count: length)) HTTP/1.1\r\n\(harness.hostLine)\r\n"
-                    statuses[length] = try await harness.exchange(request).status ?? -1
+        @Test("Limits set lower are kept to the byte")
+        func configuredLimits() async throws {
+            try await TransportHarness.run({
+                $0.maxTargetSize = 100
+                $0.maxHeadSize = 1000
+            }) { harness in
+                let host = "127.0.0.1:\(harness.port)"
+                let requests = [
+                    SizedRequest.target(length: 100, host: host), SizedRequest.target(length: 101, host: host),
+                    SizedRequest.head(size: 1000, host: host, target: "/hello"), SizedRequest.head(size: 1001, host: host, target: "/hello"),
+                ]
+                var statuses: [Int?] = []
+                for request in requests {
+                    statuses.append(try await harness.exchange(request).status)
                 }
-                let ordered = lengths.map { statuses[$0]! }
-                // At the very edge the request line fits and the Host line does not: 431.
-                #expect(Set(ordered).isSubset(of: [404, 414, 431]), "\(statuses)")
-                let firstRefused = try #require(ordered.firstIndex { $0 != 404 }, "\(statuses)")
-                #expect(ordered[firstRefused...].allSatisfy { $0 != 404 }, "\(statuses)")
-                #expect(lengths[firstRefused] > 8 * 1024 && lengths[firstRefused] <= Self.limit, "\(statuses)")
-                #expect(ordered.last == 414)
-                #expect(try await harness.hello() == 200)
+                #expect(statuses == [404, 414, 200, 431])
             }
         }
 

@@ -149,8 +149,33 @@ extension Live {
         @Test func oversizedHeadIs431() throws {
             try withServer(responder: echo) { _, port in
                 let response = try HTTPTestClient.request(
-                    "GET", "/", port: port, headers: [("X-Big", String(repeating: "b", count: 40_000))])
+                    "GET", "/", port: port, headers: [("X-Big", String(repeating: "b", count: 28_000))])
                 #expect(response.status == 431)
+                #expect(response.errorCode == "header_fields_too_large")
+                #expect(response.header("Connection") == "close")
+            }
+        }
+
+        @Test("A target over the limit is 414, whether or not it is UTF-8")
+        func overlongTargetIs414() throws {
+            try withServer(responder: echo) { _, port in
+                let response = try HTTPTestClient.request("GET", "/" + String(repeating: "a", count: 9000), port: port)
+                #expect(response.status == 414)
+                #expect(response.errorCode == "uri_too_long")
+                #expect(response.header("Connection") == "close")
+                let connection = try HTTPTestConnection(port: port)
+                defer { connection.close() }
+                try connection.send(Array("GET /".utf8) + [UInt8](repeating: 0xFF, count: 9000) + Array(" HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
+                #expect(try connection.readResponse().errorCode == "uri_too_long")
+            }
+        }
+
+        @Test("A head limit the connection's memory cannot hold is refused at start")
+        func headLimitPastTheConnectionMemory() {
+            var configuration = HTTPServer.Configuration()
+            configuration.maxHeadSize = configuration.connectionMemoryLimit
+            #expect(throws: HTTPServerError.invalidConfiguration("maxHeadSize must be below connectionMemoryLimit")) {
+                _ = try HTTPServer(configuration: configuration, responder: echo).start()
             }
         }
 
