@@ -6,8 +6,9 @@ import StateDeck
 /// Each panel's health changes only with results (of loads and pushes) that are not forced; the
 /// time between two changes is counted in the health it had, split at bucket edges. A bucket
 /// is handed out as a ``TallyRow`` once time has passed its end; until then it is open, and
-/// ``unsavedRows(of:_:at:)`` tells what it holds so far. Time forced by a debug command counts
-/// nowhere, and neither does time before a panel was first heard of.
+/// ``openRows()`` gives those that changed since they were last saved. Every row is stamped with
+/// the watch counting it. Time forced by a debug command counts nowhere, and neither does time
+/// before a panel was first heard of, nor time between two watches.
 ///
 /// Tracks are changed in place: a deck of thousands of panels sends hundreds of changes a second,
 /// and every panel's time is counted at each save.
@@ -24,6 +25,8 @@ public struct HealthAggregator: Sendable {
         var minute: Bucket?
         var hour: Bucket?
         var day: Bucket?
+        /// The open buckets changed since they were last saved.
+        var openUnsaved = false
     }
 
     /// An open bucket: its start (milliseconds since 1970) and what it holds.
@@ -33,36 +36,58 @@ public struct HealthAggregator: Sendable {
     }
 
     public private(set) var tracks: [String: Track] = [:]
+    /// The watch counting: stamped on every row.
+    public private(set) var watch: Int64
     /// Buckets ended since `takeClosedRows()` was last called.
     private var closed: [TallyRow] = []
 
-    public init() {}
-
-    /// Continues panel `panel` from a store: its health since `since`, counted from `now` on (the
-    /// server was not running before), with the open hour and day holding `hour` and `day`.
-    public mutating func resume(_ panel: String, health: Health, since: Int64, now: Int64,
-                                hour: Tally, day: Tally) {
-        var track = Track(health: health, since: since, countedTo: now)
-        track.hour = Bucket(start: Resolution.hour.start(of: now), tally: hour)
-        track.day = Bucket(start: Resolution.day.start(of: now), tally: day)
-        tracks[panel] = track
+    public init(watch: Int64) {
+        self.watch = watch
     }
 
-    /// Counts time up to the change, then applies it.
+    /// Continues panel `panel` from a store: its health since `since`, counted from `now` on (the
+    /// server was not running before), in buckets of this watch.
+    public mutating func resume(_ panel: String, health: Health, since: Int64, now: Int64) {
+        tracks[panel] = Track(health: health, since: since, countedTo: now)
+    }
+
+    /// Counts time up to the change, then applies it. A change stamped before the time counted
+    /// (the clock went back, or it was queued while a save counted on) is applied there.
     public mutating func apply(_ change: PanelChange) {
         let at = change.at.millisecondsSince1970
         if tracks[change.panel] == nil { tracks[change.panel] = Track(since: at, countedTo: at) }
-        tracks[change.panel]!.advance(to: at, panel: change.panel, closing: &closed)
-        tracks[change.panel]!.apply(change, at: at)
+        tracks[change.panel]!.advance(to: at, panel: change.panel, watch: watch, closing: &closed)
+        tracks[change.panel]!.apply(change, at: tracks[change.panel]!.countedTo)
     }
 
     /// Counts every panel's time up to `date`, ending the buckets that `date` has passed.
     public mutating func advance(to date: Date) {
-        let now = date.millisecondsSince1970
+        advance(to: date.millisecondsSince1970)
+    }
+
+    mutating func advance(to now: Int64) {
         for index in tracks.indices {
             let panel = tracks.keys[index]
-            tracks.values[index].advance(to: now, panel: panel, closing: &closed)
+            tracks.values[index].advance(to: now, panel: panel, watch: watch, closing: &closed)
         }
+    }
+
+    /// Ends the watch: every open bucket is handed out as it stands, and counting goes on from
+    /// `now` in buckets of watch `next`. Time between is counted nowhere.
+    mutating func startWatch(_ next: Int64, at now: Int64) {
+        for index in tracks.indices {
+            let panel = tracks.keys[index]
+            for resolution in Resolution.allCases {
+                if let open = tracks.values[index][resolution], !open.tally.isEmpty {
+                    closed.append(TallyRow(panel: panel, resolution: resolution, start: open.start, watch: watch,
+                                           tally: open.tally))
+                }
+                tracks.values[index][resolution] = nil
+            }
+            tracks.values[index].countedTo = now
+            tracks.values[index].openUnsaved = false
+        }
+        watch = next
     }
 
     /// The rows of the buckets ended since the last call, in the order they ended.
@@ -71,15 +96,36 @@ public struct HealthAggregator: Sendable {
         return closed
     }
 
+    /// The open buckets that changed since ``markOpenRowsSaved()``, as they stand: saved with each
+    /// batch, so that a stop or a crash loses none of the time they hold.
+    public func openRows() -> [TallyRow] {
+        var rows: [TallyRow] = []
+        for (panel, track) in tracks where track.openUnsaved {
+            for resolution in Resolution.allCases {
+                if let open = track[resolution], !open.tally.isEmpty {
+                    rows.append(TallyRow(panel: panel, resolution: resolution, start: open.start, watch: watch,
+                                         tally: open.tally))
+                }
+            }
+        }
+        return rows
+    }
+
+    /// Whether the open buckets are saved as they stand: true after a commit, false when the
+    /// store lost them (its file was made anew).
+    mutating func markOpenRows(saved: Bool) {
+        for index in tracks.indices { tracks.values[index].openUnsaved = !saved }
+    }
+
     /// The buckets of `resolution` that `panel` has not handed out yet, with time counted up to
     /// `date`: those `date` has ended since the last count, and the open one.
     public func unsavedRows(of panel: String, _ resolution: Resolution, at date: Date) -> [TallyRow] {
         guard var track = tracks[panel] else { return [] }
         var rows: [TallyRow] = []
-        track.advance(to: date.millisecondsSince1970, panel: panel, closing: &rows)
+        track.advance(to: date.millisecondsSince1970, panel: panel, watch: watch, closing: &rows)
         rows.removeAll { $0.resolution != resolution }
         if let open = track[resolution], !open.tally.isEmpty {
-            rows.append(TallyRow(panel: panel, resolution: resolution, start: open.start, tally: open.tally))
+            rows.append(TallyRow(panel: panel, resolution: resolution, start: open.start, watch: watch, tally: open.tally))
         }
         return rows
     }
@@ -115,6 +161,7 @@ extension HealthAggregator.Track {
         default: return
         }
         if newHealth != .loading {
+            openUnsaved = true
             let milliseconds = change.duration.map { Int64(($0 / .milliseconds(1)).rounded()) }
             for resolution in Resolution.allCases {
                 withOpen(resolution, at: at) { $0.countLoad(failed: newHealth == .down, milliseconds: milliseconds) }
@@ -128,12 +175,13 @@ extension HealthAggregator.Track {
 
     /// Counts time from where it was counted to `now` in the health it had, minute by minute,
     /// and appends each bucket that ends on the way to `closing`.
-    mutating func advance(to now: Int64, panel: String, closing: inout [TallyRow]) {
+    mutating func advance(to now: Int64, panel: String, watch: Int64, closing: inout [TallyRow]) {
         while countedTo < now {
             let minuteEnd = Resolution.minute.start(of: countedTo) + Resolution.minute.milliseconds
             let end = min(now, minuteEnd)
             if !forced, health != .unknown {
                 let (counted, from) = (health, countedTo)
+                openUnsaved = true
                 for resolution in Resolution.allCases {
                     withOpen(resolution, at: from) { $0.add(counted, milliseconds: end - from) }
                 }
@@ -144,7 +192,8 @@ extension HealthAggregator.Track {
                 guard let open = self[resolution], open.start + resolution.milliseconds <= end else { continue }
                 self[resolution] = nil
                 if !open.tally.isEmpty {
-                    closing.append(TallyRow(panel: panel, resolution: resolution, start: open.start, tally: open.tally))
+                    closing.append(TallyRow(panel: panel, resolution: resolution, start: open.start, watch: watch,
+                                           tally: open.tally))
                 }
             }
         }

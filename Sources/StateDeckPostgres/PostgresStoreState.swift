@@ -27,12 +27,20 @@ struct PostgresStoreState: HistoryStoreState, RecordKeepingState {
         self.server = server
         let storedEventID = try session.query("SELECT value FROM statedeck.meta WHERE key = 'last_event_id'")
             .integer(0, 0) ?? 0
-        history = HistoryState(retention: retention, storedEventID: UInt64(storedEventID))
+        let watches = try session.query("SELECT id, started, watched_to FROM statedeck.watches")
+        let lastPosition = try session.query("SELECT coalesce(max(id), 0) FROM statedeck.changes").integer(0, 0) ?? 0
+        history = HistoryState(
+            retention: retention, storedEventID: UInt64(storedEventID),
+            watches: (0..<watches.count).map { row in
+                HistoryWatch(id: watches.integer(row, 0) ?? 0, started: watches.integer(row, 1) ?? 0,
+                             watchedTo: watches.integer(row, 2) ?? 0)
+            },
+            lastPosition: lastPosition, now: now.millisecondsSince1970)
         try resume(session, now: now.millisecondsSince1970)
         try readNotifications(session)
     }
 
-    /// Picks up every panel's health and open hour and day where the database left them.
+    /// Picks up every panel's health where the database left them.
     private mutating func resume(_ session: PostgresConnection, now: Int64) throws(PostgresError) {
         try readPanelKeys(session)
         let rows = try session.query("""
@@ -43,11 +51,8 @@ struct PostgresStoreState: HistoryStoreState, RecordKeepingState {
             guard let key = rows.integer(row, 0), let name = rows[row, 1] else { continue }
             let shown = ShownState(stored: ShownState.StoredColumns(
                 shown: rows[row, 2], info: rows[row, 3], error: rows[row, 4], stale: rows.boolean(row, 5) ?? false))
-            let open = try HistoryState.openTallies(now: now) { resolution, from throws(PostgresError) in
-                try Self.storedRows(session, panel: key, name: name, resolution, from: from)
-            }
             history.resume(name, shown: shown, health: Health(rawValue: Int(rows.integer(row, 6) ?? 0)) ?? .unknown,
-                           since: rows.integer(row, 7) ?? 0, now: now, open: open)
+                           since: rows.integer(row, 7) ?? 0, now: now)
         }
     }
 
@@ -77,7 +82,7 @@ struct PostgresStoreState: HistoryStoreState, RecordKeepingState {
     static func storedRows(_ session: PostgresConnection, panel key: Int64, name: String, _ resolution: Resolution,
                            from: Int64) throws(PostgresError) -> [TallyRow] {
         let rows = try session.query("""
-            SELECT start, up_ms, down_ms, loading_ms, loads, failures, min_ms, max_ms, total_ms, durations
+            SELECT start, up_ms, down_ms, loading_ms, loads, failures, min_ms, max_ms, total_ms, durations, watch
             FROM statedeck.tallies WHERE panel = $1 AND resolution = $2 AND start >= $3 ORDER BY start
             """, [String(key), String(resolution.rawValue), String(from)])
         return (0..<rows.count).map { row in
@@ -86,7 +91,8 @@ struct PostgresStoreState: HistoryStoreState, RecordKeepingState {
                 loads: Int(rows.integer(row, 4) ?? 0), failures: Int(rows.integer(row, 5) ?? 0),
                 minMs: rows.integer(row, 6), maxMs: rows.integer(row, 7), totalMs: rows.integer(row, 8) ?? 0,
                 durations: ByteaText.decode(rows[row, 9] ?? ""))
-            return TallyRow(panel: name, resolution: resolution, start: rows.integer(row, 0) ?? 0, tally: tally)
+            return TallyRow(panel: name, resolution: resolution, start: rows.integer(row, 0) ?? 0,
+                            watch: rows.integer(row, 10) ?? 0, tally: tally)
         }
     }
 }
