@@ -4,11 +4,13 @@ import StateDeck
 /// Turns panel changes into tallies of minutes, hours and days, as time passes.
 ///
 /// Each panel's health changes only with results (of loads and pushes) that are not forced; the
-/// time between two changes is counted in the health it had, split at bucket edges. A bucket
-/// is handed out as a ``TallyRow`` once time has passed its end; until then it is open, and
-/// ``openRows()`` gives those that changed since they were last saved. Every row is stamped with
-/// the watch counting it. Time forced by a debug command counts nowhere, and neither does time
-/// before a panel was first heard of, nor time between two watches.
+/// time between two changes is counted in the health it had, split at bucket edges. At each
+/// minute's end the minute, its hour and its day are handed out as ``TallyRow``s as they stand
+/// (the hour and day again at the next minute's end, until they end too); the open minute is
+/// ``openRows()``. So the rows saved of an hour or a day lack only the minute in progress, which
+/// ``HistoryState`` adds to them when a watch ended with it. Every row is stamped with the watch
+/// counting it. Time forced by a debug command counts nowhere, and neither does time before a
+/// panel was first heard of, nor time between two watches.
 ///
 /// Tracks are changed in place: a deck of thousands of panels sends hundreds of changes a second,
 /// and every panel's time is counted at each save.
@@ -25,7 +27,7 @@ public struct HealthAggregator: Sendable {
         var minute: Bucket?
         var hour: Bucket?
         var day: Bucket?
-        /// The open buckets changed since they were last saved.
+        /// The open minute changed since it was last saved.
         var openUnsaved = false
     }
 
@@ -38,7 +40,7 @@ public struct HealthAggregator: Sendable {
     public private(set) var tracks: [String: Track] = [:]
     /// The watch counting: stamped on every row.
     public private(set) var watch: Int64
-    /// Buckets ended since `takeClosedRows()` was last called.
+    /// Buckets as they stood at the minute ends since `takeClosedRows()` was last called.
     private var closed: [TallyRow] = []
 
     public init(watch: Int64) {
@@ -90,28 +92,24 @@ public struct HealthAggregator: Sendable {
         watch = next
     }
 
-    /// The rows of the buckets ended since the last call, in the order they ended.
+    /// The rows of the buckets as they stood at each minute's end since the last call (ended
+    /// buckets, and the hours and days still open), in that order.
     public mutating func takeClosedRows() -> [TallyRow] {
         defer { closed = [] }
         return closed
     }
 
-    /// The open buckets that changed since ``markOpenRowsSaved()``, as they stand: saved with each
-    /// batch, so that a stop or a crash loses none of the time they hold.
+    /// The open minutes that changed since ``markOpenRows(saved:)``, as they stand: saved with
+    /// each batch, so that a stop or a crash loses none of the time they hold. Their hours and
+    /// days are saved at minute ends, one row a panel a batch rather than three.
     public func openRows() -> [TallyRow] {
-        var rows: [TallyRow] = []
-        for (panel, track) in tracks where track.openUnsaved {
-            for resolution in Resolution.allCases {
-                if let open = track[resolution], !open.tally.isEmpty {
-                    rows.append(TallyRow(panel: panel, resolution: resolution, start: open.start, watch: watch,
-                                         tally: open.tally))
-                }
-            }
+        tracks.compactMap { panel, track in
+            guard track.openUnsaved, let open = track.minute, !open.tally.isEmpty else { return nil }
+            return TallyRow(panel: panel, resolution: .minute, start: open.start, watch: watch, tally: open.tally)
         }
-        return rows
     }
 
-    /// Whether the open buckets are saved as they stand: true after a commit, false when the
+    /// Whether the open minutes are saved as they stand: true after a commit, false when the
     /// store lost them (its file was made anew).
     mutating func markOpenRows(saved: Bool) {
         for index in tracks.indices { tracks.values[index].openUnsaved = !saved }
@@ -123,7 +121,7 @@ public struct HealthAggregator: Sendable {
         guard var track = tracks[panel] else { return [] }
         var rows: [TallyRow] = []
         track.advance(to: date.millisecondsSince1970, panel: panel, watch: watch, closing: &rows)
-        rows.removeAll { $0.resolution != resolution }
+        rows.removeAll { $0.resolution != resolution || $0.start == track[resolution]?.start }
         if let open = track[resolution], !open.tally.isEmpty {
             rows.append(TallyRow(panel: panel, resolution: resolution, start: open.start, watch: watch, tally: open.tally))
         }
@@ -189,8 +187,8 @@ extension HealthAggregator.Track {
             countedTo = end
             guard end == minuteEnd else { continue }
             for resolution in Resolution.allCases {
-                guard let open = self[resolution], open.start + resolution.milliseconds <= end else { continue }
-                self[resolution] = nil
+                guard let open = self[resolution] else { continue }
+                if open.start + resolution.milliseconds <= end { self[resolution] = nil }
                 if !open.tally.isEmpty {
                     closing.append(TallyRow(panel: panel, resolution: resolution, start: open.start, watch: watch,
                                            tally: open.tally))

@@ -44,15 +44,19 @@ public struct HistoryWatch: Sendable, Equatable {
     /// Milliseconds since 1970.
     public var started: Int64
     public var watchedTo: Int64
+    /// Its saved hours and days hold every minute before this; the rest, up to `watchedTo`, is in
+    /// its saved minute.
+    public var talliedTo: Int64
 
-    public init(id: Int64, started: Int64, watchedTo: Int64) {
+    public init(id: Int64, started: Int64, watchedTo: Int64, talliedTo: Int64) {
         self.id = id
         self.started = started
         self.watchedTo = watchedTo
+        self.talliedTo = talliedTo
     }
 
     /// A watch starting at `time`.
     static func starting(at time: Int64) -> HistoryWatch {
-        HistoryWatch(id: Int64.random(in: 1...Int64.max), started: time, watchedTo: time)
+        HistoryWatch(id: Int64.random(in: 1...Int64.max), started: time, watchedTo: time, talliedTo: time)
     }
 }

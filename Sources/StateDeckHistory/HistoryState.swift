@@ -57,7 +57,7 @@ public struct HistoryState: Sendable {
         nextPosition = lastPosition + 1
     }
 
-    /// Tallies not saved yet: of ended buckets, and of open ones as they stand.
+    /// Tallies not saved yet: as buckets stood at minute ends, and the open minutes as they stand.
     public var unsavedRows: [TallyRow] { Array(unsavedRowsByKey.values) + aggregator.openRows() }
 
     /// Watches begun or counted on since the last save.
@@ -90,7 +90,9 @@ public struct HistoryState: Sendable {
         }
         let now = reading.wall.millisecondsSince1970
         aggregator.advance(to: now)
+        // Every panel has passed the minutes before now, which handed out their hours and days.
         watches[watches.count - 1].watchedTo = max(watches[watches.count - 1].watchedTo, now)
+        watches[watches.count - 1].talliedTo = max(watches[watches.count - 1].talliedTo, Resolution.minute.start(of: now))
         unsavedWatchIDs.insert(aggregator.watch)
         for row in aggregator.takeClosedRows() {
             unsavedRowsByKey[RowKey(panel: row.panel, resolution: row.resolution, start: row.start, watch: row.watch)] = row
@@ -119,11 +121,36 @@ public struct HistoryState: Sendable {
         }
         guard now < from - Self.jumpTolerance || now > from + ran + Self.jumpTolerance else { return }
         aggregator.advance(to: from + ran)
+        // The watch's open buckets are handed out whole.
         watches[watches.count - 1].watchedTo = max(watches[watches.count - 1].watchedTo, from + ran)
+        watches[watches.count - 1].talliedTo = watches[watches.count - 1].watchedTo
         let next = HistoryWatch.starting(at: now)
         aggregator.startWatch(next.id, at: now)
         watches.append(next)
         unsavedWatchIDs.insert(next.id)
+    }
+
+    /// Adds to the saved hour and day of each watch that a stop or a crash ended the minute it was
+    /// in (saved with its last batch, not yet in its hour and day): `stored(panel, watch,
+    /// resolution, start)` reads a saved tally. Done once a store is open, for the first save.
+    public mutating func finishEndedWatches<Failure: Error>(
+        panels: some Sequence<String>, stored: (String, Int64, Resolution, Int64) throws(Failure) -> Tally?
+    ) throws(Failure) {
+        for index in watches.indices.dropLast() where watches[index].talliedTo < watches[index].watchedTo {
+            let (watch, minute) = (watches[index].id, Resolution.minute.start(of: watches[index].talliedTo))
+            for panel in panels {
+                guard let counted = try stored(panel, watch, .minute, minute) else { continue }
+                for resolution in [Resolution.hour, .day] {
+                    let start = resolution.start(of: minute)
+                    var tally = try stored(panel, watch, resolution, start) ?? Tally()
+                    tally.merge(counted)
+                    unsavedRowsByKey[RowKey(panel: panel, resolution: resolution, start: start, watch: watch)] =
+                        TallyRow(panel: panel, resolution: resolution, start: start, watch: watch, tally: tally)
+                }
+            }
+            watches[index].talliedTo = watches[index].watchedTo
+            unsavedWatchIDs.insert(watch)
+        }
     }
 
     /// Moves the positions of the changes waiting past `storedPosition`, the newest a store holds:

@@ -111,9 +111,11 @@ extension PostgresStoreState {
             ON CONFLICT (panel) DO UPDATE SET shown = EXCLUDED.shown, info = EXCLUDED.info, error = EXCLUDED.error,
                 stale = EXCLUDED.stale, health = EXCLUDED.health, since = EXCLUDED.since
             """)
-        try Self.insert(session, "INSERT INTO statedeck.watches (id, started, watched_to)",
-                        history.unsavedWatches.map { [String($0.id), String($0.started), String($0.watchedTo)] },
-                        then: "ON CONFLICT (id) DO UPDATE SET watched_to = EXCLUDED.watched_to")
+        try Self.insert(session, "INSERT INTO statedeck.watches (id, started, watched_to, tallied_to)",
+                        history.unsavedWatches.map {
+                            [String($0.id), String($0.started), String($0.watchedTo), String($0.talliedTo)]
+                        },
+                        then: "ON CONFLICT (id) DO UPDATE SET watched_to = EXCLUDED.watched_to, tallied_to = EXCLUDED.tallied_to")
         try writeNotifications(session)
         if let eventID, eventID != history.storedEventID {
             try session.query("""

@@ -38,10 +38,12 @@ enum HistorySchema {
         CREATE TABLE notify_outbox (
             id TEXT PRIMARY KEY, key TEXT NOT NULL, at INTEGER NOT NULL, notification TEXT NOT NULL) WITHOUT ROWID;
         """,
-        // Watches: the stretches StateDeck counted time without a break. Each tally is its watch's,
-        // so that a watch never writes over another's; rows kept before are watch 0.
+        // Watches: the stretches StateDeck counted time without a break (its hours and days saved up
+        // to tallied_to). Each tally is its watch's, so that a watch never writes over another's;
+        // rows kept before are watch 0.
         """
-        CREATE TABLE watches (id INTEGER PRIMARY KEY, started INTEGER NOT NULL, watched_to INTEGER NOT NULL);
+        CREATE TABLE watches (
+            id INTEGER PRIMARY KEY, started INTEGER NOT NULL, watched_to INTEGER NOT NULL, tallied_to INTEGER NOT NULL);
         CREATE TABLE tallies_by_watch (
             panel INTEGER NOT NULL, resolution INTEGER NOT NULL, start INTEGER NOT NULL, watch INTEGER NOT NULL,
             up_ms INTEGER NOT NULL, down_ms INTEGER NOT NULL, loading_ms INTEGER NOT NULL,

@@ -98,9 +98,12 @@ extension StoreState {
                 .optionalText(latest.shown.error), .integer(latest.shown.stale ? 1 : 0),
                 .integer(Int64(latest.health.rawValue)), .integer(latest.since)).run()
         }
-        let upsertWatch = try statement("INSERT OR REPLACE INTO watches (id, started, watched_to) VALUES (?, ?, ?)")
+        let upsertWatch = try statement("""
+            INSERT OR REPLACE INTO watches (id, started, watched_to, tallied_to) VALUES (?, ?, ?, ?)
+            """)
         for watch in history.unsavedWatches {
-            try upsertWatch.bind(.integer(watch.id), .integer(watch.started), .integer(watch.watchedTo)).run()
+            try upsertWatch.bind(.integer(watch.id), .integer(watch.started), .integer(watch.watchedTo),
+                                 .integer(watch.talliedTo)).run()
         }
         try writeNotifications()
         if let eventID, eventID != history.storedEventID {

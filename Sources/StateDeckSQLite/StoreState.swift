@@ -47,6 +47,11 @@ struct StoreState: HistoryStoreState, RecordKeepingState {
                                watches: try Self.watches(in: database),
                                lastPosition: try database.integer("SELECT max(rowid) FROM changes") ?? 0, now: now)
         try resume(now: now)
+        var finished = history
+        try finished.finishEndedWatches(panels: Array(panelKeys.keys)) { panel, watch, resolution, start throws(SQLiteError) in
+            try storedTally(panel: panelKeys[panel] ?? 0, watch: watch, resolution, start: start)
+        }
+        history = finished
         try readNotifications()
     }
 
@@ -119,11 +124,12 @@ struct StoreState: HistoryStoreState, RecordKeepingState {
 
     /// The watches the file keeps.
     private static func watches(in database: Database) throws(SQLiteError) -> [HistoryWatch] {
-        let select = try database.prepare("SELECT id, started, watched_to FROM watches")
+        let select = try database.prepare("SELECT id, started, watched_to, tallied_to FROM watches")
         try select.bind()
         var watches: [HistoryWatch] = []
         while try select.step() {
-            watches.append(HistoryWatch(id: select.integer(0), started: select.integer(1), watchedTo: select.integer(2)))
+            watches.append(HistoryWatch(id: select.integer(0), started: select.integer(1), watchedTo: select.integer(2),
+                                        talliedTo: select.integer(3)))
         }
         return watches
     }
@@ -159,13 +165,29 @@ struct StoreState: HistoryStoreState, RecordKeepingState {
         defer { select.reset() }
         var rows: [TallyRow] = []
         while try select.step() {
-            let tally = Tally(
-                upMs: select.integer(1), downMs: select.integer(2), loadingMs: select.integer(3),
-                loads: Int(select.integer(4)), failures: Int(select.integer(5)), minMs: select.optionalInteger(6),
-                maxMs: select.optionalInteger(7), totalMs: select.integer(8), durations: select.blob(9))
             rows.append(TallyRow(panel: name, resolution: resolution, start: select.integer(0), watch: select.integer(10),
-                                 tally: tally))
+                                 tally: Self.tally(select, from: 1)))
         }
         return rows
+    }
+
+    /// The saved tally of one bucket of `watch`.
+    private mutating func storedTally(panel key: Int64, watch: Int64, _ resolution: Resolution,
+                                      start: Int64) throws(SQLiteError) -> Tally? {
+        let select = try statement("""
+            SELECT up_ms, down_ms, loading_ms, loads, failures, min_ms, max_ms, total_ms, durations
+            FROM tallies WHERE panel = ? AND resolution = ? AND start = ? AND watch = ?
+            """)
+        try select.bind(.integer(key), .integer(Int64(resolution.rawValue)), .integer(start), .integer(watch))
+        defer { select.reset() }
+        return try select.step() ? Self.tally(select, from: 0) : nil
+    }
+
+    /// The tally in the row `select` is on, its columns from `first` in the table's order.
+    private static func tally(_ select: Statement, from first: Int32) -> Tally {
+        Tally(upMs: select.integer(first), downMs: select.integer(first + 1), loadingMs: select.integer(first + 2),
+              loads: Int(select.integer(first + 3)), failures: Int(select.integer(first + 4)),
+              minMs: select.optionalInteger(first + 5), maxMs: select.optionalInteger(first + 6),
+              totalMs: select.integer(first + 7), durations: select.blob(first + 8))
     }
 }

@@ -148,11 +148,13 @@ public struct HistoryStoreContract<Store: FlushingHistoryStore>: Sendable {
         reopened.close()
     }
 
-    /// A stop saves the minute in progress, and the time stopped is no data: not in any ratio,
-    /// a stretch not watched, and the health now watched only since the start.
+    /// A stop saves the minute in progress (its hour and day hold it once a store opens again),
+    /// and the time stopped is no data: not in any ratio, a stretch not watched, and the health
+    /// now watched only since the start.
     public func aStopKeepsTheOpenMinuteAndTheTimeStoppedIsNoData() throws {
         do {
             let store = try open()
+            advance(by: .seconds(50))
             store.record(change("p", .loaded(Info())))
             advance(by: .seconds(9))
             store.record(change("p", .error(PanelError(.timeout))))
@@ -162,21 +164,26 @@ public struct HistoryStoreContract<Store: FlushingHistoryStore>: Sendable {
             store.close()
         }
         advance(by: .seconds(120))
-        let store = try open()
-        advance(by: .seconds(10))
-        let report = try store.uptime(of: "p", TimelineQuery(span: .seconds(180), slots: 3, to: now))
-        #expect(report.slots.map(\.from) == [at(0), at(60), at(120)])
-        #expect(report.slots.map(\.to) == [at(60), at(120), at(150)])
-        let stopped = report.slots[0].tally
-        #expect([stopped.upMs, stopped.downMs, Int64(stopped.loads), Int64(stopped.failures)] == [14_000, 6_000, 3, 1],
-                "the minute the stop came in, as it was counted")
-        #expect(stopped.averageMs == 25)
-        #expect(report.slots[1].state == "none")
-        #expect(report.slots[2].tally.upMs == 10_000, "counted from the start only")
-        #expect(report.day == 24.0 / 30.0)
-        #expect(report.unwatched == [UptimeReport.Stretch(from: at(20), to: at(140))])
-        #expect(report.current == UptimeReport.CurrentHealth(health: .up, since: at(15), watchedSince: at(140)))
-        store.close()
+        do {
+            let store = try open()
+            advance(by: .seconds(10))
+            let report = try store.uptime(of: "p", TimelineQuery(span: .seconds(240), slots: 4, to: now))
+            #expect(report.slots.map(\.from) == [at(0), at(60), at(120), at(180)])
+            #expect(report.slots.map(\.to) == [at(60), at(120), at(180), at(200)])
+            let tallies = report.slots.map(\.tally)
+            #expect(tallies.map { [$0.upMs, $0.downMs, Int64($0.loads), Int64($0.failures)] }
+                == [[9_000, 1_000, 2, 1], [5_000, 5_000, 1, 0], [0, 0, 0, 0], [10_000, 0, 0, 0]],
+                "the minutes before the stop as they were counted, the one in progress included; then the start")
+            #expect(tallies[0].averageMs == 25)
+            #expect(report.day == 24.0 / 30.0, "the hour holds the minute the stop came in")
+            #expect(report.unwatched == [UptimeReport.Stretch(from: at(70), to: at(190))])
+            #expect(report.current == UptimeReport.CurrentHealth(health: .up, since: at(65), watchedSince: at(190)))
+            store.close()
+        }
+        let reopened = try open()
+        #expect(try reopened.uptime(of: "p", TimelineQuery(span: .seconds(240), slots: 4, to: now)).day == 24.0 / 30.0,
+                "the hour holds the 10 s of a watch that began and ended within a minute")
+        reopened.close()
     }
 
     /// A wall clock set forward (or a machine asleep) credits the jump to no one and shows it as

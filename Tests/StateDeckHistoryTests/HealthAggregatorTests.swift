@@ -8,6 +8,13 @@ private let day0: Int64 = 20_000 * 86_400_000
 
 private func at(_ milliseconds: Int64) -> Date { Date(millisecondsSince1970: day0 + milliseconds) }
 
+/// Each bucket's newest row, oldest bucket first: an hour or a day is handed out at every minute's end.
+private func newestOfEachBucket(_ rows: [TallyRow]) -> [TallyRow] {
+    var newest: [String: TallyRow] = [:]
+    for row in rows { newest["\(row.resolution) \(row.start)"] = row }
+    return newest.values.sorted { ($0.resolution.rawValue, $0.start) < ($1.resolution.rawValue, $1.start) }
+}
+
 private func change(_ state: ViewState, _ milliseconds: Int64, cause: PanelChange.Cause = .load(.milliseconds(40)),
                     recorded: Bool = true) -> PanelChange {
     PanelChange(panel: "p", at: at(milliseconds), state: state, cause: cause, recorded: recorded)
@@ -67,7 +74,10 @@ struct HealthAggregatorTests {
         aggregator.apply(change(.loaded(Info()), 0))
         aggregator.apply(change(.error(PanelError(.timeout)), 45 * 60_000))
         aggregator.advance(to: at(86_400_000))
-        let rows = aggregator.takeClosedRows()
+        let handedOut = aggregator.takeClosedRows()
+        #expect(handedOut.filter { $0.resolution == .hour && $0.start == day0 }.map(\.tally.upMs).prefix(2) == [60_000, 120_000],
+                "an open hour is handed out at each minute's end, as it stands")
+        let rows = newestOfEachBucket(handedOut)
         #expect(rows.filter { $0.resolution == .minute }.count == 1_440)
         let hours = rows.filter { $0.resolution == .hour }
         #expect(hours.count == 24)
