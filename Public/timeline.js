@@ -18,6 +18,7 @@ import { h, replaceChildren } from "./dom.js";
 /** @typedef {import('./types.js').UptimeReport} UptimeReport */
 /** @typedef {import('./types.js').UptimeSlot} UptimeSlot */
 /** @typedef {import('./types.js').CurrentHealth} CurrentHealth */
+/** @typedef {import('./types.js').TimeStretch} TimeStretch */
 /** @typedef {import('./types.js').PanelState} PanelState */
 /** @typedef {import('./types.js').HistorySettings} HistorySettings */
 /** @typedef {HTMLElement & {showPopover(): void, hidePopover(): void}} PopoverElement */
@@ -140,15 +141,23 @@ function count(n, one, many) {
 }
 
 /**
- * The panel's health now: "Up for 3 d", "Down since 10:42 (17 min)"; "" when unknown.
+ * The panel's health now: "Up for 3 d", "Down since 10:42 (17 min)"; "" when unknown. A health
+ * that began before a stretch StateDeck did not watch (from `notWatchedFrom` to `watchedSince`)
+ * is known only since: "Down for at least 8 min (not watched 10:05–10:15)".
  * @param {CurrentHealth | null | undefined} current
  * @param {number} now epoch ms
+ * @param {string} [notWatchedFrom] ISO time
  */
-export function currentText(current, now) {
+export function currentText(current, now, notWatchedFrom) {
   if (!current) return "";
   const since = Date.parse(current.since);
   if (Number.isNaN(since)) return "";
   const name = CURRENT_STATE[current.state] ?? current.state;
+  const watched = Date.parse(current.watchedSince ?? "");
+  const gapFrom = Date.parse(notWatchedFrom ?? "");
+  if (watched > since && !Number.isNaN(gapFrom)) {
+    return `${name} for at least ${durationText(now - watched)} (not watched ${timeFormat.format(gapFrom)}–${timeFormat.format(watched)})`;
+  }
   const lasted = durationText(now - since);
   if (current.state === "up") return `${name} for ${lasted}`;
   return `${name} since ${momentText(since, now)} (${lasted})`;
@@ -406,7 +415,10 @@ export function createTimeline(opts = {}) {
             "aria-label": `${slotRangeText(slot, withDay)}: ${SLOT_STATE[slot.state] ?? slot.state}`,
             "aria-describedby": tipId,
           },
-          data: { testid: "timeline-slot", index: i, state: slot.state, from: slot.from, to: slot.to },
+          data: {
+            testid: "timeline-slot", index: i, state: slot.state, from: slot.from, to: slot.to,
+            unwatched: overlapsUnwatched(slot, report.unwatched) ? "true" : undefined,
+          },
         }),
       ),
     );
@@ -499,19 +511,30 @@ export function currentLine(current, testid = "current-health") {
 }
 
 /**
+ * Whether a slot holds time StateDeck did not watch.
+ * @param {UptimeSlot} slot
+ * @param {TimeStretch[] | undefined} unwatched
+ */
+function overlapsUnwatched(slot, unwatched) {
+  const from = Date.parse(slot.from);
+  const to = Date.parse(slot.to);
+  return (unwatched ?? []).some((stretch) => Date.parse(stretch.from) < to && Date.parse(stretch.to) > from);
+}
+
+/**
  * Redraws a health-now line.
  * @param {HTMLElement} el
  * @param {CurrentHealth | null | undefined} current
+ * @param {TimeStretch[]} [unwatched] the report's stretches not watched
  */
-export function setCurrentLine(el, current) {
-  if (current && typeof current.since === "string") {
-    el.dataset.state = current.state;
-    el.dataset.since = current.since;
-  } else {
-    delete el.dataset.state;
-    delete el.dataset.since;
+export function setCurrentLine(el, current, unwatched = []) {
+  const gap = current ? unwatched.find((stretch) => stretch.to === current.watchedSince) : undefined;
+  for (const [key, value] of Object.entries({ state: current?.state, since: current?.since,
+    watchedSince: current?.watchedSince, notWatchedFrom: gap?.from })) {
+    if (current && typeof current.since === "string" && value) el.dataset[key] = value;
+    else delete el.dataset[key];
   }
-  const text = currentText(current, Date.now());
+  const text = currentText(current, Date.now(), gap?.from);
   if (el.textContent !== text) el.textContent = text;
 }
 
@@ -524,7 +547,8 @@ export function refreshSince(root) {
   for (const node of root.querySelectorAll(".current-health[data-since]")) {
     const el = /** @type {HTMLElement} */ (node);
     const state = /** @type {CurrentHealth["state"]} */ (el.dataset.state ?? "unknown");
-    const text = currentText({ state, since: el.dataset.since ?? "" }, now);
+    const text = currentText({ state, since: el.dataset.since ?? "", watchedSince: el.dataset.watchedSince },
+      now, el.dataset.notWatchedFrom);
     if (el.textContent !== text) el.textContent = text;
   }
 }
@@ -655,7 +679,7 @@ export function createPanelTimeline(panelId, opts) {
       const report = res.data;
       setAvailable(true);
       replaceChildren(ratios, ratioList(report));
-      setCurrentLine(current, report.current);
+      setCurrentLine(current, report.current, report.unwatched);
       timeline.render(report, { spanMs });
     } finally {
       if (mine === sequence) inFlight = false;

@@ -145,6 +145,12 @@
  * @typedef {object} CurrentHealth
  * @property {"up" | "down" | "loading" | "unknown"} state
  * @property {string} since ISO time
+ * @property {string} [watchedSince] ISO time: the health is known without a break since then
+ */
+
+/**
+ * A stretch of time, such as one StateDeck did not watch.
+ * @typedef {{from: string, to: string}} TimeStretch
  */
 
 /**
@@ -167,7 +173,7 @@
  * `GET /api/panels/{id}/uptime`: up ratios over 24 h, 7 d and 30 d (0…1, null without data), the
  * health now, each slot's length, and the timeline, oldest slot first.
  * @typedef {{"24h": number | null, "7d": number | null, "30d": number | null, current: CurrentHealth | null,
- *   slotMs: number, slots: UptimeSlot[]}} UptimeReport
+ *   slotMs: number, slots: UptimeSlot[], unwatched?: TimeStretch[]}} UptimeReport
  */
 
 /**

@@ -4,10 +4,13 @@ import StateDeck
 /// Turns panel changes into tallies of minutes, hours and days, as time passes.
 ///
 /// Each panel's health changes only with results (of loads and pushes) that are not forced; the
-/// time between two changes is counted in the health it had, split at bucket edges. A bucket
-/// is handed out as a ``TallyRow`` once time has passed its end; until then it is open, and
-/// ``unsavedRows(of:_:at:)`` tells what it holds so far. Time forced by a debug command counts
-/// nowhere, and neither does time before a panel was first heard of.
+/// time between two changes is counted in the health it had, split at bucket edges. At each
+/// minute's end the minute, its hour and its day are handed out as ``TallyRow``s as they stand
+/// (the hour and day again at the next minute's end, until they end too); the open minute is
+/// ``openRows()``. So the rows saved of an hour or a day lack only the minute in progress, which
+/// ``HistoryState`` adds to them when a watch ended with it. Every row is stamped with the watch
+/// counting it. Time forced by a debug command counts nowhere, and neither does time before a
+/// panel was first heard of, nor time between two watches.
 ///
 /// Tracks are changed in place: a deck of thousands of panels sends hundreds of changes a second,
 /// and every panel's time is counted at each save.
@@ -24,6 +27,8 @@ public struct HealthAggregator: Sendable {
         var minute: Bucket?
         var hour: Bucket?
         var day: Bucket?
+        /// The open minute changed since it was last saved.
+        var openUnsaved = false
     }
 
     /// An open bucket: its start (milliseconds since 1970) and what it holds.
@@ -33,42 +38,81 @@ public struct HealthAggregator: Sendable {
     }
 
     public private(set) var tracks: [String: Track] = [:]
-    /// Buckets ended since `takeClosedRows()` was last called.
+    /// The watch counting: stamped on every row.
+    public private(set) var watch: Int64
+    /// Buckets as they stood at the minute ends since `takeClosedRows()` was last called.
     private var closed: [TallyRow] = []
 
-    public init() {}
-
-    /// Continues panel `panel` from a store: its health since `since`, counted from `now` on (the
-    /// server was not running before), with the open hour and day holding `hour` and `day`.
-    public mutating func resume(_ panel: String, health: Health, since: Int64, now: Int64,
-                                hour: Tally, day: Tally) {
-        var track = Track(health: health, since: since, countedTo: now)
-        track.hour = Bucket(start: Resolution.hour.start(of: now), tally: hour)
-        track.day = Bucket(start: Resolution.day.start(of: now), tally: day)
-        tracks[panel] = track
+    public init(watch: Int64) {
+        self.watch = watch
     }
 
-    /// Counts time up to the change, then applies it.
+    /// Continues panel `panel` from a store: its health since `since`, counted from `now` on (the
+    /// server was not running before), in buckets of this watch.
+    public mutating func resume(_ panel: String, health: Health, since: Int64, now: Int64) {
+        tracks[panel] = Track(health: health, since: since, countedTo: now)
+    }
+
+    /// Counts time up to the change, then applies it. A change stamped before the time counted
+    /// (the clock went back, or it was queued while a save counted on) is applied there.
     public mutating func apply(_ change: PanelChange) {
         let at = change.at.millisecondsSince1970
         if tracks[change.panel] == nil { tracks[change.panel] = Track(since: at, countedTo: at) }
-        tracks[change.panel]!.advance(to: at, panel: change.panel, closing: &closed)
-        tracks[change.panel]!.apply(change, at: at)
+        tracks[change.panel]!.advance(to: at, panel: change.panel, watch: watch, closing: &closed)
+        tracks[change.panel]!.apply(change, at: tracks[change.panel]!.countedTo)
     }
 
     /// Counts every panel's time up to `date`, ending the buckets that `date` has passed.
     public mutating func advance(to date: Date) {
-        let now = date.millisecondsSince1970
+        advance(to: date.millisecondsSince1970)
+    }
+
+    mutating func advance(to now: Int64) {
         for index in tracks.indices {
             let panel = tracks.keys[index]
-            tracks.values[index].advance(to: now, panel: panel, closing: &closed)
+            tracks.values[index].advance(to: now, panel: panel, watch: watch, closing: &closed)
         }
     }
 
-    /// The rows of the buckets ended since the last call, in the order they ended.
+    /// Ends the watch: every open bucket is handed out as it stands, and counting goes on from
+    /// `now` in buckets of watch `next`. Time between is counted nowhere.
+    mutating func startWatch(_ next: Int64, at now: Int64) {
+        for index in tracks.indices {
+            let panel = tracks.keys[index]
+            for resolution in Resolution.allCases {
+                if let open = tracks.values[index][resolution], !open.tally.isEmpty {
+                    closed.append(TallyRow(panel: panel, resolution: resolution, start: open.start, watch: watch,
+                                           tally: open.tally))
+                }
+                tracks.values[index][resolution] = nil
+            }
+            tracks.values[index].countedTo = now
+            tracks.values[index].openUnsaved = false
+        }
+        watch = next
+    }
+
+    /// The rows of the buckets as they stood at each minute's end since the last call (ended
+    /// buckets, and the hours and days still open), in that order.
     public mutating func takeClosedRows() -> [TallyRow] {
         defer { closed = [] }
         return closed
+    }
+
+    /// The open minutes that changed since ``markOpenRows(saved:)``, as they stand: saved with
+    /// each batch, so that a stop or a crash loses none of the time they hold. Their hours and
+    /// days are saved at minute ends, one row a panel a batch rather than three.
+    public func openRows() -> [TallyRow] {
+        tracks.compactMap { panel, track in
+            guard track.openUnsaved, let open = track.minute, !open.tally.isEmpty else { return nil }
+            return TallyRow(panel: panel, resolution: .minute, start: open.start, watch: watch, tally: open.tally)
+        }
+    }
+
+    /// Whether the open minutes are saved as they stand: true after a commit, false when the
+    /// store lost them (its file was made anew).
+    mutating func markOpenRows(saved: Bool) {
+        for index in tracks.indices { tracks.values[index].openUnsaved = !saved }
     }
 
     /// The buckets of `resolution` that `panel` has not handed out yet, with time counted up to
@@ -76,10 +120,10 @@ public struct HealthAggregator: Sendable {
     public func unsavedRows(of panel: String, _ resolution: Resolution, at date: Date) -> [TallyRow] {
         guard var track = tracks[panel] else { return [] }
         var rows: [TallyRow] = []
-        track.advance(to: date.millisecondsSince1970, panel: panel, closing: &rows)
-        rows.removeAll { $0.resolution != resolution }
+        track.advance(to: date.millisecondsSince1970, panel: panel, watch: watch, closing: &rows)
+        rows.removeAll { $0.resolution != resolution || $0.start == track[resolution]?.start }
         if let open = track[resolution], !open.tally.isEmpty {
-            rows.append(TallyRow(panel: panel, resolution: resolution, start: open.start, tally: open.tally))
+            rows.append(TallyRow(panel: panel, resolution: resolution, start: open.start, watch: watch, tally: open.tally))
         }
         return rows
     }
@@ -115,6 +159,7 @@ extension HealthAggregator.Track {
         default: return
         }
         if newHealth != .loading {
+            openUnsaved = true
             let milliseconds = change.duration.map { Int64(($0 / .milliseconds(1)).rounded()) }
             for resolution in Resolution.allCases {
                 withOpen(resolution, at: at) { $0.countLoad(failed: newHealth == .down, milliseconds: milliseconds) }
@@ -128,12 +173,13 @@ extension HealthAggregator.Track {
 
     /// Counts time from where it was counted to `now` in the health it had, minute by minute,
     /// and appends each bucket that ends on the way to `closing`.
-    mutating func advance(to now: Int64, panel: String, closing: inout [TallyRow]) {
+    mutating func advance(to now: Int64, panel: String, watch: Int64, closing: inout [TallyRow]) {
         while countedTo < now {
             let minuteEnd = Resolution.minute.start(of: countedTo) + Resolution.minute.milliseconds
             let end = min(now, minuteEnd)
             if !forced, health != .unknown {
                 let (counted, from) = (health, countedTo)
+                openUnsaved = true
                 for resolution in Resolution.allCases {
                     withOpen(resolution, at: from) { $0.add(counted, milliseconds: end - from) }
                 }
@@ -141,10 +187,11 @@ extension HealthAggregator.Track {
             countedTo = end
             guard end == minuteEnd else { continue }
             for resolution in Resolution.allCases {
-                guard let open = self[resolution], open.start + resolution.milliseconds <= end else { continue }
-                self[resolution] = nil
+                guard let open = self[resolution] else { continue }
+                if open.start + resolution.milliseconds <= end { self[resolution] = nil }
                 if !open.tally.isEmpty {
-                    closing.append(TallyRow(panel: panel, resolution: resolution, start: open.start, tally: open.tally))
+                    closing.append(TallyRow(panel: panel, resolution: resolution, start: open.start, watch: watch,
+                                           tally: open.tally))
                 }
             }
         }

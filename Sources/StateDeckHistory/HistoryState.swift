@@ -6,14 +6,22 @@ import StateDeck
 /// ``markSaved()`` once it is committed, and answers queries with its stored rows merged here.
 public struct HistoryState: Sendable {
     public let retention: HistoryRetention
-    public private(set) var aggregator = HealthAggregator()
+    public private(set) var aggregator: HealthAggregator
     /// What each panel shows, as far as the history tells.
     public private(set) var shown: [String: ShownState] = [:]
-    /// Changes not saved yet, in the order they came.
-    public private(set) var unsavedChanges: [(panel: String, entry: HistoryEntry)] = []
+    /// Changes not saved yet, in the order they came, each with the position it is saved at.
+    public private(set) var unsavedChanges: [(panel: String, entry: HistoryEntry, position: Int64)] = []
+    /// The position the next change is saved at: positions are given as changes come, so that a
+    /// page's cursor means the same entry before its save and after.
+    private var nextPosition: Int64
     private var unsavedRowsByKey: [RowKey: TallyRow] = [:]
     /// Panels whose shown state or health changed since the last save.
     public private(set) var unsavedShown: Set<String> = []
+    /// Every watch kept, this run's newest last.
+    public private(set) var watches: [HistoryWatch]
+    private var unsavedWatchIDs: Set<Int64> = []
+    /// The clocks at the last count, to tell a jump of the wall clock from time that passed.
+    private var lastReading: HistoryClock.Reading?
     /// Changes dropped while saving failed for long.
     public private(set) var dropped = 0
     /// Why the last save failed; once one succeeds, ``standingNotice``.
@@ -26,61 +34,68 @@ public struct HistoryState: Sendable {
     /// The hour retention last ran in.
     private var expiredHour: Int64 = 0
 
+    /// A wall clock that moved more than this apart from the time that ran has jumped.
+    static let jumpTolerance: Int64 = 1_000
+
     private struct RowKey: Hashable {
         let panel: String
         let resolution: Resolution
         let start: Int64
+        let watch: Int64
     }
 
-    /// The state of a store opened with `storedEventID` saved.
-    public init(retention: HistoryRetention, storedEventID: UInt64) {
+    /// The state of a store opened at `now` (milliseconds since 1970) with `storedEventID`, the
+    /// `watches` kept and changes saved up to `lastPosition`: a new watch starts.
+    public init(retention: HistoryRetention, storedEventID: UInt64, watches: [HistoryWatch], lastPosition: Int64,
+                now: Int64) {
         self.retention = retention
         self.storedEventID = storedEventID
+        let watch = HistoryWatch.starting(at: now)
+        self.watches = watches + [watch]
+        unsavedWatchIDs = [watch.id]
+        aggregator = HealthAggregator(watch: watch.id)
+        nextPosition = lastPosition + 1
     }
 
-    /// Tallies of ended buckets not saved yet.
-    public var unsavedRows: [TallyRow] { Array(unsavedRowsByKey.values) }
+    /// Tallies not saved yet: as buckets stood at minute ends, and the open minutes as they stand.
+    public var unsavedRows: [TallyRow] { Array(unsavedRowsByKey.values) + aggregator.openRows() }
+
+    /// Watches begun or counted on since the last save.
+    public var unsavedWatches: [HistoryWatch] { watches.filter { unsavedWatchIDs.contains($0.id) } }
 
     /// Continues `panel` from its stored `latest` row: what it showed, and its health since
-    /// `since`, counted from `now` on, with its open hour and day holding `open` (``openTallies(now:stored:)``).
-    public mutating func resume(_ panel: String, shown stored: ShownState, health: Health, since: Int64, now: Int64,
-                                open: (hour: Tally, day: Tally)) {
+    /// `since`, counted from `now` on.
+    public mutating func resume(_ panel: String, shown stored: ShownState, health: Health, since: Int64, now: Int64) {
         shown[panel] = stored
-        aggregator.resume(panel, health: health, since: since, now: now, hour: open.hour, day: open.day)
+        aggregator.resume(panel, health: health, since: since, now: now)
     }
 
-    /// What a panel's open hour and day hold at `now`, summed from its stored tallies:
-    /// `stored(resolution, from)` gives those of `resolution` starting at or after `from`.
-    public static func openTallies<Failure: Error>(
-        now: Int64, stored: (Resolution, Int64) throws(Failure) -> [TallyRow]
-    ) throws(Failure) -> (hour: Tally, day: Tally) {
-        func sum(_ resolution: Resolution, from: Int64, to: Int64) throws(Failure) -> Tally {
-            var total = Tally()
-            for row in try stored(resolution, from) where row.start < to { total.merge(row.tally) }
-            return total
-        }
-        let hourStart = Resolution.hour.start(of: now)
-        let hour = try sum(.minute, from: hourStart, to: now)
-        var day = try sum(.hour, from: Resolution.day.start(of: now), to: hourStart)
-        day.merge(hour)
-        return (hour, day)
-    }
-
-    /// Takes `changes` into the tallies and what waits to be saved, and counts time up to `now`:
-    /// in memory only, so a query may do it too and answer with the newest changes. Past
-    /// `unsavedLimit` changes or tallies (saving has failed for long), the oldest are dropped.
-    public mutating func absorb(_ changes: [PanelChange], now: Date, unsavedLimit: Int) {
+    /// Takes `changes` into the tallies and what waits to be saved, and counts time up to the
+    /// `reading`'s wall time: in memory only, so a query may do it too and answer with the newest
+    /// changes. Past `unsavedLimit` changes or tallies (saving has failed for long), the oldest are
+    /// dropped.
+    public mutating func absorb(_ changes: [PanelChange], at reading: HistoryClock.Reading, unsavedLimit: Int) {
+        if let lastReading { watchAcross(from: lastReading, to: reading) }
+        lastReading = reading
         for change in changes {
             aggregator.apply(change)
-            if change.recorded { unsavedChanges.append((change.panel, HistoryEntry(change))) }
+            if change.recorded {
+                unsavedChanges.append((change.panel, HistoryEntry(change), nextPosition))
+                nextPosition += 1
+            }
             if change.cause != .debug, change.recorded {
                 shown[change.panel, default: ShownState()].apply(change)
                 unsavedShown.insert(change.panel)
             }
         }
+        let now = reading.wall.millisecondsSince1970
         aggregator.advance(to: now)
+        // Every panel has passed the minutes before now, which handed out their hours and days.
+        watches[watches.count - 1].watchedTo = max(watches[watches.count - 1].watchedTo, now)
+        watches[watches.count - 1].talliedTo = max(watches[watches.count - 1].talliedTo, Resolution.minute.start(of: now))
+        unsavedWatchIDs.insert(aggregator.watch)
         for row in aggregator.takeClosedRows() {
-            unsavedRowsByKey[RowKey(panel: row.panel, resolution: row.resolution, start: row.start)] = row
+            unsavedRowsByKey[RowKey(panel: row.panel, resolution: row.resolution, start: row.start, watch: row.watch)] = row
         }
         if unsavedChanges.count > unsavedLimit {
             dropped += unsavedChanges.count - unsavedLimit
@@ -90,6 +105,63 @@ public struct HistoryState: Sendable {
             let oldest = unsavedRowsByKey.keys.sorted { $0.start < $1.start }.prefix(unsavedRowsByKey.count - unsavedLimit)
             for key in oldest { unsavedRowsByKey[key] = nil }
         }
+    }
+
+    /// Starts a new watch when the wall clock moved otherwise than the time that ran (it was set
+    /// forward or back, or the machine slept): the time that ran is counted in the watch that
+    /// ends, and counting goes on from the new wall time, so the jump is credited to no one and a
+    /// jump back counts on rather than wait for the clock to catch up.
+    private mutating func watchAcross(from last: HistoryClock.Reading, to reading: HistoryClock.Reading) {
+        let (from, now) = (last.wall.millisecondsSince1970, reading.wall.millisecondsSince1970)
+        let ran: Int64
+        if let running = reading.running, let lastRunning = last.running {
+            ran = max(0, Int64(((running - lastRunning) / .milliseconds(1)).rounded(.down)))
+        } else {
+            ran = max(0, now - from)
+        }
+        guard now < from - Self.jumpTolerance || now > from + ran + Self.jumpTolerance else { return }
+        aggregator.advance(to: from + ran)
+        // The watch's open buckets are handed out whole.
+        watches[watches.count - 1].watchedTo = max(watches[watches.count - 1].watchedTo, from + ran)
+        watches[watches.count - 1].talliedTo = watches[watches.count - 1].watchedTo
+        let next = HistoryWatch.starting(at: now)
+        aggregator.startWatch(next.id, at: now)
+        watches.append(next)
+        unsavedWatchIDs.insert(next.id)
+    }
+
+    /// Adds to the saved hour and day of each watch that a stop or a crash ended the minute it was
+    /// in (saved with its last batch, not yet in its hour and day): `stored(panel, watch,
+    /// resolution, start)` reads a saved tally. Done once a store is open, for the first save.
+    public mutating func finishEndedWatches<Failure: Error>(
+        panels: some Sequence<String>, stored: (String, Int64, Resolution, Int64) throws(Failure) -> Tally?
+    ) throws(Failure) {
+        for index in watches.indices.dropLast() where watches[index].talliedTo < watches[index].watchedTo {
+            let (watch, minute) = (watches[index].id, Resolution.minute.start(of: watches[index].talliedTo))
+            for panel in panels {
+                guard let counted = try stored(panel, watch, .minute, minute) else { continue }
+                for resolution in [Resolution.hour, .day] {
+                    let start = resolution.start(of: minute)
+                    var tally = try stored(panel, watch, resolution, start) ?? Tally()
+                    tally.merge(counted)
+                    unsavedRowsByKey[RowKey(panel: panel, resolution: resolution, start: start, watch: watch)] =
+                        TallyRow(panel: panel, resolution: resolution, start: start, watch: watch, tally: tally)
+                }
+            }
+            watches[index].talliedTo = watches[index].watchedTo
+            unsavedWatchIDs.insert(watch)
+        }
+    }
+
+    /// Moves the positions of the changes waiting past `storedPosition`, the newest a store holds:
+    /// another process wrote to a shared store since this one read it.
+    public mutating func placeWaiting(after storedPosition: Int64) {
+        guard let first = unsavedChanges.first?.position, first <= storedPosition else {
+            nextPosition = max(nextPosition, storedPosition + 1)
+            return
+        }
+        for index in unsavedChanges.indices { unsavedChanges[index].position += storedPosition + 1 - first }
+        nextPosition += storedPosition + 1 - first
     }
 
     /// Whether a save at `now` (milliseconds since 1970) deletes what retention no longer keeps:
@@ -103,17 +175,26 @@ public struct HistoryState: Sendable {
     mutating func markSaved(eventID: UInt64?, at now: Int64, expired: Bool) {
         unsavedChanges = []
         unsavedRowsByKey = [:]
+        aggregator.markOpenRows(saved: true)
         unsavedShown = []
+        unsavedWatchIDs = []
         dropped = 0
         trouble = standingNotice
         if let eventID { storedEventID = eventID }
-        if expired { expiredHour = Resolution.hour.start(of: now) }
+        if expired {
+            expiredHour = Resolution.hour.start(of: now)
+            let cutoff = retention.cutoff(of: .day, now: now)
+            watches.removeAll { $0.watchedTo < cutoff && $0.id != aggregator.watch }
+        }
     }
 
-    /// Makes every panel's `latest` row, and the newest event id, wait to be saved again: what
-    /// the store had saved is gone (its file was deleted and a new one made).
+    /// Makes every panel's `latest` row, its open buckets, the watches and the newest event id
+    /// wait to be saved again: what the store had saved is gone (its file was deleted and a new
+    /// one made).
     public mutating func markLatestUnsaved() {
         unsavedShown = Set(shown.keys)
+        aggregator.markOpenRows(saved: false)
+        unsavedWatchIDs = Set(watches.map(\.id))
         storedEventID = 0
     }
 
@@ -161,8 +242,8 @@ extension HistoryState {
     }
 
     /// A page of `panel`'s changes, newest first, saved or waiting to be saved, ordered by time
-    /// and then by position: a saved change's position in its store (`stored` reads those), or
-    /// past every stored one for a change waiting, in the order they came.
+    /// and then by position: the one each change got as it came, which its store keeps (`stored`
+    /// reads those), so a page's cursor holds across a save.
     public func changes<Failure: Error>(
         of panel: String, _ query: HistoryQuery,
         stored: (ChangeRange) throws(Failure) -> [(entry: HistoryEntry, position: Int64)]
@@ -173,10 +254,11 @@ extension HistoryState {
             at < range.cursor.at || (at == range.cursor.at && position < range.cursor.position)
         }
         var found: [(entry: HistoryEntry, position: Int64)] = []
-        for (index, waiting) in unsavedChanges.enumerated() where waiting.panel == panel {
+        for waiting in unsavedChanges where waiting.panel == panel {
             let at = waiting.entry.at.millisecondsSince1970
-            let position = Self.firstWaitingPosition + Int64(index)
-            if (range.from...range.to).contains(at), before(at, position) { found.append((waiting.entry, position)) }
+            if (range.from...range.to).contains(at), before(at, waiting.position) {
+                found.append((waiting.entry, waiting.position))
+            }
         }
         found += try stored(range)
         found.sort { ($0.entry.at, $0.position) > ($1.entry.at, $1.position) }
@@ -187,28 +269,50 @@ extension HistoryState {
         return HistoryPage(entries: page.map(\.entry), next: next)
     }
 
-    /// Positions of changes waiting to be saved start past any position a store gives.
-    static let firstWaitingPosition: Int64 = 1 << 62
-
     /// `panel`'s uptime and timeline: saved tallies (`stored(resolution, from)`), those waiting
     /// to be saved, and the open ones counted up to `now`.
     public func uptime<Failure: Error>(
         of panel: String, _ query: TimelineQuery, now: Date,
         stored: (Resolution, Int64) throws(Failure) -> [TallyRow]
     ) throws(Failure) -> UptimeReport {
-        let current = aggregator.tracks[panel].flatMap { track in
-            track.health == .unknown ? nil : (track.health, Date(millisecondsSince1970: track.since))
+        let current = aggregator.tracks[panel].flatMap { track -> UptimeReport.CurrentHealth? in
+            guard track.health != .unknown else { return nil }
+            return UptimeReport.CurrentHealth(health: track.health, since: Date(millisecondsSince1970: track.since),
+                                              watchedSince: Date(millisecondsSince1970: max(track.since, watchedSince)))
         }
-        return try UptimeReport(query: query, current: current, retention: retention) { resolution, from throws(Failure) in
-            var rows: [Int64: TallyRow] = [:]
-            for row in try stored(resolution, from) { rows[row.start] = row }
+        return try UptimeReport(query: query, now: now, current: current, unwatched: unwatched,
+                                retention: retention) { resolution, from throws(Failure) in
+            var rows: [RowKey: TallyRow] = [:]
+            func keep(_ row: TallyRow) {
+                rows[RowKey(panel: panel, resolution: resolution, start: row.start, watch: row.watch)] = row
+            }
+            for row in try stored(resolution, from) { keep(row) }
             for row in unsavedRowsByKey.values where row.panel == panel && row.resolution == resolution && row.start >= from {
-                rows[row.start] = row
+                keep(row)
             }
-            for row in aggregator.unsavedRows(of: panel, resolution, at: now) where row.start >= from {
-                rows[row.start] = row
-            }
+            for row in aggregator.unsavedRows(of: panel, resolution, at: now) where row.start >= from { keep(row) }
             return Array(rows.values)
         }
+    }
+
+    /// The stretches, oldest first, that no watch covered since the first began.
+    var unwatched: [UptimeReport.Stretch] {
+        var stretches: [UptimeReport.Stretch] = []
+        var coveredTo: Int64?
+        for watch in watches.sorted(by: { $0.started < $1.started }) {
+            if let coveredTo, watch.started > coveredTo {
+                stretches.append(UptimeReport.Stretch(from: Date(millisecondsSince1970: coveredTo),
+                                                      to: Date(millisecondsSince1970: watch.started)))
+            }
+            coveredTo = max(coveredTo ?? watch.watchedTo, watch.watchedTo)
+        }
+        return stretches
+    }
+
+    /// When the watch that goes on now began, or the watches without a break before it.
+    var watchedSince: Int64 {
+        let started = watches[watches.count - 1].started
+        return unwatched.last { $0.to.millisecondsSince1970 <= started }?.to.millisecondsSince1970
+            ?? watches.map(\.started).min() ?? started
     }
 }

@@ -111,14 +111,16 @@ public final class HistoryWriter: Sendable {
     }
 
     /// One save, under `state`'s lock: takes the queue into its history with time counted to
-    /// `now`, then saves it all with the server's newest event id. The observers hear of the
-    /// trouble when it changed.
-    public func save<State: HistoryStoreState>(_ state: Locked<State>, now: Date, unsavedLimit: Int) {
+    /// `clock`'s now, then saves it all with the server's newest event id. The observers hear of
+    /// the trouble when it changed.
+    public func save<State: HistoryStoreState>(_ state: Locked<State>, clock: HistoryClock, unsavedLimit: Int) {
         let eventID = newestEventID
         let (before, after) = state.withLock { state in
             let before = state.history.trouble
-            state.history.absorb(takeQueued(), now: now, unsavedLimit: unsavedLimit)
-            state.save(eventID: eventID, now: now)
+            // Read under the lock, so that counts made by queries and saves follow the clock in order.
+            let reading = clock.read()
+            state.history.absorb(takeQueued(), at: reading, unsavedLimit: unsavedLimit)
+            state.save(eventID: eventID, now: reading.wall)
             return (before, state.history.trouble)
         }
         guard before != after else { return }

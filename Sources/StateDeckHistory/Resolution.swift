@@ -15,18 +15,22 @@ public enum Resolution: Int, Sendable, CaseIterable {
     }
 }
 
-/// One panel's tally of one bucket.
+/// One panel's tally of one bucket, as one watch counted it.
 public struct TallyRow: Sendable, Equatable {
     public var panel: String
     public var resolution: Resolution
     /// The bucket's start, in milliseconds since 1970.
     public var start: Int64
+    /// The ``HistoryWatch`` that counted it: a bucket counted again after the wall clock went back
+    /// is another row, added to the first rather than written over it.
+    public var watch: Int64
     public var tally: Tally
 
-    public init(panel: String, resolution: Resolution, start: Int64, tally: Tally) {
+    public init(panel: String, resolution: Resolution, start: Int64, watch: Int64, tally: Tally) {
         self.panel = panel
         self.resolution = resolution
         self.start = start
+        self.watch = watch
         self.tally = tally
     }
 }

@@ -10,9 +10,11 @@ public struct TimelineQuery: Sendable, Equatable {
     public static let longestSpan: Duration = .seconds(2 * 366 * 86_400)
     public var span: Duration
     public var slots: Int
-    public var to: Date
+    /// Nil for now, as the store counts it: a time taken before the store reads its clock would
+    /// be a moment in the past.
+    public var to: Date?
 
-    public init(span: Duration = .seconds(86_400), slots: Int = 90, to: Date) {
+    public init(span: Duration = .seconds(86_400), slots: Int = 90, to: Date? = nil) {
         self.span = span
         self.slots = slots
         self.to = to
@@ -21,21 +23,47 @@ public struct TimelineQuery: Sendable, Equatable {
 
 /// A panel's uptime over 24 hours, 7 and 30 days, its health now, and its timeline: the
 /// `GET /api/panels/{id}/uptime` document. The page draws it as it is.
+///
+/// Every figure holds only time up to the query's `to`: tallies are kept per bucket and a bucket
+/// cannot be split, so a `to` in the past counts up to the start of the bucket holding it (a
+/// bucket open now holds time only up to now, so a `to` from now on counts it whole).
 public struct UptimeReport: Sendable, Equatable {
     /// Time up out of time up or down over the last 24 hours, 7 and 30 days; nil with no data.
     public var day: Double?
     public var week: Double?
     public var month: Double?
-    /// The panel's health now and since when; nil before its first result.
-    public var current: (health: Health, since: Date)?
+    /// The panel's health now; nil before its first result.
+    public var current: CurrentHealth?
     /// Each slot's length.
     public var slotMs: Int64
     public var slots: [Slot]
+    /// The stretches within the slots that StateDeck was not watching (it was stopped, the
+    /// machine slept, or its clock jumped forward), oldest first: no data.
+    public var unwatched: [Stretch]
 
-    public static func == (lhs: UptimeReport, rhs: UptimeReport) -> Bool {
-        lhs.day == rhs.day && lhs.week == rhs.week && lhs.month == rhs.month
-            && lhs.current?.health == rhs.current?.health && lhs.current?.since == rhs.current?.since
-            && lhs.slotMs == rhs.slotMs && lhs.slots == rhs.slots
+    /// A panel's health now, since when, and since when it was watched without a break: a health
+    /// that began before StateDeck was stopped is known only for the watch since.
+    public struct CurrentHealth: Sendable, Equatable {
+        public var health: Health
+        public var since: Date
+        public var watchedSince: Date
+
+        public init(health: Health, since: Date, watchedSince: Date) {
+            self.health = health
+            self.since = since
+            self.watchedSince = watchedSince
+        }
+    }
+
+    /// A stretch of time.
+    public struct Stretch: Sendable, Equatable {
+        public var from: Date
+        public var to: Date
+
+        public init(from: Date, to: Date) {
+            self.from = from
+            self.to = to
+        }
     }
 
     /// One slot of the timeline.
@@ -55,54 +83,71 @@ public struct UptimeReport: Sendable, Equatable {
         }
     }
 
-    /// The report of `query` from a panel's tallies: `rows(resolution, from)` gives those of
-    /// buckets starting at or after `from` (stored and unsaved, in any order).
+    /// The report of `query` at `now` from a panel's tallies: `rows(resolution, from)` gives those
+    /// of buckets starting at or after `from` (stored and unsaved, in any order); `unwatched` are
+    /// the stretches no watch covered.
     public init<Failure: Error>(
-        query: TimelineQuery, current: (Health, Date)?, retention: HistoryRetention,
+        query: TimelineQuery, now: Date, current: CurrentHealth?, unwatched: [Stretch], retention: HistoryRetention,
         rows: (Resolution, Int64) throws(Failure) -> [TallyRow]
     ) throws(Failure) {
-        let now = query.to.millisecondsSince1970
+        let counted = now.millisecondsSince1970
+        let to = query.to?.millisecondsSince1970 ?? counted
+        /// Where the buckets of `resolution` that hold no time after `to` end.
+        func end(_ resolution: Resolution) -> Int64 {
+            to >= counted ? to : resolution.start(of: to)
+        }
+        /// The tallies of `resolution` in the buckets that start in `from..<end`.
+        func total(_ resolution: Resolution, from: Int64, end: Int64) throws(Failure) -> [TallyRow] {
+            try rows(resolution, from).filter { $0.start >= from && $0.start < end }
+        }
         // Hours are fine enough for a ratio of a day or more, and a 24th of the minutes to add.
         func ratio(_ span: Duration) throws(Failure) -> Double? {
             let resolution: Resolution = retention.hours >= span ? .hour : .day
-            let from = resolution.start(of: now) - Int64(span / .milliseconds(1)) + resolution.milliseconds
-            var total = Tally()
-            for row in try rows(resolution, from) where row.start < now { total.merge(row.tally) }
-            return total.upRatio
+            let windowEnd = end(resolution)
+            var sum = Tally()
+            for row in try total(resolution, from: windowEnd - Int64(span / .milliseconds(1)), end: windowEnd) {
+                sum.merge(row.tally)
+            }
+            return sum.upRatio
         }
         day = try ratio(.seconds(86_400))
         week = try ratio(.seconds(7 * 86_400))
         month = try ratio(.seconds(30 * 86_400))
-        self.current = current.map { (health: $0.0, since: $0.1) }
+        self.current = current
 
         let slotCount = min(max(query.slots, 1), TimelineQuery.slotCounts.upperBound)
         let resolution = retention.finestResolution(covering: query.span)
         let wanted = Int64(query.span / .milliseconds(1)) / Int64(slotCount)
         let width = max(1, (wanted + resolution.milliseconds - 1) / resolution.milliseconds) * resolution.milliseconds
-        let lastStart = now - ((now % width) + width) % width
+        let timelineEnd = end(resolution)
+        // The last slot holds the moment before the end, so that none is empty of time.
+        let lastStart = (timelineEnd - 1) - (((timelineEnd - 1) % width) + width) % width
         let firstStart = lastStart - Int64(slotCount - 1) * width
         var tallies = [Tally](repeating: Tally(), count: slotCount)
-        for row in try rows(resolution, firstStart) where row.start >= firstStart {
-            let index = Int((row.start - firstStart) / width)
-            if index < slotCount { tallies[index].merge(row.tally) }
+        for row in try total(resolution, from: firstStart, end: timelineEnd) {
+            tallies[Int((row.start - firstStart) / width)].merge(row.tally)
         }
         slotMs = width
         slots = tallies.enumerated().map { index, tally in
             let start = firstStart + Int64(index) * width
             return Slot(from: Date(millisecondsSince1970: start),
-                        to: Date(millisecondsSince1970: min(start + width, max(now, start))), tally: tally)
+                        to: Date(millisecondsSince1970: min(start + width, timelineEnd)), tally: tally)
+        }
+        let timeline = Date(millisecondsSince1970: firstStart)..<Date(millisecondsSince1970: timelineEnd)
+        self.unwatched = unwatched.compactMap { stretch in
+            let clipped = Stretch(from: max(stretch.from, timeline.lowerBound), to: min(stretch.to, timeline.upperBound))
+            return clipped.from < clipped.to ? clipped : nil
         }
     }
-
 }
 
 extension UptimeReport: Encodable {
     private enum CodingKeys: String, CodingKey {
-        case day = "24h", week = "7d", month = "30d", current, slotMs, slots
+        case day = "24h", week = "7d", month = "30d", current, slotMs, slots, unwatched
     }
 
     private enum CurrentKeys: String, CodingKey {
-        case state, since
+        case state, since, watchedSince
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -114,13 +159,17 @@ extension UptimeReport: Encodable {
             var nested = container.nestedContainer(keyedBy: CurrentKeys.self, forKey: .current)
             try nested.encode(current.health.name, forKey: .state)
             try nested.encode(current.since, forKey: .since)
+            try nested.encode(current.watchedSince, forKey: .watchedSince)
         } else {
             try container.encodeNil(forKey: .current)
         }
         try container.encode(slotMs, forKey: .slotMs)
         try container.encode(slots, forKey: .slots)
+        try container.encode(unwatched, forKey: .unwatched)
     }
 }
+
+extension UptimeReport.Stretch: Encodable {}
 
 extension UptimeReport.Slot: Encodable {
     private enum CodingKeys: String, CodingKey {

@@ -29,8 +29,13 @@ public final class PostgresHistoryStore: WriterBackedHistoryStore {
         /// The longest `close()` waits for the writer's last save (a server gone silent would
         /// hold it for seconds): stopping finishes within 2 s.
         public var closeLimit: Duration = .milliseconds(1_500)
-        /// The wall time at which buckets end and uptimes are counted.
-        public var now: @Sendable () -> Date = { Date() }
+        /// The clocks buckets end and uptimes are counted by.
+        public var clock = HistoryClock.system
+        /// The wall clock alone, trusted to go forward only as time passes (a test's virtual clock).
+        public var now: @Sendable () -> Date {
+            get { clock.wall }
+            set { clock = HistoryClock(wall: newValue) }
+        }
         /// Whether the store's own thread saves; off, only `flush()` does.
         public var startsWriter = true
 
@@ -84,7 +89,7 @@ public final class PostgresHistoryStore: WriterBackedHistoryStore {
     /// queued changes and the buckets that ended by now, in one transaction.
     public func flush() {
         reconnectIfDue()
-        writer.save(state, now: configuration.now(), unsavedLimit: configuration.unsavedLimit)
+        writer.save(state, clock: configuration.clock, unsavedLimit: configuration.unsavedLimit)
     }
 
     /// Connects outside the state's lock (it may take seconds), so that reads answer meanwhile.
@@ -123,7 +128,7 @@ public final class PostgresHistoryStore: WriterBackedHistoryStore {
 
     /// Moves the queued changes into `state`, so that a query answers with them too.
     private func absorbQueue(into state: inout PostgresStoreState) {
-        state.history.absorb(writer.takeQueued(), now: configuration.now(), unsavedLimit: configuration.unsavedLimit)
+        state.history.absorb(writer.takeQueued(), at: configuration.clock.read(), unsavedLimit: configuration.unsavedLimit)
     }
 
     /// The reason alone, for the trouble card's detail: its message already names the server.

@@ -33,6 +33,16 @@ enum PostgresSchema {
         CREATE TABLE statedeck.notify_outbox (
             id TEXT PRIMARY KEY, key TEXT NOT NULL, at BIGINT NOT NULL, notification TEXT NOT NULL);
         """,
+        // Watches: the stretches StateDeck counted time without a break (its hours and days saved up
+        // to tallied_to). Each tally is its watch's, so that a watch never writes over another's;
+        // rows kept before are watch 0.
+        """
+        CREATE TABLE statedeck.watches (
+            id BIGINT PRIMARY KEY, started BIGINT NOT NULL, watched_to BIGINT NOT NULL, tallied_to BIGINT NOT NULL);
+        ALTER TABLE statedeck.tallies ADD COLUMN watch BIGINT NOT NULL DEFAULT 0;
+        ALTER TABLE statedeck.tallies DROP CONSTRAINT tallies_pkey;
+        ALTER TABLE statedeck.tallies ADD PRIMARY KEY (panel, resolution, start, watch);
+        """,
     ]
 
     static var currentVersion: Int { migrations.count }

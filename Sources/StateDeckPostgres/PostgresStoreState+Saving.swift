@@ -61,32 +61,38 @@ extension PostgresStoreState {
     }
 
     private mutating func writeUnsaved(_ session: PostgresConnection, eventID: UInt64?) throws(PostgresError) {
+        if !history.unsavedChanges.isEmpty {
+            // Another process (a leader before this one) may have saved changes since this store read them.
+            history.placeWaiting(after: try session.query("SELECT coalesce(max(id), 0) FROM statedeck.changes")
+                .integer(0, 0) ?? 0)
+        }
         var changes: [[String?]] = []
         changes.reserveCapacity(history.unsavedChanges.count)
-        for (panel, entry) in history.unsavedChanges {
+        for (panel, entry, position) in history.unsavedChanges {
             changes.append([
-                String(try key(of: panel, session)), String(entry.at.millisecondsSince1970), String(entry.stateCode),
+                String(position), String(try key(of: panel, session)), String(entry.at.millisecondsSince1970),
+                String(entry.stateCode),
                 entry.durationMs.map(String.init), entry.errorKind?.rawValue, entry.title, entry.summary, entry.detail,
                 entry.debug ? "true" : "false",
             ])
         }
-        try Self.insert(session, "INSERT INTO statedeck.changes (panel, at, state, duration_ms, error_kind, title, summary, detail, debug)",
+        try Self.insert(session, "INSERT INTO statedeck.changes (id, panel, at, state, duration_ms, error_kind, title, summary, detail, debug)",
                         changes)
         var tallies: [[String?]] = []
         for row in history.unsavedRows {
             let tally = row.tally
             tallies.append([
                 String(try key(of: row.panel, session)), String(row.resolution.rawValue), String(row.start),
-                String(tally.upMs), String(tally.downMs), String(tally.loadingMs), String(tally.loads),
+                String(row.watch), String(tally.upMs), String(tally.downMs), String(tally.loadingMs), String(tally.loads),
                 String(tally.failures), tally.minMs.map(String.init), tally.maxMs.map(String.init), String(tally.totalMs),
                 ByteaText.encode(tally.durations.encoded),
             ])
         }
         try Self.insert(session, """
-            INSERT INTO statedeck.tallies (panel, resolution, start, up_ms, down_ms, loading_ms, loads, failures,
+            INSERT INTO statedeck.tallies (panel, resolution, start, watch, up_ms, down_ms, loading_ms, loads, failures,
                 min_ms, max_ms, total_ms, durations)
             """, tallies, then: """
-            ON CONFLICT (panel, resolution, start) DO UPDATE SET up_ms = EXCLUDED.up_ms, down_ms = EXCLUDED.down_ms,
+            ON CONFLICT (panel, resolution, start, watch) DO UPDATE SET up_ms = EXCLUDED.up_ms, down_ms = EXCLUDED.down_ms,
                 loading_ms = EXCLUDED.loading_ms, loads = EXCLUDED.loads, failures = EXCLUDED.failures,
                 min_ms = EXCLUDED.min_ms, max_ms = EXCLUDED.max_ms, total_ms = EXCLUDED.total_ms,
                 durations = EXCLUDED.durations
@@ -105,6 +111,11 @@ extension PostgresStoreState {
             ON CONFLICT (panel) DO UPDATE SET shown = EXCLUDED.shown, info = EXCLUDED.info, error = EXCLUDED.error,
                 stale = EXCLUDED.stale, health = EXCLUDED.health, since = EXCLUDED.since
             """)
+        try Self.insert(session, "INSERT INTO statedeck.watches (id, started, watched_to, tallied_to)",
+                        history.unsavedWatches.map {
+                            [String($0.id), String($0.started), String($0.watchedTo), String($0.talliedTo)]
+                        },
+                        then: "ON CONFLICT (id) DO UPDATE SET watched_to = EXCLUDED.watched_to, tallied_to = EXCLUDED.tallied_to")
         try writeNotifications(session)
         if let eventID, eventID != history.storedEventID {
             try session.query("""
@@ -160,6 +171,8 @@ extension PostgresStoreState {
             try session.query("DELETE FROM statedeck.tallies WHERE resolution = $1 AND start < $2",
                               [String(resolution.rawValue), String(retention.cutoff(of: resolution, now: now))])
         }
+        try session.query("DELETE FROM statedeck.watches WHERE watched_to < $1 AND id <> $2",
+                          [String(retention.cutoff(of: .day, now: now)), String(history.aggregator.watch)])
     }
 
     /// The id of `panel` in `statedeck.panels`, added on first use.

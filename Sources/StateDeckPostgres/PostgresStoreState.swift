@@ -27,27 +27,40 @@ struct PostgresStoreState: HistoryStoreState, RecordKeepingState {
         self.server = server
         let storedEventID = try session.query("SELECT value FROM statedeck.meta WHERE key = 'last_event_id'")
             .integer(0, 0) ?? 0
-        history = HistoryState(retention: retention, storedEventID: UInt64(storedEventID))
+        let watches = try session.query("SELECT id, started, watched_to, tallied_to FROM statedeck.watches")
+        let lastPosition = try session.query("SELECT coalesce(max(id), 0) FROM statedeck.changes").integer(0, 0) ?? 0
+        history = HistoryState(
+            retention: retention, storedEventID: UInt64(storedEventID),
+            watches: (0..<watches.count).map { row in
+                HistoryWatch(id: watches.integer(row, 0) ?? 0, started: watches.integer(row, 1) ?? 0,
+                             watchedTo: watches.integer(row, 2) ?? 0, talliedTo: watches.integer(row, 3) ?? 0)
+            },
+            lastPosition: lastPosition, now: now.millisecondsSince1970)
         try resume(session, now: now.millisecondsSince1970)
+        let keys = panelKeys
+        try history.finishEndedWatches(panels: Array(keys.keys)) { panel, watch, resolution, start throws(PostgresError) in
+            let rows = try session.query("""
+                SELECT up_ms, down_ms, loading_ms, loads, failures, min_ms, max_ms, total_ms, durations
+                FROM statedeck.tallies WHERE panel = $1 AND resolution = $2 AND start = $3 AND watch = $4
+                """, [String(keys[panel] ?? 0), String(resolution.rawValue), String(start), String(watch)])
+            return rows.count > 0 ? Self.tally(rows, 0, from: 0) : nil
+        }
         notifications = try Self.readNotifications(session)
     }
 
-    /// Picks up every panel's health and open hour and day where the database left them.
+    /// Picks up every panel's health where the database left them.
     private mutating func resume(_ session: PostgresConnection, now: Int64) throws(PostgresError) {
         try readPanelKeys(session)
         let rows = try session.query("""
-            SELECT p.id, p.name, l.shown, l.info, l.error, l.stale, l.health, l.since
+            SELECT p.name, l.shown, l.info, l.error, l.stale, l.health, l.since
             FROM statedeck.latest l JOIN statedeck.panels p ON p.id = l.panel
             """)
         for row in 0..<rows.count {
-            guard let key = rows.integer(row, 0), let name = rows[row, 1] else { continue }
+            guard let name = rows[row, 0] else { continue }
             let shown = ShownState(stored: ShownState.StoredColumns(
-                shown: rows[row, 2], info: rows[row, 3], error: rows[row, 4], stale: rows.boolean(row, 5) ?? false))
-            let open = try HistoryState.openTallies(now: now) { resolution, from throws(PostgresError) in
-                try Self.storedRows(session, panel: key, name: name, resolution, from: from)
-            }
-            history.resume(name, shown: shown, health: Health(rawValue: Int(rows.integer(row, 6) ?? 0)) ?? .unknown,
-                           since: rows.integer(row, 7) ?? 0, now: now, open: open)
+                shown: rows[row, 1], info: rows[row, 2], error: rows[row, 3], stale: rows.boolean(row, 4) ?? false))
+            history.resume(name, shown: shown, health: Health(rawValue: Int(rows.integer(row, 5) ?? 0)) ?? .unknown,
+                           since: rows.integer(row, 6) ?? 0, now: now)
         }
     }
 
@@ -90,16 +103,21 @@ struct PostgresStoreState: HistoryStoreState, RecordKeepingState {
     static func storedRows(_ session: PostgresConnection, panel key: Int64, name: String, _ resolution: Resolution,
                            from: Int64) throws(PostgresError) -> [TallyRow] {
         let rows = try session.query("""
-            SELECT start, up_ms, down_ms, loading_ms, loads, failures, min_ms, max_ms, total_ms, durations
+            SELECT start, up_ms, down_ms, loading_ms, loads, failures, min_ms, max_ms, total_ms, durations, watch
             FROM statedeck.tallies WHERE panel = $1 AND resolution = $2 AND start >= $3 ORDER BY start
             """, [String(key), String(resolution.rawValue), String(from)])
         return (0..<rows.count).map { row in
-            let tally = Tally(
-                upMs: rows.integer(row, 1) ?? 0, downMs: rows.integer(row, 2) ?? 0, loadingMs: rows.integer(row, 3) ?? 0,
-                loads: Int(rows.integer(row, 4) ?? 0), failures: Int(rows.integer(row, 5) ?? 0),
-                minMs: rows.integer(row, 6), maxMs: rows.integer(row, 7), totalMs: rows.integer(row, 8) ?? 0,
-                durations: ByteaText.decode(rows[row, 9] ?? ""))
-            return TallyRow(panel: name, resolution: resolution, start: rows.integer(row, 0) ?? 0, tally: tally)
+            TallyRow(panel: name, resolution: resolution, start: rows.integer(row, 0) ?? 0,
+                     watch: rows.integer(row, 10) ?? 0, tally: tally(rows, row, from: 1))
         }
+    }
+
+    /// The tally in `row` of `rows`, its columns from `first` in the table's order.
+    private static func tally(_ rows: PostgresRows, _ row: Int, from first: Int) -> Tally {
+        Tally(upMs: rows.integer(row, first) ?? 0, downMs: rows.integer(row, first + 1) ?? 0,
+              loadingMs: rows.integer(row, first + 2) ?? 0, loads: Int(rows.integer(row, first + 3) ?? 0),
+              failures: Int(rows.integer(row, first + 4) ?? 0), minMs: rows.integer(row, first + 5),
+              maxMs: rows.integer(row, first + 6), totalMs: rows.integer(row, first + 7) ?? 0,
+              durations: ByteaText.decode(rows[row, first + 8] ?? ""))
     }
 }

@@ -38,6 +38,23 @@ enum HistorySchema {
         CREATE TABLE notify_outbox (
             id TEXT PRIMARY KEY, key TEXT NOT NULL, at INTEGER NOT NULL, notification TEXT NOT NULL) WITHOUT ROWID;
         """,
+        // Watches: the stretches StateDeck counted time without a break (its hours and days saved up
+        // to tallied_to). Each tally is its watch's, so that a watch never writes over another's;
+        // rows kept before are watch 0.
+        """
+        CREATE TABLE watches (
+            id INTEGER PRIMARY KEY, started INTEGER NOT NULL, watched_to INTEGER NOT NULL, tallied_to INTEGER NOT NULL);
+        CREATE TABLE tallies_by_watch (
+            panel INTEGER NOT NULL, resolution INTEGER NOT NULL, start INTEGER NOT NULL, watch INTEGER NOT NULL,
+            up_ms INTEGER NOT NULL, down_ms INTEGER NOT NULL, loading_ms INTEGER NOT NULL,
+            loads INTEGER NOT NULL, failures INTEGER NOT NULL, min_ms INTEGER, max_ms INTEGER,
+            total_ms INTEGER NOT NULL, durations BLOB NOT NULL,
+            PRIMARY KEY (panel, resolution, start, watch)) WITHOUT ROWID;
+        INSERT INTO tallies_by_watch SELECT panel, resolution, start, 0, up_ms, down_ms, loading_ms, loads, failures,
+            min_ms, max_ms, total_ms, durations FROM tallies;
+        DROP TABLE tallies;
+        ALTER TABLE tallies_by_watch RENAME TO tallies;
+        """,
     ]
 
     static var currentVersion: Int { migrations.count }

@@ -27,8 +27,13 @@ public final class SQLiteHistoryStore: WriterBackedHistoryStore {
         /// The largest the file may grow, in bytes (SQLite's `max_page_count`); nil for no limit
         /// but the disk's.
         public var maximumSize: Int?
-        /// The wall time at which buckets end and uptimes are counted.
-        public var now: @Sendable () -> Date = { Date() }
+        /// The clocks buckets end and uptimes are counted by.
+        public var clock = HistoryClock.system
+        /// The wall clock alone, trusted to go forward only as time passes (a test's virtual clock).
+        public var now: @Sendable () -> Date {
+            get { clock.wall }
+            set { clock = HistoryClock(wall: newValue) }
+        }
         /// Whether the store's own thread saves; off, only `flush()` does (tests on a virtual
         /// clock).
         public var startsWriter = true
@@ -76,13 +81,13 @@ public final class SQLiteHistoryStore: WriterBackedHistoryStore {
 
     /// Saves the queued changes and the buckets that ended by now, in one transaction.
     public func flush() {
-        writer.save(state, now: configuration.now(), unsavedLimit: configuration.unsavedLimit)
+        writer.save(state, clock: configuration.clock, unsavedLimit: configuration.unsavedLimit)
     }
 
     /// Moves the queued changes into `state`, so that a query answers with them too: taken with
     /// the state's lock held, so two callers cannot apply a later batch before an earlier one.
     private func absorbQueue(into state: inout StoreState) {
-        state.history.absorb(writer.takeQueued(), now: configuration.now(), unsavedLimit: configuration.unsavedLimit)
+        state.history.absorb(writer.takeQueued(), at: configuration.clock.read(), unsavedLimit: configuration.unsavedLimit)
     }
 }
 

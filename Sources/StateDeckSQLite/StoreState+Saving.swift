@@ -60,25 +60,27 @@ extension StoreState {
 
     private mutating func writeUnsaved(eventID: UInt64?) throws(SQLiteError) {
         let insertChange = try statement("""
-            INSERT INTO changes (panel, at, state, duration_ms, error_kind, title, summary, detail, debug)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO changes (rowid, panel, at, state, duration_ms, error_kind, title, summary, detail, debug)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
-        for (panel, entry) in history.unsavedChanges {
+        for (panel, entry, position) in history.unsavedChanges {
             try insertChange.bind(
-                .integer(try key(of: panel)), .integer(entry.at.millisecondsSince1970), .integer(entry.stateCode),
+                .integer(position), .integer(try key(of: panel)), .integer(entry.at.millisecondsSince1970),
+                .integer(entry.stateCode),
                 entry.durationMs.map(Statement.Value.integer) ?? .null, .optionalText(entry.errorKind?.rawValue),
                 .optionalText(entry.title), .optionalText(entry.summary), .optionalText(entry.detail),
                 .integer(entry.debug ? 1 : 0)
             ).run()
         }
         let insertTally = try statement("""
-            INSERT OR REPLACE INTO tallies (panel, resolution, start, up_ms, down_ms, loading_ms, loads,
-                failures, min_ms, max_ms, total_ms, durations) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT OR REPLACE INTO tallies (panel, resolution, start, watch, up_ms, down_ms, loading_ms, loads,
+                failures, min_ms, max_ms, total_ms, durations) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
         for row in history.unsavedRows {
             let tally = row.tally
             try insertTally.bind(
                 .integer(try key(of: row.panel)), .integer(Int64(row.resolution.rawValue)), .integer(row.start),
+                .integer(row.watch),
                 .integer(tally.upMs), .integer(tally.downMs), .integer(tally.loadingMs), .integer(Int64(tally.loads)),
                 .integer(Int64(tally.failures)), tally.minMs.map(Statement.Value.integer) ?? .null,
                 tally.maxMs.map(Statement.Value.integer) ?? .null, .integer(tally.totalMs),
@@ -95,6 +97,13 @@ extension StoreState {
                 .integer(try key(of: panel)), .optionalText(latest.shown.shown), .optionalText(latest.shown.info),
                 .optionalText(latest.shown.error), .integer(latest.shown.stale ? 1 : 0),
                 .integer(Int64(latest.health.rawValue)), .integer(latest.since)).run()
+        }
+        let upsertWatch = try statement("""
+            INSERT OR REPLACE INTO watches (id, started, watched_to, tallied_to) VALUES (?, ?, ?, ?)
+            """)
+        for watch in history.unsavedWatches {
+            try upsertWatch.bind(.integer(watch.id), .integer(watch.started), .integer(watch.watchedTo),
+                                 .integer(watch.talliedTo)).run()
         }
         try writeNotifications()
         if let eventID, eventID != history.storedEventID {
@@ -118,6 +127,8 @@ extension StoreState {
                                 .integer(retention.cutoff(of: resolution, now: now))).run()
             }
         }
+        try statement("DELETE FROM watches WHERE watched_to < ? AND id != ?")
+            .bind(.integer(retention.cutoff(of: .day, now: now)), .integer(history.aggregator.watch)).run()
     }
 
     /// The row id of `panel` in `panels`, added on first use.

@@ -42,8 +42,16 @@ struct StoreState: HistoryStoreState, RecordKeepingState {
         self.lock = lock
         self.clock = clock
         let storedEventID = try database.integer("SELECT value FROM meta WHERE key = 'last_event_id'") ?? 0
-        history = HistoryState(retention: retention, storedEventID: UInt64(storedEventID))
-        try resume(now: clock().millisecondsSince1970)
+        let now = clock().millisecondsSince1970
+        history = HistoryState(retention: retention, storedEventID: UInt64(storedEventID),
+                               watches: try Self.watches(in: database),
+                               lastPosition: try database.integer("SELECT max(rowid) FROM changes") ?? 0, now: now)
+        try resume(now: now)
+        var finished = history
+        try finished.finishEndedWatches(panels: Array(panelKeys.keys)) { panel, watch, resolution, start throws(SQLiteError) in
+            try storedTally(panel: panelKeys[panel] ?? 0, watch: watch, resolution, start: start)
+        }
+        history = finished
         try readNotifications()
     }
 
@@ -114,7 +122,19 @@ struct StoreState: HistoryStoreState, RecordKeepingState {
         return twoDigits(parts.tm_hour) + ":" + twoDigits(parts.tm_min)
     }
 
-    /// Picks up every panel's health and open hour and day where the file left them.
+    /// The watches the file keeps.
+    private static func watches(in database: Database) throws(SQLiteError) -> [HistoryWatch] {
+        let select = try database.prepare("SELECT id, started, watched_to, tallied_to FROM watches")
+        try select.bind()
+        var watches: [HistoryWatch] = []
+        while try select.step() {
+            watches.append(HistoryWatch(id: select.integer(0), started: select.integer(1), watchedTo: select.integer(2),
+                                        talliedTo: select.integer(3)))
+        }
+        return watches
+    }
+
+    /// Picks up every panel's health where the file left them.
     private mutating func resume(now: Int64) throws(SQLiteError) {
         let names = try statement("SELECT id, name FROM panels")
         try names.bind()
@@ -125,39 +145,49 @@ struct StoreState: HistoryStoreState, RecordKeepingState {
         let rows = try statement("SELECT p.id, p.name, l.shown, l.info, l.error, l.stale, l.health, l.since FROM latest l JOIN panels p ON p.id = l.panel")
         try rows.bind()
         defer { rows.reset() }
-        var resumed: [(key: Int64, name: String, shown: ShownState, health: Health, since: Int64)] = []
         while try rows.step() {
-            let key = rows.integer(0)
             guard let name = rows.text(1) else { continue }
-            panelKeys[name] = key
+            panelKeys[name] = rows.integer(0)
             let shown = ShownState(stored: ShownState.StoredColumns(
                 shown: rows.text(2), info: rows.text(3), error: rows.text(4), stale: rows.integer(5) != 0))
-            resumed.append((key, name, shown, Health(rawValue: Int(rows.integer(6))) ?? .unknown, rows.integer(7)))
-        }
-        for panel in resumed {
-            let open = try HistoryState.openTallies(now: now) { resolution, from throws(SQLiteError) in
-                try storedRows(panel: panel.key, name: panel.name, resolution, from: from)
-            }
-            history.resume(panel.name, shown: panel.shown, health: panel.health, since: panel.since, now: now, open: open)
+            history.resume(name, shown: shown, health: Health(rawValue: Int(rows.integer(6))) ?? .unknown,
+                           since: rows.integer(7), now: now)
         }
     }
 
     /// `panel`'s saved tallies of `resolution` starting at or after `from`, oldest first.
     mutating func storedRows(panel key: Int64, name: String, _ resolution: Resolution, from: Int64) throws(SQLiteError) -> [TallyRow] {
         let select = try statement("""
-            SELECT start, up_ms, down_ms, loading_ms, loads, failures, min_ms, max_ms, total_ms, durations
+            SELECT start, up_ms, down_ms, loading_ms, loads, failures, min_ms, max_ms, total_ms, durations, watch
             FROM tallies WHERE panel = ? AND resolution = ? AND start >= ? ORDER BY start
             """)
         try select.bind(.integer(key), .integer(Int64(resolution.rawValue)), .integer(from))
         defer { select.reset() }
         var rows: [TallyRow] = []
         while try select.step() {
-            let tally = Tally(
-                upMs: select.integer(1), downMs: select.integer(2), loadingMs: select.integer(3),
-                loads: Int(select.integer(4)), failures: Int(select.integer(5)), minMs: select.optionalInteger(6),
-                maxMs: select.optionalInteger(7), totalMs: select.integer(8), durations: select.blob(9))
-            rows.append(TallyRow(panel: name, resolution: resolution, start: select.integer(0), tally: tally))
+            rows.append(TallyRow(panel: name, resolution: resolution, start: select.integer(0), watch: select.integer(10),
+                                 tally: Self.tally(select, from: 1)))
         }
         return rows
+    }
+
+    /// The saved tally of one bucket of `watch`.
+    private mutating func storedTally(panel key: Int64, watch: Int64, _ resolution: Resolution,
+                                      start: Int64) throws(SQLiteError) -> Tally? {
+        let select = try statement("""
+            SELECT up_ms, down_ms, loading_ms, loads, failures, min_ms, max_ms, total_ms, durations
+            FROM tallies WHERE panel = ? AND resolution = ? AND start = ? AND watch = ?
+            """)
+        try select.bind(.integer(key), .integer(Int64(resolution.rawValue)), .integer(start), .integer(watch))
+        defer { select.reset() }
+        return try select.step() ? Self.tally(select, from: 0) : nil
+    }
+
+    /// The tally in the row `select` is on, its columns from `first` in the table's order.
+    private static func tally(_ select: Statement, from first: Int32) -> Tally {
+        Tally(upMs: select.integer(first), downMs: select.integer(first + 1), loadingMs: select.integer(first + 2),
+              loads: Int(select.integer(first + 3)), failures: Int(select.integer(first + 4)),
+              minMs: select.optionalInteger(first + 5), maxMs: select.optionalInteger(first + 6),
+              totalMs: select.integer(first + 7), durations: select.blob(first + 8))
     }
 }

@@ -79,7 +79,7 @@ struct APIRoutes: Sendable {
         }
         router.on(.get, "/api/panels/{id}/uptime") { request, parameters in
             historyRoute(panel: parameters["id"] ?? "") { history, panel throws(HistoryParameters.Invalid) in
-                let defaults = TimelineQuery(span: timeline.span, slots: timeline.slots, to: Date())
+                let defaults = TimelineQuery(span: timeline.span, slots: timeline.slots)
                 let query = try HistoryParameters.timelineQuery(request.query, defaults: defaults)
                 return { () throws(HistoryStoreError) in try history.uptime(of: panel, query) }
             }

@@ -41,7 +41,7 @@ struct BadgeRoute: Sendable {
                     throw HistoryParameters.Invalid(message: "uptime must be one of \(windows), not '\(text)'")
                 }
                 let label = mirror.headline(of: id)?.label ?? id
-                let query = TimelineQuery(slots: 1, to: Date())
+                let query = TimelineQuery(slots: 1)
                 return { () throws(HistoryStoreError) in
                     Self.uptimeBadge(label: label, ratio: window.ratio(in: try history.uptime(of: id, query)), window: window)
                 }

@@ -11,26 +11,43 @@ public protocol FlushingHistoryStore: HistoryStore, NotificationLedger {
 }
 
 /// What every history store does alike, checked against one backend: each scenario opens its
-/// stores with `open` (saving only when told, on the contract's wall clock) and moves the clock.
+/// stores with `open` (saving only when told, on the contract's virtual clocks) and moves the clocks.
 public struct HistoryStoreContract<Store: FlushingHistoryStore>: Sendable {
     /// A day boundary, so that minutes, hours and days start with the scenario.
     public static var start: Date { Date(millisecondsSince1970: 20_000 * 86_400_000) }
-    public let clock = Locked(HistoryStoreContract.start)
-    private let opener: @Sendable (_ now: @escaping @Sendable () -> Date) throws -> Store
+    /// The wall clock, and the time the (virtual) machine ran.
+    public let clock = Locked((wall: HistoryStoreContract.start, running: Duration.zero))
+    private let opener: @Sendable (_ clock: HistoryClock) throws -> Store
 
-    /// `open(now)` opens the store under test with `now` as its wall clock and its writer off.
-    public init(open: @escaping @Sendable (_ now: @escaping @Sendable () -> Date) throws -> Store) {
+    /// `open(clock)` opens the store under test with `clock` as its clocks and its writer off.
+    public init(open: @escaping @Sendable (_ clock: HistoryClock) throws -> Store) {
         opener = open
     }
 
     public func open() throws -> Store {
-        try opener { [clock] in clock.current }
+        try opener(historyClock)
     }
 
-    public var now: Date { clock.current }
+    public var historyClock: HistoryClock {
+        HistoryClock(wall: { [clock] in clock.current.wall }, running: { [clock] in clock.current.running })
+    }
 
+    public var now: Date { clock.current.wall }
+
+    /// Time passes.
     public func advance(by duration: Duration) {
-        clock.withLock { $0 = $0.addingTimeInterval(duration / .seconds(1)) }
+        clock.withLock { $0 = ($0.wall.addingTimeInterval(duration / .seconds(1)), $0.running + duration) }
+    }
+
+    /// The wall clock is set forward (or back, for a negative `duration`), or the machine sleeps:
+    /// the wall moves, and no time runs.
+    public func jumpWallClock(by duration: Duration) {
+        clock.withLock { $0.wall = $0.wall.addingTimeInterval(duration / .seconds(1)) }
+    }
+
+    /// The time `seconds` after the scenario's start.
+    public func at(_ seconds: Double) -> Date {
+        Self.start.addingTimeInterval(seconds)
     }
 
     public func change(_ panel: String, _ state: ViewState, cause: PanelChange.Cause = .load(.milliseconds(25))) -> PanelChange {
@@ -130,4 +147,130 @@ public struct HistoryStoreContract<Store: FlushingHistoryStore>: Sendable {
         #expect(reopened.outages() == ["api#0": told])
         reopened.close()
     }
+
+    /// A stop saves the minute in progress (its hour and day hold it once a store opens again),
+    /// and the time stopped is no data: not in any ratio, a stretch not watched, and the health
+    /// now watched only since the start.
+    public func aStopKeepsTheOpenMinuteAndTheTimeStoppedIsNoData() throws {
+        do {
+            let store = try open()
+            advance(by: .seconds(50))
+            store.record(change("p", .loaded(Info())))
+            advance(by: .seconds(9))
+            store.record(change("p", .error(PanelError(.timeout))))
+            advance(by: .seconds(6))
+            store.record(change("p", .loaded(Info())))
+            advance(by: .seconds(5))
+            store.close()
+        }
+        advance(by: .seconds(120))
+        do {
+            let store = try open()
+            advance(by: .seconds(10))
+            let report = try store.uptime(of: "p", TimelineQuery(span: .seconds(240), slots: 4, to: now))
+            #expect(report.slots.map(\.from) == [at(0), at(60), at(120), at(180)])
+            #expect(report.slots.map(\.to) == [at(60), at(120), at(180), at(200)])
+            let tallies = report.slots.map(\.tally)
+            #expect(tallies.map { [$0.upMs, $0.downMs, Int64($0.loads), Int64($0.failures)] }
+                == [[9_000, 1_000, 2, 1], [5_000, 5_000, 1, 0], [0, 0, 0, 0], [10_000, 0, 0, 0]],
+                "the minutes before the stop as they were counted, the one in progress included; then the start")
+            #expect(tallies[0].averageMs == 25)
+            #expect(report.day == 24.0 / 30.0, "the hour holds the minute the stop came in")
+            #expect(report.unwatched == [UptimeReport.Stretch(from: at(70), to: at(190))])
+            #expect(report.current == UptimeReport.CurrentHealth(health: .up, since: at(65), watchedSince: at(190)))
+            store.close()
+        }
+        let reopened = try open()
+        #expect(try reopened.uptime(of: "p", TimelineQuery(span: .seconds(240), slots: 4, to: now)).day == 24.0 / 30.0,
+                "the hour holds the 10 s of a watch that began and ended within a minute")
+        reopened.close()
+    }
+
+    /// A wall clock set forward (or a machine asleep) credits the jump to no one and shows it as
+    /// not watched; set back, counting goes on at the new time, in tallies of their own.
+    public func aWallClockThatJumpsCreditsOnlyTheTimeThatRan() throws {
+        let store = try open()
+        store.record(change("p", .loaded(Info())))
+        advance(by: .seconds(30))
+        store.flush()
+        jumpWallClock(by: .seconds(3_600))
+        advance(by: .seconds(10))
+        store.flush()
+        advance(by: .seconds(20))
+        let forward = try store.uptime(of: "p", TimelineQuery(span: .seconds(3 * 3_600), slots: 3, to: now))
+        #expect(forward.slots.map(\.tally.upMs) == [0, 40_000, 20_000], "the 10 s that ran are the first watch's")
+        #expect(forward.unwatched == [UptimeReport.Stretch(from: at(40), to: at(3_640))])
+        #expect(forward.current?.watchedSince == at(3_640))
+        store.flush()
+        jumpWallClock(by: .seconds(-3_600))
+        advance(by: .seconds(10))
+        store.flush()
+        advance(by: .seconds(20))
+        store.record(change("p", .error(PanelError(.timeout))))
+        advance(by: .seconds(5))
+        store.flush()
+        #expect(now == at(95))
+        let back = try store.uptime(of: "p", TimelineQuery(span: .seconds(180), slots: 1, to: now))
+        #expect(back.slots.map(\.from) == [at(0)])
+        #expect(back.slots[0].tally.upMs == 60_000, "40 s before the jumps and 20 s after the jump back")
+        #expect(back.slots[0].tally.downMs == 5_000)
+        #expect(back.slots[0].tally.failures == 1)
+        #expect(back.unwatched == [UptimeReport.Stretch(from: at(40), to: at(70))])
+        #expect(back.current == UptimeReport.CurrentHealth(health: .down, since: at(90), watchedSince: at(90)))
+        let later = try store.uptime(of: "p", TimelineQuery(span: .seconds(3_600), slots: 1, to: at(3_700)))
+        #expect(later.slots.first?.tally.upMs == 30_000, "the hour the clock jumped from keeps what it counted")
+        store.close()
+    }
+
+    /// A page's cursor means the same entry before its change is saved and after: paging on
+    /// across a save neither repeats nor skips one, changes at the same time included.
+    public func aPageCursorHoldsAcrossASave() throws {
+        let store = try open()
+        for index in 0..<4 { store.record(change("p", .loaded(Info(summary: "saved \(index)")))) }
+        store.flush()
+        for index in 0..<4 { store.record(change("p", .loaded(Info(summary: "waiting \(index)")))) }
+        advance(by: .seconds(1))
+        store.record(change("p", .loaded(Info(summary: "newest"))))
+        let first = try store.changes(of: "p", HistoryQuery(limit: 3))
+        #expect(first.entries.map(\.summary) == ["newest", "waiting 3", "waiting 2"])
+        store.flush()
+        let cursor = try #require(first.next.flatMap(HistoryCursor.init))
+        let second = try store.changes(of: "p", HistoryQuery(limit: 3, cursor: cursor))
+        #expect(second.entries.map(\.summary) == ["waiting 1", "waiting 0", "saved 3"])
+        store.record(change("p", .loaded(Info(summary: "after"))))
+        let third = try store.changes(of: "p", HistoryQuery(limit: 5, cursor: try #require(second.next.flatMap(HistoryCursor.init))))
+        #expect(third.entries.map(\.summary) == ["saved 2", "saved 1", "saved 0"])
+        #expect(third.next == nil)
+        store.close()
+    }
+
+    /// A `to` in the past counts no time after it, a slot is never empty of time, and a window
+    /// with no data has no ratios.
+    public func aTimelineEndingInThePastHoldsNoTimeAfterIt() throws {
+        let store = try open()
+        advance(by: .seconds(60))
+        store.record(change("p", .loaded(Info())))
+        advance(by: .seconds(45))
+        store.record(change("p", .loaded(Info())))
+        advance(by: .seconds(30))
+        store.flush()
+        let before = try store.uptime(of: "p", TimelineQuery(span: .seconds(180), slots: 3, to: at(90)))
+        #expect(before.slots.map(\.to) == [at(-60), at(0), at(60)], "up to the minute holding 90 s, which cannot be split")
+        #expect(before.slots.allSatisfy { $0.state == "none" })
+        #expect([before.day, before.week, before.month] == [nil, nil, nil])
+        let aligned = try store.uptime(of: "p", TimelineQuery(span: .seconds(180), slots: 3, to: at(120)))
+        #expect(aligned.slots.map(\.from) == [at(-60), at(0), at(60)])
+        #expect(aligned.slots.map(\.to) == [at(0), at(60), at(120)])
+        #expect([aligned.slots[2].tally.upMs, Int64(aligned.slots[2].tally.loads)] == [60_000, 2])
+        #expect(aligned.day == nil, "the 24 h ratio is of whole hours, and the hour holding `to` cannot be split")
+        let epoch = try store.uptime(of: "p", TimelineQuery(span: TimelineQuery.longestSpan, slots: 1,
+                                                            to: Date(millisecondsSince1970: 0)))
+        let slot = try #require(epoch.slots.first)
+        #expect(slot.from < slot.to)
+        #expect(slot.to == Date(millisecondsSince1970: 0))
+        #expect(slot.state == "none")
+        #expect([epoch.day, epoch.week, epoch.month] == [nil, nil, nil])
+        store.close()
+    }
 }
+

@@ -8,6 +8,13 @@ private let day0: Int64 = 20_000 * 86_400_000
 
 private func at(_ milliseconds: Int64) -> Date { Date(millisecondsSince1970: day0 + milliseconds) }
 
+/// Each bucket's newest row, oldest bucket first: an hour or a day is handed out at every minute's end.
+private func newestOfEachBucket(_ rows: [TallyRow]) -> [TallyRow] {
+    var newest: [String: TallyRow] = [:]
+    for row in rows { newest["\(row.resolution) \(row.start)"] = row }
+    return newest.values.sorted { ($0.resolution.rawValue, $0.start) < ($1.resolution.rawValue, $1.start) }
+}
+
 private func change(_ state: ViewState, _ milliseconds: Int64, cause: PanelChange.Cause = .load(.milliseconds(40)),
                     recorded: Bool = true) -> PanelChange {
     PanelChange(panel: "p", at: at(milliseconds), state: state, cause: cause, recorded: recorded)
@@ -15,7 +22,7 @@ private func change(_ state: ViewState, _ milliseconds: Int64, cause: PanelChang
 
 struct HealthAggregatorTests {
     @Test func timeIsCountedInTheHealthItHadAndSplitAtMinuteEdges() throws {
-        var aggregator = HealthAggregator()
+        var aggregator = HealthAggregator(watch: 1)
         aggregator.apply(change(.loading, 0, cause: .view))
         aggregator.apply(change(.loaded(Info(summary: "ok")), 500))
         aggregator.apply(change(.error(PanelError(.timeout)), 90_000))
@@ -34,7 +41,7 @@ struct HealthAggregatorTests {
     }
 
     @Test func forcedTimeCountsNowhereAndDoesNotChangeHealth() throws {
-        var aggregator = HealthAggregator()
+        var aggregator = HealthAggregator(watch: 1)
         aggregator.apply(change(.loaded(Info()), 0))
         aggregator.apply(change(.error(PanelError(.unknown)), 10_000, cause: .debug))
         aggregator.apply(change(.loading, 40_000, cause: .view))
@@ -47,7 +54,7 @@ struct HealthAggregatorTests {
     }
 
     @Test func quietLoadsCountTheirDurationWithoutChangingAnything() throws {
-        var aggregator = HealthAggregator()
+        var aggregator = HealthAggregator(watch: 1)
         aggregator.apply(change(.loaded(Info()), 0, cause: .load(.milliseconds(10))))
         for second in 1...4 {
             aggregator.apply(change(.loaded(Info()), Int64(second) * 10_000, cause: .load(.milliseconds(Int64(second) * 100)),
@@ -63,11 +70,14 @@ struct HealthAggregatorTests {
     }
 
     @Test func minutesRollIntoTheirHourAndDay() throws {
-        var aggregator = HealthAggregator()
+        var aggregator = HealthAggregator(watch: 1)
         aggregator.apply(change(.loaded(Info()), 0))
         aggregator.apply(change(.error(PanelError(.timeout)), 45 * 60_000))
         aggregator.advance(to: at(86_400_000))
-        let rows = aggregator.takeClosedRows()
+        let handedOut = aggregator.takeClosedRows()
+        #expect(handedOut.filter { $0.resolution == .hour && $0.start == day0 }.map(\.tally.upMs).prefix(2) == [60_000, 120_000],
+                "an open hour is handed out at each minute's end, as it stands")
+        let rows = newestOfEachBucket(handedOut)
         #expect(rows.filter { $0.resolution == .minute }.count == 1_440)
         let hours = rows.filter { $0.resolution == .hour }
         #expect(hours.count == 24)
@@ -81,12 +91,21 @@ struct HealthAggregatorTests {
     }
 
     @Test func unsavedRowsHoldTheOpenBucketUpToNow() throws {
-        var aggregator = HealthAggregator()
+        var aggregator = HealthAggregator(watch: 1)
         aggregator.apply(change(.error(PanelError(.timeout)), 0))
         let open = aggregator.unsavedRows(of: "p", .hour, at: at(90_000))
         #expect(open.count == 1)
         #expect(open.first?.tally.downMs == 90_000)
         #expect(aggregator.takeClosedRows().isEmpty, "reading hands nothing out")
+    }
+}
+
+struct HistoryStateTests {
+    @Test func retentionRunsInTheHourTheClockWentBackTo() {
+        var state = HistoryState(retention: HistoryRetention(), storedEventID: 0, watches: [], lastPosition: 0, now: day0)
+        state.markSaved(eventID: nil, at: day0 + 3 * 3_600_000, expired: true)
+        #expect(!state.isRetentionDue(at: day0 + 3 * 3_600_000 + 60_000), "once an hour")
+        #expect(state.isRetentionDue(at: day0 + 3_600_000), "the clock set two hours back")
     }
 }
 

@@ -37,7 +37,7 @@ final class StoreFixture: Sendable {
 
     /// The scenarios every history store runs, against this folder's.
     var contract: HistoryStoreContract<SQLiteHistoryStore> {
-        HistoryStoreContract { [self] now in try open { $0.now = now } }
+        HistoryStoreContract { [self] clock in try open { $0.clock = clock } }
     }
 
     func advance(by duration: Duration) {
@@ -113,6 +113,22 @@ final class StoreFixture: Sendable {
         try await StoreFixture().contract.aReopenedStoreRemembersWhatEachPanelShowedItsTalliesAndEventIds()
     }
 
+    @Test func aStopKeepsTheOpenMinuteAndTheTimeStoppedIsNoData() throws {
+        try StoreFixture().contract.aStopKeepsTheOpenMinuteAndTheTimeStoppedIsNoData()
+    }
+
+    @Test func aWallClockThatJumpsCreditsOnlyTheTimeThatRan() throws {
+        try StoreFixture().contract.aWallClockThatJumpsCreditsOnlyTheTimeThatRan()
+    }
+
+    @Test func aPageCursorHoldsAcrossASave() throws {
+        try StoreFixture().contract.aPageCursorHoldsAcrossASave()
+    }
+
+    @Test func aTimelineEndingInThePastHoldsNoTimeAfterIt() throws {
+        try StoreFixture().contract.aTimelineEndingInThePastHoldsNoTimeAfterIt()
+    }
+
     @Test func uptimeCountsTimeUpAndDownAndDrawsSlots() throws {
         let fixture = StoreFixture()
         let store = try fixture.open()
@@ -126,8 +142,8 @@ final class StoreFixture: Sendable {
         #expect(report.current?.health == .down)
         #expect(report.current?.since == StoreFixture.start.addingTimeInterval(3 * 3_600))
         #expect(report.slotMs == 3_600_000)
-        #expect(report.slots.map(\.state) == ["up", "up", "down", "none"], "the last slot is the hour just begun")
-        #expect(report.slots[2].tally.failures == 1)
+        #expect(report.slots.map(\.state) == ["up", "up", "up", "down"], "the last slot ends now, on the hour")
+        #expect(report.slots[3].tally.failures == 1)
         store.close()
     }
 

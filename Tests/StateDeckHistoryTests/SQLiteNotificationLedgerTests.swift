@@ -91,7 +91,7 @@ import Testing
         store.keep(LedgerSamples.toldOutage(at: fixture.now), for: "api#0", delivering: failure)
         store.close()
         let database = try Database(path: fixture.path, mode: .readOnly)
-        #expect(try database.integer("PRAGMA user_version") == 2)
+        #expect(try database.integer("PRAGMA user_version") == Int64(HistorySchema.currentVersion))
         #expect(try database.integer("SELECT count(*) FROM notify_outbox WHERE key = 'api#0'") == 1)
     }
 }

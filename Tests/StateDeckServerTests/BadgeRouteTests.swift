@@ -22,7 +22,8 @@ import FoundationXML
 
         /// A store whose report gives these ratios.
         convenience init(day: Double?, week: Double?, month: Double?) {
-            var report = UptimeReport(query: TimelineQuery(to: Date()), current: nil, retention: HistoryRetention()) { _, _ in [] }
+            var report = UptimeReport(query: TimelineQuery(to: Date()), now: Date(), current: nil, unwatched: [],
+                                      retention: HistoryRetention()) { _, _ in [] }
             report.day = day
             report.week = week
             report.month = month

@@ -71,6 +71,26 @@ extension Live {
             }
         }
 
+        @Test func theUptimeRouteCountsNothingAfterToAndNoSlotIsEmptyOfTime() async throws {
+            let beforeStart = Date().millisecondsSince1970
+            try await Self.withHistory { server, _ in
+                for query in ["to=\(beforeStart)&span=3m&slots=3", "to=\(Resolution.minute.start(of: beforeStart))&span=3m&slots=3",
+                              "to=0&span=732d&slots=1"] {
+                    let response = try await server.get("/api/panels/api/uptime?\(query)")
+                    #expect(response.status == 200)
+                    let report = try #require(try JSONSerialization.jsonObject(with: Data(response.text.utf8)) as? [String: Any])
+                    for window in ["24h", "7d", "30d"] { #expect(report[window] is NSNull, "\(query): \(window)") }
+                    let slots = try #require(report["slots"] as? [[String: Any]])
+                    #expect(slots.map { $0["state"] as? String } == Array(repeating: "none", count: slots.count),
+                            "\(query): the server started after `to`")
+                    for slot in slots {
+                        let (from, to) = (try #require(slot["from"] as? String), try #require(slot["to"] as? String))
+                        #expect(from < to, "\(query): a slot holds time")
+                    }
+                }
+            }
+        }
+
         @Test(arguments: [
             ("/api/panels/api/history?limit=0", "limit"),
             ("/api/panels/api/history?limit=many", "limit"),

@@ -470,6 +470,33 @@ def test_after_a_restart_the_panel_shows_what_it_stored_marked_until_its_first_n
     expect(info).to_contain_text("after restart")
 
 
+def test_the_time_the_server_was_stopped_is_a_gap_and_a_health_across_it_is_known_since_the_start(history_server, page):
+    srv = history_server
+    srv.stop()
+    time.sleep(2)
+    srv.restart()
+    srv.wait_panel("bad", lambda p: p["phase"] == "error" and not p["restored"], timeout=15)
+    status, report = srv.request("GET", "/api/panels/bad/uptime")
+    assert status == 200, report
+    current = report["current"]
+    assert current["state"] == "down" and current["watchedSince"] > current["since"], current
+    gap = report["unwatched"][-1]
+    assert gap["to"] == current["watchedSince"], report["unwatched"]
+    stopped_ms = (dt.datetime.fromisoformat(gap["to"].replace("Z", "+00:00"))
+                  - dt.datetime.fromisoformat(gap["from"].replace("Z", "+00:00"))).total_seconds() * 1000
+    assert 2_000 <= stopped_ms < 6_000, gap
+
+    page.goto(srv.url + "/")
+    wait_live(page)
+    bad = panel(page, "bad")
+    expect(bad.locator(tid("current-health"))).to_have_text(re.compile(
+        rf"^Down for at least \d+ s \(not watched {clock_pattern(gap['from'])}–{clock_pattern(gap['to'])}\)$"))
+    slots = bad.locator(tid("timeline-slot"))
+    gap_slots = slots.evaluate_all(
+        "els => els.filter((e) => e.dataset.unwatched === 'true').map((e) => [e.dataset.from, e.dataset.to])")
+    assert gap_slots and all(start < gap["to"] and gap["from"] < end for start, end in gap_slots), gap_slots
+
+
 def test_a_full_disk_shows_the_notice_above_the_panels_until_there_is_room(make_server, tmp_path, page):
     disk = SmallDisk(tmp_path / "disk")
     try:

@@ -10,7 +10,10 @@ import sqlite3
 import subprocess
 import time
 import urllib.request
+from datetime import datetime
 from pathlib import Path
+
+import pytest
 
 from conftest import BIN, PUBLIC, START_LINE
 from helpers import sse_events
@@ -156,3 +159,53 @@ def test_a_full_disk_shows_out_of_space_serving_goes_on_and_history_catches_up(t
         process.wait(timeout=3)
         disk.unmount()
 
+
+
+def uptime(url: str, query: str = "span=1h&slots=1") -> dict:
+    with urllib.request.urlopen(f"{url}/api/panels/svc/uptime?{query}", timeout=5) as answer:
+        return json.load(answer)
+
+
+@pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGKILL], ids=["sigterm", "kill-9"])
+def test_a_restart_mid_outage_keeps_uptime_failures_and_load_times_and_the_stop_is_a_gap(tmp_path: Path, stop):
+    flag = tmp_path / "up"
+    flag.write_text("fine\n")
+    deck = tmp_path / "deck.yaml"
+    deck.write_text(f"title: Outage\ndefaults: {{ refresh: 1s }}\npanels:\n  - id: svc\n    command: {{ run: [cat, '{flag}'] }}\n")
+    data = tmp_path / "data"
+    process, url = start("--config", str(deck), "--data", str(data))
+    try:
+        wait_for(lambda: (uptime(url)["current"] or {}).get("state") == "up")
+        time.sleep(3)
+        flag.unlink()
+        wait_for(lambda: uptime(url)["current"]["state"] == "down")
+        time.sleep(3)
+        before = uptime(url)
+    finally:
+        process.send_signal(stop)
+        status = process.wait(timeout=5)
+    assert status == (0 if stop == signal.SIGTERM else -signal.SIGKILL)
+    stopped_at = time.time() * 1000
+    time.sleep(2)
+    process, url = start("--config", str(deck), "--data", str(data))
+    try:
+        after = uptime(url)
+        was, now = before["slots"][-1], after["slots"][-1]
+        lost = 0 if stop == signal.SIGTERM else 1_000  # kill -9: at most the last second
+        assert now["upMs"] == was["upMs"]
+        assert now["downMs"] >= was["downMs"] - lost
+        assert now["loads"] >= was["loads"] - (0 if stop == signal.SIGTERM else 1)
+        assert now["failures"] >= was["failures"] - (0 if stop == signal.SIGTERM else 1)
+        assert now["maxMs"] >= was["maxMs"]
+        # Time down only grew (but for the second a kill -9 may lose), so the ratio did not rise beyond it.
+        assert 0 < after["24h"] <= now["upMs"] / (now["upMs"] + was["downMs"] - lost)
+        current = after["current"]
+        assert current["state"] == "down" and current["since"] == before["current"]["since"]
+        assert current["watchedSince"] > current["since"]
+        gap = after["unwatched"][-1]
+        assert gap["to"] == current["watchedSince"]
+        gap_from = datetime.fromisoformat(gap["from"].replace("Z", "+00:00")).timestamp() * 1000
+        assert stopped_at - gap_from < 1_500, "the watch ended with the last save before the stop"
+    finally:
+        process.send_signal(signal.SIGTERM)
+        process.wait(timeout=3)
