@@ -34,6 +34,16 @@ public protocol HistoryStore: AnyObject, Sendable {
 
     /// Saves what waits and stops saving; returns within a second or so.
     func close()
+
+    /// Whether this process writes the history: only the one running the deck does, where
+    /// several share a store (a cluster). Starting to write reads the history anew, since
+    /// another process wrote it meanwhile; stopping saves what waits first.
+    func setWriting(_ writes: Bool)
+}
+
+extension HistoryStore {
+    /// A store only this process uses: it writes from its open on.
+    public func setWriting(_ writes: Bool) {}
 }
 
 /// A history query that could not be answered.

@@ -16,16 +16,9 @@ public protocol NotificationLedger: Sendable {
     /// next notifier of the same run (the deck file was edited) must not send them again while the
     /// first still does.
     func takeUndelivered() -> [PendingDelivery]
-    /// Reads the ledger again where it is kept, for a process about to run a deck that another
-    /// process ran since this one read it (a cluster's new leader): that process's outages and
-    /// deliveries, so that a failover neither tells an outage twice nor ends one that was never
-    /// told; its deliveries not done become this run's to finish.
-    func reload()
 }
 
 extension NotificationLedger {
-    /// Nothing to read again: a ledger no other process writes.
-    public func reload() {}
 
     /// ``keep(_:for:delivering:replacing:)`` replacing nothing.
     public func keep(_ watch: OutageWatch?, for key: String, delivering delivery: PendingDelivery?) {

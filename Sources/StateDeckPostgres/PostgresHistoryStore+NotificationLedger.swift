@@ -8,9 +8,4 @@ extension PostgresHistoryStore: RecordKeepingLedger {
         state.withRecords(saving: saving, body)
     }
 
-    /// Several processes share the store: the one that starts running the deck reads what the
-    /// one before it kept.
-    public func reload() {
-        state.withLock { $0.reloadNotifications() }
-    }
 }

@@ -38,6 +38,10 @@ public final class PostgresHistoryStore: WriterBackedHistoryStore {
         }
         /// Whether the store's own thread saves; off, only `flush()` does.
         public var startsWriter = true
+        /// Whether the store waits for `setWriting(true)` before it counts time or writes
+        /// anything: a member of a cluster, where only the process running the deck writes the
+        /// history and the others answer from what it stored.
+        public var waitsToWrite = false
 
         public init() {}
     }
@@ -47,6 +51,8 @@ public final class PostgresHistoryStore: WriterBackedHistoryStore {
     let state: Locked<PostgresStoreState>
     public let writer: HistoryWriter
     public let lastEventID: UInt64
+    /// Whether this process writes the history now (``setWriting(_:)``).
+    private let writing: Locked<Bool>
 
     /// Connects to `url` (a `postgres://` URL without a password: libpq takes it from
     /// `PGPASSWORD` or a password file), makes or upgrades StateDeck's tables, and reads what
@@ -67,9 +73,10 @@ public final class PostgresHistoryStore: WriterBackedHistoryStore {
             throw .unreachable(server: server, reason: error.message)
         }
         try PostgresSchema.migrate(session, server: server)
+        writing = Locked(!configuration.waitsToWrite)
         do {
             state = Locked(try PostgresStoreState(session: session, server: server, retention: configuration.retention,
-                                                  now: configuration.now()))
+                                                  now: configuration.now(), running: !configuration.waitsToWrite))
         } catch {
             throw error.kind == .connection
                 ? .unreachable(server: server, reason: error.message)
@@ -89,7 +96,35 @@ public final class PostgresHistoryStore: WriterBackedHistoryStore {
     /// queued changes and the buckets that ended by now, in one transaction.
     public func flush() {
         reconnectIfDue()
+        guard writing.current else { return }
         writer.save(state, clock: configuration.clock, unsavedLimit: configuration.unsavedLimit)
+    }
+
+    /// Starts writing with the history read anew (what the last process to run the deck left:
+    /// health, open tallies, watches, the notifications' ledger), or saves what waits and stops.
+    /// A read that fails leaves the store not writing, with the trouble said, and the next save
+    /// of a process that runs the deck tries again.
+    public func setWriting(_ writes: Bool) {
+        guard writes else {
+            flush()
+            writing.withLock { $0 = false }
+            return
+        }
+        reconnectIfDue()
+        let read = state.withLock { state -> PostgresError? in
+            guard let session = state.session else {
+                return PostgresError(kind: .connection, message: state.connectionFailure)
+            }
+            do throws(PostgresError) {
+                state = try PostgresStoreState(session: session, server: address.server, retention: configuration.retention,
+                                               now: configuration.now(), running: true)
+                return nil
+            } catch {
+                state.failed(error)
+                return error
+            }
+        }
+        writing.withLock { $0 = read == nil }
     }
 
     /// Connects outside the state's lock (it may take seconds), so that reads answer meanwhile.

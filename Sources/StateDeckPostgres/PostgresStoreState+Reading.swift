@@ -28,9 +28,18 @@ extension PostgresStoreState {
         return history.memory(of: panel, newestFirst: entries)
     }
 
+    /// `panel`'s id in `statedeck.panels`, read when not known yet: the process running the
+    /// deck may have added the panel since this one read them.
+    mutating func storedKey(of panel: String) throws(PostgresError) -> Int64? {
+        if let key = panelKeys[panel] { return key }
+        let key = try readingSession.query("SELECT id FROM statedeck.panels WHERE name = $1", [panel]).integer(0, 0)
+        if let key { panelKeys[panel] = key }
+        return key
+    }
+
     /// A page of `panel`'s changes, saved (positioned by id) or waiting to be saved.
-    func changes(of panel: String, _ query: HistoryQuery) throws(PostgresError) -> HistoryPage {
-        let key = panelKeys[panel]
+    mutating func changes(of panel: String, _ query: HistoryQuery) throws(PostgresError) -> HistoryPage {
+        let key = try storedKey(of: panel)
         return try history.changes(of: panel, query) { range throws(PostgresError) in
             guard let key else { return [] }
             let rows = try readingSession.query("""
@@ -49,8 +58,8 @@ extension PostgresStoreState {
     }
 
     /// `panel`'s uptime and timeline from its saved tallies and those in memory.
-    func uptime(of panel: String, _ query: TimelineQuery, now: Date) throws(PostgresError) -> UptimeReport {
-        let key = panelKeys[panel]
+    mutating func uptime(of panel: String, _ query: TimelineQuery, now: Date) throws(PostgresError) -> UptimeReport {
+        let key = try storedKey(of: panel)
         return try history.uptime(of: panel, query, now: now) { resolution, from throws(PostgresError) in
             guard let key else { return [] }
             return try Self.storedRows(readingSession, panel: key, name: panel, resolution, from: from)

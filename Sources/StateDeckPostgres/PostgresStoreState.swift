@@ -21,8 +21,11 @@ struct PostgresStoreState: HistoryStoreState, RecordKeepingState {
     var reconnectAttempts = 0
     var nextReconnect = ContinuousClock.now
 
-    /// Reads everything the store keeps in memory from the database of `session`.
-    init(session: PostgresConnection, server: String, retention: HistoryRetention, now: Date) throws(PostgresError) {
+    /// Reads everything the store keeps in memory from the database of `session`; not `running`
+    /// (a process that does not run the deck), only what reads need: no panel is followed, so
+    /// answers come from what is stored.
+    init(session: PostgresConnection, server: String, retention: HistoryRetention, now: Date,
+         running: Bool) throws(PostgresError) {
         self.session = session
         self.server = server
         let storedEventID = try session.query("SELECT value FROM statedeck.meta WHERE key = 'last_event_id'")
@@ -36,6 +39,8 @@ struct PostgresStoreState: HistoryStoreState, RecordKeepingState {
                              watchedTo: watches.integer(row, 2) ?? 0, talliedTo: watches.integer(row, 3) ?? 0)
             },
             lastPosition: lastPosition, now: now.millisecondsSince1970)
+        try readPanelKeys(session)
+        guard running else { return }
         try resume(session, now: now.millisecondsSince1970)
         let keys = panelKeys
         try history.finishEndedWatches(panels: Array(keys.keys)) { panel, watch, resolution, start throws(PostgresError) in
@@ -50,7 +55,6 @@ struct PostgresStoreState: HistoryStoreState, RecordKeepingState {
 
     /// Picks up every panel's health where the database left them.
     private mutating func resume(_ session: PostgresConnection, now: Int64) throws(PostgresError) {
-        try readPanelKeys(session)
         let rows = try session.query("""
             SELECT p.name, l.shown, l.info, l.error, l.stale, l.health, l.since
             FROM statedeck.latest l JOIN statedeck.panels p ON p.id = l.panel
@@ -71,19 +75,6 @@ struct PostgresStoreState: HistoryStoreState, RecordKeepingState {
         panelKeys = [:]
         for row in 0..<names.count {
             if let key = names.integer(row, 0), let name = names[row, 1] { panelKeys[name] = key }
-        }
-    }
-
-    /// Reads the ledger again, once what this process changed in it is saved: another process
-    /// may have written it since. Unsaved changes (the server cannot be reached) are kept, and
-    /// the ledger as it is with them.
-    mutating func reloadNotifications() {
-        saveNotifications()
-        guard !notifications.hasUnsaved, let session else { return }
-        do {
-            notifications = try Self.readNotifications(session)
-        } catch {
-            failed(error)
         }
     }
 

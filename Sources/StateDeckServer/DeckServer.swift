@@ -163,7 +163,9 @@ public final class DeckServer: Sendable {
         guard let cluster, leads != leading.current else { return }
         if leads {
             logger.info("leading the cluster: running the deck's sources")
-            notificationLedger.reload()
+            // What the last leader kept (health, tallies, the notifications' ledger) is newer
+            // than what this process read at its start: a failover tells no outage twice.
+            history?.setWriting(true)
             let deck = current.current
             await prepareToRun(deck)
             await deck.start()
@@ -173,6 +175,7 @@ public final class DeckServer: Sendable {
             logger.warning("no longer leading the cluster: the deck's sources stop here")
             await notifier.withLock { $0.take() }?.stop()
             await current.current.stop()
+            history?.setWriting(false)
             let fresh = await cluster.makeDeck()
             current.withLock { $0 = fresh }
         }

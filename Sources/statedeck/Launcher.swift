@@ -79,6 +79,8 @@ struct Launcher {
             configuration.retention = retention
             // The next leader of the cluster starts the deck from it: a short wait loses less.
             configuration.flushInterval = .milliseconds(200)
+            // `--store` makes this process a member of a cluster: it writes only while it leads.
+            configuration.waitsToWrite = true
             do {
                 return try PostgresHistoryStore(url: store, configuration: configuration)
             } catch {

@@ -63,6 +63,42 @@ struct PostgresHistoryStoreTests {
         }
     }
 
+    /// Two processes of a cluster on one store: only the one running the deck writes, and the
+    /// other answers from what it stored; taking over, it reads what the first left.
+    @Test func onlyTheStoreOfTheProcessRunningTheDeckWritesAndTheOtherReadsWhatItStored() async throws {
+        try await TemporaryPostgres.with { server in
+            let fixture = PostgresStoreFixture(server)
+            let contract = fixture.contract
+            let leader = try fixture.open()
+            let follower = try fixture.open { $0.waitsToWrite = true }
+            contract.advance(by: .seconds(5))
+            leader.record(contract.change("p", .loaded(Info(summary: "up"))))
+            contract.advance(by: .seconds(20))
+            leader.record(contract.change("p", .error(PanelError(.timeout))))
+            contract.advance(by: .seconds(80))
+            leader.flush()
+            let tallies = try fixture.integer("SELECT count(*) FROM statedeck.tallies")
+            let watches = try fixture.integer("SELECT count(*) FROM statedeck.watches")
+            follower.flush()
+            #expect(try fixture.integer("SELECT count(*) FROM statedeck.tallies") == tallies, "the follower wrote no tally")
+            #expect(try fixture.integer("SELECT count(*) FROM statedeck.watches") == watches, "nor a watch of its own")
+            let query = TimelineQuery(span: .seconds(60), slots: 1, to: contract.at(60))
+            #expect(try follower.uptime(of: "p", query).slots == (try leader.uptime(of: "p", query)).slots,
+                    "the same figures as the leader's, as of its last save")
+
+            leader.close()
+            follower.setWriting(true)
+            #expect(follower.memories(of: ["p"])["p"] != nil)
+            let now = TimelineQuery(span: .seconds(60), slots: 1, to: contract.now)
+            #expect(try follower.uptime(of: "p", now).current?.health == .down, "what the last leader kept")
+            contract.advance(by: .seconds(5))
+            follower.flush()
+            #expect(try fixture.integer("SELECT count(*) FROM statedeck.watches") == watches.map { $0 + 1 },
+                    "taking over begins a watch: the time between is no one's")
+            follower.close()
+        }
+    }
+
     @Test func aStopKeepsTheOpenMinuteAndTheTimeStoppedIsNoData() async throws {
         try await TemporaryPostgres.with { server in
             try PostgresStoreFixture(server).contract.aStopKeepsTheOpenMinuteAndTheTimeStoppedIsNoData()
