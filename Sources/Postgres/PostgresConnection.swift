@@ -19,6 +19,9 @@ public final class PostgresConnection {
     /// Settings every StateDeck session starts from; the caller's URL or string overrides them.
     /// A session whose server vanished is noticed within seconds (keepalives, and
     /// `tcp_user_timeout` for a write nobody acknowledges), not after the kernel's two hours.
+    /// And the server ends a session that leaves a transaction open for 10 s: StateDeck's
+    /// transactions take milliseconds, so one left open belongs to a process frozen or cut off,
+    /// whose locks would otherwise hold up every other process writing the same rows.
     static let defaults: [(String, String)] = [
         ("connect_timeout", "5"),
         ("application_name", "statedeck"),
@@ -26,6 +29,7 @@ public final class PostgresConnection {
         ("keepalives_interval", "2"),
         ("keepalives_count", "2"),
         ("tcp_user_timeout", "5000"),
+        ("options", "-c idle_in_transaction_session_timeout=10000"),
     ]
 
     /// Connects to `connection`, a `postgres://` URL or a `key=value` string (`PQconnectdbParams`
