@@ -173,7 +173,9 @@ extension Deck {
     private func finishLoad(_ index: Int, ticket: Int, outcome: Result<Info, PanelError>?) {
         guard let load = panels[index].load, load.ticket == ticket, let outcome else { return }
         endLoad(index)
-        let cause = PanelChange.Cause.load(clock.now - load.startedAt)
+        let duration = clock.now - load.startedAt
+        panels[index].latestLoadDuration = duration
+        let cause = PanelChange.Cause.load(duration)
         if load.quiet, panels[index].shows(outcome) {
             let state: ViewState = switch outcome {
             case .success(let info): .loaded(info)

@@ -36,6 +36,8 @@ struct PanelRuntime {
     /// The id of the recovery option at work; its card shows the preloader meanwhile.
     var recovering: String?
     var load: Load?
+    /// How long the newest load that ended ran; nil before the first and after a reset.
+    var latestLoadDuration: Duration?
     /// When the newest load asked for by hand started: the next one keeps a floor after it.
     var lastManualLoadStart: Duration?
     /// A load asked for by hand waits for the next timer, which was moved up for it.
@@ -88,6 +90,7 @@ struct PanelRuntime {
 
     mutating func reset() {
         history.reset()
+        latestLoadDuration = nil
         stale = false
         restored = false
     }

@@ -10,19 +10,24 @@ import Testing
         let test = await TestDeck { Panel("p", title: "P") { try loader.load() }.refresh(every: .seconds(5)) }
         await test.deck.start()
         await test.advance(to: .milliseconds(500))
-        await test.until { $0.phase == .loaded }
+        let loaded = await test.until { $0.phase == .loaded }
+        #expect(loaded?.loadMs == 500, "the first load holds the minimum loading time")
         let published = test.states().count
-        // An unchanged refresh records and sends nothing.
+        // An unchanged refresh records nothing: the state it publishes differs in its load time alone.
         await test.advance(to: .milliseconds(5500))
         await test.eventually { loader.callCount == 2 ? true : nil }
         await test.settle()
-        #expect(test.states().count == published)
+        #expect(test.states().count == published + 1)
+        var measured = test.states().last
+        #expect(measured?.loadMs == 0)
+        measured?.loadMs = loaded?.loadMs
+        #expect(measured == loaded)
         // A changed one, answering before the background loading delay, records only its result.
         await test.advance(to: .milliseconds(10500))
         let changed = await test.until { $0.latestValidInfo == .two }
         #expect(changed?.history.map(\.at) == [0, 0, 500, 10500].map { TestDeck.date(at: .milliseconds($0)) })
         #expect(changed?.history.map(\.state) == [.initial, .loading, .loaded, .loaded])
-        #expect(test.states().count == published + 1)
+        #expect(test.states().count == published + 2)
     }
 
     @Test func panelsSharingAnIntervalSpreadTheirFirstRefreshesOverIt() async {
