@@ -9,11 +9,10 @@ struct PanelRuntime {
         let startedAt: Duration
         /// A manual retry started or joined it: its outcome is reported even without a transition.
         var manual: Bool
-        /// Nothing is recorded of it yet: a quiet refresh before its `backgroundLoadingDelay`.
+        /// Nothing of it is shown: a check nobody asked for of a panel that shows a result, until
+        /// a person asks for it too.
         var quiet: Bool
         let task: Task<Void, Never>
-        /// Records `loading` once a quiet load has lasted long enough to be seen.
-        var reveal: DeckClock.Alarm?
         /// Whether the loader waits for its turn behind a limit of its source.
         let turn: TurnWait
     }
@@ -106,7 +105,6 @@ struct PanelRuntime {
 
     /// Forgets the load in flight (finished or abandoned) and what it showed.
     mutating func endLoad() {
-        load?.reveal?.cancel()
         load = nil
         retry = nil
         if recovering == RecoveryOption.retryId { recovering = nil }
