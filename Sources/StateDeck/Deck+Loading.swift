@@ -115,12 +115,12 @@ extension Deck {
         let quiet = quietly && !manual && panels[index].history.latestNonLoading != nil
         let turn = TurnWait(shown: !quiet)
         let task = Task { [runner] in
-            let outcome = await runner.run(panel, startedAt: start, holdingMinimum: !quiet) { waiting in
+            let answer = await runner.run(panel, startedAt: start, holdingMinimum: !quiet) { waiting in
                 if turn.set(waiting) { await self.showWaiting(index: index, ticket: ticket) }
             } willRetry: { retry in
                 await self.plan(retry, index: index, ticket: ticket)
             }
-            self.finishLoad(index, ticket: ticket, outcome: outcome)
+            self.finishLoad(index, ticket: ticket, answer: answer)
         }
         loadsInFlight += 1
         panels[index].load = PanelRuntime.Load(
@@ -164,10 +164,12 @@ extension Deck {
         }
     }
 
-    private func finishLoad(_ index: Int, ticket: Int, outcome: Result<Info, PanelError>?) {
-        guard let load = panels[index].load, load.ticket == ticket, let outcome else { return }
+    private func finishLoad(_ index: Int, ticket: Int, answer: Runner.Answer?) {
+        guard let load = panels[index].load, load.ticket == ticket, let answer else { return }
         endLoad(index)
-        let duration = clock.now - load.startedAt
+        let outcome = answer.outcome
+        // From the start to the answer, retries included: not the minimum loading time it was held.
+        let duration = answer.answeredAt - load.startedAt
         panels[index].latestLoadDuration = duration
         let cause = PanelChange.Cause.load(duration)
         if load.quiet, panels[index].shows(outcome) {
