@@ -192,8 +192,8 @@ let package = Package(
         .testTarget(
             name: "StateDeckServerTests",
             dependencies: [
-                "StateDeckServer", "StateDeck", "StateDeckHistory", "StateDeckSQLite", "SQLite", "MicroHTTP",
-                "DeckTestSupport", "TestSupport", "Locking",
+                "StateDeckServer", "StateDeck", "StateDeckHistory", "StateDeckSQLite", "StateDeckSources", "SQLite",
+                "MicroHTTP", "DeckTestSupport", "TestSupport", "Locking",
             ]
         ),
         // `statedeck` itself, run as a child process.

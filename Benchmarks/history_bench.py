@@ -6,13 +6,16 @@ from __future__ import annotations
 
 import json
 import shutil
+import sqlite3
 import statistics
 import subprocess
 import tempfile
 import time
 import urllib.request
 from datetime import datetime, timedelta, timezone
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from threading import Thread
 
 
 def median(values):
@@ -137,6 +140,7 @@ def bench_history(args, statedeck, report, run):
             "| query | median (ms) | p95 (ms) |", "| --- | --- | --- |",
             *[f"| {name} | {median(v):.1f} | {percentile(v, 0.95):.1f} |" for name, v in times.items()], ""]
 
+        sections += per_panel_day(args, statedeck, run, workdir, report)
         sections += recording_cost(args, statedeck, run, workdir, report)
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
@@ -188,3 +192,111 @@ def recording_cost(args, statedeck, run, workdir: Path, report):
         "", f"Recording adds {added * 100:+.0f} % to the deck's CPU, the median of the rounds' ratios "
         "(target: at most +10 %); the rest of one round's difference is the host's noise, which moves the "
         "same configuration by as much between rounds.", ""]
+
+
+FLAP_SECONDS = 60
+# Each kind of panel with what its path answers.
+KINDS = {"steady": "steady (200 at once)", "slow": "slow (200 after 0.5 s)",
+         "flapping": "flapping (200 and 503 a minute each)"}
+
+
+class StatusHandler(BaseHTTPRequestHandler):
+    """`/steady` always answers 200, `/slow` too after half a second; `/flap/<i>` answers 200 for a
+    minute, then 503 for a minute, each panel's minutes shifted by its number so that they do not
+    all turn at once."""
+
+    def do_GET(self):
+        status, body = 200, b'{"ok": true}'
+        if self.path == "/slow":
+            time.sleep(0.5)
+        if self.path.startswith("/flap/"):
+            shift = int(self.path.rsplit("/", 1)[1]) % FLAP_SECONDS
+            if int((time.time() + shift) // FLAP_SECONDS) % 2:
+                status, body = 503, b'{"ok": false}'
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *_):
+        pass
+
+
+def row_counts(path: Path) -> dict:
+    """Rows of changes and of each resolution's tallies, by kind of panel (`steady-…`, `slow-…`,
+    `flapping-…`), read beside the running server (the file is in WAL mode)."""
+    with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as db:
+        counts = {}
+        for kind in KINDS:
+            counts[kind] = {
+                "changes": db.execute("SELECT count(*) FROM changes JOIN panels ON panels.id = changes.panel "
+                                      "WHERE panels.name LIKE ?", (kind + "-%",)).fetchone()[0],
+                **{name: db.execute("SELECT count(*) FROM tallies JOIN panels ON panels.id = tallies.panel "
+                                    "WHERE panels.name LIKE ? AND resolution = ?", (kind + "-%", seconds)).fetchone()[0]
+                   for name, seconds in (("minute", 60), ("hour", 3600), ("day", 86400))},
+            }
+        return counts
+
+
+def bytes_per_row(path: Path) -> dict:
+    """On-disk bytes per row of changes (with its index) and of tallies, from SQLite's page
+    statistics (`dbstat`): the pages each table and index use, over its rows."""
+    with sqlite3.connect(str(path)) as db:
+        pages = dict(db.execute("SELECT name, sum(pgsize) FROM dbstat GROUP BY name").fetchall())
+        changes = db.execute("SELECT count(*) FROM changes").fetchone()[0]
+        tallies = db.execute("SELECT count(*) FROM tallies").fetchone()[0]
+    return {"change": (pages.get("changes", 0) + pages.get("changes_by_panel", 0)) / max(changes, 1),
+            "tally": pages.get("tallies", 0) / max(tallies, 1)}
+
+
+def per_panel_day(args, statedeck, run, workdir: Path, report):
+    """Rows and bytes a day of real http panels, steady and flapping, at `refresh: 15s`: a real
+    window of real checks against a local server, extrapolated to a day and to 1,000 panels over
+    7 days (changes are kept 7 days, minute tallies 24 hours)."""
+    panels, warmup, window = (50, 20, 60) if args.quick else (100, 30, 300)
+    service = ThreadingHTTPServer(("127.0.0.1", 0), StatusHandler)
+    Thread(target=service.serve_forever, daemon=True).start()
+    base = f"http://127.0.0.1:{service.server_address[1]}"
+    paths = {"steady": lambda i: "/steady", "slow": lambda i: "/slow", "flapping": lambda i: f"/flap/{i}"}
+    deck = {"title": "History per panel-day", "statedeckPanel": False,
+            "panels": [{"id": f"{kind}-{i}", "http": {"url": base + paths[kind](i)}, "refresh": "15s"}
+                       for kind in KINDS for i in range(panels)]}
+    path = workdir / "day-deck.json"
+    path.write_text(json.dumps(deck))
+    data = workdir / "day-data"
+    server = run.start_statedeck(statedeck, config=str(path), extra=["--data", str(data)], debug=False)
+    try:
+        # Past the first loads (recorded once per start, not per day) and the first refreshes.
+        time.sleep(warmup)
+        before = row_counts(data / "history.sqlite3")
+        time.sleep(window)
+        after = row_counts(data / "history.sqlite3")
+    finally:
+        server.stop()
+        service.shutdown()
+    sizes = bytes_per_row(data / "history.sqlite3")
+    days = window / 86400
+    tally_rows_per_day = 1440 + 24 + 1
+    results, rows = {}, []
+    for kind, name in KINDS.items():
+        changes_per_day = (after[kind]["changes"] - before[kind]["changes"]) / panels / days
+        day_bytes = changes_per_day * sizes["change"] + tally_rows_per_day * sizes["tally"]
+        # 1,000 panels, 7 days: a week of changes, the newest 24 hours of minutes, 7 days of hours and days.
+        week_bytes = 1000 * (7 * changes_per_day * sizes["change"] + (1440 + 7 * 24 + 7) * sizes["tally"])
+        results[kind] = {"changes_per_panel_day": changes_per_day, "bytes_per_panel_day": day_bytes,
+                         "week_1000_bytes": week_bytes}
+        rows.append(f"| {name} | {changes_per_day:,.0f} | {tally_rows_per_day:,} | "
+                    f"{day_bytes / 1024:,.0f} | {week_bytes / 2**20:,.0f} |")
+    report["history_per_panel_day"] = {"window_seconds": window, "panels_each": panels, "bytes_per_row": sizes,
+                                       "rows_before": before, "rows_after": after, **results}
+    return [
+        f"**Per panel-day, real checks.** {panels} http panels of each kind, `refresh: 15s`, "
+        f"against a local server, history in SQLite; the rows each kind added over a real {window} s window "
+        f"(after {warmup} s, past the first loads), extrapolated to a day. Bytes per row from SQLite's page "
+        f"statistics at the end: {sizes['change']:.0f} per change (with its index), {sizes['tally']:.0f} per "
+        "tally. Tallies are per minute, hour and day whatever happens (1,440 + 24 + 1 rows a panel-day; minutes "
+        "kept 24 hours). 1,000 panels over 7 days is computed from these rates (a week of changes, a day of "
+        "minutes, a week of hours and days), not run for a week.", "",
+        "| panels | changes a panel-day | tally rows a panel-day | KiB a panel-day | MiB, 1,000 panels over 7 days |",
+        "| --- | --- | --- | --- | --- |", *rows, ""]

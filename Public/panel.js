@@ -21,7 +21,7 @@ import { h, icon, button, whileBusy, replaceChildren, clockTime } from "./dom.js
 import { renderInfo, renderSkeleton } from "./info.js";
 import { renderErrorCard, retryLine } from "./error-card.js";
 import { withLoading, genericSkeleton } from "./loading.js";
-import { createPanelTimeline } from "./timeline.js";
+import { createPanelTimeline, loadTimeText } from "./timeline.js";
 import { renderLocations } from "./locations.js";
 
 /** @typedef {import('./types.js').PanelState} PanelState */
@@ -107,6 +107,7 @@ export function createPanelView(panelId, actions) {
   const body = h("div", { class: "panel-body", data: { testid: "panel-body" } });
   const phaseLabel = h("span", { class: "phase-label", data: { testid: "phase-label" } });
   const updated = h("time", { class: "updated" });
+  const loadTime = h("span", { class: "load-time", data: { testid: "load-time" }, attrs: { title: "How long the newest load took" } });
   const footerExtra = h("span", { class: "footer-extra" });
   const el = h(
     "section",
@@ -118,7 +119,7 @@ export function createPanelView(panelId, actions) {
       tools,
     ),
     body,
-    h("footer", { class: "panel-footer" }, phaseLabel, updated, footerExtra),
+    h("footer", { class: "panel-footer" }, phaseLabel, updated, loadTime, footerExtra),
   );
   const timeline = createPanelTimeline(panelId, {
     load: (query) => actions.uptime(panelId, query),
@@ -356,6 +357,9 @@ export function createPanelView(panelId, actions) {
     updated.textContent = when ? `since ${when}` : "";
     if (s.since) updated.setAttribute("datetime", s.since);
     else updated.removeAttribute("datetime");
+    // The server's own field, sent with each change: checks that show the same result send
+    // nothing, so this is the newest load time as of the newest change or snapshot.
+    loadTime.textContent = typeof s.loadMs === "number" && s.phase !== "initial" ? `took ${loadTimeText(s.loadMs)}` : "";
     replaceChildren(footerExtra, view === "loaded" && !s.stale && s.retry ? retryLine(s.retry) : null);
 
     if (focusKey) restoreFocus(focusKey);

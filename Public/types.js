@@ -128,6 +128,8 @@
  * @property {PanelLocation[] | null} [locations] how the panel fares from each place it is checked from,
  *   the server's own first; null while it is checked from the server's place only
  * @property {string | null} [locationsSummary] the server's one line over `locations`
+ * @property {number | null} [loadMs] how long the newest load ran, in ms; sent with each change, never
+ *   alone (a check whose result is the one shown sends no event)
  */
 
 /**

@@ -6,19 +6,12 @@ public struct HTTPClientResponse: Sendable {
     /// The header fields in order.
     public var headers: [(name: String, value: String)]
     public var body: [UInt8]
-    /// How long the exchange took, from the request's turn to the answer's last byte, redirects
-    /// included: time waiting in line for the turn is not in it.
-    public var duration: Duration
 
-    public init(
-        status: Int = 0, reason: String = "", headers: [(name: String, value: String)] = [], body: [UInt8] = [],
-        duration: Duration = .zero
-    ) {
+    public init(status: Int = 0, reason: String = "", headers: [(name: String, value: String)] = [], body: [UInt8] = []) {
         self.status = status
         self.reason = reason
         self.headers = headers
         self.body = body
-        self.duration = duration
     }
 
     /// The first value of the header field `name`, matched without regard to case.

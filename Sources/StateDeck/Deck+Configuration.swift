@@ -22,11 +22,6 @@ extension Deck {
         public var maximumInfoSize = 64 << 10
         /// The most items a loaded `Info` may list (1,000): more is not a panel, it is a report.
         public var maximumInfoItems = 1_000
-        /// How long a load nobody asked for (a scheduled refresh, a watched file) of a panel that
-        /// shows a result runs before the panel shows `loading` (300 ms): a faster one shows only
-        /// its result, and sends nothing when the result is the one shown. Loads a person asks for
-        /// show `loading` at once, held for the panel's minimum loading time.
-        public var backgroundLoadingDelay: Duration = .milliseconds(300)
         /// The shortest time between the starts of two loads of one panel asked for by hand
         /// (1 s): a retry sooner than that joins one load at the floor, so no client can
         /// hammer a source by clicking or scripting retries.

@@ -84,8 +84,8 @@ extension Deck {
     }
 
     /// Loads the panel again now as a scheduled load would (a watched file changed, say): quietly
-    /// (see ``Configuration/backgroundLoadingDelay``), with no outcome toast unless the outcome is
-    /// a transition, and nothing while a debug state pins it.
+    /// (see ``startLoad(_:manual:quietly:)``), with no outcome toast unless the outcome is a
+    /// transition, and nothing while a debug state pins it.
     public func refresh(panel id: String) throws(DeckError) {
         reload(try index(of: id), quietly: true)
     }
@@ -93,10 +93,11 @@ extension Deck {
     /// Starts a load of panel `index` unless one is in flight (single flight). A retry waiting
     /// for the floor joins whichever load comes first.
     ///
-    /// A quiet load of a panel that shows a result records nothing until it has lasted
-    /// `backgroundLoadingDelay`: a faster one records only its result, and nothing at all when
-    /// the result is the one shown, so a panel refreshed every second sends no event while its
-    /// source does not change.
+    /// A quiet load of a panel that shows a result is a check: nothing of it is shown while it
+    /// runs (no `loading`, no turn waited for, no retry planned), and it records only its result,
+    /// nothing at all when the result is the one shown. So a panel refreshed every second sends no
+    /// event and writes no history while its source does not change, however slow the source
+    /// or however many attempts a check takes. A person asking for a load meanwhile shows it.
     @discardableResult
     func startLoad(_ index: Int, manual: Bool, quietly: Bool = false) -> RetryResult {
         let manual = manual || panels[index].manualLoadPending
@@ -114,32 +115,24 @@ extension Deck {
         let quiet = quietly && !manual && panels[index].history.latestNonLoading != nil
         let turn = TurnWait(shown: !quiet)
         let task = Task { [runner] in
-            let outcome = await runner.run(panel, startedAt: start, holdingMinimum: !quiet) { waiting in
+            let answer = await runner.run(panel, startedAt: start, holdingMinimum: !quiet) { waiting in
                 if turn.set(waiting) { await self.showWaiting(index: index, ticket: ticket) }
             } willRetry: { retry in
                 await self.plan(retry, index: index, ticket: ticket)
             }
-            self.finishLoad(index, ticket: ticket, outcome: outcome)
+            self.finishLoad(index, ticket: ticket, answer: answer)
         }
         loadsInFlight += 1
         panels[index].load = PanelRuntime.Load(
             ticket: ticket, startedAt: start, manual: manual, quiet: quiet, task: task, turn: turn)
-        if quiet {
-            let shownAt = start + configuration.backgroundLoadingDelay
-            panels[index].load?.reveal = clock.alarm(at: shownAt) { [weak self] in
-                await self?.showLoading(index, ticket: ticket)
-            }
-        } else {
-            record(.loading, in: index, cause: .view)
-        }
+        if !quiet { record(.loading, in: index, cause: .view) }
         return RetryResult(coalesced: false)
     }
 
-    /// Records `loading` for the quiet load `ticket` if it still runs unseen.
+    /// Records `loading` for the quiet load `ticket`, which a person asked for too.
     private func showLoading(_ index: Int, ticket: Int) {
         guard let load = panels[index].load, load.ticket == ticket, load.quiet else { return }
         panels[index].load?.quiet = false
-        panels[index].load?.reveal?.cancel()
         load.turn.show()
         record(.loading, in: index, cause: .view)
     }
@@ -162,18 +155,23 @@ extension Deck {
         panels[index].endLoad()
     }
 
+    /// Shows the retry coming next, unless the load is a quiet check.
     private func plan(_ retry: Runner.Retry, index: Int, ticket: Int) {
-        guard panels[index].load?.ticket == ticket else { return }
+        guard let load = panels[index].load, load.ticket == ticket, !load.quiet else { return }
         let nextAt = configuration.now().addingTimeInterval((retry.startsAt - clock.now) / .seconds(1))
         update(index) {
             $0.retry = RetryStatus(attempt: retry.attempt, of: $0.panel.retryPolicy.attempts, nextAt: nextAt)
         }
     }
 
-    private func finishLoad(_ index: Int, ticket: Int, outcome: Result<Info, PanelError>?) {
-        guard let load = panels[index].load, load.ticket == ticket, let outcome else { return }
+    private func finishLoad(_ index: Int, ticket: Int, answer: Runner.Answer?) {
+        guard let load = panels[index].load, load.ticket == ticket, let answer else { return }
         endLoad(index)
-        let cause = PanelChange.Cause.load(clock.now - load.startedAt)
+        let outcome = answer.outcome
+        // From the start to the answer, retries included: not the minimum loading time it was held.
+        let duration = answer.answeredAt - load.startedAt
+        panels[index].latestLoadDuration = duration
+        let cause = PanelChange.Cause.load(duration)
         if load.quiet, panels[index].shows(outcome) {
             let state: ViewState = switch outcome {
             case .success(let info): .loaded(info)

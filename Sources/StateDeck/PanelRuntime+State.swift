@@ -23,7 +23,8 @@ extension PanelRuntime {
             restored: restored,
             queued: load?.turn.isWaiting ?? false,
             locations: locations,
-            locationsSummary: locations.map(PanelLocation.summary(of:))
+            locationsSummary: locations.map(PanelLocation.summary(of:)),
+            loadMs: latestLoadDuration.map { Int(($0 / .milliseconds(1)).rounded()) }
         )
     }
 

@@ -9,11 +9,10 @@ struct PanelRuntime {
         let startedAt: Duration
         /// A manual retry started or joined it: its outcome is reported even without a transition.
         var manual: Bool
-        /// Nothing is recorded of it yet: a quiet refresh before its `backgroundLoadingDelay`.
+        /// Nothing of it is shown: a check nobody asked for of a panel that shows a result, until
+        /// a person asks for it too.
         var quiet: Bool
         let task: Task<Void, Never>
-        /// Records `loading` once a quiet load has lasted long enough to be seen.
-        var reveal: DeckClock.Alarm?
         /// Whether the loader waits for its turn behind a limit of its source.
         let turn: TurnWait
     }
@@ -36,6 +35,8 @@ struct PanelRuntime {
     /// The id of the recovery option at work; its card shows the preloader meanwhile.
     var recovering: String?
     var load: Load?
+    /// How long the newest load that ended ran; nil before the first and after a reset.
+    var latestLoadDuration: Duration?
     /// When the newest load asked for by hand started: the next one keeps a floor after it.
     var lastManualLoadStart: Duration?
     /// A load asked for by hand waits for the next timer, which was moved up for it.
@@ -88,6 +89,7 @@ struct PanelRuntime {
 
     mutating func reset() {
         history.reset()
+        latestLoadDuration = nil
         stale = false
         restored = false
     }
@@ -103,7 +105,6 @@ struct PanelRuntime {
 
     /// Forgets the load in flight (finished or abandoned) and what it showed.
     mutating func endLoad() {
-        load?.reveal?.cancel()
         load = nil
         retry = nil
         if recovering == RecoveryOption.retryId { recovering = nil }

@@ -2,7 +2,7 @@ extension PanelState: Encodable {
     private enum CodingKeys: String, CodingKey {
         case id, title, group, phase, isInitialLoading, isLoading, latestValidInfo, latestInfo
         case latestValidError, latestError, latestNonLoading, modifyingIds, history, presentation
-        case placeholder, retry, debugPinned, stale, restored, queued, locations, locationsSummary
+        case placeholder, retry, debugPinned, stale, restored, queued, locations, locationsSummary, loadMs
     }
 
     /// Every documented field is written, nil ones as JSON null.
@@ -30,6 +30,7 @@ extension PanelState: Encodable {
         try container.encode(queued, forKey: .queued)
         try container.encode(locations, forKey: .locations)
         try container.encode(locationsSummary, forKey: .locationsSummary)
+        try container.encode(loadMs, forKey: .loadMs)
     }
 }
 

@@ -43,6 +43,10 @@ public struct PanelState: Sendable, Equatable {
     public var locations: [PanelLocation]? = nil
     /// One line over `locations`, such as "Down from eu-west only"; nil without locations.
     public var locationsSummary: String? = nil
+    /// How long the newest load ran, in whole milliseconds, from its start to its answer (not the
+    /// minimum loading time that held the answer back), whether its result was recorded or was
+    /// the one shown already; nil before the first load ends and after a reset.
+    public var loadMs: Int? = nil
 
     /// What the panel shows: its valid info, else its valid error, else nothing.
     public var latestNonLoading: Outcome? {

@@ -19,6 +19,13 @@ struct Runner: Sendable {
         var startsAt: Duration
     }
 
+    /// A load's outcome, and when it came: the minimum loading time may have held it back since,
+    /// and that wait is not the source's.
+    struct Answer: Sendable {
+        var outcome: Result<Info, PanelError>
+        var answeredAt: Duration
+    }
+
     /// Loads `panel`, which began loading at `start`; with `holdingMinimum`, the answer waits
     /// until the panel's minimum loading time has passed. Returns nil when cancelled. It runs on
     /// the caller's executor (the deck's actor, which waits for nothing meanwhile): each hop to
@@ -29,17 +36,18 @@ struct Runner: Sendable {
         holdingMinimum: Bool = true,
         waiting: @escaping @Sendable (Bool) async -> Void,
         willRetry: @Sendable (Retry) async -> Void
-    ) async -> Result<Info, PanelError>? {
+    ) async -> Answer? {
         var retry = Retry(attempt: 1, startsAt: start)
         while true {
             let outcome = await attempt(panel, startedAt: retry.startsAt, waiting: waiting)
             guard case .failure(let error) = outcome,
                 let delay = panel.retryPolicy.delay(after: retry.attempt, failedWith: error, random: random)
             else {
+                let answer = Answer(outcome: outcome, answeredAt: clock.now)
                 // Answers are held back until the minimum loading time has passed.
                 let shownUntil = holdingMinimum ? start + panel.minimumLoadingTime : start
                 guard (try? await clock.sleep(until: shownUntil)) != nil else { return nil }
-                return outcome
+                return answer
             }
             retry = Retry(attempt: retry.attempt + 1, startsAt: clock.now + delay)
             await willRetry(retry)

@@ -5,8 +5,8 @@ import Locking
 ///
 /// A lock rather than a message to the deck: behind a busy source almost every load waits, and
 /// telling the deck's actor twice per load doubled the thread hand-offs of a check. The deck only
-/// needs to hear of it while the load is shown; a quiet refresh's wait is read when it is
-/// revealed, or never.
+/// needs to hear of it while the load is shown; a quiet check's wait is read when a person asks
+/// for the load too, or never.
 final class TurnWait: Sendable {
     private struct State {
         var waiting = false

@@ -17,6 +17,10 @@ import StateDeck
 ///
 /// `history` stays on `GET /api/panels/{id}`; the stream carries only `since`, when the newest
 /// state began.
+///
+/// `loadMs` is a measurement, not a change: a patch that would say nothing else is empty (a load
+/// whose result is the one shown sends no event), and every patch that is sent carries it, so a
+/// page holds the newest load time of each change whatever it missed between them.
 struct PanelPatch: Encodable {
     let old: PanelState?
     let new: PanelState
@@ -27,16 +31,16 @@ struct PanelPatch: Encodable {
         self.new = new
     }
 
-    /// Whether the patch says nothing beyond the panel's id.
+    /// Whether the patch says nothing beyond the panel's id and its measurements.
     var isEmpty: Bool {
         guard let old else { return false }
-        return Self.fields.allSatisfy { $0.isUnchanged(old, new) }
+        return Self.fields.allSatisfy { $0.isMeasurement || $0.isUnchanged(old, new) }
     }
 
     private enum CodingKeys: String, CodingKey {
         case id, title, group, phase, since, isInitialLoading, isLoading, latestValidInfo, latestInfo
         case latestValidError, latestError, modifyingIds, presentation, placeholder, retry, debugPinned, stale
-        case restored, queued, locations, locationsSummary
+        case restored, queued, locations, locationsSummary, loadMs
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -62,7 +66,8 @@ struct PanelPatch: Encodable {
     }
 
     private func travels(_ field: Field) -> Bool {
-        old.map { !field.isUnchanged($0, new) } ?? !field.isDefault(new)
+        guard let old else { return !field.isDefault(new) }
+        return !field.isUnchanged(old, new) || field.isMeasurement && !field.isDefault(new)
     }
 
     /// One field of the state: how it compares, what its default is and how it is written, through
@@ -73,6 +78,8 @@ struct PanelPatch: Encodable {
         let isDefault: @Sendable (PanelState) -> Bool
         let encode: @Sendable (PanelState, inout KeyedEncodingContainer<CodingKeys>) throws -> Void
         let write: @Sendable (PanelState, JSONBytesEncoder.Writer) throws -> Void
+        /// A measurement travels with every patch but makes none alone.
+        var isMeasurement = false
 
         // Fields are read through functions (key path literals become them), not `KeyPath`
         // values, whose generic projection cost more than the comparison.
@@ -101,6 +108,15 @@ struct PanelPatch: Encodable {
                     if let text = read(state) { writer.string(text) } else { writer.literal("null") }
                 }
             )
+        }
+
+        /// A measurement, null by default.
+        static func measurement<Value: Encodable & Equatable & Sendable>(
+            _ key: CodingKeys, _ read: @escaping @Sendable (PanelState) -> Value?
+        ) -> Field {
+            var field = value(key, read, default: nil)
+            field.isMeasurement = true
+            return field
         }
 
         /// A flag, false by default.
@@ -150,6 +166,7 @@ struct PanelPatch: Encodable {
         .flag(.queued, \.queued),
         .value(.locations, \.locations, default: nil),
         .text(.locationsSummary, \.locationsSummary, default: nil),
+        .measurement(.loadMs, \.loadMs),
     ]
 }
 

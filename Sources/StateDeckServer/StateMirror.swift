@@ -103,16 +103,20 @@ final class StateMirror: Sendable {
             guard let old = contents.withLock({ $0.generation == generation ? .some($0.panels[panel.id]) : nil })
             else { return }
             let patch = PanelPatch(from: old, to: panel)
-            guard !patch.isEmpty, let bytes = try? encoder.encode(patch) else { return }
+            // A patch of measurements alone (a load whose result is the one shown) is held for
+            // the documents and the next patch, and sent to no stream.
+            let bytes = patch.isEmpty ? nil : try? encoder.encode(patch)
+            if !patch.isEmpty, bytes == nil { return }
             let current = contents.withLock { contents in
                 guard contents.generation == generation else { return false }
                 if contents.panels.updateValue(panel, forKey: panel.id) == nil {
                     contents.order.append(panel.id)
                 }
                 contents.compact[panel.id] = nil
+                if bytes == nil { contents.document = nil }
                 return true
             }
-            if current { relay.relay(event: "panel", data: String(decoding: bytes, as: UTF8.self), panel: panel.id) }
+            if current, let bytes { relay.relay(event: "panel", data: String(decoding: bytes, as: UTF8.self), panel: panel.id) }
         case .toast(let toast):
             guard let bytes = try? encoder.encode(toast) else { return }
             let current = contents.withLock { contents in

@@ -10,7 +10,7 @@ import Musl
 /// deadline has passed, so it must be short: resume a waiter, start a task.
 ///
 /// Cheaper than a Dispatch timer per deadline (what `Task.sleep` arms) at thousands of deadlines a
-/// second, most of them cancelled before they are due (a load's timeout, its delayed reveal):
+/// second, most of them cancelled before they are due (a load's timeout):
 /// setting one is a heap insertion, cancelling one a removal from the table, and neither wakes a
 /// thread unless the earliest deadline moves up. Dispatch reprograms a timer file and wakes its
 /// manager thread for each.

@@ -10,6 +10,7 @@ extension Live {
             "id", "title", "group", "phase", "isInitialLoading", "isLoading", "latestValidInfo", "latestInfo",
             "latestValidError", "latestError", "latestNonLoading", "modifyingIds", "history",
             "presentation", "placeholder", "retry", "debugPinned", "stale", "restored", "queued", "locations", "locationsSummary",
+            "loadMs",
         ]
 
         // MARK: GET /api/state and /api/panels/{id}

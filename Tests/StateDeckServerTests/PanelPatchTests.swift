@@ -7,7 +7,7 @@ import Testing
 /// The panel patches of PROTOCOL.md's "Panels on the wire", encoded without a server.
 @Suite struct PanelPatchTests {
     static let start = Date(timeIntervalSince1970: 1_795_341_600)
-    static let info = Info(summary: "HTTP 200 in 3 ms", fields: [Info.Field("Status", "200"), Info.Field("Latency", "3 ms")])
+    static let info = Info(summary: "HTTP 200", fields: [Info.Field("Status", "200"), Info.Field("Version", "1.2.3")])
 
     /// The state of an http-like panel `api-0042` after the debug commands `steps`, each a second
     /// after the one before.
@@ -43,12 +43,29 @@ import Testing
         let toLoading = try json(PanelPatch(from: loaded, to: reloading))
         #expect(Set(toLoading.keys) == ["id", "phase", "isLoading", "since"])
         #expect(toLoading["isLoading"] as? Bool == true)
-        let newInfo = Info(summary: "HTTP 200 in 4 ms", fields: [Info.Field("Status", "200"), Info.Field("Latency", "4 ms")])
+        let newInfo = Info(summary: "HTTP 200", fields: [Info.Field("Status", "200"), Info.Field("Version", "1.2.4")])
         let reloaded = try await Self.state(after: [.loading, .loaded(Self.info), .loading, .loaded(newInfo)])
         let toLoaded = PanelPatch(from: reloading, to: reloaded)
         #expect(Set(try json(toLoaded).keys) == ["id", "phase", "isLoading", "latestValidInfo", "since"])
         // With its SSE framing (`event: panel`, a 16-digit id, `data: `), still under 300 bytes.
         #expect(try size(toLoaded) + 45 < 300)
+    }
+
+    @Test func theLoadTimeMakesNoPatchAloneAndTravelsWithEveryOther() async throws {
+        var loaded = try await Self.state(after: [.loading, .loaded(Self.info)])
+        loaded.loadMs = 4
+        var measured = loaded
+        measured.loadMs = 6
+        #expect(PanelPatch(from: loaded, to: measured).isEmpty, "a load whose result is the one shown sends no event")
+        var reloading = try await Self.state(after: [.loading, .loaded(Self.info), .loading])
+        reloading.loadMs = 6
+        let toLoading = try json(PanelPatch(from: measured, to: reloading))
+        #expect(toLoading["loadMs"] as? Int == 6, "unchanged since the held state, carried all the same")
+        #expect(try json(PanelPatch(from: nil, to: measured))["loadMs"] as? Int == 6)
+        let reset = try await Self.state(after: [.loading, .loaded(Self.info), .reset])
+        #expect(reset.loadMs == nil)
+        #expect(try json(PanelPatch(from: measured, to: reset))["loadMs"] is NSNull, "a reset clears it")
+        #expect(try json(PanelPatch(from: nil, to: reset))["loadMs"] == nil, "the compact form leaves out null")
     }
 
     @Test func aChangeOfAnotherPlaceCarriesOnlyTheLocationsAndTheirLine() async throws {

@@ -1,6 +1,7 @@
 import Foundation
 import StateDeck
 import StateDeckNotifications
+import TestSupport
 import Testing
 @testable import StateDeckSources
 

@@ -10,14 +10,15 @@ import Testing
         let test = await TestDeck { Panel("p", title: "P") { try loader.load() }.refresh(every: .seconds(5)) }
         await test.deck.start()
         await test.advance(to: .milliseconds(500))
-        await test.until { $0.phase == .loaded }
+        let loaded = await test.until { $0.phase == .loaded }
+        #expect(loaded?.loadMs == 0, "the minimum loading time it was held is not the load's")
         let published = test.states().count
-        // An unchanged refresh records and sends nothing.
+        // An unchanged refresh, as fast, records and sends nothing.
         await test.advance(to: .milliseconds(5500))
         await test.eventually { loader.callCount == 2 ? true : nil }
         await test.settle()
         #expect(test.states().count == published)
-        // A changed one, answering before the background loading delay, records only its result.
+        // A changed one records only its result.
         await test.advance(to: .milliseconds(10500))
         let changed = await test.until { $0.latestValidInfo == .two }
         #expect(changed?.history.map(\.at) == [0, 0, 500, 10500].map { TestDeck.date(at: .milliseconds($0)) })
@@ -56,12 +57,13 @@ import Testing
         await expectLoad(sharing[1], 3, at: 19_250)
     }
 
-    @Test func aSlowRefreshShowsLoadingAfterTheBackgroundDelay() async {
+    @Test func aSlowCheckShowsNothingUntilItsResultAndRecordsOnlyAChangedOne() async {
         let clock = TestClock<Duration>()
+        let answers = ScriptedLoader(.success(.one), .success(.one), .success(.two))
         let test = await TestDeck(clock: clock) {
             Panel("p", title: "P") {
                 try await clock.sleep(for: .seconds(1))
-                return .one
+                return try answers.load()
             }
             .minimumLoadingTime(.zero)
             .refresh(every: .seconds(5))
@@ -69,14 +71,35 @@ import Testing
         await test.deck.start()
         await test.advance(to: .seconds(1))
         await test.until { $0.phase == .loaded }
-        await test.advance(to: .milliseconds(6299))
-        await test.settle()
-        #expect(test.states().last?.isLoading == false, "not yet: it may still answer unseen")
-        await test.advance(to: .milliseconds(6300))
-        let loading = await test.until { $0.isLoading }
-        #expect(loading?.history.last?.at == TestDeck.date(at: .milliseconds(6300)))
+        let published = test.states().count
+        // The check from 6 s to 7 s answers what is shown: nothing while it runs, nothing after.
         await test.advance(to: .seconds(7))
-        await test.until { $0.phase == .loaded && !$0.isLoading }
+        await test.eventually { answers.callCount == 2 ? true : nil }
+        await test.settle()
+        #expect(test.states().count == published, "the same duration too, so not even loadMs changed")
+        // The check from 12 s to 13 s answers something else: its result alone is recorded.
+        await test.advance(to: .seconds(13))
+        let changed = await test.until { $0.latestValidInfo == .two }
+        #expect(changed?.history.map(\.state) == [.initial, .loading, .loaded, .loaded])
+        #expect(changed?.history.last?.at == TestDeck.date(at: .seconds(13)))
+        #expect(test.states().dropFirst(published).allSatisfy { !$0.isLoading }, "no loading was shown")
+    }
+
+    @Test func aCheckThatFailsAsBeforeRetriesUnseenAndRecordsNothing() async {
+        let loader = ScriptedLoader(.failure(.server))
+        let test = await TestDeck { Panel("p", title: "P") { try loader.load() }.refresh(every: .seconds(5)) }
+        await test.deck.start()
+        await test.advance(to: .seconds(4))
+        let failed = await test.until { $0.phase == .error && !$0.isLoading }
+        #expect(loader.callCount == 3, "the first load retried in sight")
+        #expect(test.states().contains { $0.retry != nil })
+        let published = test.states().count
+        await test.advance(to: .seconds(12))
+        await test.eventually { loader.callCount == 6 ? true : nil }
+        await test.settle()
+        let since = test.states().dropFirst(published)
+        #expect(since.allSatisfy { !$0.isLoading && $0.retry == nil }, "the check's attempts were not shown")
+        #expect(since.allSatisfy { $0.history == failed?.history }, "nor recorded")
     }
 
     @Test func aDeckDroppedWithoutStopEndsInsteadOfRefreshingForever() async throws {

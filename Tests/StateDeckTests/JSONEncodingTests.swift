@@ -79,7 +79,7 @@ import Testing
              "latestNonLoading": null, "modifyingIds": null,
              "history": [{"state": "initial", "at": "2026-11-22T10:00:00.123Z"}],
              "presentation": \(Self.presentation), "placeholder": null, "retry": null, "debugPinned": false, "stale": false, "restored": false, "queued": false,
-             "locations": null, "locationsSummary": null}
+             "locations": null, "locationsSummary": null, "loadMs": null}
             """)
     }
 
@@ -91,6 +91,7 @@ import Testing
         var runtime = PanelRuntime(Panel("api", title: "API") { .one }.recovery(), at: Self.date)
         runtime.history = history
         runtime.retry = RetryStatus(attempt: 2, of: 3, nextAt: Self.date)
+        runtime.latestLoadDuration = .microseconds(4_600)
         let options = #"[{"id": "try-again", "label": "Try again", "role": "primary"}, {"id": "cancel", "label": "Dismiss", "role": "cancel"}]"#
         let card = #"{"kind": "timeout", "title": "Timed out", "description": "\#(ErrorKind.timeout.message)", "icon": "clock", "showPreloader": false, "options": \#(options)}"#
         try expectJSON(runtime.state(), """
@@ -101,7 +102,7 @@ import Testing
                          {"state": "error", "at": "2026-11-22T10:00:00.123Z"}],
              "presentation": \(Self.presentation), "placeholder": null,
              "retry": {"attempt": 2, "of": 3, "nextAt": "2026-11-22T10:00:00.123Z"}, "debugPinned": false, "stale": false, "restored": false, "queued": false,
-             "locations": null, "locationsSummary": null}
+             "locations": null, "locationsSummary": null, "loadMs": 5}
             """)
     }
 

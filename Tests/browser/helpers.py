@@ -10,6 +10,7 @@ Selectors (data-testid unless noted) — the page keeps these stable for tests:
                        data-loading=true|false data-pinned=true|false data-stale=true|false>
                        VIEW is the ViewStateModifier branch: initial-loading | loaded | error | initial
   panel-body, panel-tools, panel-refresh, phase-label
+  load-time            the footer's "took 4 ms": the panel state's loadMs (empty without one)
   debug-badge          "debug" badge (visible while the panel is debugPinned)
   panel-offline-note   "May be stale" (visible while disconnected)
   skeleton             the redacted placeholder (or the generic skeleton when there is no placeholder)

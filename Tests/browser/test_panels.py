@@ -32,6 +32,22 @@ def test_first_load_shows_the_skeleton_then_the_info(make_server, page):
     expect(slow.locator(tid("loading"))).to_have_count(0)
 
 
+def test_the_card_shows_the_newest_load_time_from_its_own_field(server, open_page):
+    page = open_page(server)
+    slow = panel(page, "slow")
+    expect(slow).to_have_attribute("data-view", "loaded", timeout=20_000)
+    load_ms = server.panel("slow")["loadMs"]
+    assert isinstance(load_ms, int) and load_ms >= 1000, load_ms  # the command sleeps a second
+    expect(slow.locator(tid("load-time"))).to_have_text(f"took {load_ms / 1000:.1f} s")
+    assert "took" not in slow.locator(tid("info")).inner_text(), "the load time is not part of the info"
+    # A change carries the newest load time; the card draws it with the change.
+    inject_panel(page, {"id": "slow", "phase": "loaded", "loadMs": 7})
+    expect(slow.locator(tid("load-time"))).to_have_text("took 7 ms")
+    inject_panel(page, {"id": "slow", "phase": "initial", "latestValidInfo": None, "latestInfo": None,
+                        "loadMs": None})
+    expect(slow.locator(tid("load-time"))).to_have_text("")
+
+
 def test_forced_error_shows_the_card_with_the_right_title_and_buttons(server, open_page):
     page = open_page(server)
     alpha = panel(page, "alpha")

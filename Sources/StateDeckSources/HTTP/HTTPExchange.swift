@@ -5,7 +5,6 @@ import StateDeck
 struct HTTPExchange {
     let source: HTTPSource
     let response: HTTPClientResponse
-    let latency: Duration
 
     var status: Int { response.status }
     var text: String { String(decoding: response.body, as: UTF8.self) }
@@ -28,16 +27,18 @@ struct HTTPExchange {
         }
     }
 
-    /// Status and latency, then the picked fields, or an excerpt of the body when nothing is picked.
+    /// The status, then the picked fields, or an excerpt of the body when nothing is picked. The
+    /// latency is left out: it differs on every check, and info that differs is a change to
+    /// record and send, so the panel's `loadMs` carries it instead.
     func info() throws(PanelError) -> Info {
-        var fields = [Info.Field("Status", "\(status)"), Info.Field("Latency", latency.shortText)]
+        var fields = [Info.Field("Status", "\(status)")]
         let document = source.picks.isEmpty ? nil : try json()
         for pick in source.picks {
             guard let value = document?[pick.pointer] else { throw invalid("The JSON has nothing at \(pick.pointer).") }
             fields.append(Info.Field(pick.label, value.displayText))
         }
         let excerpt = text.trimmed().excerpt(limit: 2000)
-        return Info(summary: "HTTP \(status) in \(latency.shortText)", fields: fields,
+        return Info(summary: "HTTP \(status)", fields: fields,
                     text: source.picks.isEmpty && !excerpt.isEmpty ? excerpt : nil)
     }
 

@@ -2,8 +2,8 @@ import FoundationEssentials
 import HTTPClient
 import StateDeck
 
-/// Loads an http(s) endpoint: the status and latency, and fields picked from a JSON body or an
-/// excerpt of a text body. Failures are the catalogue's kinds (see `HTTPSource+Failures.swift`).
+/// Loads an http(s) endpoint: the status, and fields picked from a JSON body or an excerpt of a
+/// text body. Failures are the catalogue's kinds (see `HTTPSource+Failures.swift`).
 public struct HTTPSource: Sendable, Hashable {
     /// A field picked from a JSON body.
     public struct Pick: Sendable, Hashable {
@@ -71,7 +71,7 @@ public struct HTTPSource: Sendable, Hashable {
         } catch {
             throw try failure(for: error)
         }
-        let exchange = HTTPExchange(source: self, response: response, latency: response.duration)
+        let exchange = HTTPExchange(source: self, response: response)
         try exchange.validate()
         return try exchange.info()
     }

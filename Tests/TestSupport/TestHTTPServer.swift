@@ -1,24 +1,30 @@
 import Foundation
-import TestSupport
 
 /// A tiny HTTP/1.1 server on 127.0.0.1 for the tests: each path answers a canned response, on a
 /// thread per connection, then closes the connection.
-final class TestHTTPServer: Sendable {
-    struct Response: Sendable {
-        var status: Int
-        var headers: [String: String] = [:]
-        var body: String = ""
+public final class TestHTTPServer: Sendable {
+    public struct Response: Sendable {
+        public var status: Int
+        public var headers: [String: String]
+        public var body: String
         /// Waits this long before answering.
-        var delay: Duration = .zero
+        public var delay: Duration
+
+        public init(status: Int, headers: [String: String] = [:], body: String = "", delay: Duration = .zero) {
+            self.status = status
+            self.headers = headers
+            self.body = body
+            self.delay = delay
+        }
     }
 
-    let port: UInt16
+    public let port: UInt16
     private let listener: Int32
-    private let routes: [String: Response]
-    private let received = NSLock()
+    private let lock = NSLock()
+    nonisolated(unsafe) private var routes: [String: Response]
     nonisolated(unsafe) private var heads: [String] = []
 
-    init(routes: [String: Response]) throws {
+    public init(routes: [String: Response]) throws {
         self.routes = routes
         (listener, port) = try LoopbackListener.listen()
         Thread.detachNewThread { [self] in acceptLoop() }
@@ -29,13 +35,18 @@ final class TestHTTPServer: Sendable {
         close(listener)
     }
 
-    func url(_ path: String) -> URL {
+    public func url(_ path: String) -> URL {
         URL(string: "http://127.0.0.1:\(port)\(path)")!
     }
 
     /// The request heads received so far (request line and headers).
-    var requests: [String] {
-        received.withLock { heads }
+    public var requests: [String] {
+        lock.withLock { heads }
+    }
+
+    /// From now on `path` answers `response`.
+    public func answer(_ path: String, with response: Response) {
+        lock.withLock { routes[path] = response }
     }
 
     private func acceptLoop() {
@@ -47,9 +58,9 @@ final class TestHTTPServer: Sendable {
     private func answer(_ client: Int32) {
         defer { close(client) }
         let head = LoopbackListener.readHead(client)
-        received.withLock { heads.append(head) }
+        lock.withLock { heads.append(head) }
         let path = head.split(separator: " ").dropFirst().first.map(String.init) ?? "/"
-        let response = routes[path] ?? Response(status: 404, body: "no route")
+        let response = lock.withLock { routes[path] } ?? Response(status: 404, body: "no route")
         Thread.sleep(forTimeInterval: Double(response.delay.components.seconds)
             + Double(response.delay.components.attoseconds) / 1e18)
         let body = Array(response.body.utf8)
