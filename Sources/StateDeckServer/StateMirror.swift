@@ -295,18 +295,15 @@ extension StateMirror {
         contents.withLock { $0.replicated[id] }?.memory
     }
 
-    /// Keeps what an event another process published changes (a toast, the notice) and publishes
-    /// the event on this server's hub as `id`. A `snapshot` is this replica's own state document
-    /// at `id`: `replicate(header:order:panels:)` must have loaded the new deck first.
+    /// Keeps what an event another process published changes (the notice) and publishes the
+    /// event on this server's hub as `id`. A `snapshot` is this replica's own state document at
+    /// `id`: `replicate(header:order:panels:)` must have loaded the new deck first.
+    ///
+    /// A toast is only passed on, never kept for the state document: when it ends would be
+    /// counted from when each server read it (a server catching up reads it late), so the same
+    /// event id would name documents with and without it on different servers.
     func replicate(event: String, data: String, id: UInt64) {
         switch event {
-        case "toast":
-            if let toast = try? JSONDecoder().decode(Toast.self, from: Data(data.utf8)) {
-                contents.withLock { contents in
-                    Self.show(toast, bytes: Array(data.utf8), in: &contents)
-                    contents.document = nil
-                }
-            }
         case "notice":
             contents.withLock { contents in
                 contents.notice = Array(data.utf8)

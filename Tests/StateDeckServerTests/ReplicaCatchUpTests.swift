@@ -39,6 +39,26 @@ import TestSupport
         }
     }
 
+    @Test func aReplicaPassesAToastOnButKeepsItOutOfEveryStateDocument() async throws {
+        let cluster = HandFedCluster()
+        var options = LiveDeckServer.Options()
+        options.cluster = (cluster, { Deck("Fed") {} })
+        try await LiveDeckServer.run(Deck("Fed") {}, options) { server in
+            let member = try #require(cluster.member.current)
+            let page = try await server.events()
+            _ = try await page.opening()
+            let toast = #"{"id":"toast-6","style":"error","message":"A","durationMs":60000,"position":"bottom"}"#
+            member.replicate(event: "toast", data: toast, id: 10)
+            let passed = try #require(try await page.nextEvent())
+            #expect(passed.event == "toast" && passed.data == toast, "passed on to the page as its event")
+            member.replicate(event: "snapshot", data: "", id: 11)
+            let snapshot = try #require(try await page.nextEvent())
+            #expect(snapshot.event == "snapshot" && snapshot.id == "11")
+            #expect(snapshot.data.contains(#""toast":null"#), "the same document at 11 on every server")
+            #expect(try await server.get("/api/state").text.contains(#""toast":null"#))
+        }
+    }
+
     @Test func aPageFurtherAheadThanTheServerEverGetsGetsASnapshotAfterTheWait() async throws {
         let cluster = HandFedCluster()
         var options = LiveDeckServer.Options()
