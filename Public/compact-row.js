@@ -22,6 +22,8 @@ const HEALTH_LABEL = /** @type {Record<string, string>} */ ({
  * @param {PanelState} s
  */
 export function rowSummary(s) {
+  // A dismissed card leaves the source down: the line names the failure, not the info kept.
+  if (s.health === "down" && !s.latestValidError) return `Still failing${s.latestError ? `: ${s.latestError.title}` : ""} (card dismissed)`;
   if (s.latestValidInfo) return s.latestValidInfo.summary ?? "";
   if (s.latestValidError) return s.latestValidError.title;
   if (s.isInitialLoading) return "Loading…";

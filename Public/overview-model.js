@@ -5,6 +5,7 @@
 // collapsed groups. No DOM here, so it answers for 10,000 panels in a few milliseconds.
 
 /** @typedef {import('./types.js').PanelState} PanelState */
+/** @typedef {import('./types.js').PanelHealth} PanelHealth */
 /** @typedef {import('./types.js').PanelGroup} Group */
 /** @typedef {import('./view-url.js').View} View */
 
@@ -20,17 +21,19 @@ export const STATE_FILTERS = /** @type {const} */ (["up", "failing", "loading", 
 
 const RANK = /** @type {Record<Health, number>} */ ({ failing: 0, loading: 1, unknown: 2, up: 3 });
 
+/** The page's name of each health the server sends: a source down is drawn as failing. */
+const PAGE_HEALTH = /** @type {Record<PanelHealth, Health>} */ ({
+  up: "up", down: "failing", loading: "loading", unknown: "unknown",
+});
+
 /**
- * A panel's health by PROTOCOL.md's derived fields: up while its newest result is info (even while
- * it reloads), failing while it is an error, loading during a first load, unknown before any.
+ * A panel's health as the server decided it (`health`), by the page's name: failing from an error
+ * until a result says otherwise, its dismissed card and the stale info shown after it included.
  * @param {PanelState} s
  * @returns {Health}
  */
 export function healthOf(s) {
-  if (s.latestValidInfo) return "up";
-  if (s.latestValidError) return "failing";
-  if (s.isInitialLoading) return "loading";
-  return "unknown";
+  return PAGE_HEALTH[s.health];
 }
 
 /**

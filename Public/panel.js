@@ -272,7 +272,7 @@ export function createPanelView(panelId, actions) {
         "div",
         { class: "stale-text" },
         h("strong", { text: "Refresh failed" }),
-        h("span", { text: failed ? ` — ${failed}. Showing the last good data.` : " — showing the last good data." }),
+        h("span", { text: `${failed ? ` — ${failed}.` : "."} Showing the last good data; the panel counts as down until a load succeeds.` }),
         s.retry ? retryLine(s.retry) : null,
       ),
       button({
@@ -290,7 +290,8 @@ export function createPanelView(panelId, actions) {
     return h(
       "div",
       { class: "initial-content", data: { testid: "initial-content" } },
-      h("p", { text: "Not loaded yet." }),
+      // A card dismissed with no info before it leaves the panel empty, and its source down.
+      h("p", { text: s.health === "down" ? "The last load failed (its card was dismissed): down until a load succeeds." : "Not loaded yet." }),
       button({
         label: "Load now",
         key: "load-now",

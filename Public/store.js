@@ -39,7 +39,7 @@ function asNotice(value) {
  */
 function blankPanel(id, settings) {
   return {
-    id, title: id, group: null, phase: "initial", since: null, isInitialLoading: false, isLoading: false,
+    id, title: id, group: null, phase: "initial", health: "unknown", since: null, isInitialLoading: false, isLoading: false,
     latestValidInfo: null, latestInfo: null, latestValidError: null, latestError: null, latestNonLoading: null,
     modifyingIds: null, presentation: /** @type {PanelState["presentation"]} */ (settings?.presentation ?? {}),
     placeholder: null, retry: null, debugPinned: false, stale: false, restored: false, queued: false,

@@ -101,6 +101,8 @@
  * @property {string} at ISO time
  */
 
+/** @typedef {"up" | "down" | "loading" | "unknown"} PanelHealth */
+
 /**
  * @typedef {object} PanelState
  * @property {string} id
@@ -109,6 +111,8 @@
  * @property {string | null} [since] when the newest state began (ISO 8601)
  * @property {boolean} [queued] the load waits for its turn behind its source's limit
  * @property {Phase} phase
+ * @property {PanelHealth} health whether the source is up, as the server decided it: down from an error
+ *   until a result says otherwise, a dismissed card (and the stale info shown after it) included
  * @property {boolean} isInitialLoading
  * @property {boolean} isLoading
  * @property {Info | null} [latestValidInfo]

@@ -82,7 +82,8 @@ while tick < end {
         let milliseconds = 20 + Int64(-30 * log(1 - random.next()))
         let state: ViewState = isDown ? .error(down) : .loaded(up)
         store.record(PanelChange(panel: "p\(panel)", at: Date(millisecondsSince1970: at + milliseconds), state: state,
-                                 cause: .load(.milliseconds(milliseconds)), recorded: isDown != wasDown || tick == start))
+                                 cause: .load(.milliseconds(milliseconds)), health: isDown ? .down : .up,
+                                 recorded: isDown != wasDown || tick == start))
     }
     tick += interval
     ticks += 1

@@ -38,6 +38,7 @@ extension Deck {
     func release(_ index: Int) {
         guard panels[index].debugPinned else { return }
         panels[index].debugPinned = false
+        panels[index].forcedHealth = nil
         let running = panels[index].runningActions
         panels[index].history.modifyingIds = running.isEmpty ? nil : running
         if let held = panels[index].heldWhilePinned {

@@ -177,8 +177,7 @@ extension Deck {
             case .success(let info): .loaded(info)
             case .failure(let error): .error(error)
             }
-            emit(.change(PanelChange(panel: panels[index].panel.id, at: configuration.now(), state: state,
-                                     cause: cause, recorded: false)))
+            emitChange(state, on: index, at: configuration.now(), cause: cause, recorded: false)
             panels[index].notBefore = if case .failure(let error) = outcome { error.retryAfter.map { clock.now + $0 } } else { nil }
             publish(index)
             scheduleNextLoad(index)

@@ -51,8 +51,18 @@ extension Deck {
 
     /// Tells observers of the change just recorded on panel `index`, then of its new state.
     private func publishChange(_ state: ViewState, on index: Int, at date: Date, cause: PanelChange.Cause) {
-        emit(.change(PanelChange(panel: panels[index].panel.id, at: date, state: state, cause: cause)))
+        emitChange(state, on: index, at: date, cause: cause)
         publish(index)
+    }
+
+    /// Decides panel `index`'s health after the change, the one place it is decided, and tells
+    /// observers of the change with it.
+    func emitChange(_ state: ViewState, on index: Int, at date: Date, cause: PanelChange.Cause, recorded: Bool = true) {
+        let health = panels[index].health.after(state, cause: cause)
+        panels[index].health = health
+        if cause == .debug { panels[index].forcedHealth = (panels[index].forcedHealth ?? health).forced(state) }
+        emit(.change(PanelChange(panel: panels[index].panel.id, at: date, state: state, cause: cause, health: health,
+                                 recorded: recorded)))
     }
 
     /// Shows a toast about the deck itself, such as a deck file that could not be reloaded.

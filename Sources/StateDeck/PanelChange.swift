@@ -21,15 +21,19 @@ public struct PanelChange: Sendable, Equatable {
     public var at: Date
     public var state: ViewState
     public var cause: Cause
+    /// The panel's health after the change, as the deck decided it (``Health/after(_:cause:)``):
+    /// what the history and notifications count, rather than deciding again from `state`.
+    public var health: Health
     /// False for a quiet load whose result is the one shown: no state was recorded, but the
     /// load ran and its duration counts.
     public var recorded: Bool
 
-    public init(panel: String, at: Date, state: ViewState, cause: Cause, recorded: Bool = true) {
+    public init(panel: String, at: Date, state: ViewState, cause: Cause, health: Health, recorded: Bool = true) {
         self.panel = panel
         self.at = at
         self.state = state
         self.cause = cause
+        self.health = health
         self.recorded = recorded
     }
 

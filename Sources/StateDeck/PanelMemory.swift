@@ -1,27 +1,30 @@
 /// What a panel carries into a deck that replaces its own (a deck file edited while serving),
-/// or into a new server run from a history store: its history, staleness and debug pin, so a
-/// panel does not start over.
+/// or into a new server run from a history store: its history, staleness, health and debug pin,
+/// so a panel does not start over.
 public struct PanelMemory: Sendable {
     let history: ViewStateHistory
     let stale: Bool
+    let health: Health
     let debugPinned: Bool
     /// From an earlier server run: the panel state says `restored` until its first new result.
     let restored: Bool
 
-    /// A panel's memory as a history store kept it: the newest entries (oldest first) and what
-    /// it showed. Its state is what it showed, not a load that was cut short.
+    /// A panel's memory as a history store kept it: the newest entries (oldest first), what it
+    /// showed and its health. Its state is what it showed, not a load that was cut short.
     public init(entries: [ViewStateHistory.Entry], latestInfo: Info?, latestError: PanelError?,
-                shown: ViewState?, stale: Bool) {
+                shown: ViewState?, stale: Bool, health: Health) {
         history = ViewStateHistory(restoring: entries, latestInfo: latestInfo, latestError: latestError,
                                    shown: shown)
         self.stale = stale
+        self.health = health
         debugPinned = false
         restored = true
     }
 
-    init(history: ViewStateHistory, stale: Bool, debugPinned: Bool, restored: Bool) {
+    init(history: ViewStateHistory, stale: Bool, health: Health, debugPinned: Bool, restored: Bool) {
         self.history = history
         self.stale = stale
+        self.health = health
         self.debugPinned = debugPinned
         self.restored = restored
     }
@@ -36,7 +39,7 @@ extension Deck {
             var history = runtime.history
             history.modifyingIds = nil
             memories[runtime.panel.id] = PanelMemory(
-                history: history, stale: runtime.stale, debugPinned: runtime.debugPinned,
+                history: history, stale: runtime.stale, health: runtime.health, debugPinned: runtime.debugPinned,
                 restored: runtime.restored)
         }
         return memories
@@ -48,6 +51,7 @@ extension PanelRuntime {
     mutating func restore(_ memory: PanelMemory) {
         history = memory.history
         stale = memory.stale
+        health = memory.health
         debugPinned = memory.debugPinned
         restored = memory.restored
     }

@@ -7,6 +7,7 @@ extension PanelRuntime {
             title: panel.title,
             group: panel.group?.id,
             phase: history.phase,
+            health: debugPinned ? forcedHealth ?? health : health,
             isInitialLoading: history.isInitialLoading,
             isLoading: history.isLoading,
             latestValidInfo: history.latestValidInfo,

@@ -22,6 +22,10 @@ struct PanelRuntime {
     var history: ViewStateHistory
     var retry: RetryStatus?
     var stale = false
+    /// Whether the source is up, as ``Health/after(_:cause:)`` decided at each change.
+    var health = Health.unknown
+    /// What the forced state shows while a debug command holds the panel; nil otherwise.
+    var forcedHealth: Health?
     var debugPinned = false
     /// What the panel shows was restored from a history store at start-up: it is from before
     /// the server restarted, until the first new result or reset.

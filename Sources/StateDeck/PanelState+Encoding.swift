@@ -1,6 +1,6 @@
 extension PanelState: Encodable {
     private enum CodingKeys: String, CodingKey {
-        case id, title, group, phase, isInitialLoading, isLoading, latestValidInfo, latestInfo
+        case id, title, group, phase, health, isInitialLoading, isLoading, latestValidInfo, latestInfo
         case latestValidError, latestError, latestNonLoading, modifyingIds, history, presentation
         case placeholder, retry, debugPinned, stale, restored, queued, locations, locationsSummary, loadMs
     }
@@ -12,6 +12,7 @@ extension PanelState: Encodable {
         try container.encode(title, forKey: .title)
         try container.encode(group, forKey: .group)
         try container.encode(phase, forKey: .phase)
+        try container.encode(health, forKey: .health)
         try container.encode(isInitialLoading, forKey: .isInitialLoading)
         try container.encode(isLoading, forKey: .isLoading)
         try container.encode(latestValidInfo, forKey: .latestValidInfo)

@@ -8,6 +8,11 @@ public struct PanelState: Sendable, Equatable {
     public var group: String?
     /// The newest state's name.
     public var phase: ViewState.Phase
+    /// Whether the source is up, as the deck decided it: down from an error until a result says
+    /// otherwise, a dismissed card and the stale info shown after it included. Every surface
+    /// reads this rather than deciding from the other fields. While `debugPinned`, what the
+    /// forced state shows (``Health/forced(_:)``).
+    public var health: Health
     public var isInitialLoading: Bool
     public var isLoading: Bool
     /// The info shown, if the newest result is info.

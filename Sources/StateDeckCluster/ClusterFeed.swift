@@ -1,4 +1,5 @@
 import Postgres
+import StateDeck
 import StateDeckHistory
 import StateDeckServer
 

@@ -3,8 +3,8 @@ import StateDeck
 
 /// Turns panel changes into tallies of minutes, hours and days, as time passes.
 ///
-/// Each panel's health changes only with results (of loads and pushes) that are not forced; the
-/// time between two changes is counted in the health it had, split at bucket edges. At each
+/// Each panel's health is the one the deck decided with each change (``Health/after(_:cause:)``);
+/// the time between two changes is counted in the health it had, split at bucket edges. At each
 /// minute's end the minute, its hour and its day are handed out as ``TallyRow``s as they stand
 /// (the hour and day again at the next minute's end, until they end too); the open minute is
 /// ``openRows()``. So the rows saved of an hour or a day lack only the minute in progress, which
@@ -147,26 +147,23 @@ extension HealthAggregator.Track {
         }
     }
 
-    /// A result sets the health and counts a load; a first `loading` sets loading.
+    /// Takes the health the deck decided with the change; a result counts a load.
     mutating func apply(_ change: PanelChange, at: Int64) {
         guard change.cause != .debug else { return forced = true }
         forced = false
-        let newHealth: Health
         switch (change.state, change.cause) {
-        case (.loaded, .load), (.loaded, .push): newHealth = .up
-        case (.error, .load), (.error, .push): newHealth = .down
-        case (.loading, _) where health == .unknown: newHealth = .loading
-        default: return
-        }
-        if newHealth != .loading {
+        case (.loaded, .load), (.loaded, .push), (.error, .load), (.error, .push):
             openUnsaved = true
             let milliseconds = change.duration.map { Int64(($0 / .milliseconds(1)).rounded()) }
+            let failed = change.state.phase == .error
             for resolution in Resolution.allCases {
-                withOpen(resolution, at: at) { $0.countLoad(failed: newHealth == .down, milliseconds: milliseconds) }
+                withOpen(resolution, at: at) { $0.countLoad(failed: failed, milliseconds: milliseconds) }
             }
+        default:
+            break
         }
-        if newHealth != health {
-            health = newHealth
+        if change.health != health {
+            health = change.health
             since = at
         }
     }

@@ -238,7 +238,8 @@ extension HistoryState {
     public func memory(of panel: String, newestFirst entries: [ViewStateHistory.Entry]) -> PanelMemory? {
         guard let stored = shown[panel] else { return nil }
         return PanelMemory(entries: entries.reversed(), latestInfo: stored.info, latestError: stored.error?.panelError,
-                           shown: stored.viewState, stale: stored.stale)
+                           shown: stored.viewState, stale: stored.stale,
+                           health: aggregator.tracks[panel]?.health ?? .unknown)
     }
 
     /// A page of `panel`'s changes, newest first, saved or waiting to be saved, ordered by time

@@ -1,3 +1,5 @@
+import StateDeck
+
 /// What happened to one panel in one bucket of time (a minute, an hour, a day): how long its
 /// source was up, down or loading for the first time, and its loads' count, failures and
 /// durations. Tallies of consecutive buckets add up to the tally of the time they cover.
@@ -86,14 +88,4 @@ extension Tally {
         self.totalMs = totalMs
         self.durations = DurationHistogram(encoded: durations) ?? DurationHistogram()
     }
-}
-
-/// Whether a panel's source is up, as its results tell.
-public enum Health: Int, Sendable, Equatable {
-    /// No result and no load yet.
-    case unknown = 0
-    /// Loading for the first time since the panel started or was reset.
-    case loading = 1
-    case up = 2
-    case down = 3
 }

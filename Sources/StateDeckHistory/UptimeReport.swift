@@ -192,15 +192,3 @@ extension UptimeReport.Slot: Encodable {
         try container.encodeIfPresent(tally.maxMs, forKey: .maxMs)
     }
 }
-
-extension Health {
-    /// The name the API uses.
-    public var name: String {
-        switch self {
-        case .unknown: "unknown"
-        case .loading: "loading"
-        case .up: "up"
-        case .down: "down"
-        }
-    }
-}

@@ -116,19 +116,20 @@ public actor Notifier {
         panels = Dictionary(uniqueKeysWithValues: snapshot.panels.map { ($0.id, ($0.title, $0.group)) })
         let input = input
         // The observer runs on the deck's actor, with every change of every panel: only what can
-        // start, continue or end an outage is queued, never a healthy panel's loads. A loaded
-        // state matters only to a panel whose last error is still unanswered.
+        // start, continue or end an outage is queued, never a healthy panel's loads. Outages
+        // follow the health the deck decided: a failed result starts or continues one (its error
+        // is what is told), and only health up again ends it, so a dismissed card does not.
         let watched = Set(subscriptions.keys)
         let failing = Locked(Set(watches.keys.compactMap { subscriptionsByKey[$0]?.panel }))
         await deck.observe { event in
-            guard case .change(let change) = event, change.cause != .debug, change.cause != .view else { return }
-            switch change.state {
-            case .error:
-                guard watched.contains(change.panel) else { return }
+            guard case .change(let change) = event, change.cause != .debug else { return }
+            switch change.health {
+            case .down:
+                guard watched.contains(change.panel), case .error = change.state else { return }
                 failing.withLock { _ = $0.insert(change.panel) }
-            case .loaded:
+            case .up:
                 guard failing.withLock({ $0.remove(change.panel) }) != nil else { return }
-            case .initial, .loading:
+            case .loading, .unknown:
                 return
             }
             input.yield(change)
@@ -197,24 +198,25 @@ public actor Notifier {
 
     private func handle(_ change: PanelChange) {
         handledChanges += 1
-        // Debug-forced states and view changes were left out by the deck's observer.
+        // Debug-forced states, and changes that neither fail nor end an outage, were left out by
+        // the deck's observer.
         guard let list = subscriptions[change.panel] else { return }
         let summary = change.state.errorSummary
         for subscription in list {
             var watch = watches[subscription.key] ?? OutageWatch()
             var told: DeckNotification?
-            switch change.state {
-            case .error:
+            switch change.health {
+            case .down:
                 if let summary, let event = watch.failed(with: summary, at: change.at, rule: subscription.rule) {
                     told = notification(event, of: subscription, watch: watch, at: change.at)
                 }
-            case .loaded:
+            case .up:
                 if let (event, downSince) = watch.succeeded() {
                     var ended = OutageWatch()
                     ended.downSince = downSince
                     told = notification(event, of: subscription, watch: ended, at: change.at)
                 }
-            case .initial, .loading:
+            case .loading, .unknown:
                 continue
             }
             keep(watch, of: subscription, sending: told)

@@ -51,8 +51,7 @@ struct BadgeRoute: Sendable {
         }
     }
 
-    /// What the panel shows now: up with info, down with an error card, loading before its first
-    /// result, unknown before its first load.
+    /// The panel's health now, as its state document says it.
     static func stateBadge(of panel: PanelHeadline) -> BadgeSVG {
         let colour: BadgeSVG.Colour = switch panel.health {
         case .up: .brightGreen

@@ -10,7 +10,7 @@ import StateDeckNotifications
 ///
 /// | metric | type | labels | what |
 /// | --- | --- | --- | --- |
-/// | `statedeck_panel_up` | gauge | panel, group, source | 1 up, 0 down (an error, or stale info), NaN no result yet |
+/// | `statedeck_panel_up` | gauge | panel, group, source | the panel's `health`: 1 up, 0 down (a dismissed error card included), NaN no result yet |
 /// | `statedeck_panel_loading` | gauge | panel, group, source | 1 while the panel shows loading |
 /// | `statedeck_panel_load_duration_seconds` | gauge | panel, group, source | the newest load's duration |
 /// | `statedeck_load_duration_seconds` | histogram | group, source | every load's duration |
@@ -207,11 +207,13 @@ final class DeckMetrics: Sendable {
         }
     }
 
-    /// Up with a result shown fresh, down with an error or stale info, nil before any result
-    /// (or after a reset).
+    /// The panel's health as a gauge's truth: nil before its first result.
     private static func isUp(_ panel: PanelState) -> Bool? {
-        if panel.latestValidError != nil || panel.stale { return false }
-        return panel.latestValidInfo != nil ? true : nil
+        switch panel.health {
+        case .up: true
+        case .down: false
+        case .loading, .unknown: nil
+        }
     }
 
     private func kindSeries(_ kind: Kind, in state: inout State) -> KindSeries {

@@ -1,5 +1,4 @@
 import StateDeck
-import StateDeckHistory
 
 /// What a badge and the history routes need of a panel: its label and whether it is up. A server
 /// that mirrors a deck another process runs holds this and the panel's encoded documents, not
@@ -7,8 +6,7 @@ import StateDeckHistory
 public struct PanelHeadline: Sendable, Equatable {
     /// The panel's title, or its id when the title is empty.
     public var label: String
-    /// Up with info, down with an error card, loading before its first result, unknown before
-    /// its first load.
+    /// The panel's ``PanelState/health``.
     public var health: Health
 
     public init(label: String, health: Health) {
@@ -18,10 +16,6 @@ public struct PanelHeadline: Sendable, Equatable {
 
     init(_ panel: PanelState) {
         label = panel.title.isEmpty ? panel.id : panel.title
-        health = switch panel.latestNonLoading {
-        case .info: .up
-        case .error: .down
-        case nil: panel.isLoading ? .loading : .unknown
-        }
+        health = panel.health
     }
 }

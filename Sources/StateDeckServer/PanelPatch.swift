@@ -38,7 +38,7 @@ struct PanelPatch: Encodable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case id, title, group, phase, since, isInitialLoading, isLoading, latestValidInfo, latestInfo
+        case id, title, group, phase, health, since, isInitialLoading, isLoading, latestValidInfo, latestInfo
         case latestValidError, latestError, modifyingIds, presentation, placeholder, retry, debugPinned, stale
         case restored, queued, locations, locationsSummary, loadMs
     }
@@ -149,6 +149,7 @@ struct PanelPatch: Encodable {
         .text(.title, \.title, default: ""),
         .text(.group, \.group, default: nil),
         .text(.phase, \.phase.rawValue, default: ViewState.Phase.initial.rawValue),
+        .text(.health, \.health.name, default: Health.unknown.name),
         .text(.since, \.since, default: nil),
         .flag(.isInitialLoading, \.isInitialLoading),
         .flag(.isLoading, \.isLoading),

@@ -9,7 +9,7 @@ extension ReplicatedPanel {
         guard let shown = try? Self.decoder.decode(ShownDocument.self, from: Data(document)) else { return nil }
         return PanelMemory(entries: shown.history, latestInfo: shown.latestInfo,
                            latestError: shown.latestError.map(PanelError.init(card:)), shown: shown.viewState,
-                           stale: shown.stale)
+                           stale: shown.stale, health: shown.health)
     }
 
     /// Reads the deck's JSON: timestamps as ``DeckJSON/timestamp(_:)`` writes them.
@@ -36,6 +36,7 @@ private struct ShownDocument: Decodable {
     var latestError: ErrorCard?
     var latestNonLoading: Outcome?
     var stale: Bool
+    var health: Health
 
     /// What the panel showed: its state, or while it loaded, the result before.
     var viewState: ViewState? {

@@ -50,8 +50,10 @@ public struct HistoryStoreContract<Store: FlushingHistoryStore>: Sendable {
         Self.start.addingTimeInterval(seconds)
     }
 
-    public func change(_ panel: String, _ state: ViewState, cause: PanelChange.Cause = .load(.milliseconds(25))) -> PanelChange {
-        PanelChange(panel: panel, at: now, state: state, cause: cause)
+    /// A change with the health the deck would decide for a panel with no result before, unless told.
+    public func change(_ panel: String, _ state: ViewState, cause: PanelChange.Cause = .load(.milliseconds(25)),
+                       health: Health? = nil) -> PanelChange {
+        PanelChange(panel: panel, at: now, state: state, cause: cause, health: health ?? Health.unknown.after(state, cause: cause))
     }
 
     /// Pages of changes, newest first, with their cursors and time ranges.
@@ -89,7 +91,7 @@ public struct HistoryStoreContract<Store: FlushingHistoryStore>: Sendable {
             store.record(change("up", .loaded(Info(summary: "All good", fields: [.init("Jobs", "3")]))))
             store.record(change("down", .loaded(Info(summary: "Was fine"))))
             store.record(change("down", .error(PanelError(.serverError, title: "Boom", detail: "HTTP 500"))))
-            store.record(change("down", .loading, cause: .view))
+            store.record(change("down", .loading, cause: .view, health: .down))
             store.record(change("forced", .error(PanelError(.unknown)), cause: .debug))
             advance(by: .seconds(120))
             store.close()

@@ -15,9 +15,11 @@ private func newestOfEachBucket(_ rows: [TallyRow]) -> [TallyRow] {
     return newest.values.sorted { ($0.resolution.rawValue, $0.start) < ($1.resolution.rawValue, $1.start) }
 }
 
+/// A change with the health the deck would decide for a panel with no result before, unless told.
 private func change(_ state: ViewState, _ milliseconds: Int64, cause: PanelChange.Cause = .load(.milliseconds(40)),
-                    recorded: Bool = true) -> PanelChange {
-    PanelChange(panel: "p", at: at(milliseconds), state: state, cause: cause, recorded: recorded)
+                    health: Health? = nil, recorded: Bool = true) -> PanelChange {
+    PanelChange(panel: "p", at: at(milliseconds), state: state, cause: cause,
+                health: health ?? Health.unknown.after(state, cause: cause), recorded: recorded)
 }
 
 struct HealthAggregatorTests {
@@ -44,7 +46,7 @@ struct HealthAggregatorTests {
         var aggregator = HealthAggregator(watch: 1)
         aggregator.apply(change(.loaded(Info()), 0))
         aggregator.apply(change(.error(PanelError(.unknown)), 10_000, cause: .debug))
-        aggregator.apply(change(.loading, 40_000, cause: .view))
+        aggregator.apply(change(.loading, 40_000, cause: .view, health: .up))
         aggregator.advance(to: at(60_000))
         let minute = try #require(aggregator.takeClosedRows().first { $0.resolution == .minute }?.tally)
         #expect(minute.upMs == 30_000, "10 s before the forced error and 20 s after the release")

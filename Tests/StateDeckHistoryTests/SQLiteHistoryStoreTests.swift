@@ -47,7 +47,7 @@ final class StoreFixture: Sendable {
     var now: Date { clock.current }
 
     func change(_ panel: String, _ state: ViewState, cause: PanelChange.Cause = .load(.milliseconds(25))) -> PanelChange {
-        PanelChange(panel: panel, at: now, state: state, cause: cause)
+        PanelChange(panel: panel, at: now, state: state, cause: cause, health: Health.unknown.after(state, cause: cause))
     }
 
     /// Writes `bytes` as the history file of a folder made for it.

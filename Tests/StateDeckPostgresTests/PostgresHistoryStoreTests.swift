@@ -243,7 +243,7 @@ struct PostgresHistoryStoreTests {
             func record(_ range: Range<Int>) {
                 for index in range {
                     store.record(PanelChange(panel: "p", at: Date(), state: .loaded(Info(summary: "\(index)")),
-                                             cause: .load(.milliseconds(1))))
+                                             cause: .load(.milliseconds(1)), health: .up))
                 }
             }
             record(0..<10)

@@ -7,7 +7,7 @@ extension Live {
     /// Every non-debug route of PROTOCOL.md, with good and bad input.
     @Suite struct APIRoutesTests {
         static let panelKeys: Set<String> = [
-            "id", "title", "group", "phase", "isInitialLoading", "isLoading", "latestValidInfo", "latestInfo",
+            "id", "title", "group", "phase", "health", "isInitialLoading", "isLoading", "latestValidInfo", "latestInfo",
             "latestValidError", "latestError", "latestNonLoading", "modifyingIds", "history",
             "presentation", "placeholder", "retry", "debugPinned", "stale", "restored", "queued", "locations", "locationsSummary",
             "loadMs",

@@ -116,7 +116,7 @@ import FoundationXML
     func eachStateHasItsWordAndColour(state: String, colour: String) async throws {
         try await Self.withServer { server in
             switch state {
-            case "loading": _ = try await server.deck.debug(.loading, panel: "api")
+            case "loading": try await server.deck.push(.loading, panel: "api")
             case "up": try await server.deck.push(.loaded(Info(summary: "fine")), panel: "api")
             case "down": try await server.deck.push(.error(PanelError(.unreachable)), panel: "api")
             default: break

@@ -7,7 +7,7 @@ import TestSupport
 import Testing
 
 /// A history store in a folder of its own that saves only when told, removed after.
-private final class HistoryFolderFixture: Sendable {
+final class HistoryFolderFixture: Sendable {
     let folder = FileManager.default.temporaryDirectory.path + "/statedeck-routes-\(UUID().uuidString)"
 
     func open() throws -> SQLiteHistoryStore {

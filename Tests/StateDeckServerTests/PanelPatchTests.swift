@@ -33,7 +33,7 @@ import Testing
     @Test func theCompactFormLeavesOutDefaultsTheHistoryAndWhatRepeats() async throws {
         let loaded = try await Self.state(after: [.loading, .loaded(Self.info)])
         let compact = try json(PanelPatch(from: nil, to: loaded))
-        #expect(Set(compact.keys) == ["id", "title", "group", "phase", "latestValidInfo", "since", "debugPinned"])
+        #expect(Set(compact.keys) == ["id", "title", "group", "phase", "health", "latestValidInfo", "since", "debugPinned"])
         #expect(try size(PanelPatch(from: nil, to: loaded)) < 300)
     }
 

@@ -14,7 +14,7 @@ import Testing
         func memories(of panelIds: [String]) -> [String: PanelMemory] {
             Thread.sleep(forTimeInterval: 0.3)
             let shown = Info(summary: "shown before")
-            return ["p": PanelMemory(entries: [], latestInfo: shown, latestError: nil, shown: .loaded(shown), stale: false)]
+            return ["p": PanelMemory(entries: [], latestInfo: shown, latestError: nil, shown: .loaded(shown), stale: false, health: .up)]
         }
 
         func changes(of panel: String, _ query: HistoryQuery) throws(HistoryStoreError) -> HistoryPage {

@@ -74,7 +74,7 @@ import Testing
     @Test func aNewPanelStateWritesEveryFieldWithNulls() async throws {
         let deck = Deck("D", configuration: Deck.Configuration(now: { Self.date }), panels: [Panel("api", title: "API") { .one }])
         try expectJSON(try await deck.panelState("api"), """
-            {"id": "api", "title": "API", "group": null, "phase": "initial", "isInitialLoading": false, "isLoading": false,
+            {"id": "api", "title": "API", "group": null, "phase": "initial", "health": "unknown", "isInitialLoading": false, "isLoading": false,
              "latestValidInfo": null, "latestInfo": null, "latestValidError": null, "latestError": null,
              "latestNonLoading": null, "modifyingIds": null,
              "history": [{"state": "initial", "at": "2026-11-22T10:00:00.123Z"}],
@@ -92,10 +92,11 @@ import Testing
         runtime.history = history
         runtime.retry = RetryStatus(attempt: 2, of: 3, nextAt: Self.date)
         runtime.latestLoadDuration = .microseconds(4_600)
+        runtime.health = .down
         let options = #"[{"id": "try-again", "label": "Try again", "role": "primary"}, {"id": "cancel", "label": "Dismiss", "role": "cancel"}]"#
         let card = #"{"kind": "timeout", "title": "Timed out", "description": "\#(ErrorKind.timeout.message)", "icon": "clock", "showPreloader": false, "options": \#(options)}"#
         try expectJSON(runtime.state(), """
-            {"id": "api", "title": "API", "group": null, "phase": "error", "isInitialLoading": false, "isLoading": false,
+            {"id": "api", "title": "API", "group": null, "phase": "error", "health": "down", "isInitialLoading": false, "isLoading": false,
              "latestValidInfo": null, "latestInfo": {"summary": "ok"}, "latestValidError": \(card), "latestError": \(card),
              "latestNonLoading": {"error": \(card)}, "modifyingIds": ["a"],
              "history": [{"state": "initial", "at": "2026-11-22T10:00:00.123Z"}, {"state": "loaded", "at": "2026-11-22T10:00:00.123Z"},

@@ -128,6 +128,27 @@ import Testing
         #expect(target.sent.all.count == 2)
     }
 
+    @Test func aDismissedCardNeitherEndsTheOutageNorTellsARecovery() async throws {
+        let loader = ScriptedLoader(.success(.one), .failure(.server), .success(.two))
+        let test = await Self.deck(loader)
+        let target = RecordingTarget()
+        let notifier = await Self.notifier(test, NotifyRule(failures: 1), target)
+        defer { Task { await notifier.stop() } }
+        await test.deck.start()
+        await test.until { $0.phase == .loaded }
+        await test.advance(to: .seconds(10))
+        await test.until { $0.phase == .error && !$0.isLoading }
+        _ = await test.eventually { target.sent.all.count == 1 ? true : nil }
+        try await test.deck.recover(panel: "p", option: RecoveryOption.dismissId)
+        #expect(try await test.deck.panelState("p").stale)
+        await test.advance(to: .seconds(20))
+        await test.until { $0.phase == .loaded && !$0.stale }
+        let sent = await test.eventually { target.sent.all.count == 2 ? target.sent.all : nil }
+        #expect(sent?.map(\.event) == [.failure, .recovery])
+        #expect(sent?.last?.at == TestDeck.date(at: .seconds(20)), "told at the good load, not at the dismissal")
+        #expect(sent?.last?.downSeconds == 10)
+    }
+
     @Test func debugForcedErrorsNeverNotify() async throws {
         let loader = ScriptedLoader(.success(.one))
         let test = await Self.deck(loader)
