@@ -9,41 +9,18 @@ Called by run.py, whose process tracking, servers and report it uses."""
 from __future__ import annotations
 
 import re
-import sqlite3
 import sys
 import tempfile
 import time
 import urllib.request
 from pathlib import Path
 
-# The webhook targets of the browser tests: one that never answers, one that keeps what it is sent.
+# The browser tests' flapping deck and webhook targets: one that never answers, one that keeps what it is sent.
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "Tests" / "browser"))
+from flapping import flapping_deck, owed_rows  # noqa: E402
 from receivers import HangingReceiver, Receiver  # noqa: E402
 
 PANELS = 20
-
-
-def flapping_deck(folder: Path, webhook_port: int | None, flapping: bool = True) -> Path:
-    """PANELS command panels failing and succeeding by turns, one load a second, each change told
-    to the webhook on `webhook_port` (none: nothing told); up for good without `flapping`."""
-    folder.mkdir(parents=True, exist_ok=True)
-    script = "{{ test -f {0} && rm {0}; }} || {{ touch {0}; exit 1; }}" if flapping else "true"
-    panels = "".join(
-        f"  - id: flap-{n}\n"
-        f'    command: {{ run: ["sh", "-c", "{script.format(folder / str(n))}"] }}\n'
-        for n in range(PANELS))
-    notify = (f'  notify: [{{ webhook: {{ url: "http://127.0.0.1:{webhook_port}/hook" }}, after: {{ failures: 1 }} }}]\n'
-              if webhook_port else "  notify: none\n")
-    deck = folder / "deck.yaml"
-    deck.write_text("title: Outbox benchmark\n"
-                    f"defaults:\n  refresh: 1s\n  retry: none\n  minimumLoading: 0ms\n{notify}"
-                    f"panels:\n{panels}")
-    return deck
-
-
-def outbox_rows(data: Path) -> int:
-    with sqlite3.connect(f"file:{data / 'history.sqlite3'}?mode=ro", uri=True, timeout=10) as db:
-        return db.execute("SELECT count(*) FROM notify_outbox").fetchone()[0]
 
 
 def transitions(base: str) -> int:
@@ -64,15 +41,15 @@ def bench_outbox(args, statedeck, report, run):
     hanging = HangingReceiver()
     samples = []
     try:
-        deck = flapping_deck(workdir / "notifying", hanging.port)
+        deck = flapping_deck(workdir / "notifying", PANELS, hanging.port)
         server = run.start_statedeck(statedeck, config=str(deck), extra=["--data", str(data)])
-        control = run.start_statedeck(statedeck, config=str(flapping_deck(workdir / "control", None)),
+        control = run.start_statedeck(statedeck, config=str(flapping_deck(workdir / "control", PANELS, None)),
                                       extra=["--data", str(control_data)])
         started = time.monotonic()
         while (elapsed := time.monotonic() - started) < minutes * 60:
             time.sleep(every - elapsed % every)
             samples.append({"seconds": round(time.monotonic() - started), "rss_kib": server.rss_kib(),
-                            "control_rss_kib": control.rss_kib(), "rows": outbox_rows(data),
+                            "control_rss_kib": control.rss_kib(), "rows": owed_rows(data),
                             "decided": transitions(server.base)})
             run.log(f"outbox: {samples[-1]}")
         stop_seconds = server.stop()
@@ -82,7 +59,8 @@ def bench_outbox(args, statedeck, report, run):
     # Again, against a target that answers: what the restart sends of what was owed.
     receiver = Receiver()
     try:
-        flapping_deck(workdir / "notifying", receiver.port, flapping=False)
+        flapping_deck(workdir / "notifying", PANELS, receiver.port)
+        (workdir / "notifying" / "up").touch()
         server = run.start_statedeck(statedeck, config=str(deck), extra=["--data", str(data)])
         time.sleep(5)
         sent_after_restart = len(receiver.bodies)

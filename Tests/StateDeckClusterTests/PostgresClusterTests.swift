@@ -78,7 +78,11 @@ struct PostgresClusterTests {
                 seen.append(try await Self.events(of: stream, through: "three").filter { ($0.id.flatMap(UInt64.init) ?? 0) > after })
             }
             #expect(seen[0] == seen[1], "the same events, the same ids, on both")
-            #expect(seen[0].filter { $0.data.contains(#""id":"counter""#) }.count == 3)
+            // The counter's first load may come after the streams opened, on a busy machine.
+            let pushed = seen[0].filter { $0.data.contains(#""id":"counter""#) }.compactMap { event in
+                ["one", "two", "three"].first { event.data.contains(#""summary":"\#($0)""#) }
+            }
+            #expect(pushed == ["one", "two", "three"])
             let ids = seen[0].compactMap { $0.id.flatMap(UInt64.init) }
             #expect(ids.count == seen[0].count && zip(ids, ids.dropFirst()).allSatisfy { $1 == $0 + 1 })
 

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
+from flapping import flapping_deck, owed_rows
 from helpers import panel, tid, wait_live
 from receivers import HangingReceiver, Receiver
 
@@ -149,31 +150,6 @@ def test_statedeck_itself_counts_notifications_and_shows_a_failing_target(make_s
     (folder / "up").touch()
     info = wait(lambda: itself().get("latestValidInfo"))
     assert {"label": "Notifications", "value": "1 sent · 1 failed · 0 dropped"} in info["fields"], info
-
-
-def flapping_deck(folder: Path, count: int, webhook_port: int) -> Path:
-    """`count` command panels, each failing and succeeding by turns, one load a second, until the
-    file `up` exists; every failure and recovery is told to the webhook."""
-    folder.mkdir(parents=True, exist_ok=True)
-    up = folder / "up"
-    panels = "".join(
-        f"  - id: flap-{n}\n"
-        f'    command: {{ run: ["sh", "-c", "test -f {up} || {{ test -f {folder}/{n} && rm {folder}/{n}; }} || {{ touch {folder}/{n}; exit 1; }}"] }}\n'
-        for n in range(count))
-    deck = folder / "deck.yaml"
-    deck.write_text(
-        "title: Flapping\n"
-        "defaults:\n"
-        "  refresh: 1s\n  retry: none\n  minimumLoading: 0ms\n"
-        f'  notify: [{{ webhook: {{ url: "http://127.0.0.1:{webhook_port}/hook" }}, after: {{ failures: 1 }} }}]\n'
-        f"panels:\n{panels}")
-    return deck
-
-
-def owed_rows(data_dir: Path) -> int:
-    """Notifications the history keeps as still to deliver."""
-    with sqlite3.connect(f"file:{data_dir / 'history.sqlite3'}?mode=ro", uri=True, timeout=5) as db:
-        return db.execute("SELECT count(*) FROM notify_outbox").fetchone()[0]
 
 
 def test_a_target_that_hangs_is_owed_only_what_is_still_true(make_server, receiver, tmp_path):
