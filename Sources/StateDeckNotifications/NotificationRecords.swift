@@ -31,12 +31,6 @@ public struct NotificationRecords: Sendable {
     /// The records a store reads: outages' `(key, watch)` and deliveries' documents, every delivery
     /// left to the next notifier. A row that does not decode (written by hand) is skipped.
     public init(outages stored: [(key: String, watch: String)], deliveries: [String]) {
-        load(outages: stored, deliveries: deliveries)
-    }
-
-    /// Takes what a store read at open: outages' `(key, watch)` and deliveries' documents. A row
-    /// that does not decode (written by hand) is skipped.
-    public mutating func load(outages stored: [(key: String, watch: String)], deliveries: [String]) {
         let decoder = JSONDecoder()
         for (key, json) in stored {
             guard let watch = try? decoder.decode(OutageWatch.self, from: Data(json.utf8)) else { continue }

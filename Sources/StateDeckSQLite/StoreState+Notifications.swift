@@ -20,7 +20,7 @@ extension StoreState {
         while try outbox.step() {
             if let json = outbox.text(0) { deliveries.append(json) }
         }
-        notifications.load(outages: outages, deliveries: deliveries)
+        notifications = NotificationRecords(outages: outages, deliveries: deliveries)
     }
 
     /// Writes the ledger's changes in a transaction of their own, now rather than with the next
