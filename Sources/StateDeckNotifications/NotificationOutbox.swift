@@ -25,6 +25,19 @@ struct NotificationOutbox {
         case absorbed
         /// Over its target's limit.
         case dropped
+
+        /// The delivery the entry owes from now on, to keep in the ledger; nil when nothing new is.
+        var owed: PendingDelivery? {
+            switch self {
+            case .send(let delivery), .wait(let delivery, _): delivery
+            case .absorbed, .dropped: nil
+            }
+        }
+
+        /// The delivery waiting before, which `owed` replaces: the ledger forgets it.
+        var replaced: PendingDelivery.ID? {
+            if case .wait(_, let replaced) = self { replaced } else { nil }
+        }
     }
 
     private struct Entry {

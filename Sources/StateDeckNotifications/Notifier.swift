@@ -277,17 +277,12 @@ public actor Notifier {
             if let delivery { send(delivery, to: subscription.target, recorded: false) }
             return
         }
-        switch outbox.admit(delivery, to: subscription.target.name) {
-        case .send(let sent):
-            ledger?.keep(kept, for: key, delivering: sent, replacing: nil)
-            send(sent, to: subscription.target)
-        case .wait(let waiting, let replaced):
-            ledger?.keep(kept, for: key, delivering: waiting, replacing: replaced)
-        case .absorbed:
-            ledger?.keep(kept, for: key, delivering: nil, replacing: nil)
-        case .dropped:
-            ledger?.keep(kept, for: key, delivering: nil, replacing: nil)
-            report(delivery, to: subscription.target, .dropped(overLimit(of: subscription.target)))
+        let admission = outbox.admit(delivery, to: subscription.target.name)
+        ledger?.keep(kept, for: key, delivering: admission.owed, replacing: admission.replaced)
+        switch admission {
+        case .send(let sent): send(sent, to: subscription.target)
+        case .dropped: report(delivery, to: subscription.target, .dropped(overLimit(of: subscription.target)))
+        case .wait, .absorbed: break
         }
     }
 
