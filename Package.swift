@@ -63,7 +63,7 @@ let package = Package(
         // libpq's sessions, statements and notifications as Swift types, typed errors.
         .target(name: "Postgres", dependencies: ["CPostgres", "Locking", "Threading"]),
         // What a history store is: the protocol, its documents and the tallies of time up and down.
-        .target(name: "StateDeckHistory", dependencies: ["StateDeck", "Locking", "Threading"]),
+        .target(name: "StateDeckHistory", dependencies: ["StateDeck", "StateDeckNotifications", "Locking", "Threading"]),
         // Notifications: when a panel's outage is told, and to which targets.
         .target(name: "StateDeckNotifications", dependencies: ["StateDeck", "Locking"]),
         // The embedded history store: one SQLite file, written by one thread in batches; it also

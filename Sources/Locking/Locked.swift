@@ -24,14 +24,20 @@ public struct Locked<Value>: @unchecked Sendable {
         storage = Storage.make(value)
     }
 
-    /// Runs `body` with exclusive access to the value.
+    /// Runs `body` with exclusive access to the value; throws what `body` throws, typed.
     @inlinable
-    public func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
-        try storage.withUnsafeMutablePointers { value, mutex in
+    public func withLock<Answer, Failure: Error>(_ body: (inout Value) throws(Failure) -> Answer) throws(Failure) -> Answer {
+        // The storage's accessor only rethrows untyped errors, so the error crosses it as a value.
+        let outcome = storage.withUnsafeMutablePointers { value, mutex -> Result<Answer, Failure> in
             pthread_mutex_lock(mutex)
             defer { pthread_mutex_unlock(mutex) }
-            return try body(&value.pointee)
+            do throws(Failure) {
+                return .success(try body(&value.pointee))
+            } catch {
+                return .failure(error)
+            }
         }
+        return try outcome.get()
     }
 
     /// A copy of the value, read under the lock.

@@ -47,6 +47,13 @@ public struct HealthAggregator: Sendable {
         self.watch = watch
     }
 
+    /// This aggregator with `panel`'s track alone: a query counts on it without the others.
+    func only(_ panel: String) -> HealthAggregator {
+        var single = HealthAggregator(watch: watch)
+        single.tracks = tracks[panel].map { [panel: $0] } ?? [:]
+        return single
+    }
+
     /// Continues panel `panel` from a store: its health since `since`, counted from `now` on (the
     /// server was not running before), in buckets of this watch.
     public mutating func resume(_ panel: String, health: Health, since: Int64, now: Int64) {

@@ -1,22 +1,30 @@
 import FoundationEssentials
 import StateDeck
 
-/// What a history store holds in memory whatever its database: the tallies of time as it passes,
-/// what each panel shows, and what waits to be saved. A backend saves what waits, calls
-/// ``markSaved()`` once it is committed, and answers queries with its stored rows merged here.
+/// What a history keeper holds in memory whatever its database: the tallies of time as it passes,
+/// what each panel shows, and what waits to be saved. The keeper commits a ``batch(eventID:now:)``
+/// and calls ``markSaved(_:)``; a query is answered by a ``view(of:adding:at:)`` of one panel,
+/// its saved rows merged in.
+///
+/// What waits is kept by panel, so that a view of one panel is taken without going through the
+/// others: a deck of 10,000 panels must answer a query while a batch of all of them waits.
 public struct HistoryState: Sendable {
     public let retention: HistoryRetention
     public private(set) var aggregator: HealthAggregator
     /// What each panel shows, as far as the history tells.
     public private(set) var shown: [String: ShownState] = [:]
-    /// Changes not saved yet, in the order they came, each with the position it is saved at.
-    public private(set) var unsavedChanges: [(panel: String, entry: HistoryEntry, position: Int64)] = []
+    /// Changes not saved yet, by panel, each panel's in the order they came, each with the
+    /// position it is saved at.
+    private var unsavedChanges: [String: [PositionedEntry]] = [:]
+    /// How many changes wait, of every panel.
+    public private(set) var unsavedChangeCount = 0
     /// The position the next change is saved at: positions are given as changes come, so that a
     /// page's cursor means the same entry before its save and after.
     private var nextPosition: Int64
-    private var unsavedRowsByKey: [RowKey: TallyRow] = [:]
+    /// Tallies as buckets stood at minute ends, not saved yet, by panel.
+    private var unsavedRowsByPanel: [String: [RowKey: TallyRow]] = [:]
     /// Panels whose shown state or health changed since the last save.
-    public private(set) var unsavedShown: Set<String> = []
+    private var unsavedShown: Set<String> = []
     /// Every watch kept, this run's newest last.
     public private(set) var watches: [HistoryWatch]
     private var unsavedWatchIDs: Set<Int64> = []
@@ -38,7 +46,6 @@ public struct HistoryState: Sendable {
     static let jumpTolerance: Int64 = 1_000
 
     private struct RowKey: Hashable {
-        let panel: String
         let resolution: Resolution
         let start: Int64
         let watch: Int64
@@ -57,11 +64,28 @@ public struct HistoryState: Sendable {
         nextPosition = lastPosition + 1
     }
 
-    /// Tallies not saved yet: as buckets stood at minute ends, and the open minutes as they stand.
-    public var unsavedRows: [TallyRow] { Array(unsavedRowsByKey.values) + aggregator.openRows() }
+    /// The state of a store opened at `now` with what `stored` holds: each panel in its
+    /// `latest` row is continued, counted from `now` on.
+    public init(retention: HistoryRetention, stored: StoredHistory, now: Int64) {
+        self.init(retention: retention, storedEventID: stored.eventID, watches: stored.watches,
+                  lastPosition: stored.lastPosition, now: now)
+        for row in stored.latest {
+            resume(row.panel, shown: ShownState(stored: row.shown), health: row.health, since: row.since, now: now)
+        }
+    }
 
-    /// Watches begun or counted on since the last save.
-    public var unsavedWatches: [HistoryWatch] { watches.filter { unsavedWatchIDs.contains($0.id) } }
+    /// Everything that waits to be saved, with the server's newest event id `eventID` when it
+    /// changed, and what retention deletes once an hour (`now` in milliseconds since 1970).
+    public func batch(eventID: UInt64?, now: Int64) -> HistoryBatch {
+        HistoryBatch(
+            changes: unsavedChanges.flatMap { panel, entries in entries.map { (panel, $0.entry, $0.position) } },
+            tallies: unsavedRowsByPanel.values.flatMap(\.values) + aggregator.openRows(),
+            latest: unsavedShown.map(latest(of:)),
+            watches: watches.filter { unsavedWatchIDs.contains($0.id) },
+            notifications: [],
+            eventID: eventID == storedEventID ? nil : eventID,
+            expiry: isRetentionDue(at: now) ? HistoryExpiry(now: now, retention: retention, counting: aggregator.watch) : nil)
+    }
 
     /// Continues `panel` from its stored `latest` row: what it showed, and its health since
     /// `since`, counted from `now` on.
@@ -75,35 +99,64 @@ public struct HistoryState: Sendable {
     /// changes. Past `unsavedLimit` changes or tallies (saving has failed for long), the oldest are
     /// dropped.
     public mutating func absorb(_ changes: [PanelChange], at reading: HistoryClock.Reading, unsavedLimit: Int) {
-        if let lastReading { watchAcross(from: lastReading, to: reading) }
+        let now = countable(at: reading)
         lastReading = reading
         for change in changes {
-            aggregator.apply(change)
-            if change.recorded {
-                unsavedChanges.append((change.panel, HistoryEntry(change), nextPosition))
-                nextPosition += 1
-            }
-            if change.cause != .debug, change.recorded {
-                shown[change.panel, default: ShownState()].apply(change)
-                unsavedShown.insert(change.panel)
-            }
+            take(change)
         }
-        let now = reading.wall.millisecondsSince1970
         aggregator.advance(to: now)
         // Every panel has passed the minutes before now, which handed out their hours and days.
         watches[watches.count - 1].watchedTo = max(watches[watches.count - 1].watchedTo, now)
         watches[watches.count - 1].talliedTo = max(watches[watches.count - 1].talliedTo, Resolution.minute.start(of: now))
         unsavedWatchIDs.insert(aggregator.watch)
+        keepClosedRows()
+        dropOldest(over: unsavedLimit)
+    }
+
+    /// Applies `change` to its panel's tallies and, when recorded, keeps it at the next position.
+    private mutating func take(_ change: PanelChange) {
+        aggregator.apply(change)
+        guard change.recorded else { return }
+        unsavedChanges[change.panel, default: []].append((HistoryEntry(change), nextPosition))
+        unsavedChangeCount += 1
+        nextPosition += 1
+        if change.cause != .debug {
+            shown[change.panel, default: ShownState()].apply(change)
+            unsavedShown.insert(change.panel)
+        }
+    }
+
+    /// The wall time (milliseconds since 1970) time is counted to at `reading`: a jump of the wall
+    /// clock since the last reading starts a new watch first.
+    private mutating func countable(at reading: HistoryClock.Reading) -> Int64 {
+        if let lastReading { watchAcross(from: lastReading, to: reading) }
+        return reading.wall.millisecondsSince1970
+    }
+
+    private mutating func keepClosedRows() {
         for row in aggregator.takeClosedRows() {
-            unsavedRowsByKey[RowKey(panel: row.panel, resolution: row.resolution, start: row.start, watch: row.watch)] = row
+            unsavedRowsByPanel[row.panel, default: [:]][RowKey(resolution: row.resolution, start: row.start, watch: row.watch)] = row
         }
-        if unsavedChanges.count > unsavedLimit {
-            dropped += unsavedChanges.count - unsavedLimit
-            unsavedChanges.removeFirst(unsavedChanges.count - unsavedLimit)
+    }
+
+    /// Past `limit` changes or tallies waiting (saving has failed for long), drops the oldest.
+    private mutating func dropOldest(over limit: Int) {
+        if unsavedChangeCount > limit {
+            let excess = unsavedChangeCount - limit
+            // Positions are given in order, so the oldest hold the lowest.
+            let cutoff = unsavedChanges.values.flatMap { $0.map(\.position) }.sorted()[excess]
+            for panel in unsavedChanges.keys {
+                unsavedChanges[panel]!.removeAll { $0.position < cutoff }
+            }
+            unsavedChanges = unsavedChanges.filter { !$0.value.isEmpty }
+            dropped += excess
+            unsavedChangeCount = limit
         }
-        if unsavedRowsByKey.count > unsavedLimit {
-            let oldest = unsavedRowsByKey.keys.sorted { $0.start < $1.start }.prefix(unsavedRowsByKey.count - unsavedLimit)
-            for key in oldest { unsavedRowsByKey[key] = nil }
+        let rowCount = unsavedRowsByPanel.values.reduce(0) { $0 + $1.count }
+        if rowCount > limit {
+            let oldest = unsavedRowsByPanel.flatMap { panel, rows in rows.keys.map { (panel, $0) } }
+                .sorted { $0.1.start < $1.1.start }.prefix(rowCount - limit)
+            for (panel, key) in oldest { unsavedRowsByPanel[panel]?[key] = nil }
         }
     }
 
@@ -144,7 +197,7 @@ public struct HistoryState: Sendable {
                     let start = resolution.start(of: minute)
                     var tally = try stored(panel, watch, resolution, start) ?? Tally()
                     tally.merge(counted)
-                    unsavedRowsByKey[RowKey(panel: panel, resolution: resolution, start: start, watch: watch)] =
+                    unsavedRowsByPanel[panel, default: [:]][RowKey(resolution: resolution, start: start, watch: watch)] =
                         TallyRow(panel: panel, resolution: resolution, start: start, watch: watch, tally: tally)
                 }
             }
@@ -156,13 +209,19 @@ public struct HistoryState: Sendable {
     /// Moves the positions of the changes waiting past `storedPosition`, the newest a store holds:
     /// another process wrote to a shared store since this one read it.
     public mutating func placeWaiting(after storedPosition: Int64) {
-        guard let first = unsavedChanges.first?.position, first <= storedPosition else {
+        guard let first = unsavedChanges.values.compactMap(\.first?.position).min(), first <= storedPosition else {
             nextPosition = max(nextPosition, storedPosition + 1)
             return
         }
-        for index in unsavedChanges.indices { unsavedChanges[index].position += storedPosition + 1 - first }
-        nextPosition += storedPosition + 1 - first
+        let shift = storedPosition + 1 - first
+        for panel in unsavedChanges.keys {
+            for index in unsavedChanges[panel]!.indices { unsavedChanges[panel]![index].position += shift }
+        }
+        nextPosition += shift
     }
+
+    /// Whether changes wait to be saved.
+    public var hasUnsavedChanges: Bool { unsavedChangeCount > 0 }
 
     /// Whether a save at `now` (milliseconds since 1970) deletes what retention no longer keeps:
     /// once an hour.
@@ -170,20 +229,22 @@ public struct HistoryState: Sendable {
         Resolution.hour.start(of: now) != expiredHour
     }
 
-    /// Forgets what waited: the backend committed it, with `eventID`, at `now`, and ran
-    /// retention when `expired`.
-    mutating func markSaved(eventID: UInt64?, at now: Int64, expired: Bool) {
-        unsavedChanges = []
-        unsavedRowsByKey = [:]
+    /// Forgets what waited: the database committed `batch`, the whole of it, since nothing else
+    /// changes what waits while a save is under way (the keeper saves one batch at a time, and a
+    /// query only takes a ``view(of:adding:at:)``).
+    public mutating func markSaved(_ batch: HistoryBatch) {
+        unsavedChanges = [:]
+        unsavedChangeCount = 0
+        unsavedRowsByPanel = [:]
         aggregator.markOpenRows(saved: true)
         unsavedShown = []
         unsavedWatchIDs = []
         dropped = 0
         trouble = standingNotice
-        if let eventID { storedEventID = eventID }
-        if expired {
-            expiredHour = Resolution.hour.start(of: now)
-            let cutoff = retention.cutoff(of: .day, now: now)
+        if let eventID = batch.eventID { storedEventID = eventID }
+        if let expiry = batch.expiry {
+            expiredHour = Resolution.hour.start(of: expiry.now)
+            let cutoff = retention.cutoff(of: .day, now: expiry.now)
             watches.removeAll { $0.watchedTo < cutoff && $0.id != aggregator.watch }
         }
     }
@@ -199,40 +260,32 @@ public struct HistoryState: Sendable {
     }
 
     /// The `latest` row of `panel`: what it shows, its health and since when.
-    public func latest(of panel: String) -> (shown: ShownState.StoredColumns, health: Health, since: Int64) {
+    func latest(of panel: String) -> LatestRow {
         let track = aggregator.tracks[panel]
-        return ((shown[panel] ?? ShownState()).stored, track?.health ?? .unknown, track?.since ?? 0)
+        return LatestRow(panel: panel, shown: (shown[panel] ?? ShownState()).stored, health: track?.health ?? .unknown,
+                         since: track?.since ?? 0)
     }
 
-    /// The card of a failed save: "History is not being saved`place`. 12 changes wait in memory;
+    /// Says why a save failed: "History is not being saved`place`. 12 changes wait in memory;
     /// saving resumes by itself once `condition`."
-    public func troubleCard(_ kind: ErrorKind, title: String, notSaved place: String, resumesOnce condition: String,
-                            detail: String?) -> PanelError {
-        PanelError(kind, title: title,
-                   message: "History is not being saved\(place). \(waitingSummary); saving resumes by itself once \(condition).",
-                   detail: detail)
+    public mutating func failed(_ error: HistoryDatabaseError) {
+        trouble = PanelError(
+            error.kind, title: error.title,
+            message: "History is not being saved\(error.notSaved). \(waitingSummary); saving resumes by itself once \(error.resumesOnce).",
+            detail: error.detail)
     }
 
     /// How much waits: "12 changes wait in memory and the 3 oldest were dropped".
     var waitingSummary: String {
         dropped > 0
-            ? "\(unsavedChanges.count) changes wait in memory and the \(dropped) oldest were dropped"
-            : "\(unsavedChanges.count) changes wait in memory"
+            ? "\(unsavedChangeCount) changes wait in memory and the \(dropped) oldest were dropped"
+            : "\(unsavedChangeCount) changes wait in memory"
     }
 }
 
 // MARK: - Reading
 
 extension HistoryState {
-    /// The stored changes a page needs: of one panel, at `from...to`, before `cursor` (by time,
-    /// then position), newest first, at most `limit`.
-    public struct ChangeRange: Sendable {
-        public var from: Int64
-        public var to: Int64
-        public var cursor: HistoryCursor
-        public var limit: Int
-    }
-
     /// What `panel` showed and its newest `entries` (newest first, as a store reads them), or nil
     /// for a panel the history never saw show anything but forced states.
     public func memory(of panel: String, newestFirst entries: [ViewStateHistory.Entry]) -> PanelMemory? {
@@ -242,26 +295,64 @@ extension HistoryState {
                            health: aggregator.tracks[panel]?.health ?? .unknown)
     }
 
+    /// Whether the history knows what `panel` showed.
+    public func knows(_ panel: String) -> Bool { shown[panel] != nil }
+
+    /// `panel` alone, as it stands with `queued` (changes of every panel, in order, not absorbed
+    /// yet) taken in and time counted to `reading`: what a query about the panel needs, taken
+    /// without going through the other panels or changing this state. Each queued change gets the
+    /// position ``absorb(_:at:unsavedLimit:)`` will give it, so a page's cursor holds.
+    public func view(of panel: String, adding queued: [PanelChange], at reading: HistoryClock.Reading) -> HistoryState {
+        var view = HistoryState(panel, of: self)
+        var position = nextPosition
+        for change in queued {
+            if change.panel == panel {
+                view.nextPosition = position
+                view.take(change)
+            }
+            if change.recorded { position += 1 }
+        }
+        view.nextPosition = position
+        let now = view.countable(at: reading)
+        view.aggregator.advance(to: now)
+        view.keepClosedRows()
+        return view
+    }
+
+    /// `panel`'s part of `state`.
+    private init(_ panel: String, of state: HistoryState) {
+        retention = state.retention
+        aggregator = state.aggregator.only(panel)
+        shown = state.shown[panel].map { [panel: $0] } ?? [:]
+        unsavedChanges = state.unsavedChanges[panel].map { [panel: $0] } ?? [:]
+        unsavedChangeCount = unsavedChanges[panel]?.count ?? 0
+        nextPosition = state.nextPosition
+        unsavedRowsByPanel = state.unsavedRowsByPanel[panel].map { [panel: $0] } ?? [:]
+        watches = state.watches
+        lastReading = state.lastReading
+        storedEventID = state.storedEventID
+        expiredHour = state.expiredHour
+    }
+
     /// A page of `panel`'s changes, newest first, saved or waiting to be saved, ordered by time
     /// and then by position: the one each change got as it came, which its store keeps (`stored`
-    /// reads those), so a page's cursor holds across a save.
+    /// reads those), so a page's cursor holds across a save. A change read both here and saved
+    /// (saved since this state was taken) is listed once.
     public func changes<Failure: Error>(
-        of panel: String, _ query: HistoryQuery,
-        stored: (ChangeRange) throws(Failure) -> [(entry: HistoryEntry, position: Int64)]
+        of panel: String, _ query: HistoryQuery, stored: (ChangeRange) throws(Failure) -> [PositionedEntry]
     ) throws(Failure) -> HistoryPage {
         let range = ChangeRange(from: query.from?.millisecondsSince1970 ?? .min, to: query.to?.millisecondsSince1970 ?? .max,
                                 cursor: query.cursor ?? HistoryCursor(at: .max, position: .max), limit: query.limit + 1)
         func before(_ at: Int64, _ position: Int64) -> Bool {
             at < range.cursor.at || (at == range.cursor.at && position < range.cursor.position)
         }
-        var found: [(entry: HistoryEntry, position: Int64)] = []
-        for waiting in unsavedChanges where waiting.panel == panel {
+        var found: [PositionedEntry] = []
+        for waiting in unsavedChanges[panel] ?? [] {
             let at = waiting.entry.at.millisecondsSince1970
-            if (range.from...range.to).contains(at), before(at, waiting.position) {
-                found.append((waiting.entry, waiting.position))
-            }
+            if (range.from...range.to).contains(at), before(at, waiting.position) { found.append(waiting) }
         }
-        found += try stored(range)
+        let waitingPositions = Set(found.map(\.position))
+        found += try stored(range).filter { !waitingPositions.contains($0.position) }
         found.sort { ($0.entry.at, $0.position) > ($1.entry.at, $1.position) }
         let page = found.prefix(query.limit)
         let next = found.count > query.limit ? page.last.map {
@@ -271,7 +362,8 @@ extension HistoryState {
     }
 
     /// `panel`'s uptime and timeline: saved tallies (`stored(resolution, from)`), those waiting
-    /// to be saved, and the open ones counted up to `now`.
+    /// to be saved, and the open ones counted up to `now`. A bucket both saved and here is taken
+    /// from here, where it is counted furthest.
     public func uptime<Failure: Error>(
         of panel: String, _ query: TimelineQuery, now: Date,
         stored: (Resolution, Int64) throws(Failure) -> [TallyRow]
@@ -285,10 +377,10 @@ extension HistoryState {
                                 retention: retention) { resolution, from throws(Failure) in
             var rows: [RowKey: TallyRow] = [:]
             func keep(_ row: TallyRow) {
-                rows[RowKey(panel: panel, resolution: resolution, start: row.start, watch: row.watch)] = row
+                rows[RowKey(resolution: resolution, start: row.start, watch: row.watch)] = row
             }
             for row in try stored(resolution, from) { keep(row) }
-            for row in unsavedRowsByKey.values where row.panel == panel && row.resolution == resolution && row.start >= from {
+            for row in (unsavedRowsByPanel[panel] ?? [:]).values where row.resolution == resolution && row.start >= from {
                 keep(row)
             }
             for row in aggregator.unsavedRows(of: panel, resolution, at: now) where row.start >= from { keep(row) }

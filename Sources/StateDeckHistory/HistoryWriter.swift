@@ -4,20 +4,16 @@ import Locking
 import StateDeck
 import Threading
 
-/// What every history store does the same way around its database: `record(_:)` only queues a
-/// change, and one thread of the store's own (named `history-writer`) calls the store's save
-/// every `flushInterval` or as soon as `batchSize` changes wait, so neither a request nor the
-/// deck's event path ever waits for the database. It also keeps the server's event ids source
-/// and who hears of trouble.
+/// The queue in front of a history's database: `record(_:)` only queues a change, and one thread
+/// of its own (named `history-writer`) calls the keeper's save every `flushInterval` or as soon as
+/// `batchSize` changes wait, so neither a request nor the deck's event path ever waits for the
+/// database.
 public final class HistoryWriter: Sendable {
     public let flushInterval: Duration
     public let batchSize: Int
     private let queue = Locked(Queue())
     private let wake = DispatchSemaphore(value: 0)
     private let writerDone = DispatchSemaphore(value: 0)
-    private let troubleObservers = Locked<[@Sendable (PanelError?) -> Void]>([])
-    private let eventIDs = Locked<(@Sendable () -> UInt64)?>(nil)
-    private let lastTrouble = Locked<PanelError?>(nil)
 
     private struct Queue {
         var changes: [PanelChange] = []
@@ -62,6 +58,9 @@ public final class HistoryWriter: Sendable {
         if count == batchSize { wake.signal() }
     }
 
+    /// The queued changes, in order, left in the queue.
+    public var queued: [PanelChange] { queue.withLock { $0.changes } }
+
     /// The queued changes, in order, taken out of the queue.
     public func takeQueued() -> [PanelChange] {
         queue.withLock { queue in
@@ -94,37 +93,5 @@ public final class HistoryWriter: Sendable {
             writerDone.wait()
         }
         return true
-    }
-
-    public func trackEventIDs(_ newest: @escaping @Sendable () -> UInt64) {
-        eventIDs.withLock { $0 = newest }
-    }
-
-    /// The server's newest event id, when a server tracks them.
-    public var newestEventID: UInt64? { eventIDs.current?() }
-
-    /// Why the last save failed; while saving works, the history's standing notice or nil.
-    public var trouble: PanelError? { lastTrouble.current }
-
-    public func observeTrouble(_ observer: @escaping @Sendable (PanelError?) -> Void) {
-        troubleObservers.withLock { $0.append(observer) }
-    }
-
-    /// One save, under `state`'s lock: takes the queue into its history with time counted to
-    /// `clock`'s now, then saves it all with the server's newest event id. The observers hear of
-    /// the trouble when it changed.
-    public func save<State: HistoryStoreState>(_ state: Locked<State>, clock: HistoryClock, unsavedLimit: Int) {
-        let eventID = newestEventID
-        let (before, after) = state.withLock { state in
-            let before = state.history.trouble
-            // Read under the lock, so that counts made by queries and saves follow the clock in order.
-            let reading = clock.read()
-            state.history.absorb(takeQueued(), at: reading, unsavedLimit: unsavedLimit)
-            state.save(eventID: eventID, now: reading.wall)
-            return (before, state.history.trouble)
-        }
-        guard before != after else { return }
-        lastTrouble.withLock { $0 = after }
-        for observer in troubleObservers.current { observer(after) }
     }
 }

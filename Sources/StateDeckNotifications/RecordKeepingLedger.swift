@@ -1,5 +1,3 @@
-import Locking
-
 /// A ledger a store keeps as ``NotificationRecords`` under its own lock: the ``NotificationLedger``
 /// calls, the same for every store, in terms of the records.
 ///
@@ -31,23 +29,5 @@ extension RecordKeepingLedger {
 
     public func takeUndelivered() -> [PendingDelivery] {
         withRecords(saving: false) { $0.takeLeftByEarlierRun() }
-    }
-}
-
-/// A store's locked state that holds the ledger's records and can write them at once.
-public protocol RecordKeepingState {
-    var notifications: NotificationRecords { get set }
-    /// Writes the records' changes now; a failure leaves them to the next batch.
-    mutating func saveNotifications()
-}
-
-extension Locked where Value: RecordKeepingState {
-    /// ``RecordKeepingLedger/withRecords(saving:_:)`` for a store whose state this is.
-    public func withRecords<T>(saving: Bool, _ body: (inout NotificationRecords) -> T) -> T {
-        withLock { state in
-            let value = body(&state.notifications)
-            if saving { state.saveNotifications() }
-            return value
-        }
     }
 }

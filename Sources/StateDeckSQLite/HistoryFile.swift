@@ -80,6 +80,18 @@ struct HistoryFile: Sendable {
         return (database, identity)
     }
 
+    /// A second connection to the file `open()` opened, for reads: in WAL mode it reads the
+    /// newest commit without waiting for one under way. It never writes (`query_only`).
+    func openReader() throws(HistoryOpenError) -> Database {
+        do {
+            let database = try Database(path: realPath, mode: .readWrite(create: false), followingLinks: false)
+            try database.execute("PRAGMA query_only = 1")
+            return database
+        } catch {
+            throw openError(error)
+        }
+    }
+
     /// Why a file just opened could not be read or written.
     func openError(_ error: SQLiteError) -> HistoryOpenError {
         error.isDamagedFile

@@ -105,7 +105,7 @@ struct HealthAggregatorTests {
 struct HistoryStateTests {
     @Test func retentionRunsInTheHourTheClockWentBackTo() {
         var state = HistoryState(retention: HistoryRetention(), storedEventID: 0, watches: [], lastPosition: 0, now: day0)
-        state.markSaved(eventID: nil, at: day0 + 3 * 3_600_000, expired: true)
+        state.markSaved(state.batch(eventID: nil, now: day0 + 3 * 3_600_000))
         #expect(!state.isRetentionDue(at: day0 + 3 * 3_600_000 + 60_000), "once an hour")
         #expect(state.isRetentionDue(at: day0 + 3_600_000), "the clock set two hours back")
     }

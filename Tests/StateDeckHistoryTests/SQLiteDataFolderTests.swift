@@ -180,7 +180,7 @@ import Glibc
 
             let notice = try #require(store.trouble)
             #expect(notice.title == "History started anew")
-            #expect(notice.message == "history.sqlite3 was deleted while serving (at \(StoreState.clockTime(deletedAt))); "
+            #expect(notice.message == "history.sqlite3 was deleted while serving (at \(SQLiteHistoryWriting.clockTime(deletedAt))); "
                 + "StateDeck started a new one and saves there; the changes and tallies it held before are gone.")
             #expect(notice.detail == fixture.path)
             fixture.advance(by: .seconds(60))
@@ -242,7 +242,7 @@ import Glibc
         let trouble = try #require(store.trouble)
         #expect(trouble.title == "Can't save history")
         #expect(trouble.message == "History is not being saved: history.sqlite3 was deleted while serving (at "
-            + "\(StoreState.clockTime(deletedAt))) and a new one cannot be made in \(fixture.folder). 1 changes wait in "
+            + "\(SQLiteHistoryWriting.clockTime(deletedAt))) and a new one cannot be made in \(fixture.folder). 1 changes wait in "
             + "memory; saving resumes by itself once it can be.")
         #expect(trouble.detail?.contains("history file \(fixture.path): disk I/O error") == true, "\(trouble.detail ?? "")")
         #expect(!FileManager.default.fileExists(atPath: fixture.path), "a half-made file was left")
@@ -251,7 +251,7 @@ import Glibc
         try FileManager.default.removeItem(atPath: fixture.path + "-wal")
         store.flush()
         #expect(store.trouble?.title == "History started anew")
-        #expect(store.trouble?.message.contains("(at \(StoreState.clockTime(deletedAt)))") == true, "when it was found")
+        #expect(store.trouble?.message.contains("(at \(SQLiteHistoryWriting.clockTime(deletedAt)))") == true, "when it was found")
         store.close()
         let database = try Database(path: fixture.path, mode: .readOnly)
         #expect(try database.integer("SELECT count(*) FROM changes") == 1)

@@ -1,0 +1,252 @@
+import FoundationEssentials
+import Locking
+import StateDeck
+import StateDeckNotifications
+
+/// Keeps a deck's history in a ``HistoryDatabase``, the same way whatever the database: the queue
+/// of changes, the tallies of time as it passes, the notifications' ledger, and what a failure
+/// means. Both history stores are one of these over their database.
+///
+/// `record(_:)` only queues a change; the writer's thread saves the queue with everything else
+/// that waits in one transaction every `flushInterval` or as soon as `batchSize` changes wait, so
+/// neither a request nor the deck's event path waits for the database, and a `kill -9` loses at
+/// most the last interval. A failed save keeps it all for the next (up to `unsavedLimit`, the
+/// oldest dropped first), and `trouble` says why until one succeeds.
+///
+/// A query never waits for a save: it takes a view of its panel from memory (held for as long as
+/// that takes, never while the database works) and reads the saved rows on the database's own read
+/// connection. A change it reads twice, in memory and saved meanwhile, it counts once.
+public final class HistoryKeeper: Sendable {
+    /// How the keeper saves and what it keeps, whatever the database.
+    public struct Configuration: Sendable {
+        public var retention = HistoryRetention()
+        /// The longest a change waits to be saved.
+        public var flushInterval: Duration = .seconds(1)
+        /// Changes that make the writer save at once.
+        public var batchSize = 1_000
+        /// The most changes and tallies kept in memory while saving fails; the oldest go first.
+        public var unsavedLimit = 100_000
+        /// The clocks buckets end and uptimes are counted by.
+        public var clock = HistoryClock.system
+        /// The wall clock alone, trusted to go forward only as time passes (a test's virtual clock).
+        public var now: @Sendable () -> Date {
+            get { clock.wall }
+            set { clock = HistoryClock(wall: newValue) }
+        }
+        /// Whether the writer's own thread saves; off, only `save()` does (tests on a virtual clock).
+        public var startsWriter = true
+        /// The longest `close()` waits for the last save; nil waits for it (a local file answers).
+        public var closeLimit: Duration?
+        /// Whether the keeper waits for `setWriting(true)` before it counts time or writes
+        /// anything: a member of a cluster, where only the process running the deck writes the
+        /// history and the others answer from what it saved.
+        public var waitsToWrite = false
+
+        public init() {}
+    }
+
+    public let configuration: Configuration
+    /// The newest event id a server kept in this history issued, when it was opened (0 for none).
+    public let lastEventID: UInt64
+    private let database: any HistoryDatabase
+    private let writer: HistoryWriter
+    /// What queries read: held to take a view or to take in and mark a batch, never while the
+    /// database works.
+    private let memory: Locked<HistoryState>
+    /// The ledger; held across a commit of it, so that a write to it is never marked saved unseen.
+    private let records: Locked<NotificationRecords>
+    /// Whether this process writes; held for a whole save, so saves and reloads come one at a time.
+    private let writing: Locked<Bool>
+    private let troubleObservers = Locked<[@Sendable (PanelError?) -> Void]>([])
+    private let eventIDs = Locked<(@Sendable () -> UInt64)?>(nil)
+    private let reportedTrouble = Locked<PanelError?>(nil)
+
+    /// Reads what `database` holds and starts saving to it (unless it waits to write).
+    public init(database: any HistoryDatabase, configuration: Configuration) throws(HistoryDatabaseError) {
+        self.database = database
+        self.configuration = configuration
+        let following = !configuration.waitsToWrite
+        let (history, stored) = try Self.load(database, following: following, configuration: configuration)
+        lastEventID = history.storedEventID
+        memory = Locked(history)
+        records = Locked(following ? stored.notifications : NotificationRecords())
+        writing = Locked(following)
+        writer = HistoryWriter(flushInterval: configuration.flushInterval, batchSize: configuration.batchSize)
+        writer.start(threaded: configuration.startsWriter) { [self] in save() }
+    }
+
+    /// The history `database` holds, opened now: with `following`, every panel continued and the
+    /// watches a stop or a crash ended finished.
+    private static func load(_ database: any HistoryDatabase, following: Bool,
+                             configuration: Configuration) throws(HistoryDatabaseError) -> (HistoryState, StoredHistory) {
+        let stored = try database.load(following: following)
+        var history = HistoryState(retention: configuration.retention, stored: stored,
+                                   now: configuration.clock.wall().millisecondsSince1970)
+        try history.finishEndedWatches(panels: stored.latest.map(\.panel)) { panel, watch, resolution, start throws(HistoryDatabaseError) in
+            try database.tallies(of: panel, resolution, from: start).first { $0.start == start && $0.watch == watch }?.tally
+        }
+        return (history, stored)
+    }
+
+    // MARK: Writing
+
+    /// Takes a change to keep and returns at once.
+    public func record(_ change: PanelChange) {
+        writer.record(change)
+    }
+
+    /// Reads the server's newest event id with every save.
+    public func trackEventIDs(_ newest: @escaping @Sendable () -> UInt64) {
+        eventIDs.withLock { $0 = newest }
+    }
+
+    /// Saves what waits now, with time counted to now: the writer's thread does it every interval.
+    public func save() {
+        writing.withLock { writing in
+            guard writing else { return }
+            let reading = configuration.clock.read()
+            let eventID = eventIDs.current?()
+            let hasChanges = memory.withLock { state in
+                // The queue is taken under the memory's lock, so a view sees each change once.
+                state.absorb(writer.takeQueued(), at: reading, unsavedLimit: configuration.unsavedLimit)
+                return state.hasUnsavedChanges
+            }
+            do throws(HistoryDatabaseError) {
+                if let newest = try database.readyToCommit(), hasChanges {
+                    memory.withLock { $0.placeWaiting(after: newest) }
+                }
+                try commitWaiting(eventID: eventID, now: reading.wall.millisecondsSince1970)
+            } catch {
+                memory.withLock { $0.failed(error) }
+            }
+        }
+        reportTrouble()
+    }
+
+    /// Commits everything that waits and marks it saved; saves it all again into a database that
+    /// started anew.
+    private func commitWaiting(eventID: UInt64?, now: Int64) throws(HistoryDatabaseError) {
+        try records.withLock { records throws(HistoryDatabaseError) in
+            var batch = memory.withLock { $0.batch(eventID: eventID, now: now) }
+            batch.notifications = records.unsavedWrites
+            if case .startedAnew(let notice) = try database.commit(batch) {
+                records.markAllUnsaved()
+                memory.withLock { state in
+                    state.markLatestUnsaved()
+                    state.standingNotice = notice
+                }
+                batch = memory.withLock { $0.batch(eventID: eventID, now: now) }
+                batch.notifications = records.unsavedWrites
+                guard case .committed = try database.commit(batch) else { return }
+            }
+            records.markSaved()
+            memory.withLock { $0.markSaved(batch) }
+        }
+    }
+
+    /// Tells the observers when the trouble changed.
+    private func reportTrouble() {
+        let trouble = memory.withLock { $0.trouble }
+        let changed = reportedTrouble.withLock { reported in
+            defer { reported = trouble }
+            return reported != trouble
+        }
+        guard changed else { return }
+        for observer in troubleObservers.current { observer(trouble) }
+    }
+
+    /// Starts writing with the history read anew (what the last process to write it left: health,
+    /// open tallies, watches, the ledger), or saves what waits and stops. A read that fails leaves
+    /// the keeper not writing, with the trouble said; the next call tries again.
+    public func setWriting(_ writes: Bool) {
+        guard writes else {
+            save()
+            writing.withLock { $0 = false }
+            return
+        }
+        writing.withLock { writing in
+            do throws(HistoryDatabaseError) {
+                _ = try database.readyToCommit()
+                let (history, stored) = try Self.load(database, following: true, configuration: configuration)
+                memory.withLock { $0 = history }
+                records.withLock { $0 = stored.notifications }
+                writing = true
+            } catch {
+                memory.withLock { $0.failed(error) }
+            }
+        }
+        reportTrouble()
+    }
+
+    /// Saves what waits and stops the writer, waiting at most `closeLimit`. Later changes are dropped.
+    public func close() {
+        guard writer.close(waitingAtMost: configuration.closeLimit) else { return }
+        database.close()
+    }
+
+    // MARK: Trouble
+
+    /// Why changes are not being saved, as an error card's error; nil while saving works, unless
+    /// something the history lost this run is to be told until the end of it.
+    public var trouble: PanelError? { reportedTrouble.current }
+
+    public func observeTrouble(_ observer: @escaping @Sendable (PanelError?) -> Void) {
+        troubleObservers.withLock { $0.append(observer) }
+    }
+
+    // MARK: Reading
+
+    /// `panel` as memory holds it, with the changes queued and time counted to `reading`.
+    private func view(of panel: String, at reading: HistoryClock.Reading) -> HistoryState {
+        memory.withLock { $0.view(of: panel, adding: writer.queued, at: reading) }
+    }
+
+    public func memories(of panelIds: [String]) -> [String: PanelMemory] {
+        let known = memory.withLock { state in panelIds.filter(state.knows) }
+        var entries: [String: [ViewStateHistory.Entry]] = [:]
+        for panel in known {
+            // A panel whose changes cannot be read starts without them; its card says what it shows.
+            entries[panel] = try? database.newestEntries(of: panel, limit: ViewStateHistory.displayLimit)
+        }
+        return memory.withLock { state in
+            entries.reduce(into: [:]) { memories, read in
+                memories[read.key] = state.memory(of: read.key, newestFirst: read.value)
+            }
+        }
+    }
+
+    public func changes(of panel: String, _ query: HistoryQuery) throws(HistoryStoreError) -> HistoryPage {
+        do {
+            return try view(of: panel, at: configuration.clock.read()).changes(of: panel, query) { range throws(HistoryDatabaseError) in
+                try database.changes(of: panel, in: range)
+            }
+        } catch {
+            throw .unreadable(error.description)
+        }
+    }
+
+    public func uptime(of panel: String, _ query: TimelineQuery) throws(HistoryStoreError) -> UptimeReport {
+        let reading = configuration.clock.read()
+        do {
+            return try view(of: panel, at: reading).uptime(of: panel, query, now: reading.wall) { resolution, from throws(HistoryDatabaseError) in
+                try database.tallies(of: panel, resolution, from: from)
+            }
+        } catch {
+            throw .unreadable(error.description)
+        }
+    }
+
+    // MARK: The ledger
+
+    /// Runs `body` on the ledger; with `saving`, commits what changed before returning, and leaves
+    /// it to the next batch when that fails.
+    public func withRecords<T>(saving: Bool, _ body: (inout NotificationRecords) -> T) -> T {
+        records.withLock { records in
+            let value = body(&records)
+            if saving, records.hasUnsaved, (try? database.commit(records.unsavedWrites)) != nil {
+                records.markSaved()
+            }
+            return value
+        }
+    }
+}

@@ -1,0 +1,55 @@
+import StateDeck
+import StateDeckNotifications
+
+/// A history store that is a ``HistoryKeeper`` over its database: everything it does is the
+/// keeper's, the same for every database; the store only opens the database.
+public protocol KeptHistoryStore: HistoryStore, RecordKeepingLedger {
+    var keeper: HistoryKeeper { get }
+}
+
+extension KeptHistoryStore {
+    public func record(_ change: PanelChange) {
+        keeper.record(change)
+    }
+
+    public func memories(of panelIds: [String]) -> [String: PanelMemory] {
+        keeper.memories(of: panelIds)
+    }
+
+    public func changes(of panel: String, _ query: HistoryQuery) throws(HistoryStoreError) -> HistoryPage {
+        try keeper.changes(of: panel, query)
+    }
+
+    public func uptime(of panel: String, _ query: TimelineQuery) throws(HistoryStoreError) -> UptimeReport {
+        try keeper.uptime(of: panel, query)
+    }
+
+    public var lastEventID: UInt64 { keeper.lastEventID }
+
+    public func trackEventIDs(_ newest: @escaping @Sendable () -> UInt64) {
+        keeper.trackEventIDs(newest)
+    }
+
+    public var trouble: PanelError? { keeper.trouble }
+
+    public func observeTrouble(_ observer: @escaping @Sendable (PanelError?) -> Void) {
+        keeper.observeTrouble(observer)
+    }
+
+    public func close() {
+        keeper.close()
+    }
+
+    public func setWriting(_ writes: Bool) {
+        keeper.setWriting(writes)
+    }
+
+    /// Saves the queued changes and the buckets that ended by now, in one transaction.
+    public func flush() {
+        keeper.save()
+    }
+
+    public func withRecords<T>(saving: Bool, _ body: (inout NotificationRecords) -> T) -> T {
+        keeper.withRecords(saving: saving, body)
+    }
+}

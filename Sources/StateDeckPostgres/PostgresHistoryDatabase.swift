@@ -1,0 +1,350 @@
+import FoundationEssentials
+import Locking
+import Postgres
+import StateDeck
+import StateDeckHistory
+import StateDeckNotifications
+
+/// StateDeck's tables in a PostgreSQL database (its schema `statedeck`, see ``PostgresSchema``) as
+/// a ``HistoryDatabase``: one session commits and another reads, each under its own lock, so a
+/// read never waits for a commit. A session that breaks is made anew when next needed, waiting
+/// longer after each failed attempt (`reconnectDelays`).
+final class PostgresHistoryDatabase: HistoryDatabase {
+    let address: PostgresStoreAddress
+    private let writing: Locked<Writing>
+    private let reading: Locked<PostgresSessionSlot>
+
+    /// The committing session and each panel's id in `statedeck.panels`, once known in a saved
+    /// transaction.
+    private struct Writing {
+        var slot: PostgresSessionSlot
+        var panelKeys: [String: Int64] = [:]
+    }
+
+    /// Rows sent in one `INSERT`: fewer round trips than one a row, within PostgreSQL's 65,535
+    /// parameters a statement.
+    static let rowsPerInsert = 500
+
+    /// Over `session`, migrated, which commits; reads make their own session.
+    init(address: PostgresStoreAddress, session: PostgresConnection, reconnectDelays: ClosedRange<Duration>) {
+        self.address = address
+        writing = Locked(Writing(slot: PostgresSessionSlot(session, delays: reconnectDelays)))
+        reading = Locked(PostgresSessionSlot(nil, delays: reconnectDelays))
+    }
+
+    private var server: String { address.server }
+
+    /// A new session, with StateDeck's tables made or upgraded.
+    private func connect() throws(PostgresError) -> PostgresConnection {
+        let session = try PostgresConnection(address.url)
+        do {
+            try PostgresSchema.migrate(session, server: server)
+        } catch {
+            throw PostgresError(kind: .statement, message: error.description)
+        }
+        return session
+    }
+
+    /// The card while the server cannot be reached, or refuses.
+    private func trouble(_ error: PostgresError, lost: Bool) -> HistoryDatabaseError {
+        lost
+            ? HistoryDatabaseError(.unreachable, title: "Can't reach PostgreSQL",
+                                   notSaved: ": PostgreSQL at \(server) cannot be reached", resumesOnce: "it is back",
+                                   detail: error.message.isEmpty ? nil : error.message)
+            : HistoryDatabaseError(.unknown, title: "Can't save history", notSaved: " to PostgreSQL at \(server)",
+                                   resumesOnce: "the server takes it again", detail: error.message)
+    }
+
+    // MARK: Committing
+
+    /// Runs `body` on the committing session, made anew when it was lost; a session the error
+    /// broke is dropped.
+    private func commitWith<T>(_ body: (PostgresConnection, inout [String: Int64]) throws(PostgresError) -> T) throws(HistoryDatabaseError) -> T {
+        try writing.withLock { writing throws(HistoryDatabaseError) in
+            let session: PostgresConnection
+            do throws(PostgresError) {
+                session = try writing.slot.connected { () throws(PostgresError) in
+                    let session = try connect()
+                    // The ids known may be gone (a server restored from a backup, or one that lost its last commits).
+                    writing.panelKeys = [:]
+                    return session
+                }
+            } catch {
+                throw trouble(error, lost: true)
+            }
+            let knownKeys = writing.panelKeys
+            do throws(PostgresError) {
+                return try body(session, &writing.panelKeys)
+            } catch {
+                writing.panelKeys = knownKeys
+                writing.slot.failed(error)
+                throw trouble(error, lost: writing.slot.session == nil)
+            }
+        }
+    }
+
+    func readyToCommit() throws(HistoryDatabaseError) -> Int64? {
+        try commitWith { session, _ throws(PostgresError) in
+            // Another process (a leader before this one) may have saved changes since this one read them.
+            try session.query("SELECT coalesce(max(id), 0) FROM statedeck.changes").integer(0, 0) ?? 0
+        }
+    }
+
+    func commit(_ batch: HistoryBatch) throws(HistoryDatabaseError) -> CommitOutcome {
+        try commitWith { session, keys throws(PostgresError) in
+            try session.transaction { () throws(PostgresError) in
+                try Self.write(batch, session, &keys)
+                if let expiry = batch.expiry { try Self.deleteExpired(expiry, session) }
+            }
+        }
+        return .committed
+    }
+
+    func commit(_ writes: [NotificationRecords.Write]) throws(HistoryDatabaseError) {
+        try commitWith { session, _ throws(PostgresError) in
+            try session.transaction { () throws(PostgresError) in try Self.write(writes, session) }
+        }
+    }
+
+    /// The sessions end with the database.
+    func close() {}
+
+    private static func write(_ batch: HistoryBatch, _ session: PostgresConnection,
+                              _ keys: inout [String: Int64]) throws(PostgresError) {
+        var changes: [[String?]] = []
+        changes.reserveCapacity(batch.changes.count)
+        for (panel, entry, position) in batch.changes {
+            changes.append([
+                String(position), String(try key(of: panel, session, &keys)), String(entry.at.millisecondsSince1970),
+                String(entry.stateCode),
+                entry.durationMs.map(String.init), entry.errorKind?.rawValue, entry.title, entry.summary, entry.detail,
+                entry.debug ? "true" : "false",
+            ])
+        }
+        try insert(session, "INSERT INTO statedeck.changes (id, panel, at, state, duration_ms, error_kind, title, summary, detail, debug)",
+                   changes)
+        var tallies: [[String?]] = []
+        for row in batch.tallies {
+            let tally = row.tally
+            tallies.append([
+                String(try key(of: row.panel, session, &keys)), String(row.resolution.rawValue), String(row.start),
+                String(row.watch), String(tally.upMs), String(tally.downMs), String(tally.loadingMs), String(tally.loads),
+                String(tally.failures), tally.minMs.map(String.init), tally.maxMs.map(String.init), String(tally.totalMs),
+                ByteaText.encode(tally.durations.encoded),
+            ])
+        }
+        try insert(session, """
+            INSERT INTO statedeck.tallies (panel, resolution, start, watch, up_ms, down_ms, loading_ms, loads, failures,
+                min_ms, max_ms, total_ms, durations)
+            """, tallies, then: """
+            ON CONFLICT (panel, resolution, start, watch) DO UPDATE SET up_ms = EXCLUDED.up_ms, down_ms = EXCLUDED.down_ms,
+                loading_ms = EXCLUDED.loading_ms, loads = EXCLUDED.loads, failures = EXCLUDED.failures,
+                min_ms = EXCLUDED.min_ms, max_ms = EXCLUDED.max_ms, total_ms = EXCLUDED.total_ms,
+                durations = EXCLUDED.durations
+            """)
+        var latest: [[String?]] = []
+        for row in batch.latest {
+            latest.append([
+                String(try key(of: row.panel, session, &keys)), row.shown.shown, row.shown.info, row.shown.error,
+                row.shown.stale ? "true" : "false", String(row.health.rawValue), String(row.since),
+            ])
+        }
+        try insert(session, "INSERT INTO statedeck.latest (panel, shown, info, error, stale, health, since)",
+                   latest, then: """
+            ON CONFLICT (panel) DO UPDATE SET shown = EXCLUDED.shown, info = EXCLUDED.info, error = EXCLUDED.error,
+                stale = EXCLUDED.stale, health = EXCLUDED.health, since = EXCLUDED.since
+            """)
+        try insert(session, "INSERT INTO statedeck.watches (id, started, watched_to, tallied_to)",
+                   batch.watches.map { [String($0.id), String($0.started), String($0.watchedTo), String($0.talliedTo)] },
+                   then: "ON CONFLICT (id) DO UPDATE SET watched_to = EXCLUDED.watched_to, tallied_to = EXCLUDED.tallied_to")
+        try write(batch.notifications, session)
+        if let eventID = batch.eventID {
+            try session.query("""
+                INSERT INTO statedeck.meta (key, value) VALUES ('last_event_id', $1)
+                ON CONFLICT (key) DO UPDATE SET value = greatest(statedeck.meta.value, EXCLUDED.value)
+                """, [String(Int64(bitPattern: eventID))])
+        }
+    }
+
+    /// Runs `insert VALUES (…), (…) then` for `rows`, a few hundred rows a statement.
+    private static func insert(_ session: PostgresConnection, _ insert: String, _ rows: [[String?]],
+                               then suffix: String = "") throws(PostgresError) {
+        guard let width = rows.first?.count else { return }
+        var start = 0
+        while start < rows.count {
+            let chunk = rows[start..<min(rows.count, start + rowsPerInsert)]
+            let values = chunk.indices.map { row in
+                let first = (row - start) * width
+                return "(" + (1...width).map { "$\(first + $0)" }.joined(separator: ", ") + ")"
+            }
+            try session.query(insert + " VALUES " + values.joined(separator: ", ") + " " + suffix, Array(chunk.joined()))
+            start += chunk.count
+        }
+    }
+
+    /// Writes the ledger's outages and deliveries, inside the caller's transaction.
+    private static func write(_ writes: [NotificationRecords.Write], _ session: PostgresConnection) throws(PostgresError) {
+        for write in writes {
+            switch write {
+            case .keepOutage(let key, let watch):
+                try session.query("""
+                    INSERT INTO statedeck.notify_outages (key, watch) VALUES ($1, $2)
+                    ON CONFLICT (key) DO UPDATE SET watch = EXCLUDED.watch
+                    """, [key, watch])
+            case .forgetOutage(let key):
+                try session.query("DELETE FROM statedeck.notify_outages WHERE key = $1", [key])
+            case .keepDelivery(let id, let key, let at, let delivery):
+                try session.query("""
+                    INSERT INTO statedeck.notify_outbox (id, key, at, notification) VALUES ($1, $2, $3, $4)
+                    ON CONFLICT (id) DO UPDATE SET key = EXCLUDED.key, at = EXCLUDED.at, notification = EXCLUDED.notification
+                    """, [id, key, String(at.millisecondsSince1970), delivery])
+            case .forgetDelivery(let id):
+                try session.query("DELETE FROM statedeck.notify_outbox WHERE id = $1", [id])
+            }
+        }
+    }
+
+    /// Deletes what retention no longer keeps.
+    private static func deleteExpired(_ expiry: HistoryExpiry, _ session: PostgresConnection) throws(PostgresError) {
+        let (retention, now) = (expiry.retention, expiry.now)
+        try session.query("DELETE FROM statedeck.changes WHERE at < $1", [String(retention.changesCutoff(now: now))])
+        for resolution in Resolution.allCases {
+            try session.query("DELETE FROM statedeck.tallies WHERE resolution = $1 AND start < $2",
+                              [String(resolution.rawValue), String(retention.cutoff(of: resolution, now: now))])
+        }
+        try session.query("DELETE FROM statedeck.watches WHERE watched_to < $1 AND id <> $2",
+                          [String(retention.cutoff(of: .day, now: now)), String(expiry.counting)])
+    }
+
+    /// The id of `panel` in `statedeck.panels`, added on first use.
+    private static func key(of panel: String, _ session: PostgresConnection,
+                            _ keys: inout [String: Int64]) throws(PostgresError) -> Int64 {
+        if let key = keys[panel] { return key }
+        let rows = try session.query("""
+            WITH added AS (INSERT INTO statedeck.panels (name) VALUES ($1) ON CONFLICT (name) DO NOTHING RETURNING id)
+            SELECT id FROM added UNION ALL SELECT id FROM statedeck.panels WHERE name = $1
+            """, [panel])
+        guard let key = rows.integer(0, 0) else {
+            throw PostgresError(kind: .statement, message: "panel \(panel) was not saved")
+        }
+        keys[panel] = key
+        return key
+    }
+
+    // MARK: Reading
+
+    /// Runs `body` on the reading session, made anew when it was lost; a session the error broke
+    /// is dropped.
+    private func read<T>(_ body: (PostgresConnection) throws(PostgresError) -> T) throws(HistoryDatabaseError) -> T {
+        try reading.withLock { slot throws(HistoryDatabaseError) in
+            do throws(PostgresError) {
+                let session = try slot.connected { () throws(PostgresError) in try PostgresConnection(address.url) }
+                do throws(PostgresError) {
+                    return try body(session)
+                } catch {
+                    slot.failed(error)
+                    throw error
+                }
+            } catch {
+                var unreadable = HistoryDatabaseError.unreadable(error.message, from: "PostgreSQL at \(server)")
+                if error.kind == .connection { unreadable.kind = .unreachable }
+                throw unreadable
+            }
+        }
+    }
+
+    func load(following: Bool) throws(HistoryDatabaseError) -> StoredHistory {
+        try read { session throws(PostgresError) in
+            let watches = try session.query("SELECT id, started, watched_to, tallied_to FROM statedeck.watches")
+            return StoredHistory(
+                eventID: UInt64(try session.query("SELECT value FROM statedeck.meta WHERE key = 'last_event_id'")
+                    .integer(0, 0) ?? 0),
+                watches: (0..<watches.count).map { row in
+                    HistoryWatch(id: watches.integer(row, 0) ?? 0, started: watches.integer(row, 1) ?? 0,
+                                 watchedTo: watches.integer(row, 2) ?? 0, talliedTo: watches.integer(row, 3) ?? 0)
+                },
+                lastPosition: try session.query("SELECT coalesce(max(id), 0) FROM statedeck.changes").integer(0, 0) ?? 0,
+                latest: following ? try Self.latest(session) : [],
+                notifications: following ? try Self.notifications(session) : NotificationRecords())
+        }
+    }
+
+    /// Every panel's `latest` row.
+    private static func latest(_ session: PostgresConnection) throws(PostgresError) -> [LatestRow] {
+        let rows = try session.query("""
+            SELECT p.name, l.shown, l.info, l.error, l.stale, l.health, l.since
+            FROM statedeck.latest l JOIN statedeck.panels p ON p.id = l.panel
+            """)
+        return (0..<rows.count).compactMap { row in
+            guard let name = rows[row, 0] else { return nil }
+            return LatestRow(
+                panel: name,
+                shown: ShownState.StoredColumns(shown: rows[row, 1], info: rows[row, 2], error: rows[row, 3],
+                                                stale: rows.boolean(row, 4) ?? false),
+                health: Health(rawValue: Int(rows.integer(row, 5) ?? 0)) ?? .unknown, since: rows.integer(row, 6) ?? 0)
+        }
+    }
+
+    /// The outages and the deliveries not done.
+    private static func notifications(_ session: PostgresConnection) throws(PostgresError) -> NotificationRecords {
+        let outages = try session.query("SELECT key, watch FROM statedeck.notify_outages")
+        let outbox = try session.query("SELECT notification FROM statedeck.notify_outbox")
+        return NotificationRecords(
+            outages: (0..<outages.count).compactMap { row in
+                guard let key = outages[row, 0], let watch = outages[row, 1] else { return nil }
+                return (key, watch)
+            },
+            deliveries: (0..<outbox.count).compactMap { outbox[$0, 0] })
+    }
+
+    func changes(of panel: String, in range: ChangeRange) throws(HistoryDatabaseError) -> [PositionedEntry] {
+        try read { session throws(PostgresError) in
+            let rows = try session.query("""
+                SELECT id, at, state, duration_ms, error_kind, title, summary, detail, debug FROM statedeck.changes
+                WHERE panel = (SELECT id FROM statedeck.panels WHERE name = $1) AND at >= $2 AND at <= $3
+                    AND (at < $4 OR (at = $4 AND id < $5))
+                ORDER BY at DESC, id DESC LIMIT $6
+                """, [panel, String(range.from), String(range.to), String(range.cursor.at),
+                      String(range.cursor.position), String(range.limit)])
+            return (0..<rows.count).map { row in
+                (HistoryEntry(at: rows.integer(row, 1) ?? 0, stateCode: rows.integer(row, 2) ?? 0,
+                              durationMs: rows.integer(row, 3), errorKind: rows[row, 4], title: rows[row, 5],
+                              summary: rows[row, 6], detail: rows[row, 7], debug: rows.boolean(row, 8) ?? false),
+                 rows.integer(row, 0) ?? 0)
+            }
+        }
+    }
+
+    func tallies(of panel: String, _ resolution: Resolution, from: Int64) throws(HistoryDatabaseError) -> [TallyRow] {
+        try read { session throws(PostgresError) in
+            let rows = try session.query("""
+                SELECT start, up_ms, down_ms, loading_ms, loads, failures, min_ms, max_ms, total_ms, durations, watch
+                FROM statedeck.tallies
+                WHERE panel = (SELECT id FROM statedeck.panels WHERE name = $1) AND resolution = $2 AND start >= $3
+                ORDER BY start
+                """, [panel, String(resolution.rawValue), String(from)])
+            return (0..<rows.count).map { row in
+                TallyRow(panel: panel, resolution: resolution, start: rows.integer(row, 0) ?? 0,
+                         watch: rows.integer(row, 10) ?? 0,
+                         tally: Tally(upMs: rows.integer(row, 1) ?? 0, downMs: rows.integer(row, 2) ?? 0,
+                                      loadingMs: rows.integer(row, 3) ?? 0, loads: Int(rows.integer(row, 4) ?? 0),
+                                      failures: Int(rows.integer(row, 5) ?? 0), minMs: rows.integer(row, 6),
+                                      maxMs: rows.integer(row, 7), totalMs: rows.integer(row, 8) ?? 0,
+                                      durations: ByteaText.decode(rows[row, 9] ?? "")))
+            }
+        }
+    }
+
+    func newestEntries(of panel: String, limit: Int) throws(HistoryDatabaseError) -> [ViewStateHistory.Entry] {
+        try read { session throws(PostgresError) in
+            let rows = try session.query("""
+                SELECT at, state FROM statedeck.changes WHERE panel = (SELECT id FROM statedeck.panels WHERE name = $1)
+                ORDER BY at DESC, id DESC LIMIT $2
+                """, [panel, String(limit)])
+            return (0..<rows.count).map { row in
+                ViewStateHistory.Entry(state: HistoryEntry.state(code: rows.integer(row, 1) ?? 0),
+                                       at: Date(millisecondsSince1970: rows.integer(row, 0) ?? 0))
+            }
+        }
+    }
+}

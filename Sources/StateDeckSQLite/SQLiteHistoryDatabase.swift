@@ -1,0 +1,166 @@
+import FoundationEssentials
+import Locking
+import SQLite
+import StateDeck
+import StateDeckHistory
+import StateDeckNotifications
+
+/// The history file as a ``HistoryDatabase``: one connection commits and another reads, each
+/// under its own lock, so a read never waits for a commit (WAL mode lets a reader go on beside
+/// the writer, from the newest commit).
+final class SQLiteHistoryDatabase: HistoryDatabase {
+    let file: HistoryFile
+    private let writing: Locked<SQLiteHistoryWriting>
+    private let reading: Locked<SQLiteConnection>
+
+    init(writing: SQLiteHistoryWriting, reader: Database) {
+        file = writing.file
+        self.writing = Locked(writing)
+        reading = Locked(SQLiteConnection(reader))
+    }
+
+    func readyToCommit() -> Int64? { nil }
+
+    func commit(_ batch: HistoryBatch) throws(HistoryDatabaseError) -> CommitOutcome {
+        try writing.withLock { writing throws(HistoryDatabaseError) in
+            let outcome = try writing.commit(batch)
+            if case .startedAnew = outcome {
+                // The reader has the deleted file open; the new one is empty until the keeper saves again.
+                if let reader = try? file.openReader() { reading.withLock { $0 = SQLiteConnection(reader) } }
+            }
+            return outcome
+        }
+    }
+
+    func commit(_ writes: [NotificationRecords.Write]) throws(HistoryDatabaseError) {
+        try writing.withLock { writing throws(HistoryDatabaseError) in try writing.commit(writes) }
+    }
+
+    /// Folds the log into the file, so that a copy of the file alone is the whole history.
+    func close() {
+        writing.withLock { try? $0.connection.database.execute("PRAGMA wal_checkpoint(TRUNCATE)") }
+    }
+
+    // MARK: Reading
+
+    /// Runs `body` on the read connection; an SQLite error becomes the history's.
+    private func read<T>(_ body: (inout SQLiteConnection) throws(SQLiteError) -> T) throws(HistoryDatabaseError) -> T {
+        do {
+            return try reading.withLock { connection throws(SQLiteError) in try body(&connection) }
+        } catch {
+            throw .unreadable(error.description, from: file.path)
+        }
+    }
+
+    func load(following: Bool) throws(HistoryDatabaseError) -> StoredHistory {
+        try read { connection throws(SQLiteError) in
+            let database = connection.database
+            let watches = try connection.statement("SELECT id, started, watched_to, tallied_to FROM watches")
+            try watches.bind()
+            defer { watches.reset() }
+            var kept: [HistoryWatch] = []
+            while try watches.step() {
+                kept.append(HistoryWatch(id: watches.integer(0), started: watches.integer(1),
+                                         watchedTo: watches.integer(2), talliedTo: watches.integer(3)))
+            }
+            let rows = try connection.statement("""
+                SELECT p.name, l.shown, l.info, l.error, l.stale, l.health, l.since FROM latest l JOIN panels p ON p.id = l.panel
+                """)
+            try rows.bind()
+            defer { rows.reset() }
+            var latest: [LatestRow] = []
+            while try rows.step() {
+                guard let name = rows.text(0) else { continue }
+                latest.append(LatestRow(
+                    panel: name,
+                    shown: ShownState.StoredColumns(shown: rows.text(1), info: rows.text(2), error: rows.text(3),
+                                                    stale: rows.integer(4) != 0),
+                    health: Health(rawValue: Int(rows.integer(5))) ?? .unknown, since: rows.integer(6)))
+            }
+            return StoredHistory(
+                eventID: UInt64(try database.integer("SELECT value FROM meta WHERE key = 'last_event_id'") ?? 0),
+                watches: kept, lastPosition: try database.integer("SELECT max(rowid) FROM changes") ?? 0,
+                latest: following ? latest : [], notifications: try Self.notifications(&connection))
+        }
+    }
+
+    /// The outages and the deliveries not done.
+    private static func notifications(_ connection: inout SQLiteConnection) throws(SQLiteError) -> NotificationRecords {
+        var outages: [(key: String, watch: String)] = []
+        let outageRows = try connection.statement("SELECT key, watch FROM notify_outages")
+        try outageRows.bind()
+        defer { outageRows.reset() }
+        while try outageRows.step() {
+            if let key = outageRows.text(0), let json = outageRows.text(1) { outages.append((key, json)) }
+        }
+        var deliveries: [String] = []
+        let outbox = try connection.statement("SELECT notification FROM notify_outbox")
+        try outbox.bind()
+        defer { outbox.reset() }
+        while try outbox.step() {
+            if let json = outbox.text(0) { deliveries.append(json) }
+        }
+        return NotificationRecords(outages: outages, deliveries: deliveries)
+    }
+
+    func changes(of panel: String, in range: ChangeRange) throws(HistoryDatabaseError) -> [PositionedEntry] {
+        try read { connection throws(SQLiteError) in
+            let select = try connection.statement("""
+                SELECT rowid, at, state, duration_ms, error_kind, title, summary, detail, debug FROM changes
+                WHERE panel = (SELECT id FROM panels WHERE name = ?) AND at >= ? AND at <= ?
+                    AND (at < ? OR (at = ? AND rowid < ?))
+                ORDER BY at DESC, rowid DESC LIMIT ?
+                """)
+            try select.bind(.text(panel), .integer(range.from), .integer(range.to), .integer(range.cursor.at),
+                            .integer(range.cursor.at), .integer(range.cursor.position), .integer(Int64(range.limit)))
+            defer { select.reset() }
+            var found: [PositionedEntry] = []
+            while try select.step() {
+                found.append((HistoryEntry(
+                    at: select.integer(1), stateCode: select.integer(2), durationMs: select.optionalInteger(3),
+                    errorKind: select.text(4), title: select.text(5), summary: select.text(6), detail: select.text(7),
+                    debug: select.integer(8) != 0), select.integer(0)))
+            }
+            return found
+        }
+    }
+
+    func tallies(of panel: String, _ resolution: Resolution, from: Int64) throws(HistoryDatabaseError) -> [TallyRow] {
+        try read { connection throws(SQLiteError) in
+            let select = try connection.statement("""
+                SELECT start, up_ms, down_ms, loading_ms, loads, failures, min_ms, max_ms, total_ms, durations, watch
+                FROM tallies WHERE panel = (SELECT id FROM panels WHERE name = ?) AND resolution = ? AND start >= ?
+                ORDER BY start
+                """)
+            try select.bind(.text(panel), .integer(Int64(resolution.rawValue)), .integer(from))
+            defer { select.reset() }
+            var rows: [TallyRow] = []
+            while try select.step() {
+                rows.append(TallyRow(
+                    panel: panel, resolution: resolution, start: select.integer(0), watch: select.integer(10),
+                    tally: Tally(upMs: select.integer(1), downMs: select.integer(2), loadingMs: select.integer(3),
+                                 loads: Int(select.integer(4)), failures: Int(select.integer(5)),
+                                 minMs: select.optionalInteger(6), maxMs: select.optionalInteger(7),
+                                 totalMs: select.integer(8), durations: select.blob(9))))
+            }
+            return rows
+        }
+    }
+
+    func newestEntries(of panel: String, limit: Int) throws(HistoryDatabaseError) -> [ViewStateHistory.Entry] {
+        try read { connection throws(SQLiteError) in
+            let select = try connection.statement("""
+                SELECT at, state FROM changes WHERE panel = (SELECT id FROM panels WHERE name = ?)
+                ORDER BY at DESC, rowid DESC LIMIT ?
+                """)
+            try select.bind(.text(panel), .integer(Int64(limit)))
+            defer { select.reset() }
+            var entries: [ViewStateHistory.Entry] = []
+            while try select.step() {
+                entries.append(ViewStateHistory.Entry(state: HistoryEntry.state(code: select.integer(1)),
+                                                      at: Date(millisecondsSince1970: select.integer(0))))
+            }
+            return entries
+        }
+    }
+}
