@@ -111,8 +111,9 @@ if replicas > panels {
                 INSERT INTO changes SELECT panel + \(shift), at, state, duration_ms, error_kind, title, summary, detail, debug
                     FROM changes WHERE panel <= \(panels);
                 INSERT INTO tallies SELECT panel + \(shift), resolution, start, watch, up_ms, down_ms, loading_ms, loads,
-                    failures, min_ms, max_ms, total_ms, durations FROM tallies WHERE panel <= \(panels);
-                INSERT INTO latest SELECT panel + \(shift), shown, info, error, stale, health, since FROM latest WHERE panel <= \(panels);
+                    failures, min_ms, max_ms, total_ms, durations, counted_to FROM tallies WHERE panel <= \(panels);
+                INSERT INTO latest SELECT panel + \(shift), shown, info, error, stale, health, since, forced FROM latest
+                    WHERE panel <= \(panels);
                 """)
         }
     }

@@ -6,11 +6,14 @@ import StateDeck
 /// Each panel's health is the one the deck decided with each change (``Health/after(_:cause:)``);
 /// the time between two changes is counted in the health it had, split at bucket edges. At each
 /// minute's end the minute, its hour and its day are handed out as ``TallyRow``s as they stand
-/// (the hour and day again at the next minute's end, until they end too); the open minute is
-/// ``openRows()``. So the rows saved of an hour or a day lack only the minute in progress, which
-/// ``HistoryState`` adds to them when a watch ended with it. Every row is stamped with the watch
-/// counting it. Time forced by a debug command counts nowhere, and neither does time before a
-/// panel was first heard of, nor time between two watches.
+/// (the hour and day again at the next minute's end, until they end too). The open minute is in
+/// ``openRows()`` only once it gained what time alone does not tell: a load, or a change of the
+/// health it counts in (a debug command's hold included). So the rows saved of an hour or a day
+/// lack only the minute in progress, and a minute saved open lacks only the time since it was
+/// counted, which went on in the health its panel's `latest` row keeps: ``HistoryState`` adds both
+/// when a watch ended with them. Every row is stamped with the watch counting it. Time forced by a
+/// debug command counts nowhere, and neither does time before a panel was first heard of, nor time
+/// between two watches.
 ///
 /// Tracks are changed in place: a deck of thousands of panels sends hundreds of changes a second,
 /// and every panel's time is counted at each save.
@@ -27,7 +30,7 @@ public struct HealthAggregator: Sendable {
         var minute: Bucket?
         var hour: Bucket?
         var day: Bucket?
-        /// The open minute changed since it was last saved.
+        /// The open minute gained a load, or its health or hold changed, since it was last saved.
         var openUnsaved = false
     }
 
@@ -112,7 +115,8 @@ public struct HealthAggregator: Sendable {
     public func openRows() -> [TallyRow] {
         tracks.compactMap { panel, track in
             guard track.openUnsaved, let open = track.minute, !open.tally.isEmpty else { return nil }
-            return TallyRow(panel: panel, resolution: .minute, start: open.start, watch: watch, tally: open.tally)
+            return TallyRow(panel: panel, resolution: .minute, start: open.start, watch: watch, tally: open.tally,
+                            countedTo: track.countedTo)
         }
     }
 
@@ -156,8 +160,10 @@ extension HealthAggregator.Track {
 
     /// Takes the health the deck decided with the change; a result counts a load.
     mutating func apply(_ change: PanelChange, at: Int64) {
-        guard change.cause != .debug else { return forced = true }
-        forced = false
+        let wasForced = forced
+        forced = change.cause == .debug
+        if forced != wasForced { openUnsaved = true }
+        guard !forced else { return }
         switch (change.state, change.cause) {
         case (.loaded, .load), (.loaded, .push), (.error, .load), (.error, .push):
             openUnsaved = true
@@ -172,6 +178,7 @@ extension HealthAggregator.Track {
         if change.health != health {
             health = change.health
             since = at
+            openUnsaved = true
         }
     }
 
@@ -183,7 +190,6 @@ extension HealthAggregator.Track {
             let end = min(now, minuteEnd)
             if !forced, health != .unknown {
                 let (counted, from) = (health, countedTo)
-                openUnsaved = true
                 for resolution in Resolution.allCases {
                     withOpen(resolution, at: from) { $0.add(counted, milliseconds: end - from) }
                 }

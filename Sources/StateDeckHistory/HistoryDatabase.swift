@@ -69,19 +69,22 @@ public struct StoredHistory: Sendable {
     }
 }
 
-/// One panel's `latest` row: what it shows, its health and since when.
+/// One panel's `latest` row: what it shows, its health and since when, and whether a debug
+/// command holds it (its time then counts nowhere).
 public struct LatestRow: Sendable {
     public var panel: String
     public var shown: ShownState.StoredColumns
     public var health: Health
     /// Milliseconds since 1970.
     public var since: Int64
+    public var forced: Bool
 
-    public init(panel: String, shown: ShownState.StoredColumns, health: Health, since: Int64) {
+    public init(panel: String, shown: ShownState.StoredColumns, health: Health, since: Int64, forced: Bool) {
         self.panel = panel
         self.shown = shown
         self.health = health
         self.since = since
+        self.forced = forced
     }
 }
 

@@ -82,8 +82,8 @@ public final class HistoryKeeper: Sendable {
         let stored = try database.load(following: following)
         var history = HistoryState(retention: configuration.retention, stored: stored,
                                    now: configuration.clock.wall().millisecondsSince1970)
-        try history.finishEndedWatches(panels: stored.latest.map(\.panel)) { panel, watch, resolution, start throws(HistoryDatabaseError) in
-            try database.tallies(of: panel, resolution, from: start).first { $0.start == start && $0.watch == watch }?.tally
+        try history.finishEndedWatches(latest: stored.latest) { panel, watch, resolution, start throws(HistoryDatabaseError) in
+            try database.tallies(of: panel, resolution, from: start).first { $0.start == start && $0.watch == watch }
         }
         return (history, stored)
     }

@@ -115,7 +115,13 @@ public struct HistoryState: Sendable {
 
     /// Applies `change` to its panel's tallies and, when recorded, keeps it at the next position.
     private mutating func take(_ change: PanelChange) {
+        let wasForced = aggregator.tracks[change.panel]?.forced
         aggregator.apply(change)
+        // The `latest` row keeps the hold, so that a crash credits a held panel no time (one that
+        // never showed anything else has no row, and no health to credit).
+        if aggregator.tracks[change.panel]?.forced != wasForced, shown[change.panel] != nil {
+            unsavedShown.insert(change.panel)
+        }
         guard change.recorded else { return }
         unsavedChanges[change.panel, default: []].append((HistoryEntry(change), nextPosition))
         unsavedChangeCount += 1
@@ -183,25 +189,42 @@ public struct HistoryState: Sendable {
         unsavedWatchIDs.insert(next.id)
     }
 
-    /// Adds to the saved hour and day of each watch that a stop or a crash ended the minute it was
-    /// in (saved with its last batch, not yet in its hour and day): `stored(panel, watch,
+    /// Finishes each watch that a stop or a crash ended (its hours and days saved up to its
+    /// `talliedTo`, its open minutes saved only when they gained a load or a change of health):
+    /// each panel's time since it was last counted, up to the watch's end, is counted in the health
+    /// its `latest` row keeps, and the minute, hour and day are saved whole. `stored(panel, watch,
     /// resolution, start)` reads a saved tally. Done once a store is open, for the first save.
     public mutating func finishEndedWatches<Failure: Error>(
-        panels: some Sequence<String>, stored: (String, Int64, Resolution, Int64) throws(Failure) -> Tally?
+        latest: [LatestRow], stored: (String, Int64, Resolution, Int64) throws(Failure) -> TallyRow?
     ) throws(Failure) {
         for index in watches.indices.dropLast() where watches[index].talliedTo < watches[index].watchedTo {
-            let (watch, minute) = (watches[index].id, Resolution.minute.start(of: watches[index].talliedTo))
-            for panel in panels {
-                guard let counted = try stored(panel, watch, .minute, minute) else { continue }
-                for resolution in [Resolution.hour, .day] {
+            let (watch, end) = (watches[index].id, watches[index].watchedTo)
+            let minute = Resolution.minute.start(of: watches[index].talliedTo)
+            for row in latest {
+                let open = try stored(row.panel, watch, .minute, minute)
+                // A minute saved open before its counting time was kept holds time up to the watch's end.
+                let countedFrom = open.map { $0.countedTo ?? end } ?? watches[index].talliedTo
+                var track = HealthAggregator.Track(health: row.health, since: row.since, countedTo: countedFrom)
+                track.forced = row.forced
+                for resolution in Resolution.allCases {
                     let start = resolution.start(of: minute)
-                    var tally = try stored(panel, watch, resolution, start) ?? Tally()
-                    tally.merge(counted)
-                    unsavedRowsByPanel[panel, default: [:]][RowKey(resolution: resolution, start: start, watch: watch)] =
-                        TallyRow(panel: panel, resolution: resolution, start: start, watch: watch, tally: tally)
+                    var tally = resolution == .minute ? Tally() : try stored(row.panel, watch, resolution, start)?.tally ?? Tally()
+                    if let open { tally.merge(open.tally) }
+                    track[resolution] = HealthAggregator.Bucket(start: start, tally: tally)
+                }
+                var rows: [TallyRow] = []
+                track.advance(to: end, panel: row.panel, watch: watch, closing: &rows)
+                for resolution in Resolution.allCases {
+                    guard let bucket = track[resolution], !bucket.tally.isEmpty else { continue }
+                    rows.append(TallyRow(panel: row.panel, resolution: resolution, start: bucket.start, watch: watch,
+                                         tally: bucket.tally))
+                }
+                for row in rows {
+                    unsavedRowsByPanel[row.panel, default: [:]][RowKey(resolution: row.resolution, start: row.start,
+                                                                        watch: watch)] = row
                 }
             }
-            watches[index].talliedTo = watches[index].watchedTo
+            watches[index].talliedTo = end
             unsavedWatchIDs.insert(watch)
         }
     }
@@ -263,7 +286,7 @@ public struct HistoryState: Sendable {
     func latest(of panel: String) -> LatestRow {
         let track = aggregator.tracks[panel]
         return LatestRow(panel: panel, shown: (shown[panel] ?? ShownState()).stored, health: track?.health ?? .unknown,
-                         since: track?.since ?? 0)
+                         since: track?.since ?? 0, forced: track?.forced ?? false)
     }
 
     /// Says why a save failed: "History is not being saved`place`. 12 changes wait in memory;

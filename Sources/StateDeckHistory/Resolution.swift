@@ -25,12 +25,16 @@ public struct TallyRow: Sendable, Equatable {
     /// is another row, added to the first rather than written over it.
     public var watch: Int64
     public var tally: Tally
+    /// For a minute saved while it was open, the time (milliseconds since 1970) its time was
+    /// counted to; nil for a bucket saved as it stood at a minute's end.
+    public var countedTo: Int64?
 
-    public init(panel: String, resolution: Resolution, start: Int64, watch: Int64, tally: Tally) {
+    public init(panel: String, resolution: Resolution, start: Int64, watch: Int64, tally: Tally, countedTo: Int64? = nil) {
         self.panel = panel
         self.resolution = resolution
         self.start = start
         self.watch = watch
         self.tally = tally
+        self.countedTo = countedTo
     }
 }

@@ -130,29 +130,30 @@ final class PostgresHistoryDatabase: HistoryDatabase {
                 String(try key(of: row.panel, session, &keys)), String(row.resolution.rawValue), String(row.start),
                 String(row.watch), String(tally.upMs), String(tally.downMs), String(tally.loadingMs), String(tally.loads),
                 String(tally.failures), tally.minMs.map(String.init), tally.maxMs.map(String.init), String(tally.totalMs),
-                ByteaText.encode(tally.durations.encoded),
+                ByteaText.encode(tally.durations.encoded), row.countedTo.map(String.init),
             ])
         }
         try insert(session, """
             INSERT INTO statedeck.tallies (panel, resolution, start, watch, up_ms, down_ms, loading_ms, loads, failures,
-                min_ms, max_ms, total_ms, durations)
+                min_ms, max_ms, total_ms, durations, counted_to)
             """, tallies, then: """
             ON CONFLICT (panel, resolution, start, watch) DO UPDATE SET up_ms = EXCLUDED.up_ms, down_ms = EXCLUDED.down_ms,
                 loading_ms = EXCLUDED.loading_ms, loads = EXCLUDED.loads, failures = EXCLUDED.failures,
                 min_ms = EXCLUDED.min_ms, max_ms = EXCLUDED.max_ms, total_ms = EXCLUDED.total_ms,
-                durations = EXCLUDED.durations
+                durations = EXCLUDED.durations, counted_to = EXCLUDED.counted_to
             """)
         var latest: [[String?]] = []
         for row in batch.latest {
             latest.append([
                 String(try key(of: row.panel, session, &keys)), row.shown.shown, row.shown.info, row.shown.error,
                 row.shown.stale ? "true" : "false", String(row.health.rawValue), String(row.since),
+                row.forced ? "true" : "false",
             ])
         }
-        try insert(session, "INSERT INTO statedeck.latest (panel, shown, info, error, stale, health, since)",
+        try insert(session, "INSERT INTO statedeck.latest (panel, shown, info, error, stale, health, since, forced)",
                    latest, then: """
             ON CONFLICT (panel) DO UPDATE SET shown = EXCLUDED.shown, info = EXCLUDED.info, error = EXCLUDED.error,
-                stale = EXCLUDED.stale, health = EXCLUDED.health, since = EXCLUDED.since
+                stale = EXCLUDED.stale, health = EXCLUDED.health, since = EXCLUDED.since, forced = EXCLUDED.forced
             """)
         try insert(session, "INSERT INTO statedeck.watches (id, started, watched_to, tallied_to)",
                    batch.watches.map { [String($0.id), String($0.started), String($0.watchedTo), String($0.talliedTo)] },
@@ -272,7 +273,7 @@ final class PostgresHistoryDatabase: HistoryDatabase {
     /// Every panel's `latest` row.
     private static func latest(_ session: PostgresConnection) throws(PostgresError) -> [LatestRow] {
         let rows = try session.query("""
-            SELECT p.name, l.shown, l.info, l.error, l.stale, l.health, l.since
+            SELECT p.name, l.shown, l.info, l.error, l.stale, l.health, l.since, l.forced
             FROM statedeck.latest l JOIN statedeck.panels p ON p.id = l.panel
             """)
         return (0..<rows.count).compactMap { row in
@@ -281,7 +282,8 @@ final class PostgresHistoryDatabase: HistoryDatabase {
                 panel: name,
                 shown: ShownState.StoredColumns(shown: rows[row, 1], info: rows[row, 2], error: rows[row, 3],
                                                 stale: rows.boolean(row, 4) ?? false),
-                health: Health(rawValue: Int(rows.integer(row, 5) ?? 0)) ?? .unknown, since: rows.integer(row, 6) ?? 0)
+                health: Health(rawValue: Int(rows.integer(row, 5) ?? 0)) ?? .unknown, since: rows.integer(row, 6) ?? 0,
+                forced: rows.boolean(row, 7) ?? false)
         }
     }
 
@@ -318,7 +320,8 @@ final class PostgresHistoryDatabase: HistoryDatabase {
     func tallies(of panel: String, _ resolution: Resolution, from: Int64) throws(HistoryDatabaseError) -> [TallyRow] {
         try read { session throws(PostgresError) in
             let rows = try session.query("""
-                SELECT start, up_ms, down_ms, loading_ms, loads, failures, min_ms, max_ms, total_ms, durations, watch
+                SELECT start, up_ms, down_ms, loading_ms, loads, failures, min_ms, max_ms, total_ms, durations, watch,
+                    counted_to
                 FROM statedeck.tallies
                 WHERE panel = (SELECT id FROM statedeck.panels WHERE name = $1) AND resolution = $2 AND start >= $3
                 ORDER BY start
@@ -330,7 +333,8 @@ final class PostgresHistoryDatabase: HistoryDatabase {
                                       loadingMs: rows.integer(row, 3) ?? 0, loads: Int(rows.integer(row, 4) ?? 0),
                                       failures: Int(rows.integer(row, 5) ?? 0), minMs: rows.integer(row, 6),
                                       maxMs: rows.integer(row, 7), totalMs: rows.integer(row, 8) ?? 0,
-                                      durations: ByteaText.decode(rows[row, 9] ?? "")))
+                                      durations: ByteaText.decode(rows[row, 9] ?? "")),
+                         countedTo: rows.integer(row, 11))
             }
         }
     }

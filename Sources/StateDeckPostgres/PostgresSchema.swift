@@ -43,6 +43,13 @@ enum PostgresSchema {
         ALTER TABLE statedeck.tallies DROP CONSTRAINT tallies_pkey;
         ALTER TABLE statedeck.tallies ADD PRIMARY KEY (panel, resolution, start, watch);
         """,
+        // A minute saved while open keeps the time it was counted to, and `latest` whether a debug
+        // command holds the panel: a store opening after a crash counts the time since in the
+        // health kept, so open minutes need saving only when they gain a load or a change.
+        """
+        ALTER TABLE statedeck.tallies ADD COLUMN counted_to BIGINT;
+        ALTER TABLE statedeck.latest ADD COLUMN forced BOOLEAN NOT NULL DEFAULT false;
+        """,
     ]
 
     static var currentVersion: Int { migrations.count }

@@ -55,6 +55,13 @@ enum HistorySchema {
         DROP TABLE tallies;
         ALTER TABLE tallies_by_watch RENAME TO tallies;
         """,
+        // A minute saved while open keeps the time it was counted to, and `latest` whether a debug
+        // command holds the panel: a store opening after a crash counts the time since in the
+        // health kept, so open minutes need saving only when they gain a load or a change.
+        """
+        ALTER TABLE tallies ADD COLUMN counted_to INTEGER;
+        ALTER TABLE latest ADD COLUMN forced INTEGER NOT NULL DEFAULT 0;
+        """,
     ]
 
     static var currentVersion: Int { migrations.count }

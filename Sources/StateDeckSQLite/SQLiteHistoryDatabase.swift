@@ -64,7 +64,8 @@ final class SQLiteHistoryDatabase: HistoryDatabase {
                                          watchedTo: watches.integer(2), talliedTo: watches.integer(3)))
             }
             let rows = try connection.statement("""
-                SELECT p.name, l.shown, l.info, l.error, l.stale, l.health, l.since FROM latest l JOIN panels p ON p.id = l.panel
+                SELECT p.name, l.shown, l.info, l.error, l.stale, l.health, l.since, l.forced
+                FROM latest l JOIN panels p ON p.id = l.panel
                 """)
             try rows.bind()
             defer { rows.reset() }
@@ -75,7 +76,8 @@ final class SQLiteHistoryDatabase: HistoryDatabase {
                     panel: name,
                     shown: ShownState.StoredColumns(shown: rows.text(1), info: rows.text(2), error: rows.text(3),
                                                     stale: rows.integer(4) != 0),
-                    health: Health(rawValue: Int(rows.integer(5))) ?? .unknown, since: rows.integer(6)))
+                    health: Health(rawValue: Int(rows.integer(5))) ?? .unknown, since: rows.integer(6),
+                    forced: rows.integer(7) != 0))
             }
             return StoredHistory(
                 eventID: UInt64(try database.integer("SELECT value FROM meta WHERE key = 'last_event_id'") ?? 0),
@@ -128,7 +130,8 @@ final class SQLiteHistoryDatabase: HistoryDatabase {
     func tallies(of panel: String, _ resolution: Resolution, from: Int64) throws(HistoryDatabaseError) -> [TallyRow] {
         try read { connection throws(SQLiteError) in
             let select = try connection.statement("""
-                SELECT start, up_ms, down_ms, loading_ms, loads, failures, min_ms, max_ms, total_ms, durations, watch
+                SELECT start, up_ms, down_ms, loading_ms, loads, failures, min_ms, max_ms, total_ms, durations, watch,
+                    counted_to
                 FROM tallies WHERE panel = (SELECT id FROM panels WHERE name = ?) AND resolution = ? AND start >= ?
                 ORDER BY start
                 """)
@@ -141,7 +144,8 @@ final class SQLiteHistoryDatabase: HistoryDatabase {
                     tally: Tally(upMs: select.integer(1), downMs: select.integer(2), loadingMs: select.integer(3),
                                  loads: Int(select.integer(4)), failures: Int(select.integer(5)),
                                  minMs: select.optionalInteger(6), maxMs: select.optionalInteger(7),
-                                 totalMs: select.integer(8), durations: select.blob(9))))
+                                 totalMs: select.integer(8), durations: select.blob(9)),
+                    countedTo: select.optionalInteger(11)))
             }
             return rows
         }

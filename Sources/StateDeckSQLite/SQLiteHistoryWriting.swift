@@ -165,7 +165,7 @@ struct SQLiteHistoryWriting {
         }
         let insertTally = try connection.statement("""
             INSERT OR REPLACE INTO tallies (panel, resolution, start, watch, up_ms, down_ms, loading_ms, loads,
-                failures, min_ms, max_ms, total_ms, durations) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                failures, min_ms, max_ms, total_ms, durations, counted_to) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
         for row in batch.tallies {
             let tally = row.tally
@@ -175,17 +175,18 @@ struct SQLiteHistoryWriting {
                 .integer(tally.upMs), .integer(tally.downMs), .integer(tally.loadingMs), .integer(Int64(tally.loads)),
                 .integer(Int64(tally.failures)), tally.minMs.map(Statement.Value.integer) ?? .null,
                 tally.maxMs.map(Statement.Value.integer) ?? .null, .integer(tally.totalMs),
-                .blob(tally.durations.encoded)
+                .blob(tally.durations.encoded), row.countedTo.map(Statement.Value.integer) ?? .null
             ).run()
         }
         let upsertLatest = try connection.statement("""
-            INSERT OR REPLACE INTO latest (panel, shown, info, error, stale, health, since) VALUES (?, ?, ?, ?, ?, ?, ?)
+            INSERT OR REPLACE INTO latest (panel, shown, info, error, stale, health, since, forced)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
             """)
         for latest in batch.latest {
             try upsertLatest.bind(
                 .integer(try key(of: latest.panel)), .optionalText(latest.shown.shown), .optionalText(latest.shown.info),
                 .optionalText(latest.shown.error), .integer(latest.shown.stale ? 1 : 0),
-                .integer(Int64(latest.health.rawValue)), .integer(latest.since)).run()
+                .integer(Int64(latest.health.rawValue)), .integer(latest.since), .integer(latest.forced ? 1 : 0)).run()
         }
         let upsertWatch = try connection.statement("""
             INSERT OR REPLACE INTO watches (id, started, watched_to, tallied_to) VALUES (?, ?, ?, ?)

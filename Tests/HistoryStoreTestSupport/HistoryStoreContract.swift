@@ -18,14 +18,23 @@ public struct HistoryStoreContract<Store: FlushingHistoryStore>: Sendable {
     /// The wall clock, and the time the (virtual) machine ran.
     public let clock = Locked((wall: HistoryStoreContract.start, running: Duration.zero))
     private let opener: @Sendable (_ clock: HistoryClock) throws -> Store
+    private let crashOpener: @Sendable (_ clock: HistoryClock) throws -> Store
 
-    /// `open(clock)` opens the store under test with `clock` as its clocks and its writer off.
-    public init(open: @escaping @Sendable (_ clock: HistoryClock) throws -> Store) {
+    /// `open(clock)` opens the store under test with `clock` as its clocks and its writer off;
+    /// `openAfterCrash(clock)` opens, the same way, what a `kill -9` of the store open now leaves.
+    public init(open: @escaping @Sendable (_ clock: HistoryClock) throws -> Store,
+                openAfterCrash: @escaping @Sendable (_ clock: HistoryClock) throws -> Store) {
         opener = open
+        crashOpener = openAfterCrash
     }
 
     public func open() throws -> Store {
         try opener(historyClock)
+    }
+
+    /// What a `kill -9` of the store open now leaves, opened: it is never closed.
+    public func openAfterCrash() throws -> Store {
+        try crashOpener(historyClock)
     }
 
     public var historyClock: HistoryClock {
@@ -186,6 +195,42 @@ public struct HistoryStoreContract<Store: FlushingHistoryStore>: Sendable {
         #expect(try reopened.uptime(of: "p", TimelineQuery(span: .seconds(240), slots: 4, to: now)).day == 24.0 / 30.0,
                 "the hour holds the 10 s of a watch that began and ended within a minute")
         reopened.close()
+    }
+
+    /// A `kill -9` loses only the time since the last save: a steady panel's open minute, saved
+    /// when it gained a load or a change and not at every save since, is counted on to the last
+    /// save in the health it had; a panel a debug command held is credited nothing.
+    public func aCrashLosesOnlyTheTimeSinceTheLastSave() throws {
+        let store = try open()
+        advance(by: .seconds(10))
+        store.record(change("p", .loaded(Info())))
+        store.record(change("q", .loaded(Info())))
+        store.flush()
+        advance(by: .seconds(20))
+        store.flush()
+        advance(by: .seconds(10))
+        store.record(change("q", .error(PanelError(.timeout)), cause: .debug))
+        advance(by: .seconds(5))
+        store.record(change("p", .error(PanelError(.timeout))))
+        store.flush()
+        advance(by: .seconds(25))
+        store.flush()
+        advance(by: .seconds(20))
+        store.flush()
+        advance(by: .milliseconds(500))
+        store.record(change("p", .loaded(Info())))
+        // Killed here: the last save was at 90 s.
+        advance(by: .milliseconds(29_500))
+        let after = try openAfterCrash()
+        let report = try after.uptime(of: "p", TimelineQuery(span: .seconds(120), slots: 2, to: now))
+        #expect(report.slots.map { [$0.tally.upMs, $0.tally.downMs, Int64($0.tally.loads), Int64($0.tally.failures)] }
+            == [[35_000, 15_000, 2, 1], [0, 30_000, 0, 0]], "down from 45 s to the last save, at 90 s")
+        #expect(report.unwatched == [UptimeReport.Stretch(from: at(90), to: at(120))])
+        #expect(report.current == UptimeReport.CurrentHealth(health: .down, since: at(45), watchedSince: at(120)))
+        #expect(report.day == 35.0 / 80.0, "the hour holds the minute the crash came in")
+        let held = try after.uptime(of: "q", TimelineQuery(span: .seconds(120), slots: 2, to: now))
+        #expect(held.slots.map(\.tally.upMs) == [30_000, 0], "up from 10 s until held at 40 s, then nowhere")
+        after.close()
     }
 
     /// A wall clock set forward (or a machine asleep) credits the jump to no one and shows it as

@@ -23,6 +23,7 @@ final class StoreFixture: Sendable {
 
     deinit {
         try? FileManager.default.removeItem(atPath: folder)
+        try? FileManager.default.removeItem(atPath: folder + "-crashed")
     }
 
     var path: String { folder + "/" + SQLiteHistoryStore.fileName }
@@ -35,9 +36,21 @@ final class StoreFixture: Sendable {
         return try SQLiteHistoryStore(folder: folder, configuration: configuration)
     }
 
-    /// The scenarios every history store runs, against this folder's.
+    /// The scenarios every history store runs, against this folder's; a crash leaves the file
+    /// and its log as they are, copied to a folder of their own (the store killed holds this one's lock).
     var contract: HistoryStoreContract<SQLiteHistoryStore> {
-        HistoryStoreContract { [self] clock in try open { $0.clock = clock } }
+        HistoryStoreContract(open: { [self] clock in try open { $0.clock = clock } },
+                             openAfterCrash: { [self] clock in
+            let crashed = folder + "-crashed"
+            try FileManager.default.createDirectory(atPath: crashed, withIntermediateDirectories: true)
+            for suffix in ["", "-wal"] where FileManager.default.fileExists(atPath: path + suffix) {
+                try FileManager.default.copyItem(atPath: path + suffix, toPath: crashed + "/" + SQLiteHistoryStore.fileName + suffix)
+            }
+            var configuration = SQLiteHistoryStore.Configuration()
+            configuration.startsWriter = false
+            configuration.clock = clock
+            return try SQLiteHistoryStore(folder: crashed, configuration: configuration)
+        })
     }
 
     func advance(by duration: Duration) {
@@ -115,6 +128,29 @@ final class StoreFixture: Sendable {
 
     @Test func aStopKeepsTheOpenMinuteAndTheTimeStoppedIsNoData() throws {
         try StoreFixture().contract.aStopKeepsTheOpenMinuteAndTheTimeStoppedIsNoData()
+    }
+
+    @Test func aCrashLosesOnlyTheTimeSinceTheLastSave() throws {
+        try StoreFixture().contract.aCrashLosesOnlyTheTimeSinceTheLastSave()
+    }
+
+    /// A save writes a panel's open minute only when it gained a load or a change: time alone is
+    /// counted again at start, from the minute's `counted_to` in the health `latest` keeps.
+    @Test func aSteadyPanelsOpenMinuteIsNotWrittenAgainWithEachSave() throws {
+        let fixture = StoreFixture()
+        let store = try fixture.open()
+        fixture.advance(by: .seconds(10))
+        store.record(fixture.change("p", .loaded(Info())))
+        store.flush()
+        for _ in 0..<20 {
+            fixture.advance(by: .seconds(1))
+            store.flush()
+        }
+        let database = try Database(path: fixture.path, mode: .readOnly)
+        #expect(try database.integer("SELECT counted_to FROM tallies WHERE resolution = 60")
+            == StoreFixture.start.millisecondsSince1970 + 10_000, "written with the load, not since")
+        #expect(try database.integer("SELECT count(*) FROM tallies") == 1)
+        store.close()
     }
 
     @Test func aWallClockThatJumpsCreditsOnlyTheTimeThatRan() throws {

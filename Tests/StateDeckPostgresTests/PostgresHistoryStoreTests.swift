@@ -18,7 +18,9 @@ final class PostgresStoreFixture: Sendable {
 
     init(_ server: TemporaryPostgres) {
         self.server = server
-        contract = HistoryStoreContract { clock in try Self.open(server) { $0.clock = clock } }
+        // A process killed leaves what it committed; the next opens beside it.
+        contract = HistoryStoreContract(open: { clock in try Self.open(server) { $0.clock = clock } },
+                                        openAfterCrash: { clock in try Self.open(server) { $0.clock = clock } })
     }
 
     func open(_ adjust: (inout PostgresHistoryStore.Configuration) -> Void = { _ in }) throws -> PostgresHistoryStore {
@@ -96,6 +98,12 @@ struct PostgresHistoryStoreTests {
             #expect(try fixture.integer("SELECT count(*) FROM statedeck.watches") == watches.map { $0 + 1 },
                     "taking over begins a watch: the time between is no one's")
             follower.close()
+        }
+    }
+
+    @Test func aCrashLosesOnlyTheTimeSinceTheLastSave() async throws {
+        try await TemporaryPostgres.with { server in
+            try PostgresStoreFixture(server).contract.aCrashLosesOnlyTheTimeSinceTheLastSave()
         }
     }
 
