@@ -57,6 +57,12 @@ public final class EventHub: Sendable {
     public var lastEventID: UInt64 {
         history.withLock { $0.lastID }
     }
+
+    /// How many events were published (with an id): ids numbered elsewhere may jump, so they
+    /// do not count them.
+    public var publishedCount: UInt64 {
+        history.withLock { $0.appendedCount }
+    }
 }
 
 // MARK: - Configuration
@@ -117,8 +123,9 @@ extension EventHub {
     /// Registers a client: writes `retry:`, catches it up, then sends it every new event.
     ///
     /// When `lastEventID` is an id this hub issued and every event after it is still held,
-    /// the client gets exactly those events; otherwise (no id, not a number, too old, or newer
-    /// than anything issued) it gets one `snapshot` event whose id is the hub's `lastEventID`.
+    /// the client gets exactly those events; otherwise (no id, not a number, too old, skipped
+    /// by ids numbered elsewhere, or newer than anything issued) it gets one `snapshot` event
+    /// whose id is the hub's `lastEventID`.
     /// No event is lost or repeated between the catch-up and the live events.
     ///
     /// - Parameter snapshot: The whole current state as of the given event id (the snapshot's
@@ -183,16 +190,18 @@ extension EventHub {
 
     /// Publishes an event numbered elsewhere (a store that several servers share numbers their
     /// events, so a client may reconnect to any of them): as ``publish(event:data:)``, with `id`
-    /// in place of the next id. An id after a gap drops the events held, so a client that
-    /// reconnects from before the gap gets a snapshot; an id not after `lastEventID` is ignored.
+    /// in place of the next id. Such ids increase but may jump (a store's new leader numbers from
+    /// the time), so the caller says whether events were numbered between `lastEventID` and `id`
+    /// that this hub never got: after such a gap the events held are dropped, so a client that
+    /// reconnects from before it gets a snapshot. A client naming an id the jump skipped gets a
+    /// snapshot either way. An id not after `lastEventID` is ignored.
     /// - Returns: Whether the event was published.
     @discardableResult
-    public func publish(event: String, data: String, id: UInt64) -> Bool {
+    public func publish(event: String, data: String, id: UInt64, afterGap: Bool) -> Bool {
         let failed: [Subscriber]? = history.withLock { history in
             guard id > history.lastID else { return nil }
-            if id > history.lastID + 1 { history.skip(to: id) }
             let bytes = ServerSentEvent(event: event, id: id, data: data).encoded()
-            history.append(bytes)
+            history.append(bytes, id: id, afterGap: afterGap)
             return pacedBroadcast(bytes)
         }
         guard let failed else { return false }
@@ -324,7 +333,7 @@ extension EventHub {
 // MARK: - Wall clock
 
 /// The real-time clock, which numbers a hub's first event when its configuration does not (and
-/// a cluster's first leader its first).
+/// a cluster's leader its first, unless the store holds a later id).
 public enum WallClock {
     /// Microseconds since 1970 (UTC), from the system's real-time clock.
     public static func microsecondsSince1970() -> UInt64 {

@@ -33,7 +33,7 @@ final class ClusterFeed: @unchecked Sendable {
             let events = try events(
                 "SELECT id, event, data FROM (SELECT * FROM statedeck_events ORDER BY id DESC LIMIT $1) held ORDER BY id",
                 [String(held)])
-            hand(events)
+            hand(events, afterGap: true)
         }
     }
 
@@ -62,20 +62,25 @@ final class ClusterFeed: @unchecked Sendable {
     }
 
     /// Hands over up to `batchLimit` events after `lastID` and the panels they changed; returns
-    /// how many. After a gap (events removed before this server read them, while it was cut off)
-    /// the replica reloads every panel and its pages get a snapshot in place of the first event.
+    /// how many. After a gap (events removed before this server read them, while it was cut off,
+    /// or lost to a restore of the store from an older backup) the replica reloads every panel
+    /// and its pages get a snapshot in place of the first event.
     private func readBatch() throws(PostgresError) -> Int {
         try readConsistently { () throws(PostgresError) in
-            var events = try events("SELECT id, event, data FROM statedeck_events WHERE id > $1 ORDER BY id LIMIT $2",
-                                    [String(lastID), String(Self.batchLimit)])
+            // Read from `lastID` itself: ids jump where a new leader took over, so only that
+            // event's absence from the store tells of events this server missed.
+            var events = try events("SELECT id, event, data FROM statedeck_events WHERE id >= $1 ORDER BY id LIMIT $2",
+                                    [String(lastID), String(Self.batchLimit + 1)])
+            let afterGap = events.first?.id != lastID
+            events = afterGap ? Array(events.prefix(Self.batchLimit)) : Array(events.dropFirst())
             guard let first = events.first?.id else { return 0 }
-            if first != lastID + 1 || events.contains(where: { $0.event == "snapshot" }) {
+            if afterGap || events.contains(where: { $0.event == "snapshot" }) {
                 try reload()
-                if first != lastID + 1 { events[0] = StoredEvent(id: first, event: "snapshot", data: "") }
+                if afterGap { events[0] = StoredEvent(id: first, event: "snapshot", data: "") }
             } else {
                 member.replicate(try panels(where: "version > $1", [String(lastID)]))
             }
-            hand(events)
+            hand(events, afterGap: afterGap)
             return events.count
         }
     }
@@ -95,10 +100,11 @@ final class ClusterFeed: @unchecked Sendable {
         }
     }
 
-    /// Hands `events` to the replica, in order.
-    private func hand(_ events: [StoredEvent]) {
-        for event in events {
-            member.replicate(event: event.event, data: event.data, id: event.id)
+    /// Hands `events` to the replica, in order; the first comes `afterGap` or not, and each
+    /// other follows the one before it in the store.
+    private func hand(_ events: [StoredEvent], afterGap: Bool) {
+        for (index, event) in events.enumerated() {
+            member.replicate(event: event.event, data: event.data, id: event.id, afterGap: afterGap && index == 0)
             lastID = event.id
         }
     }

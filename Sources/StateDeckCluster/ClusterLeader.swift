@@ -18,7 +18,8 @@ final class ClusterLeader {
 
     private let session: PostgresConnection
     private let member: ClusterMember
-    /// The id of the next event; consecutive, since only the lock's holder writes.
+    /// The id of the next event; consecutive while this leader leads, since only the lock's
+    /// holder writes.
     private var nextID: UInt64
     /// The newest event in the store when the lock was taken (0 for none): this server's replica
     /// must hold it before its deck starts from what the pages were shown.
@@ -44,9 +45,11 @@ final class ClusterLeader {
         self.keptEvents = keptEvents
         self.partitionTimeout = partitionTimeout
         newestAtTakeover = newest
-        // A first leader numbers from the time, as a lone server does, so ids a page kept from an
-        // earlier single server are older than anything here.
-        nextID = newest > 0 ? newest + 1 : WallClock.microsecondsSince1970()
+        // From the time, as a lone server numbers, unless the store holds a later id: so ids a
+        // page kept from an earlier single server, or from before the store was restored from an
+        // older backup, are older than anything here, and the page gets a snapshot rather than
+        // other events under ids it has.
+        nextID = max(newest + 1, WallClock.microsecondsSince1970())
     }
 
     /// Has the server end `session`, and with it the lock, once it has heard nothing from it for
@@ -101,11 +104,13 @@ final class ClusterLeader {
         nextID = last + 1
     }
 
-    /// Removes events no page could still ask for: all but the newest `keptEvents`.
+    /// Removes events no page could still ask for: all but the newest `keptEvents`, counted by
+    /// rows, since ids jump where a leader took over.
     func trim() throws(PostgresError) {
-        guard nextID > UInt64(keptEvents) else { return }
         try session.failing(after: partitionTimeout) { session throws(PostgresError) in
-            try session.query("DELETE FROM statedeck_events WHERE id < $1", [String(nextID - UInt64(keptEvents))])
+            try session.query(
+                "DELETE FROM statedeck_events WHERE id < (SELECT id FROM statedeck_events ORDER BY id DESC OFFSET $1 LIMIT 1)",
+                [String(max(keptEvents, 1) - 1)])
         }
     }
 

@@ -90,8 +90,11 @@ public final class ClusterMember: Sendable {
     }
 
     /// Serves an event the leader made, numbered `id` by the store, to this server's pages.
-    public func replicate(event: String, data: String, id: UInt64) {
-        replica.replicate(event: event, data: data, id: id)
+    /// `afterGap`: events came between the last one served and this one that this server never
+    /// read (the store removed them first, or lost them to a restore), so a page from before
+    /// them gets a snapshot; otherwise the ids may still jump (a new leader numbers from the time).
+    public func replicate(event: String, data: String, id: UInt64, afterGap: Bool) {
+        replica.replicate(event: event, data: data, id: id, afterGap: afterGap)
     }
 
     /// Shows the store's trouble on this server's pages (above every panel, and on the server's

@@ -62,7 +62,8 @@ final class DeckMetrics: Sendable {
         /// The panels' ids in the deck's order, for the exposition.
         var order: [String] = []
         var kinds: [Kind: KindSeries] = [:]
-        /// The hub's event id when counting began, and what was counted of it since.
+        /// The hub's count of events published when counting began, and what was counted of it
+        /// since.
         var eventsCounted: UInt64
     }
 
@@ -81,7 +82,7 @@ final class DeckMetrics: Sendable {
 
     init(hub: EventHub) {
         self.hub = hub
-        state = Locked(State(eventsCounted: hub.lastEventID))
+        state = Locked(State(eventsCounted: hub.publishedCount))
         streamsOpen = registry.makeGauge(descriptor: Self.name("streams_open", help: "Open event streams."))
         events = registry.makeCounter(descriptor: Self.name(
             "events", unit: "total", help: "Events published to the streams; each goes to every open stream."))
@@ -127,7 +128,7 @@ final class DeckMetrics: Sendable {
     /// The metrics in Prometheus' text format.
     func exposition() -> [UInt8] {
         streamsOpen.set(to: Double(hub.subscriberCount))
-        let published = hub.lastEventID
+        let published = hub.publishedCount
         let newEvents = state.withLock { state in
             defer { state.eventsCounted = max(state.eventsCounted, published) }
             return published > state.eventsCounted ? published - state.eventsCounted : 0

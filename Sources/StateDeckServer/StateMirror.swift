@@ -296,13 +296,14 @@ extension StateMirror {
     }
 
     /// Keeps what an event another process published changes (the notice) and publishes the
-    /// event on this server's hub as `id`. A `snapshot` is this replica's own state document at
-    /// `id`: `replicate(header:order:panels:)` must have loaded the new deck first.
+    /// event on this server's hub as `id`, after a gap or not (``EventHub/publish(event:data:id:afterGap:)``).
+    /// A `snapshot` is this replica's own state document at `id`: `replicate(header:order:panels:)`
+    /// must have loaded the new deck first.
     ///
     /// A toast is only passed on, never kept for the state document: when it ends would be
     /// counted from when each server read it (a server catching up reads it late), so the same
     /// event id would name documents with and without it on different servers.
-    func replicate(event: String, data: String, id: UInt64) {
+    func replicate(event: String, data: String, id: UInt64, afterGap: Bool) {
         switch event {
         case "notice":
             contents.withLock { contents in
@@ -310,11 +311,12 @@ extension StateMirror {
                 contents.document = nil
             }
         case "snapshot":
-            hub.publish(event: event, data: String(decoding: stateDocument(at: id).bytes, as: UTF8.self), id: id)
+            hub.publish(event: event, data: String(decoding: stateDocument(at: id).bytes, as: UTF8.self), id: id,
+                        afterGap: afterGap)
             return
         default:
             break
         }
-        hub.publish(event: event, data: data, id: id)
+        hub.publish(event: event, data: data, id: id, afterGap: afterGap)
     }
 }

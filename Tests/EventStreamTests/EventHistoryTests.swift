@@ -33,6 +33,31 @@ import Testing
         #expect(history.events(after: 1)?.map(\.first) == [1, 2])
     }
 
+    @Test func idsThatJumpAreHeldAndOnlyIssuedOnesCatchAClientUp() {
+        var history = EventHistory(firstID: 1, capacity: 2)
+        history.append([1], id: 5)
+        history.append([2], id: 9)
+        history.append([3], id: 20)
+        #expect(history.lastID == 20 && history.count == 2 && history.appendedCount == 3)
+        #expect(history.events(after: 5)?.map(\.first) == [2, 3], "5 was dropped, but it names what came after")
+        #expect(history.events(after: 9)?.map(\.first) == [3])
+        #expect(history.events(after: 20) == [])
+        for neverIssued: UInt64 in [4, 6, 10, 19, 21] {
+            #expect(history.events(after: neverIssued) == nil, "\(neverIssued) was never issued")
+        }
+    }
+
+    @Test func afterAGapOnlyTheIDsHeldCatchAClientUp() {
+        var history = EventHistory(firstID: 1, capacity: 10)
+        history.append([1], id: 1)
+        history.append([2], id: 30, afterGap: true)
+        history.append([3], id: 31)
+        #expect(history.count == 2)
+        #expect(history.events(after: 1) == nil, "1 was issued, but what the gap held never reached this history")
+        #expect(history.events(after: 29) == nil)
+        #expect(history.events(after: 30)?.map(\.first) == [3])
+    }
+
     @Test func bytesStayBoundedOverManyLargeEvents() {
         var history = EventHistory(firstID: 1, capacity: 4096, byteLimit: 8 << 20)
         for _ in 0..<2_000 {

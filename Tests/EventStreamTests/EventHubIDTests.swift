@@ -24,31 +24,53 @@ import Testing
 
     @Test func eventsNumberedElsewhereKeepTheirIDsAndCatchUpAReconnectingClient() {
         let hub = EventHub(configuration: .init(firstEventID: 1))
-        #expect(hub.publish(event: "panel", data: "a", id: 1))
-        #expect(hub.publish(event: "panel", data: "b", id: 2))
-        #expect(!hub.publish(event: "panel", data: "again", id: 2))
+        #expect(hub.publish(event: "panel", data: "a", id: 1, afterGap: false))
+        #expect(hub.publish(event: "panel", data: "b", id: 2, afterGap: false))
+        #expect(!hub.publish(event: "panel", data: "again", id: 2, afterGap: false))
         let sink = TestSink()
         _ = hub.subscribe(sink, lastEventID: "1") { _ in "unused" }
-        #expect(hub.publish(event: "toast", data: "c", id: 3))
+        #expect(hub.publish(event: "toast", data: "c", id: 3, afterGap: false))
         #expect(sink.events == [
             ReceivedBlock(event: "panel", id: 2, data: "b"),
             ReceivedBlock(event: "toast", id: 3, data: "c"),
         ])
+        #expect(hub.publishedCount == 3)
     }
 
-    @Test func aGapInIDsNumberedElsewhereSendsAClientFromBeforeItASnapshot() {
+    @Test func aGapInIDsNumberedElsewhereSendsAClientFromBeforeItOrWithinItASnapshot() {
         let hub = EventHub(configuration: .init(firstEventID: 1))
-        hub.publish(event: "panel", data: "a", id: 1)
-        hub.publish(event: "panel", data: "b", id: 2)
-        #expect(hub.publish(event: "panel", data: "after the gap", id: 10))
+        hub.publish(event: "panel", data: "a", id: 1, afterGap: false)
+        hub.publish(event: "panel", data: "b", id: 2, afterGap: false)
+        #expect(hub.publish(event: "panel", data: "after the gap", id: 10, afterGap: true))
         #expect(hub.lastEventID == 10)
-        let before = TestSink()
-        _ = hub.subscribe(before, lastEventID: "1") { id in "state at \(id)" }
-        #expect(before.events == [ReceivedBlock(event: "snapshot", id: 10, data: "state at 10")])
+        for seen in ["1", "2", "9"] {
+            let before = TestSink()
+            _ = hub.subscribe(before, lastEventID: seen) { id in "state at \(id)" }
+            #expect(before.events == [ReceivedBlock(event: "snapshot", id: 10, data: "state at 10")],
+                    "a client at \(seen) may have missed what the gap held")
+        }
         let after = TestSink()
-        hub.publish(event: "panel", data: "c", id: 11)
+        hub.publish(event: "panel", data: "c", id: 11, afterGap: false)
         _ = hub.subscribe(after, lastEventID: "10") { _ in "unused" }
         #expect(after.events == [ReceivedBlock(event: "panel", id: 11, data: "c")])
+    }
+
+    @Test func aJumpInIDsNumberedElsewhereKeepsTheEventsButNoIDInItCatchesAClientUp() {
+        let hub = EventHub(configuration: .init(firstEventID: 1))
+        hub.publish(event: "panel", data: "a", id: 1, afterGap: false)
+        hub.publish(event: "panel", data: "b", id: 2, afterGap: false)
+        #expect(hub.publish(event: "snapshot", data: "new leader", id: 1_000, afterGap: false))
+        hub.publish(event: "panel", data: "c", id: 1_001, afterGap: false)
+        let before = TestSink()
+        _ = hub.subscribe(before, lastEventID: "1") { _ in "unused" }
+        #expect(before.events.map(\.id) == [2, 1_000, 1_001], "every event after the one it saw, across the jump")
+        for neverIssued in ["3", "999", "1002"] {
+            let sink = TestSink()
+            _ = hub.subscribe(sink, lastEventID: neverIssued) { id in "state at \(id)" }
+            #expect(sink.events == [ReceivedBlock(event: "snapshot", id: 1_001, data: "state at 1001")],
+                    "\(neverIssued) was never issued here: a client naming it gets no events it did not see")
+        }
+        #expect(hub.publishedCount == 4, "events counted, not ids")
     }
 
     @Test func anAnnouncedEventHasNoIDAndIsNotKept() {

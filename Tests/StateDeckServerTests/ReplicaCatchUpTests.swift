@@ -29,10 +29,10 @@ import TestSupport
         let deck = Deck("Fed") {}
         try await LiveDeckServer.run(deck, options) { server in
             let member = try #require(cluster.member.current)
-            for id in UInt64(10)...12 { member.replicate(event: "toast", data: #"{"n":\#(id)}"#, id: id) }
+            for id in UInt64(10)...12 { member.replicate(event: "toast", data: #"{"n":\#(id)}"#, id: id, afterGap: false) }
             async let opened = server.events(lastEventID: "14")   // seen on a server further ahead
             try await Task.sleep(for: .milliseconds(200))
-            for id in UInt64(13)...15 { member.replicate(event: "toast", data: #"{"n":\#(id)}"#, id: id) }
+            for id in UInt64(13)...15 { member.replicate(event: "toast", data: #"{"n":\#(id)}"#, id: id, afterGap: false) }
             let (_, first) = try await opened.opening()
             #expect(first?.event == "toast")
             #expect(first?.id == "15", "events after 14 only: no older snapshot, nothing twice")
@@ -48,10 +48,10 @@ import TestSupport
             let page = try await server.events()
             _ = try await page.opening()
             let toast = #"{"id":"toast-6","style":"error","message":"A","durationMs":60000,"position":"bottom"}"#
-            member.replicate(event: "toast", data: toast, id: 10)
+            member.replicate(event: "toast", data: toast, id: 10, afterGap: false)
             let passed = try #require(try await page.nextEvent())
             #expect(passed.event == "toast" && passed.data == toast, "passed on to the page as its event")
-            member.replicate(event: "snapshot", data: "", id: 11)
+            member.replicate(event: "snapshot", data: "", id: 11, afterGap: false)
             let snapshot = try #require(try await page.nextEvent())
             #expect(snapshot.event == "snapshot" && snapshot.id == "11")
             #expect(snapshot.data.contains(#""toast":null"#), "the same document at 11 on every server")
@@ -65,7 +65,7 @@ import TestSupport
         options.cluster = (cluster, { Deck("Fed") {} })
         try await LiveDeckServer.run(Deck("Fed") {}, options) { server in
             let member = try #require(cluster.member.current)
-            member.replicate(event: "toast", data: "{}", id: 10)
+            member.replicate(event: "toast", data: "{}", id: 10, afterGap: false)
             let started = ContinuousClock.now
             let page = try await server.events(lastEventID: "99")
             let (_, first) = try await page.opening()
