@@ -273,7 +273,8 @@ def overview(args, host, port, panels):
     """The overview of a large deck (10,000 panels): how long until the first screen of cards is
     drawn after navigation, how long a search takes to be drawn, how busy the main thread is and how
     large the JS heap grows while `--rate` panel changes a second arrive, and how many timeline
-    (uptime) requests the page makes, after loading and after scrolling from top to bottom."""
+    (uptime) requests the page makes, after loading and after scrolling from top to bottom. With
+    `--first-screen-only`, the first screen and where its time went, nothing after."""
     run_id = format(random.getrandbits(32), "x")
     uptime_requests = []
     with sync_playwright() as pw:
@@ -295,6 +296,11 @@ def overview(args, host, port, panels):
                 raise RuntimeError("no panel was drawn within 30 s")
             cards_drawn = page.evaluate("document.querySelectorAll('[data-testid=panel]').length")
             parts = page.evaluate(FIRST_SCREEN_PARTS_SCRIPT)
+            first_screen = {"mode": "overview", "panels": len(panels), "first_screen_ms": first_screen_ms,
+                            "cards_in_first_screen": cards_drawn,
+                            **{f"first_screen_{k}": v for k, v in parts.items()}}
+            if args.first_screen_only:
+                return first_screen
             page.wait_for_timeout(3000)
             uptime_after_load = len(uptime_requests)
 
@@ -337,11 +343,7 @@ def overview(args, host, port, panels):
     search_ms = [s["ms"] for s in searches]
     busy = after.get("TaskDuration", 0) - before.get("TaskDuration", 0)
     return {
-        "mode": "overview",
-        "panels": len(panels),
-        "first_screen_ms": first_screen_ms,
-        "cards_in_first_screen": cards_drawn,
-        **{f"first_screen_{k}": v for k, v in parts.items()},
+        **first_screen,
         "search_p50_ms": percentile(search_ms, 0.5),
         "search_max_ms": max(search_ms),
         "searches": searches,
@@ -373,6 +375,8 @@ def main():
                    help="measure the overview of a large deck (first screen, search, busy, heap)")
     p.add_argument("--publishers", type=int, default=4,
                    help="--overview: connections the changes are sent on, side by side")
+    p.add_argument("--first-screen-only", action="store_true",
+                   help="--overview: measure the first screen (and where its time went), nothing after it")
     args = p.parse_args()
 
     match = re.match(r"http://([^:/]+):(\d+)", args.base_url)

@@ -12,10 +12,13 @@ idle RSS), churn and cycles (memory over many changes and clients), history (the
 over a simulated year, start-up and queries with it, the CPU recording adds), many (1,000 to 10,000
 http panels on a refresh schedule against nginx, vs a one-thread libcurl multi floor: CPU per check,
 threads, RSS, lateness, bunching, SSE bytes per change), overview (the page at 10,000 panels in
-headless Chromium: first screen, search, main thread, heap, timeline requests), cluster (1, 2 and 3
+headless Chromium: first screen, search, main thread, heap, timeline requests; the first screen also
+with `--data none` as a control), cluster (1, 2 and 3
 processes sharing a deck through PostgreSQL: streams held, one event to every stream, publish →
 stream delay, failover time), outbox (20 panels flapping against a webhook that never answers for
-10 minutes: RSS and the notifications kept to deliver, then what a restart sends). Every comparison runs
+10 minutes: RSS and the notifications kept to deliver, then what a restart sends), reads (timeline and
+history queries' latency while the history's writer saves a 10,000-panel batch, against no changes;
+`--baseline-bin` measures a second binary beside). Every comparison runs
 its contenders interleaved, A B A B ..., and reports medians and ratios. Results go to BENCHMARKS.md between markers and, raw, to bench-results/.
 
 Python 3 standard library only (the browser part runs Benchmarks/browser_bench.py in a Python
@@ -338,8 +341,10 @@ class Server:
         return seconds
 
 
-def start_statedeck(binary, config=None, public=None, extra=(), debug=True, preexec=None):
-    """`preexec`: a function run in the child before exec (a resource limit, say)."""
+def start_statedeck(binary, config=None, public=None, extra=(), debug=True, preexec=None, default_history=False):
+    """`preexec`: a function run in the child before exec (a resource limit, say). With
+    `default_history` the server keeps its history where `make run` keeps it, no `--data` given:
+    `.statedeck/` beside the deck file."""
     argv = [binary, "--host", "127.0.0.1", "--port", "0"] + (["--debug"] if debug else [])
     if config:
         argv += ["--config", config]
@@ -347,7 +352,7 @@ def start_statedeck(binary, config=None, public=None, extra=(), debug=True, pree
         argv += ["--public", public]
     argv += list(extra)
     # The other benchmarks measure serving, not recording (which `history` measures).
-    if "--data" not in argv and "--store" not in argv:
+    if not default_history and "--data" not in argv and "--store" not in argv:
         argv += ["--data", "none"]
     started = time.monotonic()
     proc = PROCS.start(argv, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
@@ -1041,32 +1046,83 @@ def bench_browser(args, statedeck, report):
 def bench_overview(args, statedeck, report):
     """The overview at 10,000 panels in headless Chromium (Benchmarks/browser_bench.py --overview):
     the first screen, searches, the main thread and the JS heap while 1,000 changes a second
-    arrive, and how many timelines the page asks for. The deck keeps history, so panels on screen
-    ask for their timelines as they would."""
+    arrive, and how many timelines the page asks for. The deck keeps its history as `make run`
+    keeps it (`.statedeck/` beside the deck file), so panels on screen ask for their timelines as
+    they would. Beside it, as a control, the first screen of the same deck with `--data none`:
+    rounds of the two in turn, each on a fresh server (and a fresh data folder); the first round
+    with history measures everything, the others the first screen alone."""
     if not statedeck:
         return "StateDeck not measured."
     python = browser_python(args)
     seconds = 10 if args.quick else 20
+    rounds = 1 if args.quick else args.rounds
     workdir = Path(tempfile.mkdtemp(prefix="statedeck-bench-overview-"))
+    first = {"history": [], "none": []}
+    result = None
     try:
-        deck, _ = write_deck(workdir, 10_000, "p")
-        server = start_statedeck(statedeck, config=deck, extra=["--data", str(workdir / "data")])
-        try:
-            wait_until_loaded(server.base)
-            out = workdir / "overview.json"
-            argv = [python, BENCH / "browser_bench.py", "--overview", "--base-url", server.base,
-                    "--panels", 10_000, "--prefix", "p", "--rate", 1_000, "--seconds", seconds,
-                    "--publishers", 4, "--chromium", args.chromium, "--out", out]
-            result = run_browser_bench(argv, out, timeout=seconds + 180, what="overview benchmark")
-        finally:
-            server.stop()
+        for index in range(rounds):
+            for variant in first:
+                folder = workdir / f"{variant}-{index}"
+                folder.mkdir()
+                deck, _ = write_deck(folder, 10_000, "p")
+                full = variant == "history" and result is None
+                server = start_statedeck(statedeck, config=deck, default_history=variant == "history")
+                try:
+                    if variant == "history" and not default_history_file(deck).exists():
+                        raise BenchError(f"no {default_history_file(deck)}: the server keeps no history "
+                                         "where `make run` keeps it")
+                    wait_until_loaded(server.base)
+                    out = folder / "overview.json"
+                    argv = [python, BENCH / "browser_bench.py", "--overview", "--base-url", server.base,
+                            "--panels", 10_000, "--prefix", "p", "--rate", 1_000, "--seconds", seconds,
+                            "--publishers", 4, "--chromium", args.chromium, "--out", out]
+                    if not full:
+                        argv.append("--first-screen-only")
+                    run_result = run_browser_bench(argv, out, timeout=seconds + 180, what="overview benchmark")
+                finally:
+                    server.stop()
+                first[variant].append(run_result)
+                if full:
+                    result = dict(run_result)
+                log(f"overview round {index + 1}/{rounds}, {OVERVIEW_VARIANTS[variant]}: first screen "
+                    f"{fmt('{:.0f}', run_result.get('first_screen_ms'))} ms")
+        result["first_screen_runs"] = first
         report["overview"] = result
-        rows = ["| metric | 10,000 panels | target |", "| --- | ---: | --- |"]
-        for label, key, target in OVERVIEW_ROWS:
-            rows.append(f"| {label} | {fmt('{:.1f}', result.get(key))} | {target} |")
-        return "\n".join(rows)
+        return overview_markdown(result, first)
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
+
+
+def default_history_file(deck):
+    """Where a server started on `deck` without `--data` keeps its history, as `make run` does."""
+    return Path(deck).parent / ".statedeck" / "history.sqlite3"
+
+
+OVERVIEW_VARIANTS = {"history": "history on (`.statedeck/` beside the deck, as `make run`)",
+                     "none": "`--data none` (control)"}
+
+
+def overview_markdown(result, first):
+    """The full run's rows; the first screen's rows as medians over the rounds of both variants,
+    with their ratio."""
+    def first_median(variant, key):
+        return median([r.get(key) for r in first[variant]])
+
+    rows = [f"| metric | 10,000 panels, {OVERVIEW_VARIANTS['history']} | {OVERVIEW_VARIANTS['none']} "
+            "| history ÷ control | target |", "| --- | ---: | ---: | ---: | --- |"]
+    for label, key, target in OVERVIEW_ROWS:
+        if key.startswith("first_screen"):
+            on, off = first_median("history", key), first_median("none", key)
+            ratio = f"{on / off:.2f}×" if on is not None and off else "—"
+            rows.append(f"| {label} | {fmt('{:.1f}', on)} | {fmt('{:.1f}', off)} | {ratio} | {target} |")
+        else:
+            rows.append(f"| {label} | {fmt('{:.1f}', result.get(key))} | — | — | {target} |")
+    pairs = [f"{fmt('{:.0f}', on.get('first_screen_ms'))} / {fmt('{:.0f}', off.get('first_screen_ms'))}"
+             for on, off in zip(first["history"], first["none"])]
+    return "\n".join([
+        f"First screen: the median of {len(first['history'])} round(s) of each, in turn on fresh servers "
+        "(history on / control, ms, in order): " + ", ".join(pairs) + ". The rows without a control are the "
+        "first round with history, which measured everything.", "", *rows])
 
 
 def wait_until_loaded(base, timeout=120):
@@ -1185,10 +1241,15 @@ def bench_outbox(args, statedeck, report):
     return outbox_bench.bench_outbox(args, statedeck, report, sys.modules[__name__])
 
 
+def bench_reads(args, statedeck, report):
+    import reads_bench
+    return reads_bench.bench_reads(args, statedeck, report, sys.modules[__name__])
+
+
 BENCHMARKS = {"startup": bench_startup, "fanout": bench_fanout, "http": bench_http,
               "browser": bench_browser, "churn": bench_churn, "cycles": bench_cycles,
               "history": bench_history, "many": bench_many, "overview": bench_overview,
-              "cluster": bench_cluster, "outbox": bench_outbox}
+              "cluster": bench_cluster, "outbox": bench_outbox, "reads": bench_reads}
 
 
 def parse_args(argv):
@@ -1226,6 +1287,9 @@ def parse_args(argv):
                         "(default 60; quick: 15)")
     p.add_argument("--statedeck", help="the statedeck binary (default: build in .build-bench)")
     p.add_argument("--skip-statedeck", action="store_true", help="measure the peers only")
+    p.add_argument("--baseline-bin", metavar="PATH",
+                   help="reads: a second statedeck binary (another branch's release build) measured the "
+                        "same way in the same run, the two in turn")
     p.add_argument("--no-build", action="store_true", help="use .build-bench as it is")
     p.add_argument("--no-install", action="store_true", help="install no Debian package")
     p.add_argument("--no-write", action="store_true", help="print results, leave BENCHMARKS.md")
