@@ -102,8 +102,8 @@ def overview_page(make_server, new_context, problems):
 
 
 def shoot_overview(target: Locator, name: str) -> None:
-    """A screenshot with what follows the clock covered: each card's "since 10:42:03", and how long
-    the slow command ran ("Ran in 1 s")."""
+    """A screenshot with what follows the clock covered: each card's "since 10:42:03", and the slow
+    command's row."""
     page = target.page
     wait_revealed(page)
     clocked = [page.locator(".updated"), page.locator(f"[data-panel-id='slow'] {tid('row-summary')}")]

@@ -29,7 +29,9 @@ public struct CommandSource: Sendable, Hashable {
     public func load() async throws -> Info {
         let result = try await queue.run { try await runner.perform(command) }
         var info = try Info(output: result.standardOutput, format: output)
-        info.summary = info.summary ?? "Ran in \(result.duration.shortText)"
+        // Not the time it ran: that is the load's duration, and a summary that changes with it would
+        // make every run a change.
+        info.summary = info.summary ?? "Exited with status 0"
         return info
     }
 }
