@@ -236,8 +236,8 @@ def reads_markdown(results, pooled, settings, rounds, contenders=None) -> str:
         "the history (100 newest) of random panels in turn. Per round a fresh server: "
         f"{settings['quiet_seconds']:.0f} s with no change (the control), then {settings['flips']} times the file "
         f"replaced by the other content, each a burst of {PANELS:,} changes from the change until all of them are "
-        f"saved, {settings['gap_seconds']:.0f} s apart. With no change the writer still saves every panel's open "
-        f"minute once a second. {rounds} round(s); samples pooled over the rounds."
+        f"saved, {settings['gap_seconds']:.0f} s apart. With no change the writer still saves once a second "
+        f"(each minute's end: every panel's minute, hour and day). {rounds} round(s); samples pooled over the rounds."
         + (" Binaries, in turn: " + "; ".join(f"{name}: `{path}`" for name, path in contenders.items()) + "."
            if several and contenders else ""), "",
         ("| binary " if several else "") + "| phase | query | requests | p50 (ms) | p99 (ms) | slowest (ms) "
