@@ -47,7 +47,7 @@ let package = Package(
         // The http source's client: libcurl behind a small async API.
         .target(name: "HTTPClient", dependencies: ["CCurl", "Locking", "Threading"]),
         // Server-sent events in pure Swift.
-        .target(name: "EventStream", dependencies: ["Locking"]),
+        .target(name: "EventStream", dependencies: ["Locking", "Threading"]),
         // The state core: no HTTP, no C.
         .target(name: "StateDeck", dependencies: ["Locking", "Threading"]),
         // Loaders (http, tcp, command, file) and the deck file (parsed by libyaml).

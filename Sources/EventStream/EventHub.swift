@@ -1,5 +1,6 @@
 import Dispatch
 import Locking
+import Threading
 
 #if canImport(Glibc)
 import Glibc
@@ -32,6 +33,8 @@ public final class EventHub: Sendable {
     let pinger = Locked<Task<Void, Never>?>(nil)
     /// Only taken inside `history`, which orders the broadcasts it times.
     let pacing = Locked(BroadcastPacing())
+    /// The newest id published, for a catch-up to wait on.
+    let published: Watermark
     let retryBytes: [UInt8]
     static let pingBytes = ServerSentEvent.comment("ping")
 
@@ -41,6 +44,7 @@ public final class EventHub: Sendable {
                           configuration.earlierLastEventID + 1)
         history = Locked(EventHistory(
             firstID: firstID, capacity: configuration.historyCapacity, byteLimit: configuration.historyByteLimit))
+        published = Watermark(level: firstID - 1)
         retryBytes = ServerSentEvent.retry(after: configuration.reconnectDelay)
     }
 
@@ -184,6 +188,7 @@ extension EventHub {
             history.append(bytes)
             return (id, pacedBroadcast(bytes))
         }
+        published.raise(to: id)
         drop(failed)
         return id
     }
@@ -205,8 +210,14 @@ extension EventHub {
             return pacedBroadcast(bytes)
         }
         guard let failed else { return false }
+        published.raise(to: id)
         drop(failed)
         return true
+    }
+
+    /// Waits until event `id` or a later one is published (true), or `limit` passes (false).
+    public func waitForEvent(_ id: UInt64, within limit: Duration) async -> Bool {
+        await published.wait(for: id, within: limit)
     }
 
     /// Sends an event without an id to the clients connected now, and keeps nothing: news of this

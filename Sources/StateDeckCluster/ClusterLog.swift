@@ -1,6 +1,7 @@
 import Dispatch
 import Locking
 import StateDeckServer
+import Threading
 
 /// The leader's events on their way to the store: the deck's mirror relays each one here, and
 /// the leader's thread takes them in batches, in order.
@@ -15,12 +16,13 @@ final class ClusterLog: EventRelay {
         var entries: [Entry] = []
         /// Only while this server leads: a deck stopping after it lost the lead says nothing more.
         var accepting = false
-        /// Entries ever taken, and of those, the ones written or dropped.
+        /// Entries ever taken.
         var appended: UInt64 = 0
-        var settled: UInt64 = 0
     }
 
     private let queue = Locked(Queue())
+    /// Entries written or dropped, of those taken.
+    private let settledCount = Watermark()
     private let arrived = DispatchSemaphore(value: 0)
 
     func relay(event: String, data: @autoclosure () -> String, panel: String?) {
@@ -37,13 +39,13 @@ final class ClusterLog: EventRelay {
 
     /// Starts or stops taking events; stopping drops what waits.
     func setAccepting(_ accepting: Bool) {
-        queue.withLock { queue in
+        let dropped = queue.withLock { queue -> UInt64? in
             queue.accepting = accepting
-            if !accepting {
-                queue.entries = []
-                queue.settled = queue.appended
-            }
+            guard !accepting else { return nil }
+            queue.entries = []
+            return queue.appended
         }
+        if let dropped { settledCount.raise(to: dropped) }
     }
 
     /// Up to `limit` of the oldest entries, after waiting up to `timeout` for one.
@@ -60,16 +62,12 @@ final class ClusterLog: EventRelay {
 
     /// Counts `count` entries taken as written (or given up).
     func settle(_ count: Int) {
-        queue.withLock { $0.settled += UInt64(count) }
+        settledCount.raise(by: UInt64(count))
     }
 
     /// Returns once every entry taken so far is written or dropped, or after `limit`.
     func settled(within limit: Duration) async {
-        let target = queue.withLock { $0.appended }
-        let deadline = ContinuousClock.now + limit
-        while queue.withLock({ $0.settled < target }), ContinuousClock.now < deadline {
-            try? await Task.sleep(for: .milliseconds(2))
-        }
+        _ = await settledCount.wait(for: queue.withLock { $0.appended }, within: limit)
     }
 
     /// Wakes a `take` that waits.

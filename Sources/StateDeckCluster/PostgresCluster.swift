@@ -52,9 +52,10 @@ public final class PostgresCluster: DeckCluster {
     private let actions: ClusterActions
     private let logger: Logger
     private let stopping = Locked(false)
-    private let hasDeck = Locked(false)
+    /// 1 once the replica holds the deck as the store has it.
+    private let hasDeck = Watermark()
     /// The newest event the feed handed to the replica.
-    private let replicated = Locked<UInt64>(0)
+    private let replicated = Watermark()
     /// Written once at `leave()`: its read end wakes the feed's wait.
     private let wake: (read: Int32, write: Int32)
     /// Signalled by each thread as it ends.
@@ -87,14 +88,12 @@ public final class PostgresCluster: DeckCluster {
         let (url, held) = (url, configuration.heldEvents)
         let opened = try await DetachedThread.value { Result { () throws(PostgresError) in try ClusterFeed(url: url, member: member, held: held) } }
         let feed = try opened.mapError { ClusterError.unreachable($0.message) }.get()
-        hasDeck.withLock { $0 = feed.hasDeck }
+        if feed.hasDeck { hasDeck.raise(to: 1) }
         running.withLock { $0 = 2 }
         DetachedThread.run { [self] in runFeed(feed, member: member) }
         DetachedThread.run { [self] in runLeader(member) }
-        let deadline = ContinuousClock.now + configuration.joinTimeout
-        while !hasDeck.current {
-            guard ContinuousClock.now < deadline else { throw ClusterError.noDeck(waited: configuration.joinTimeout) }
-            try await Task.sleep(for: .milliseconds(20))
+        guard await hasDeck.wait(for: 1, within: configuration.joinTimeout) else {
+            throw ClusterError.noDeck(waited: configuration.joinTimeout)
         }
     }
 
@@ -110,6 +109,8 @@ public final class PostgresCluster: DeckCluster {
         stopping.withLock { $0 = true }
         _ = write(wake.write, "x", 1)
         log.wake()
+        // A takeover waiting for the replica gives up.
+        replicated.raise(to: .max)
         let threads = running.current
         let ended = ended
         _ = try? await DetachedThread.value {
@@ -126,8 +127,8 @@ public final class PostgresCluster: DeckCluster {
         while !isStopping {
             do {
                 let heard = try feed.follow(waiting: configuration.electionInterval, wake: wake.read)
-                if !hasDeck.current, feed.hasDeck { hasDeck.withLock { $0 = true } }
-                replicated.withLock { $0 = feed.lastID }
+                if feed.hasDeck { hasDeck.raise(to: 1) }
+                replicated.raise(to: feed.lastID)
                 let answers = heard.filter { $0.channel == ClusterActions.answers }.map(\.payload)
                 if !answers.isEmpty { Task { [actions] in await actions.heard(answers: answers) } }
                 // Requests are also looked for on every wakeup: one sent before this server led
@@ -202,10 +203,7 @@ public final class PostgresCluster: DeckCluster {
     /// Waits (2 s at most) until the replica holds event `id`: the deck starts from what the pages
     /// were shown, so it must have seen what the last leader wrote before it went.
     private func awaitReplica(upTo id: UInt64) {
-        let deadline = ContinuousClock.now + .seconds(2)
-        while replicated.current < id, ContinuousClock.now < deadline, !isStopping {
-            usleep(5_000)
-        }
+        _ = replicated.waitBlocking(for: id, within: .seconds(2))
     }
 
     /// The card a server shows while the store cannot be read.

@@ -95,10 +95,7 @@ struct APIRoutes: Sendable {
             // Answered at once, the page would get a snapshot older than what it has seen, then
             // those events again.
             return .deferred {
-                let deadline = ContinuousClock.now + catchUp
-                while hub.lastEventID < seen, ContinuousClock.now < deadline {
-                    try? await Task.sleep(for: .milliseconds(10))
-                }
+                _ = await hub.waitForEvent(seen, within: catchUp)
                 return EventsRoute.open(request: request, mirror: mirror, capacity: streamCapacity)
             }
         }
