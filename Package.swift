@@ -141,7 +141,7 @@ let package = Package(
         .target(
             name: "DeckTestSupport",
             dependencies: [
-                "StateDeckServer", "StateDeck", "StateDeckHistory", "TestSupport",
+                "StateDeckServer", "StateDeckCluster", "StateDeck", "StateDeckHistory", "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/DeckTestSupport"
@@ -192,8 +192,8 @@ let package = Package(
         .testTarget(
             name: "StateDeckServerTests",
             dependencies: [
-                "StateDeckServer", "StateDeck", "StateDeckHistory", "StateDeckSQLite", "StateDeckSources", "SQLite",
-                "MicroHTTP", "DeckTestSupport", "TestSupport", "Locking",
+                "StateDeckServer", "StateDeckCluster", "StateDeck", "StateDeckHistory", "StateDeckSQLite",
+                "StateDeckSources", "SQLite", "MicroHTTP", "DeckTestSupport", "TestSupport", "Locking",
             ]
         ),
         // `statedeck` itself, run as a child process.

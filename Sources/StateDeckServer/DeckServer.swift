@@ -8,19 +8,16 @@ import StateDeckNotifications
 
 /// The dashboard: one deck served over HTTP, its changes streamed to every open page, its
 /// panels' outages told to their notify targets and to the page.
+///
+/// Alone, the server runs its deck (``DeckRunner``). Given a ``DeckHost`` (a cluster), it serves
+/// the replica the host feeds, and the host runs the deck here only while it says so.
 public final class DeckServer: Sendable {
     public let configuration: ServerConfiguration
-    private let current: Locked<Deck>
-    /// What the routes serve: the deck's state as `source` follows it, or as the cluster's store
+    /// What the routes serve: the deck's state as the runner follows it, or as the host's store
     /// hands it over.
     private let mirror: StateMirror
-    /// Follows the running deck: `mirror` itself, or in a cluster the leader's copy, whose events
-    /// go to the store.
-    private let source: StateMirror
-    /// Several servers sharing the deck, and how to make a fresh deck for each time this one
-    /// starts to lead (a deck once stopped does not start again).
-    private let cluster: (cluster: any DeckCluster, makeDeck: @Sendable () async -> Deck)?
-    private let leading = Locked(false)
+    private let runner: DeckRunner
+    private let host: (any DeckHost)?
     private let http: HTTPServer
     /// What answers each request, gate first: the router-level tests ask it without a socket.
     let responder: SecureResponder
@@ -28,15 +25,6 @@ public final class DeckServer: Sendable {
     private let router: Router
     private let hub: EventHub
     private let gate: RequestGate
-    private let history: (any HistoryStore)?
-    private let metrics: DeckMetrics
-    private let logger: Logger
-    /// Where outages in progress are kept, from one notifier to the next.
-    private let notificationLedger: any NotificationLedger
-    /// Follows the deck served; replaced with it.
-    private let notifier = Locked<Notifier?>(nil)
-    /// Hears each delivery to a `notify:` target.
-    private let onNotificationDelivery: (@Sendable (Notifier.Delivery) -> Void)?
     /// The API's routes, method and pattern, as `docs/openapi.yaml` must list them.
     let routes: [(method: HTTPMethod, pattern: String)]
 
@@ -52,31 +40,24 @@ public final class DeckServer: Sendable {
     ///   ``replaceDeck(with:)`` replaces it.
     /// - Parameter onNotificationDelivery: Called after each delivery to a `notify:` target, sent or
     ///   given up (the page's are not told).
-    /// - Parameter cluster: Other servers sharing this deck through a store, and how to make the
-    ///   deck anew: the server then runs `deck` (and notifies, and records history) only while
-    ///   the cluster says it leads, and serves what the store hands over.
+    /// - Parameter host: Who runs the deck, when not this server alone (a cluster): the server then
+    ///   runs `deck` (and notifies, and records history) only while the host says so, and serves
+    ///   what the host's store hands over.
     public init(deck: Deck, configuration: ServerConfiguration, history: (any HistoryStore)? = nil,
                 notificationLedger: (any NotificationLedger)? = nil,
                 onNotificationDelivery: (@Sendable (Notifier.Delivery) -> Void)? = nil,
-                cluster: (cluster: any DeckCluster, makeDeck: @Sendable () async -> Deck)? = nil,
-                logger: Logger = Logger(label: "statedeck")) async throws {
+                host: (any DeckHost)? = nil, logger: Logger = Logger(label: "statedeck")) async throws {
         guard configuration.isLoopback || configuration.token != nil else {
             throw DeckServerError.tokenRequired(host: configuration.host)
         }
         self.configuration = configuration
-        self.history = history
-        self.logger = logger
-        self.notificationLedger = notificationLedger ?? OutageTable()
-        self.onNotificationDelivery = onNotificationDelivery
-        self.cluster = cluster
-        let current = Locked(deck)
-        self.current = current
+        self.host = host
         var hubConfiguration = EventHub.Configuration()
         hubConfiguration.pingInterval = configuration.pingInterval
-        // In a cluster the store numbers events, and the hub takes the ids it gives, the newest
+        // With a host the store numbers events, and the hub takes the ids it gives, the newest
         // events it loads at join included: they are older than the history's last saved id, so
         // numbering after that id would turn every page that resumes here away with a snapshot.
-        if cluster == nil {
+        if host == nil {
             hubConfiguration.earlierLastEventID = history?.lastEventID ?? 0
         } else {
             hubConfiguration.firstEventID = 1
@@ -90,12 +71,15 @@ public final class DeckServer: Sendable {
         let mirror = StateMirror(debug: configuration.debug, pingInterval: configuration.pingInterval,
                                  history: timeline, hub: hub)
         self.mirror = mirror
-        let source = cluster.map {
+        // With a host, the running deck is followed by a copy whose events go to the host's store.
+        let source = host.map {
             StateMirror(debug: configuration.debug, pingInterval: configuration.pingInterval, history: timeline,
-                        hub: hub, relay: $0.cluster.relay)
+                        hub: hub, relay: $0.relay)
         } ?? mirror
-        self.source = source
-        metrics = DeckMetrics(hub: hub)
+        let metrics = DeckMetrics(hub: hub)
+        runner = DeckRunner(deck: deck, source: source, replica: host == nil ? nil : mirror, history: history,
+                            metrics: metrics, notificationLedger: notificationLedger ?? OutageTable(),
+                            onNotificationDelivery: onNotificationDelivery, logger: logger)
         if let history {
             history.trackEventIDs { hub.lastEventID }
             history.observeTrouble { error in source.setNotice(error.map { ErrorPresenter().card(for: $0) }) }
@@ -104,13 +88,12 @@ public final class DeckServer: Sendable {
 
         let files = try StaticFiles(directory: configuration.publicDirectory)
         var router = Router { request, _ in .response(files.respond(to: request)) }
-        let leading = leading
-        APIRoutes(deck: { current.current }, mirror: mirror, history: history, metrics: metrics,
+        APIRoutes(deck: { [runner] in runner.deck }, mirror: mirror, history: history, metrics: metrics,
                   timeline: configuration.timeline, debugEnabled: configuration.debug,
-                  streamCapacity: configuration.streamCapacity, catchUp: cluster == nil ? nil : .seconds(2),
-                  settled: { await cluster?.cluster.settled() }) { request in
-            guard let cluster, !leading.current else { return nil }
-            return await Self.forward(request, through: cluster.cluster)
+                  streamCapacity: configuration.streamCapacity, catchUp: host == nil ? nil : .seconds(2),
+                  settled: { await host?.settled() }) { request in
+            guard let host, !host.isRunningDeck else { return nil }
+            return await Self.forward(request, through: host)
         }
         .register(on: &router)
         routes = router.routes
@@ -119,73 +102,30 @@ public final class DeckServer: Sendable {
                            token: configuration.token)
         responder = SecureResponder(gate: gate, routes: router, files: files)
         http = HTTPServer(configuration: configuration.http, responder: responder, logger: logger)
-        if cluster == nil { await prepareToRun(deck) }
+        if host == nil { await runner.prepare() }
     }
 
-    /// Continues `deck` from the history, or where a replica holds a panel from what the pages
-    /// were shown of it (newer), and follows it with the mirror, the metrics and a notifier; call
-    /// before it starts, so no first load goes unheard.
-    private func prepareToRun(_ deck: Deck) async {
-        let shown = cluster == nil ? [:] : mirror.replicatedMemories()
-        let kept = history?.memories(of: deck.panelIds) ?? [:]
-        await deck.restore(kept.merging(shown) { _, newer in newer })
-        if let history { await Self.record(deck, into: history) }
-        await source.follow(deck, announce: cluster != nil)
-        await metrics.follow(deck)
-        await notify(deck)
-    }
-
-    /// Binds, starts the deck's loads (in a cluster: joins it, and runs the deck while it leads)
-    /// and returns the port; the server then accepts connections.
+    /// Binds, starts the deck's loads (with a host: joins it, which runs the deck here when it
+    /// says so) and returns the port; the server then accepts connections.
     @discardableResult
     public func start() async throws -> Int {
-        if let cluster {
-            let member = ClusterMember(
-                replica: mirror, leading: source, leadership: { [self] leads in await setLeading(leads) },
-                runsDeck: { [leading] in leading.current }, perform: { [router] action in await Self.perform(action, on: router) },
-                showTrouble: { [self] error in await showStoreTrouble(error) })
-            try await cluster.cluster.join(member)
+        if let host {
+            try await host.join(HostedServer(
+                runner: runner, replica: mirror, perform: { [router] action in await Self.perform(action, on: router) },
+                showTrouble: { [self] error in await showStoreTrouble(error) }))
         }
         let port = try http.start()
         gate.bind(port: port)
         hub.startPinging()
-        if cluster == nil { await deck.start() }
+        if host == nil { await runner.deck.start() }
         return port
-    }
-
-    /// Runs the deck from now on, or stops it and makes a fresh one for the next time it leads.
-    /// The cluster calls it with one change at a time, in order.
-    ///
-    /// A server says it leads (it takes actions, and its routes stop forwarding them) only once
-    /// its deck is restored and started: an action taken before would be undone by the restore,
-    /// though answered.
-    private func setLeading(_ leads: Bool) async {
-        guard let cluster, leads != leading.current else { return }
-        if leads {
-            logger.info("leading the cluster: running the deck's sources")
-            // What the last leader kept (health, tallies, the notifications' ledger) is newer
-            // than what this process read at its start: a failover tells no outage twice.
-            history?.setWriting(true)
-            let deck = current.current
-            await prepareToRun(deck)
-            await deck.start()
-            leading.withLock { $0 = true }
-        } else {
-            leading.withLock { $0 = false }
-            logger.warning("no longer leading the cluster: the deck's sources stop here")
-            await notifier.withLock { $0.take() }?.stop()
-            await current.current.stop()
-            history?.setWriting(false)
-            let fresh = await cluster.makeDeck()
-            current.withLock { $0 = fresh }
-        }
     }
 
     /// Shows that the cluster's store cannot be reached above every panel and on the server's own
     /// panel (as the deck would show the error there), or the replicated state again for nil.
     private func showStoreTrouble(_ error: PanelError?) async {
         var own: ReplicatedPanel?
-        let deck = current.current
+        let deck = runner.deck
         if let error, let id = configuration.ownPanelID, let declaration = await deck.declaration(of: id) {
             let scratch = Deck(deck.title, configuration: deck.configuration, panels: [declaration],
                                memories: mirror.replicatedMemory(of: id).map { [id: $0] } ?? [:])
@@ -195,10 +135,10 @@ public final class DeckServer: Sendable {
         mirror.setOwnState(notice: error.map { ErrorPresenter().card(for: $0) }, panel: own)
     }
 
-    /// The leader's answer to an action this server let in, or 503 when no server leads.
-    private static func forward(_ request: HTTPRequest, through cluster: any DeckCluster) async -> HTTPResponse {
+    /// The answer of the server running the deck to an action this one let in, or 503 when none does.
+    private static func forward(_ request: HTTPRequest, through host: any DeckHost) async -> HTTPResponse {
         let action = ForwardedAction(method: request.method.rawValue, target: request.target, body: request.body)
-        guard let answer = await cluster.forward(action) else {
+        guard let answer = await host.forward(action) else {
             return .apiError(.serviceUnavailable, code: "no_leader",
                              message: "no server of the cluster runs the deck just now; try again in a few seconds")
         }
@@ -226,59 +166,16 @@ public final class DeckServer: Sendable {
         return ForwardedAction.Answer(status: response.status.rawValue, body: body)
     }
 
-    /// Whether this server runs the deck: always alone, while it leads in a cluster.
-    public var isRunningDeck: Bool { cluster == nil || leading.current }
+    /// Whether this server runs the deck: always alone, with a host while it says so.
+    public var isRunningDeck: Bool { host?.isRunningDeck ?? true }
 
     /// The deck being served.
-    public var deck: Deck { current.current }
+    public var deck: Deck { runner.deck }
 
     /// Serves `newDeck` in place of the current deck, which is stopped. Every open page gets the
     /// new deck as a `snapshot` event.
     public func replaceDeck(with newDeck: Deck) async {
-        let old = current.withLock { deck in
-            defer { deck = newDeck }
-            return deck
-        }
-        await old.stop()
-        guard isRunningDeck else { return }
-        if let history { await Self.record(newDeck, into: history) }
-        await notify(newDeck)
-        await source.follow(newDeck, announce: true)
-        await metrics.follow(newDeck)
-        await newDeck.start()
-    }
-
-    /// Hands every change of `deck` to `history`.
-    private static func record(_ deck: Deck, into history: any HistoryStore) async {
-        await deck.observe { event in
-            if case .change(let change) = event { history.record(change) }
-        }
-    }
-
-    /// Tells the outages of `deck`'s panels to their targets and to the page from now on, in place
-    /// of the deck followed before; call it before the deck starts, so no first load goes unheard.
-    /// A delivery that fails is logged and shown as a toast on the deck served then.
-    private func notify(_ deck: Deck) async {
-        await notifier.withLock { $0.take() }?.stop()
-        let notifier = Notifier(Notifier.Subscription.all(of: deck, page: PageAnnouncer(relay: source.relay)),
-                                ledger: notificationLedger)
-        await notifier.onDelivery { [metrics, logger, current, onNotificationDelivery] delivery in
-            guard delivery.target != PageAnnouncer.targetName else { return }
-            metrics.countNotification(delivery.outcome)
-            onNotificationDelivery?(delivery)
-            let told = "notification \(delivery.notification.event.rawValue) of \(delivery.notification.panel)"
-            switch delivery.outcome {
-            case .sent:
-                return
-            case .failed(let failure):
-                logger.error("\(told) not sent: \(failure)")
-                Task { await current.current.announce("A notification could not be sent: \(failure)", style: .error) }
-            case .dropped(let reason):
-                logger.warning("\(told) to \(delivery.target) dropped (\(delivery.notification.message)): \(reason)")
-            }
-        }
-        await notifier.follow(deck)
-        self.notifier.withLock { $0 = notifier }
+        await runner.replace(with: newDeck, running: isRunningDeck)
     }
 
     /// The newest event id issued.
@@ -290,20 +187,12 @@ public final class DeckServer: Sendable {
     /// Open SSE streams.
     public var liveStreamCount: Int { http.liveStreamCount }
 
-    /// Ends every stream, stops accepting and cancels the deck's work.
-    ///
-    /// The deck is stopped at high priority: its actor runs waiting jobs by priority, so the stop
-    /// goes before a backlog of finished loads (thousands, on a deck that just started) instead of
-    /// after it. Deliveries under way are then waited for `deliveries` at most: one whose target
-    /// answers meanwhile is forgotten in the ledger rather than sent again by the next run.
+    /// Ends every stream, stops accepting and cancels the deck's work; deliveries under way are
+    /// then waited for `deliveries` at most (``DeckRunner``).
     public func stop(waitingForDeliveries deliveries: Duration = .zero) async {
-        await cluster?.cluster.leave()
+        await host?.leave()
         hub.close()
         http.stop()
-        let deck = current.current
-        await Task(priority: .high) { await deck.stop() }.value
-        guard let notifier = notifier.withLock({ $0.take() }) else { return }
-        await notifier.finishDeliveries(within: deliveries)
-        await notifier.stop()
+        await runner.stop(waitingForDeliveries: deliveries)
     }
 }

@@ -42,7 +42,7 @@ struct Launcher {
         do {
             server = try await DeckServer(deck: deck, configuration: configuration, history: history,
                                           notificationLedger: history, onNotificationDelivery: session.map { $0.count },
-                                          cluster: openCluster().map { ($0, makeDeck) })
+                                          host: openCluster().map { ClusterDeckHost(cluster: $0, makeDeck: makeDeck) })
             port = try await server.start()
         } catch let error as StaticFilesError {
             Self.fail("--public: \(error)", status: 2)

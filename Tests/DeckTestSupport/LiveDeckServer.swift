@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import StateDeck
+import StateDeckCluster
 import StateDeckHistory
 import StateDeckServer
 import TestSupport
@@ -70,8 +71,10 @@ public final class LiveDeckServer: Sendable {
         configuration.ownPanelID = options.ownPanelID
         host = options.host
         do {
-            server = try await DeckServer(deck: deck, configuration: configuration, history: options.history,
-                                          cluster: options.cluster, logger: Self.quietLogger)
+            server = try await DeckServer(
+                deck: deck, configuration: configuration, history: options.history,
+                host: options.cluster.map { ClusterDeckHost(cluster: $0.cluster, makeDeck: $0.makeDeck, logger: Self.quietLogger) },
+                logger: Self.quietLogger)
             port = try await server.start()
         } catch {
             ownFolder.map { try? FileManager.default.removeItem(at: $0) }

@@ -1,6 +1,7 @@
 import DeckTestSupport
 import Locking
 import StateDeck
+import StateDeckCluster
 import StateDeckServer
 import Testing
 import TestSupport

@@ -1,6 +1,7 @@
 import DeckTestSupport
 import Foundation
 import StateDeck
+import StateDeckCluster
 import StateDeckHistory
 import StateDeckServer
 import Testing

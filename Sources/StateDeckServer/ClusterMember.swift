@@ -1,52 +1,6 @@
 import Locking
 import StateDeck
 
-/// Several servers sharing one deck through a store: one at a time, the leader, runs the deck;
-/// the store numbers each event the leader makes and hands it, with the panels it changed, to
-/// every server, which serves it as a replica. So a page may reconnect to any server with
-/// `Last-Event-ID`. The store's side is a module of its own (PostgreSQL, `StateDeckCluster`).
-public protocol DeckCluster: Sendable {
-    /// Where the leader's events go: to the store, which numbers them.
-    var relay: any EventRelay { get }
-    /// Starts feeding `member`'s replica from the store and electing the leader among the members;
-    /// returns once the replica holds the deck as the store has it.
-    func join(_ member: ClusterMember) async throws
-    /// Carries an action sent to this server to the leader, and returns the leader's answer; nil
-    /// when none came in time (no server leads just now).
-    func forward(_ action: ForwardedAction) async -> ForwardedAction.Answer?
-    /// Returns once every event relayed so far is in the store (2 s at most): an action is
-    /// answered only when what it changed would outlive this server.
-    func settled() async
-    /// Stops leading and feeding; returns within a second.
-    func leave() async
-}
-
-/// An action (retry, recover, an item's action, a debug state) sent to a server that does not
-/// run the deck, on its way to the one that does: the request as it came, once the receiving
-/// server's gate let it in.
-public struct ForwardedAction: Sendable, Equatable {
-    public var method: String
-    public var target: String
-    public var body: [UInt8]
-
-    public init(method: String, target: String, body: [UInt8]) {
-        self.method = method
-        self.target = target
-        self.body = body
-    }
-
-    /// The leader's answer, as the route gave it.
-    public struct Answer: Sendable, Equatable {
-        public var status: Int
-        public var body: [UInt8]
-
-        public init(status: Int, body: [UInt8]) {
-            self.status = status
-            self.body = body
-        }
-    }
-}
-
 /// A server as its cluster sees it: a replica to feed, and a deck to run while it leads.
 public final class ClusterMember: Sendable {
     private let replica: StateMirror

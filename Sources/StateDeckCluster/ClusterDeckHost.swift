@@ -1,0 +1,63 @@
+import Locking
+import Logging
+import StateDeck
+import StateDeckServer
+
+/// Runs a server's deck as a member of a cluster: only while the cluster says this server leads,
+/// on a deck made anew each time (a deck once stopped does not start again); meanwhile the
+/// server serves the replica the cluster feeds, and actions go to the leader.
+public final class ClusterDeckHost: DeckHost {
+    private let cluster: any DeckCluster
+    private let makeDeck: @Sendable () async -> Deck
+    private let leading = Locked(false)
+    private let logger: Logger
+
+    /// A member of `cluster`, which makes the deck to run with `makeDeck` each time it starts to lead.
+    public init(cluster: any DeckCluster, makeDeck: @escaping @Sendable () async -> Deck,
+                logger: Logger = Logger(label: "statedeck")) {
+        self.cluster = cluster
+        self.makeDeck = makeDeck
+        self.logger = logger
+    }
+
+    public var relay: any EventRelay { cluster.relay }
+
+    public var isRunningDeck: Bool { leading.current }
+
+    public func join(_ server: HostedServer) async throws {
+        let runner = server.runner
+        try await cluster.join(server.member(
+            leadership: { [self] leads in await setLeading(leads, runner) }, runsDeck: { [leading] in leading.current }))
+    }
+
+    /// Runs the deck from now on, or stops it and makes a fresh one for the next time this server
+    /// leads. The cluster calls it with one change at a time, in order.
+    ///
+    /// The server says it leads (it takes actions, and its routes stop forwarding them) only once
+    /// its deck is restored and started: an action taken before would be undone by the restore,
+    /// though answered.
+    private func setLeading(_ leads: Bool, _ runner: DeckRunner) async {
+        guard leads != leading.current else { return }
+        if leads {
+            logger.info("leading the cluster: running the deck's sources")
+            await runner.runTakingOverHistory()
+            leading.withLock { $0 = true }
+        } else {
+            leading.withLock { $0 = false }
+            logger.warning("no longer leading the cluster: the deck's sources stop here")
+            await runner.stop(keeping: await makeDeck())
+        }
+    }
+
+    public func forward(_ action: ForwardedAction) async -> ForwardedAction.Answer? {
+        await cluster.forward(action)
+    }
+
+    public func settled() async {
+        await cluster.settled()
+    }
+
+    public func leave() async {
+        await cluster.leave()
+    }
+}

@@ -1,0 +1,138 @@
+import Locking
+import Logging
+import StateDeck
+import StateDeckHistory
+import StateDeckNotifications
+
+/// Runs the deck a server serves: continues it from the history (or from what the pages were
+/// shown, where a replica held it), keeps its changes in the history, tells its outages to their
+/// targets and the page, and has the mirror and the metrics follow it. A server alone runs its deck
+/// from the start; a member of a cluster only while it leads (its ``DeckHost`` says when).
+public final class DeckRunner: Sendable {
+    private let current: Locked<Deck>
+    /// Follows the running deck: the mirror served, or in a cluster the leader's copy, whose
+    /// events go to the store.
+    let source: StateMirror
+    /// A cluster member's replica, whose panels are newer than the history (up to its writer's interval).
+    private let replica: StateMirror?
+    private let history: (any HistoryStore)?
+    private let metrics: DeckMetrics
+    /// Where outages in progress are kept, from one notifier to the next.
+    private let notificationLedger: any NotificationLedger
+    /// Hears each delivery to a `notify:` target.
+    private let onNotificationDelivery: (@Sendable (Notifier.Delivery) -> Void)?
+    /// Follows the deck run; replaced with it.
+    private let notifier = Locked<Notifier?>(nil)
+    private let logger: Logger
+
+    init(deck: Deck, source: StateMirror, replica: StateMirror?, history: (any HistoryStore)?, metrics: DeckMetrics,
+         notificationLedger: any NotificationLedger, onNotificationDelivery: (@Sendable (Notifier.Delivery) -> Void)?,
+         logger: Logger) {
+        current = Locked(deck)
+        self.source = source
+        self.replica = replica
+        self.history = history
+        self.metrics = metrics
+        self.notificationLedger = notificationLedger
+        self.onNotificationDelivery = onNotificationDelivery
+        self.logger = logger
+    }
+
+    /// The deck being served.
+    public var deck: Deck { current.current }
+
+    /// Runs the deck on a history another process may have written since this one read it (a
+    /// cluster's last leader): reads it anew, so that what it kept (health, tallies, the
+    /// notifications' ledger) is where the deck goes on and a failover tells no outage twice; then
+    /// continues the deck from it and the replica, follows it and starts it.
+    public func runTakingOverHistory() async {
+        history?.setWriting(true)
+        await prepare()
+        await deck.start()
+    }
+
+    /// Continues the deck from the history, or where the replica holds a panel from what the
+    /// pages were shown of it, and follows it with the mirror, the metrics and a notifier; done
+    /// before it starts, so no first load goes unheard.
+    func prepare() async {
+        let deck = deck
+        let shown = replica?.replicatedMemories() ?? [:]
+        let kept = history?.memories(of: deck.panelIds) ?? [:]
+        await deck.restore(kept.merging(shown) { _, newer in newer })
+        if let history { await Self.record(deck, into: history) }
+        await source.follow(deck, announce: replica != nil)
+        await metrics.follow(deck)
+        await notify(deck)
+    }
+
+    /// Stops running the deck (and saves what the history holds), keeping `fresh` to run next
+    /// time: a deck once stopped does not start again.
+    public func stop(keeping fresh: Deck) async {
+        await notifier.withLock { $0.take() }?.stop()
+        await current.current.stop()
+        history?.setWriting(false)
+        current.withLock { $0 = fresh }
+    }
+
+    /// Serves `newDeck` in place of the current deck, which is stopped; runs it when `running`.
+    func replace(with newDeck: Deck, running: Bool) async {
+        let old = current.withLock { deck in
+            defer { deck = newDeck }
+            return deck
+        }
+        await old.stop()
+        guard running else { return }
+        if let history { await Self.record(newDeck, into: history) }
+        await notify(newDeck)
+        await source.follow(newDeck, announce: true)
+        await metrics.follow(newDeck)
+        await newDeck.start()
+    }
+
+    /// Stops the deck at high priority, then gives deliveries under way `deliveries` at most.
+    ///
+    /// The deck's actor runs waiting jobs by priority, so the stop goes before a backlog of
+    /// finished loads (thousands, on a deck that just started) instead of after it. A delivery
+    /// whose target answers meanwhile is forgotten in the ledger rather than sent again by the
+    /// next run.
+    func stop(waitingForDeliveries deliveries: Duration) async {
+        let deck = deck
+        await Task(priority: .high) { await deck.stop() }.value
+        guard let notifier = notifier.withLock({ $0.take() }) else { return }
+        await notifier.finishDeliveries(within: deliveries)
+        await notifier.stop()
+    }
+
+    /// Hands every change of `deck` to `history`.
+    private static func record(_ deck: Deck, into history: any HistoryStore) async {
+        await deck.observe { event in
+            if case .change(let change) = event { history.record(change) }
+        }
+    }
+
+    /// Tells the outages of `deck`'s panels to their targets and to the page from now on, in place
+    /// of the deck followed before; call it before the deck starts, so no first load goes unheard.
+    /// A delivery that fails is logged and shown as a toast on the deck served then.
+    private func notify(_ deck: Deck) async {
+        await notifier.withLock { $0.take() }?.stop()
+        let notifier = Notifier(Notifier.Subscription.all(of: deck, page: PageAnnouncer(relay: source.relay)),
+                                ledger: notificationLedger)
+        await notifier.onDelivery { [metrics, logger, current, onNotificationDelivery] delivery in
+            guard delivery.target != PageAnnouncer.targetName else { return }
+            metrics.countNotification(delivery.outcome)
+            onNotificationDelivery?(delivery)
+            let told = "notification \(delivery.notification.event.rawValue) of \(delivery.notification.panel)"
+            switch delivery.outcome {
+            case .sent:
+                return
+            case .failed(let failure):
+                logger.error("\(told) not sent: \(failure)")
+                Task { await current.current.announce("A notification could not be sent: \(failure)", style: .error) }
+            case .dropped(let reason):
+                logger.warning("\(told) to \(delivery.target) dropped (\(delivery.notification.message)): \(reason)")
+            }
+        }
+        await notifier.follow(deck)
+        self.notifier.withLock { $0 = notifier }
+    }
+}
