@@ -42,7 +42,7 @@ let package = Package(
         // Transport: the HTTP server; with HTTPClient and StateDeckSources (libyaml), the modules that touch C.
         .target(
             name: "MicroHTTP",
-            dependencies: ["CMicroHTTPD", "Locking", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["CMicroHTTPD", "Locking", "Threading", .product(name: "Logging", package: "swift-log")]
         ),
         // The http source's client: libcurl behind a small async API.
         .target(name: "HTTPClient", dependencies: ["CCurl", "Locking", "Threading"]),

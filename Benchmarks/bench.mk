@@ -5,8 +5,8 @@
 #   make bench-quick                    a short smoke run of everything (a few minutes)
 #   make bench BENCH_ARGS="--only fanout --n 1000,10000"
 #
-# Benchmarks/run.py does the work: it installs what is missing (apt-get: wrk, nginx,
-# libnginx-mod-nchan, build-essential, libmicrohttpd-dev, libcurl4-openssl-dev, libyaml-dev, libsqlite3-dev, chromium), builds the C
+# Benchmarks/run.py does the work: it installs the Debian packages of its DEBS that are missing
+# (wrk, nginx with nchan, PostgreSQL, Chromium and the build's libraries among them), builds the C
 # helpers and a release statedeck in .build-bench, runs everything on loopback, stops every process it started,
 # and writes the tables into BENCHMARKS.md (raw JSON in bench-results/).
 # `python3 Benchmarks/run.py --help` lists the options.

@@ -2,6 +2,7 @@
 // box passed through its `void *` closures. Each callback forwards at once to Swift types.
 
 import CMicroHTTPD
+import Threading
 
 #if canImport(Glibc)
 import Glibc
@@ -23,11 +24,11 @@ extension ServerCore {
         }
         // Unretained: HTTPServer owns the core and stops the daemon before letting it go.
         let core = Unmanaged.passUnretained(self).toOpaque()
-        let started = address.withSockaddr { sockaddr in
+        let started = address.withSockaddr { sockaddr, _ in
             let options = [
                 // First, or libmicrohttpd prints what the options before it report to stderr.
                 option(.EXTERNAL_LOGGER, unsafeBitCast(logMessage as MHD_LogCallback, to: Int.self), core),
-                option(.SOCK_ADDR, 0, UnsafeMutableRawPointer(sockaddr)),
+                option(.SOCK_ADDR, 0, UnsafeMutableRawPointer(mutating: sockaddr)),
                 option(.CONNECTION_LIMIT, configuration.connectionLimit),
                 option(.PER_IP_CONNECTION_LIMIT, configuration.perIPConnectionLimit),
                 option(.CONNECTION_TIMEOUT, configuration.connectionTimeoutSeconds),

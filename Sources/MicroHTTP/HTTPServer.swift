@@ -1,5 +1,6 @@
 import Locking
 import Logging
+import Threading
 
 /// An HTTP/1.1 server: one libmicrohttpd daemon with its own polling threads.
 public final class HTTPServer: Sendable {
@@ -34,7 +35,7 @@ public final class HTTPServer: Sendable {
             guard case .idle = lifecycle else { return .failure(.alreadyStarted) }
             do throws(HTTPServerError) {
                 try configuration.validate()
-                let address = try SocketAddress(host: configuration.host, port: configuration.port)
+                let address = try Self.address(host: configuration.host, port: configuration.port)
                 let daemon = try core.startDaemon(on: address)
                 lifecycle = .running(daemon, port: daemon.boundPort)
                 return .success(daemon.boundPort)
@@ -45,6 +46,17 @@ public final class HTTPServer: Sendable {
         let port = try result.get()
         core.logger.info("HTTP server listening", metadata: ["host": "\(configuration.host)", "port": "\(port)"])
         return port
+    }
+
+    /// The one address the daemon binds: the first `host` resolves to (literals need no lookup).
+    private static func address(host: String, port: Int) throws(HTTPServerError) -> SocketAddress {
+        switch SocketAddress.resolve(host: host, port: port) {
+        case .success(let addresses):
+            guard let first = addresses.first else { throw .cannotResolve(host: host, reason: "no address") }
+            return first
+        case .failure(let failure):
+            throw .cannotResolve(host: host, reason: failure.message)
+        }
     }
 
     /// The bound port while running, else 0.

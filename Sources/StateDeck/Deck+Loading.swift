@@ -137,6 +137,14 @@ extension Deck {
         record(.loading, in: index, cause: .view)
     }
 
+    /// The load `ticket` of panel `index`, shown as loading, started or stopped waiting for its
+    /// turn (``TurnWait``): the panel's state says so. A quiet load's wait is sent once it shows
+    /// loading, so a refresh nobody sees still sends nothing.
+    private func showWaiting(index: Int, ticket: Int) {
+        guard panels[index].load?.ticket == ticket else { return }
+        publish(index)
+    }
+
     /// Loads panel `index` on the deck's own initiative, unless a debug state pins it; `quietly`
     /// for the loads nobody asked for (schedules, watched files).
     func reload(_ index: Int, quietly: Bool = false) {

@@ -1,7 +1,8 @@
 import MicroHTTP
 
-/// Puts the `RequestGate` in front of the routes. The security headers go on every answer through
-/// the transport (`HTTPServer.Configuration.standardHeaders`), so its own refusals carry them too.
+/// Puts the `RequestGate` in front of the routes. The security headers (``SecurityHeaders``) go on
+/// every answer through the transport (`HTTPServer.Configuration.standardHeaders`), so its own
+/// refusals carry them too.
 ///
 /// A static file is answered from the request's head when the gate has nothing to check but
 /// `Host`: the same answer, without the request's headers copied or its target parsed and
@@ -33,15 +34,4 @@ struct SecureResponder: HTTPResponder {
         guard let answer = headFiles.respond(toHead: head), gate.admitsOnHost(head) else { return nil }
         return answer
     }
-
-    /// A strict policy the page is written for: its own scripts and styles only, no inline
-    /// code, no framing, no sniffing, no referrer, nothing loaded across origins.
-    static let headers: [(name: String, value: String)] = [
-        ("Content-Security-Policy", "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-            + "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"),
-        ("X-Content-Type-Options", "nosniff"),
-        ("Referrer-Policy", "no-referrer"),
-        ("X-Frame-Options", "DENY"),
-        ("Cross-Origin-Resource-Policy", "same-origin"),
-    ]
 }

@@ -40,7 +40,7 @@ public struct ServerConfiguration: Sendable {
         var http = HTTPServer.Configuration()
         http.host = host
         http.port = port
-        http.standardHeaders = HTTPHeaders(SecureResponder.headers)
+        http.standardHeaders = HTTPHeaders(SecurityHeaders.all)
         // On loopback every tab and script shares 127.0.0.1; exposed, one address cannot take
         // every connection.
         if !isLoopback {

@@ -34,7 +34,7 @@ struct Launcher {
         let session = deckFile.map { DeckFileSession(file: $0.file, path: $0.path, server: running) }
         let seed = options.seed
         let makeDeck: @Sendable () async -> Deck = {
-            if let session { await session.makeDeck() } else { DeckLoader.demo(seed: seed, server: running) }
+            if let session { await session.makeDeck() } else { ServedDemoDeck.make(seed: seed, server: running) }
         }
         let deck = await makeDeck()
         let server: DeckServer

@@ -1,6 +1,7 @@
 import DeckTestSupport
 import Foundation
 import MicroHTTP
+@testable import StateDeckServer
 import TestSupport
 import Testing
 
@@ -73,7 +74,7 @@ extension Live {
                 #expect(Set(document.keys) == ["error"] && Set(error.keys) == ["code", "message"], "\(response.text)")
                 #expect(error["code"] as? String == row.code)
                 #expect((error["message"] as? String)?.isEmpty == false)
-                for header in Fixtures.securityHeaders {
+                for header in SecurityHeaders.all {
                     #expect(response.header(header.name) == header.value, "\(header.name)")
                 }
                 #expect(response.header("Connection") == "close")

@@ -1,4 +1,3 @@
-import Foundation
 @testable import StateDeckServer
 import Testing
 
@@ -52,12 +51,8 @@ func documentedOperations(in document: String) -> Set<String> {
 
 extension Live {
     @Suite struct OpenAPIRoutesTests {
-        static let documentURL = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("docs/openapi.yaml")
-
         @Test func everyRouteIsDocumentedAndEveryDocumentedRouteExists() async throws {
-            let documented = documentedOperations(in: try String(contentsOf: Self.documentURL, encoding: .utf8))
+            let documented = documentedOperations(in: try RepositoryFile.text("docs/openapi.yaml"))
             try await LiveServer.run { server in
                 let routed = Set(server.deckServer.routes.map { "\($0.method) \($0.pattern)" })
                 #expect(!routed.isEmpty)

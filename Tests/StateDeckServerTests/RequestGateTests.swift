@@ -1,5 +1,5 @@
 import StateDeck
-import StateDeckServer
+@testable import StateDeckServer
 import TestSupport
 import Testing
 
@@ -7,10 +7,7 @@ extension Live {
     /// The gate in front of every route: `Host` must name the server, live state is refused to
     /// other sites and origins, and a token, when set, is required. Every answer is hardened.
     @Suite struct RequestGateTests {
-        static let securityHeaders = [
-            "Content-Security-Policy", "X-Content-Type-Options", "Referrer-Policy", "X-Frame-Options",
-            "Cross-Origin-Resource-Policy",
-        ]
+        static let securityHeaders = SecurityHeaders.all.map(\.name)
 
         @Test func hostMustNameThisServer() async throws {
             try await LiveServer.run { server in

@@ -1,4 +1,5 @@
 import Locking
+import Threading
 
 #if canImport(Glibc)
 import Glibc

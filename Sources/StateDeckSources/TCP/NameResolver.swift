@@ -23,7 +23,7 @@ enum NameResolver {
         let answer = FirstResult<Result<[SocketAddress], TCPProbe.Failure>?>()
         DetachedThread.run {
             defer { lookups.leave(line) }
-            answer.offer(SocketAddress.resolve(host: host, port: port))
+            answer.offer(SocketAddress.resolve(host: host, port: port).mapError { .unresolved($0.message) })
         }
         let addresses = await withTaskCancellationHandler {
             await answer.value()

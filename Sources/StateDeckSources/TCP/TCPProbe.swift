@@ -1,3 +1,5 @@
+import Threading
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -25,8 +27,8 @@ struct TCPProbe {
     ///
     /// - Throws: `CancellationError` at once when the task is cancelled.
     func connect() async throws(CancellationError) -> Result<Duration, Failure> {
-        let resolved = if let numeric = SocketAddress.resolve(host: host, port: port, numericOnly: true) {
-            numeric
+        let resolved = if let numeric = SocketAddress.numeric(host: host, port: port) {
+            numeric.mapError { Failure.unresolved($0.message) }
         } else {
             try await NameResolver.resolve(host: host, port: port)
         }

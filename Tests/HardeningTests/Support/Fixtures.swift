@@ -1,6 +1,7 @@
 import Foundation
 import Locking
 import StateDeck
+@testable import StateDeckServer
 import TestSupport
 
 /// Decks and small pieces the suites share.
@@ -19,16 +20,6 @@ enum Fixtures {
                 .retry(.none)
         }
     }
-
-    /// The headers `SecureResponder` puts on every answer, with their values.
-    static let securityHeaders: [(name: String, value: String)] = [
-        ("Content-Security-Policy", "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-            + "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"),
-        ("X-Content-Type-Options", "nosniff"),
-        ("Referrer-Policy", "no-referrer"),
-        ("X-Frame-Options", "DENY"),
-        ("Cross-Origin-Resource-Policy", "same-origin"),
-    ]
 }
 
 /// Counts calls from any thread.
@@ -77,6 +68,6 @@ final class Latch: Sendable {
 extension HTTPTestResponse {
     /// The security headers this response lacks or carries with another value.
     var missingSecurityHeaders: [String] {
-        Fixtures.securityHeaders.filter { header($0.name) != $0.value }.map(\.name)
+        SecurityHeaders.all.filter { header($0.name) != $0.value }.map(\.name)
     }
 }

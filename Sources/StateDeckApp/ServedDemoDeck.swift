@@ -3,11 +3,12 @@ import StateDeck
 import StateDeckDemo
 import StateDeckServer
 
-/// Where a served deck comes from: the built-in demo, or a deck file.
-public enum DeckLoader {
+/// The built-in demo deck as `statedeck` serves it without a deck file: the demo's simulated
+/// panels, and StateDeck's own panel, which reads the server running it.
+public enum ServedDemoDeck {
     /// The demo deck. Its one real panel, ``StateDeckPanel``, reads this server's own health once
     /// `server` holds the running server.
-    public static func demo(seed: UInt64?, server: Locked<DeckServer?>) -> Deck {
+    public static func make(seed: UInt64?, server: Locked<DeckServer?>) -> Deck {
         DemoDeck.make(seed: seed, itself: StateDeckPanel(server: server).makePanel())
     }
 }
