@@ -103,8 +103,9 @@ let package = Package(
         .target(
             name: "StateDeckApp",
             dependencies: [
-                "StateDeckServer", "StateDeck", "StateDeckSources", "StateDeckDemo", "StateDeckHistory",
-                "StateDeckSQLite", "StateDeckNotifications", "Locking", .product(name: "Logging", package: "swift-log"),
+                "StateDeckServer", "StateDeckCluster", "StateDeck", "StateDeckSources", "StateDeckDemo", "StateDeckHistory",
+                "StateDeckSQLite", "StateDeckPostgres", "StateDeckNotifications", "Locking",
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .executableTarget(

@@ -1,0 +1,132 @@
+import FoundationEssentials
+import Locking
+import StateDeck
+import StateDeckCluster
+import StateDeckHistory
+import StateDeckNotifications
+import StateDeckPostgres
+import StateDeckServer
+import StateDeckSources
+
+/// A dashboard as the command line asks for it, wired in one place: the deck (a deck file,
+/// reloaded as it is edited, or the demo), where its history is kept (a folder, PostgreSQL, or
+/// nowhere), whether it shares the deck with a cluster (a PostgreSQL store makes it a member), and
+/// the server over them.
+public final class Dashboard: Sendable {
+    /// What the command line decided.
+    public struct Settings: Sendable {
+        /// The deck file, as read, and its path; nil serves the demo.
+        public var deckFile: (path: String, file: DeckFile)?
+        /// Makes the demo's simulated latency and failures repeatable.
+        public var seed: UInt64?
+        /// `--data`: the history's folder, or `none`; nil for the default beside the deck file.
+        public var data: String?
+        /// `--store`: a PostgreSQL URL, which keeps the history and makes this process a member of
+        /// the cluster sharing the deck there.
+        public var store: String?
+        public var server: ServerConfiguration
+
+        public init(server: ServerConfiguration) {
+            self.server = server
+        }
+    }
+
+    /// Why a dashboard could not start: what to tell, and the exit status (2 for what the command
+    /// line named, 1 for serving).
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
+        public let status: Int32
+    }
+
+    private let server: DeckServer
+    private let history: (any HistoryStore & NotificationLedger)?
+    /// The deck file's reloading and the probes' reports, while it serves.
+    private let work: [Task<Void, Never>]
+    /// Where it serves.
+    public let url: String
+
+    /// Opens the history (and the cluster) the settings name, makes the deck and serves it.
+    public static func start(_ settings: Settings) async throws(Failure) -> Dashboard {
+        let running = Locked<DeckServer?>(nil)
+        // Opened before the deck, whose notifications keep what was told and what is still to
+        // deliver in it.
+        let history = try openHistory(settings)
+        let session = settings.deckFile.map { DeckFileSession(file: $0.file, path: $0.path, server: running) }
+        let seed = settings.seed
+        let makeDeck: @Sendable () async -> Deck = {
+            if let session { await session.makeDeck() } else { ServedDemoDeck.make(seed: seed, server: running) }
+        }
+        let host = try settings.store.map { store throws(Failure) in
+            ClusterDeckHost(cluster: try joinable(store), makeDeck: makeDeck)
+        }
+        let server: DeckServer
+        let port: Int
+        do {
+            server = try await DeckServer(deck: await makeDeck(), configuration: settings.server, history: history,
+                                          notificationLedger: history, onNotificationDelivery: session.map { $0.count },
+                                          host: host)
+            port = try await server.start()
+        } catch let error as StaticFilesError {
+            throw Failure(description: "--public: \(error)", status: 2)
+        } catch {
+            throw Failure(description: "cannot serve on \(settings.server.host):\(settings.server.port): \(error)",
+                          status: 1)
+        }
+        running.withLock { $0 = server }
+        var work: [Task<Void, Never>] = []
+        if let session { work.append(Task { await session.run(serving: server) }) }
+        // What probes elsewhere report, shown on each panel while this process runs the deck.
+        if let store = settings.store { work.append(Task { await ProbeReports(url: store).run(serving: server) }) }
+        return Dashboard(server: server, history: history, work: work, url: settings.server.url(port: port))
+    }
+
+    private init(server: DeckServer, history: (any HistoryStore & NotificationLedger)?, work: [Task<Void, Never>],
+                 url: String) {
+        self.server = server
+        self.history = history
+        self.work = work
+        self.url = url
+    }
+
+    /// Stops serving; a delivery answered meanwhile is forgotten in the history, not sent again
+    /// by the next run.
+    public func stop() async {
+        for task in work { task.cancel() }
+        await server.stop(waitingForDeliveries: .milliseconds(300))
+        history?.close()
+    }
+
+    /// The history store `--store` or `--data` names (by default a folder beside the deck file, or
+    /// the demo's), or nil for none.
+    private static func openHistory(_ settings: Settings) throws(Failure) -> (any HistoryStore & NotificationLedger)? {
+        let retention = settings.deckFile?.file.historyRetention ?? HistoryRetention()
+        if let store = settings.store {
+            var configuration = PostgresHistoryStore.Configuration()
+            configuration.retention = retention
+            // The next leader of the cluster starts the deck from it: a short wait loses less.
+            configuration.flushInterval = .milliseconds(200)
+            // `--store` makes this process a member of a cluster: it writes only while it leads.
+            configuration.waitsToWrite = true
+            do {
+                return try PostgresHistoryStore(url: store, configuration: configuration)
+            } catch {
+                throw Failure(description: error.description, status: 2)
+            }
+        }
+        guard let folder = HistoryFolder.path(option: settings.data, deckFile: settings.deckFile?.path) else { return nil }
+        do {
+            return try HistoryFolder.open(folder, retention: retention)
+        } catch {
+            throw Failure(description: error.description, status: 2)
+        }
+    }
+
+    /// The processes sharing the deck through the PostgreSQL at `store` (a cluster of one, when alone).
+    private static func joinable(_ store: String) throws(Failure) -> PostgresCluster {
+        do {
+            return try PostgresCluster(url: store)
+        } catch {
+            throw Failure(description: error.description, status: 2)
+        }
+    }
+}
