@@ -128,13 +128,14 @@ final class ClusterLeader {
             for panel in chunk {
                 values += [panel.id, String(positions[panel.id] ?? 0), String(decoding: panel.compact, as: UTF8.self),
                            String(decoding: panel.document, as: UTF8.self), panel.headline.label,
-                           String(panel.headline.health.rawValue), String(version)]
+                           String(panel.headline.health.rawValue), String(version),
+                           String(decoding: panel.memoryRecord, as: UTF8.self)]
             }
             try session.query("""
-                INSERT INTO statedeck_panels (id, position, compact, document, label, health, version)
-                VALUES \(Self.rows(chunk.count, of: 7))
+                INSERT INTO statedeck_panels (id, position, compact, document, label, health, version, memory)
+                VALUES \(Self.rows(chunk.count, of: 8))
                 ON CONFLICT (id) DO UPDATE SET compact = excluded.compact, document = excluded.document,
-                    label = excluded.label, health = excluded.health, version = excluded.version
+                    label = excluded.label, health = excluded.health, version = excluded.version, memory = excluded.memory
                 """, values)
             start += chunk.count
         }

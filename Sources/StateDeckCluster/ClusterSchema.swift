@@ -30,6 +30,11 @@ enum ClusterSchema {
             up_ms bigint NOT NULL, down_ms bigint NOT NULL, checked_at timestamptz NOT NULL,
             PRIMARY KEY (location, panel));
         """,
+        // What each panel showed, as the member that leads next continues it: a record of its own,
+        // not the page's document read back.
+        """
+        ALTER TABLE statedeck_panels ADD COLUMN memory text NOT NULL DEFAULT '';
+        """,
     ]
 
     /// Connects to `url` once and brings its tables to the current version.

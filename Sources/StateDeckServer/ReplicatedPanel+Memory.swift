@@ -1,19 +1,58 @@
 import FoundationEssentials
 import StateDeck
 
-extension ReplicatedPanel {
-    /// What the panel showed, read back from its document: a server that starts to lead continues
-    /// each panel from exactly what every page saw, newer than what the history saved (up to its
-    /// writer's interval). Nil for a document that does not read as a panel's.
-    var memory: PanelMemory? {
-        guard let shown = try? Self.decoder.decode(ShownDocument.self, from: Data(document)) else { return nil }
-        return PanelMemory(entries: shown.history, latestInfo: shown.latestInfo,
-                           latestError: shown.latestError.map(PanelError.init(card:)), shown: shown.viewState,
-                           stale: shown.stale, health: shown.health)
+/// What a panel showed, as the leader hands it to every member with the panel's documents: the
+/// member that leads next continues the panel from it, which is newer than what the history saved
+/// (up to its writer's interval). A record of its own, made from the panel's state, not the page's
+/// document read back: the page's format may change without touching a failover.
+struct ReplicatedMemory: Codable, Equatable {
+    var history: [ViewStateHistory.Entry]
+    /// What it showed: its valid info, else its valid error.
+    var info: Info?
+    var error: ErrorCard?
+    var latestInfo: Info?
+    var latestError: ErrorCard?
+    var stale: Bool
+    var health: Health
+
+    init(_ state: PanelState) {
+        history = state.history
+        switch state.latestNonLoading {
+        case .info(let shown): info = shown
+        case .error(let shown): error = shown
+        case nil: break
+        }
+        latestInfo = state.latestInfo
+        latestError = state.latestError
+        stale = state.stale
+        health = state.health
     }
 
-    /// Reads the deck's JSON: timestamps as ``DeckJSON/timestamp(_:)`` writes them.
-    private static let decoder: JSONDecoder = {
+    /// The panel's memory, as a deck restores it.
+    var memory: PanelMemory {
+        let shown = info.map(ViewState.loaded) ?? error.map { ViewState.error(PanelError(card: $0)) }
+        return PanelMemory(entries: history, latestInfo: latestInfo, latestError: latestError.map(PanelError.init(card:)),
+                           shown: shown, stale: stale, health: health)
+    }
+
+    /// The record as a replicated panel carries it.
+    var encoded: [UInt8] {
+        (try? JSONEncoder().encode(self)).map { Array($0) } ?? []
+    }
+}
+
+extension ReplicatedPanel {
+    /// What the panel showed, from the record it carries; nil for none (a panel exported by an
+    /// older StateDeck, or one that never showed anything).
+    var memory: PanelMemory? {
+        guard !memoryRecord.isEmpty else { return nil }
+        return (try? ReplicatedMemory.decoder.decode(ReplicatedMemory.self, from: Data(memoryRecord)))?.memory
+    }
+}
+
+extension ReplicatedMemory {
+    /// Reads times as the deck writes them (``DeckJSON/timestamp(_:)``, which entries use).
+    static let decoder: JSONDecoder = {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .custom { decoder in
             let text = try decoder.singleValueContainer().decode(String.self)
@@ -21,32 +60,6 @@ extension ReplicatedPanel {
         }
         return decoder
     }()
-}
-
-/// The fields of a `PanelState` document a panel's memory is made of.
-private struct ShownDocument: Decodable {
-    struct Outcome: Decodable {
-        var info: Info?
-        var error: ErrorCard?
-    }
-
-    var history: [ViewStateHistory.Entry]
-    var phase: ViewState.Phase
-    var latestInfo: Info?
-    var latestError: ErrorCard?
-    var latestNonLoading: Outcome?
-    var stale: Bool
-    var health: Health
-
-    /// What the panel showed: its state, or while it loaded, the result before.
-    var viewState: ViewState? {
-        switch phase {
-        case .loaded: latestInfo.map(ViewState.loaded)
-        case .error: latestError.map { .error(PanelError(card: $0)) }
-        case .loading: latestNonLoading.flatMap { $0.info.map(ViewState.loaded) ?? $0.error.map { .error(PanelError(card: $0)) } }
-        case .initial: nil
-        }
-    }
 }
 
 extension PanelError {

@@ -201,18 +201,22 @@ final class StateMirror: Sendable {
 // MARK: - Replicas
 
 /// A panel as the process running the deck exports it to replicas: its compact form, its whole
-/// document and its headline, each as `StateMirror` gives them.
+/// document and its headline, each as `StateMirror` gives them, and a record of what it showed,
+/// which the member that leads next continues it from.
 public struct ReplicatedPanel: Sendable, Equatable {
     public var id: String
     public var compact: [UInt8]
     public var document: [UInt8]
     public var headline: PanelHeadline
+    /// What the panel showed, as JSON the server reads back (empty for none).
+    public var memoryRecord: [UInt8]
 
-    public init(id: String, compact: [UInt8], document: [UInt8], headline: PanelHeadline) {
+    public init(id: String, compact: [UInt8], document: [UInt8], headline: PanelHeadline, memoryRecord: [UInt8]) {
         self.id = id
         self.compact = compact
         self.document = document
         self.headline = headline
+        self.memoryRecord = memoryRecord
     }
 }
 
@@ -228,7 +232,7 @@ extension StateMirror {
             ids.compactMap { id in
                 guard let state = contents.panels[id], let document = try? encoder.encode(state) else { return nil }
                 return ReplicatedPanel(id: id, compact: compactForm(of: id, in: &contents), document: document,
-                                       headline: PanelHeadline(state))
+                                       headline: PanelHeadline(state), memoryRecord: ReplicatedMemory(state).encoded)
             }
         }
     }
@@ -287,7 +291,8 @@ extension StateMirror {
     func replicated(_ state: PanelState) -> ReplicatedPanel? {
         guard let compact = try? encoder.encode(PanelPatch(from: nil, to: state)),
               let document = try? encoder.encode(state) else { return nil }
-        return ReplicatedPanel(id: state.id, compact: compact, document: document, headline: PanelHeadline(state))
+        return ReplicatedPanel(id: state.id, compact: compact, document: document, headline: PanelHeadline(state),
+                               memoryRecord: ReplicatedMemory(state).encoded)
     }
 
     /// The replicated memory of panel `id`, or nil for a panel the replica does not hold.
