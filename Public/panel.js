@@ -12,8 +12,8 @@
 // appears only once loading has lasted revealAfterMs, and once it has appeared the card keeps drawing
 // the loading state until it has been seen minimumShownMs, then draws the newest state.
 //
-// Under the body, when the server keeps a history, the panel's timeline (timeline.js), and in its
-// tools the button that opens its history view (history.js); both appear once the server has
+// Under the body, when the server keeps a history, the panel's timeline (panel-timeline.js), and in
+// its tools the button that opens its history view (history.js); both appear once the server has
 // answered with the panel's timeline.
 import { config } from "./config.js";
 import { store } from "./store.js";
@@ -21,7 +21,8 @@ import { h, icon, button, whileBusy, replaceChildren, clockTime } from "./dom.js
 import { renderInfo, renderSkeleton } from "./info.js";
 import { renderErrorCard, retryLine } from "./error-card.js";
 import { withLoading, genericSkeleton } from "./loading.js";
-import { createPanelTimeline, loadTimeText } from "./timeline.js";
+import { createPanelTimeline } from "./panel-timeline.js";
+import { loadTimeText } from "./timeline-text.js";
 import { renderLocations } from "./locations.js";
 
 /** @typedef {import('./types.js').PanelState} PanelState */
