@@ -10,7 +10,7 @@ import { createPanelView } from "./panel.js";
 import { createToaster } from "./toast.js";
 import { createConnectionView } from "./connection.js";
 import { refreshCountdowns } from "./error-card.js";
-import { refreshSince } from "./timeline.js";
+import { refreshSince } from "./timeline-figures.js";
 import { installHistory } from "./history.js";
 import { createNoticeView } from "./notice.js";
 import { createOverviewModel, listsByState } from "./overview-model.js";

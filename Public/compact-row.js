@@ -3,7 +3,7 @@
 // info's summary (or the error's title), with a button that opens the panel's full card under the
 // line, where every action of the card is.
 import { h, button } from "./dom.js";
-import { createPanelTimeline } from "./timeline.js";
+import { createPanelTimeline } from "./panel-timeline.js";
 import { healthOf } from "./overview-model.js";
 import { locationsDisagree } from "./locations.js";
 

@@ -6,7 +6,9 @@
 // GET /api/panels/{id}/history, a page at a time ("Older" follows the page's `next` cursor).
 import { config } from "./config.js";
 import { h, icon, button, replaceChildren, trapFocus } from "./dom.js";
-import { createTimeline, currentLine, setCurrentLine, ratioList, spanParam, fullTimeText, loadTimeText } from "./timeline.js";
+import { createTimeline } from "./timeline.js";
+import { currentLine, setCurrentLine, ratioList } from "./timeline-figures.js";
+import { spanParam, fullTimeText, loadTimeText } from "./timeline-text.js";
 
 /** @typedef {import('./api.js').Api} Api */
 /** @typedef {import('./store.js').Store} Store */
