@@ -50,7 +50,7 @@ func documentedOperations(in document: String) -> Set<String> {
     }
 }
 
-extension Live {
+extension Routed {
     @Suite struct OpenAPIRoutesTests {
         static let documentURL = URL(fileURLWithPath: #filePath)
             .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -58,7 +58,7 @@ extension Live {
 
         @Test func everyRouteIsDocumentedAndEveryDocumentedRouteExists() async throws {
             let documented = documentedOperations(in: try String(contentsOf: Self.documentURL, encoding: .utf8))
-            try await LiveServer.run { server in
+            try await RoutedServer.run { server in
                 let routed = Set(server.deckServer.routes.map { "\($0.method) \($0.pattern)" })
                 #expect(!routed.isEmpty)
                 let undocumented = routed.subtracting(documented).sorted()
