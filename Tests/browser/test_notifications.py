@@ -434,7 +434,9 @@ def test_a_visible_page_shows_no_notification(make_server, page, tmp_path):
         (tmp_path / "deck" / "down").touch()
         told = next(event_id for event_id, name, _ in sse_events(stream) if name == "notification")
     expect(panel(page, "payments")).to_have_attribute("data-view", "error", timeout=15_000)
-    # The page heard the failure, visible: it applied an event sent after it, and takes them in order.
+    # The page heard the failure, visible: it applied an event sent after it (a failing panel's next
+    # failure sends none, so StateDeck's own panel is forced to make one), and takes them in order.
+    server.force("statedeck", {"state": "loading"})
     page.wait_for_function(
         "(told) => performance.getEntriesByName('statedeck:applied').some((mark) => mark.detail.eventId > told)",
         arg=told, timeout=15_000)
