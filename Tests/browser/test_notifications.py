@@ -244,6 +244,7 @@ def test_a_notification_left_undelivered_for_over_an_hour_is_dropped_not_sent_la
     assert recovery["event"] == "recovery"
     settled_after(server, LOADS, 2, source="command")
     assert len(receiver.bodies) == 1, receiver.bodies
+    assert owed_rows(server.data_dir) == 0
 
 
 # ---- the page ---------------------------------------------------------------------------------
