@@ -37,9 +37,12 @@ test-swift:
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --no-parallel
 
+# Two workers: the browser tests mostly wait (for loads, timers, restarts), seldom compute, so two
+# at once take half the time without loading the cores much; a file's tests stay on one worker,
+# in order, with the servers, Postgres and nginx they start.
 test-browser:
 	$(SWIFT) build --product statedeck
-	STATEDECK_BIN=$(CURDIR)/$(DEBUG_BIN) Tests/browser/run.sh -q
+	STATEDECK_BIN=$(CURDIR)/$(DEBUG_BIN) Tests/browser/run.sh -q -n 2 --dist loadfile
 
 # The optimizer changes code paths: a release-only crash once passed every debug test.
 test-release:

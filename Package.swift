@@ -39,6 +39,7 @@ let package = Package(
         .target(name: "Locking"),
         // A thread of its own for blocking work.
         .target(name: "Threading", dependencies: ["Locking"]),
+        .testTarget(name: "ThreadingTests", dependencies: ["Threading", "Locking", "TestSupport"]),
         // Transport: the HTTP server; with HTTPClient and StateDeckSources (libyaml), the modules that touch C.
         .target(
             name: "MicroHTTP",
@@ -46,6 +47,7 @@ let package = Package(
         ),
         // The http source's client: libcurl behind a small async API.
         .target(name: "HTTPClient", dependencies: ["CCurl", "Locking", "Threading"]),
+        .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient", "Locking", "TestSupport"]),
         // Server-sent events in pure Swift.
         .target(name: "EventStream", dependencies: ["Locking", "Threading"]),
         // The state core: no HTTP, no C.
@@ -136,7 +138,7 @@ let package = Package(
             path: "Benchmarks/HistoryYear"
         ),
 
-        // Test helpers: the raw client socket, HTTP and SSE clients, polling without fixed sleeps.
+        // Test helpers: the raw client socket, HTTP and SSE clients, a keep-alive server, polling without fixed sleeps.
         .target(name: "TestSupport", dependencies: ["StateDeckDemo"], path: "Tests/TestSupport"),
         // The live dashboard the server and hardening suites test against.
         .target(

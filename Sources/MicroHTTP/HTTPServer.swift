@@ -72,6 +72,12 @@ public final class HTTPServer: Sendable {
         core.liveStreamCount
     }
 
+    /// Requests answered off libmicrohttpd's threads (`HTTPReply.deferred`) that have not ended:
+    /// their answer still being worked out, or a stream it opened still open.
+    public var deferredRequestCount: Int {
+        core.deferredRequestCount
+    }
+
     /// Ends every stream and deferred wait, closes every connection and joins the threads.
     /// Returns promptly however many streams are open; safe to call more than once.
     public func stop() {

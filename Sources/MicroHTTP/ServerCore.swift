@@ -38,6 +38,10 @@ final class ServerCore: Sendable {
         registry.withLock { $0.streams.count }
     }
 
+    var deferredRequestCount: Int {
+        registry.withLock { $0.deferred.count }
+    }
+
     /// libmicrohttpd finished with a request (sent, failed, client gone, or daemon stopping).
     func requestCompleted(_ context: RequestContext) {
         context.deadline?.answered()

@@ -187,6 +187,11 @@ public final class DeckServer: Sendable {
     /// Open SSE streams.
     public var liveStreamCount: Int { http.liveStreamCount }
 
+    /// Requests whose answer is worked out off the transport's threads (actions, history reads, a
+    /// stream waiting for events it was told of) and that have not ended; see
+    /// `HTTPServer.deferredRequestCount`.
+    public var deferredRequestCount: Int { http.deferredRequestCount }
+
     /// Ends every stream, stops accepting and cancels the deck's work; deliveries under way are
     /// then waited for `deliveries` at most (``DeckRunner``).
     public func stop(waitingForDeliveries deliveries: Duration = .zero) async {

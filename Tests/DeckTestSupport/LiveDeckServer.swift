@@ -28,6 +28,24 @@ public final class LiveDeckServer: Sendable {
         public var cluster: (cluster: any DeckCluster, makeDeck: @Sendable () async -> Deck)?
 
         public init() {}
+
+        /// A server of `deck` configured with these options, serving `publicDirectory` on a port the
+        /// system picks; not started.
+        public func server(of deck: Deck, publicDirectory: URL) async throws -> DeckServer {
+            var configuration = ServerConfiguration(publicDirectory: publicDirectory)
+            configuration.host = host
+            configuration.port = 0
+            configuration.debug = debug
+            configuration.token = token
+            configuration.pingInterval = pingInterval
+            configuration.streamCapacity = streamCapacity
+            configuration.publicAddresses = publicAddresses
+            configuration.ownPanelID = ownPanelID
+            return try await DeckServer(
+                deck: deck, configuration: configuration, history: history,
+                host: cluster.map { ClusterDeckHost(cluster: $0.cluster, makeDeck: $0.makeDeck, logger: LiveDeckServer.quietLogger) },
+                logger: LiveDeckServer.quietLogger)
+        }
     }
 
     public let server: DeckServer
@@ -60,21 +78,9 @@ public final class LiveDeckServer: Sendable {
                 try Data(content.utf8).write(to: folder.appendingPathComponent(name))
             }
         }
-        var configuration = ServerConfiguration(publicDirectory: folder)
-        configuration.host = options.host
-        configuration.port = 0
-        configuration.debug = options.debug
-        configuration.token = options.token
-        configuration.pingInterval = options.pingInterval
-        configuration.streamCapacity = options.streamCapacity
-        configuration.publicAddresses = options.publicAddresses
-        configuration.ownPanelID = options.ownPanelID
         host = options.host
         do {
-            server = try await DeckServer(
-                deck: deck, configuration: configuration, history: options.history,
-                host: options.cluster.map { ClusterDeckHost(cluster: $0.cluster, makeDeck: $0.makeDeck, logger: Self.quietLogger) },
-                logger: Self.quietLogger)
+            server = try await options.server(of: deck, publicDirectory: folder)
             port = try await server.start()
         } catch {
             ownFolder.map { try? FileManager.default.removeItem(at: $0) }
@@ -87,14 +93,8 @@ public final class LiveDeckServer: Sendable {
         _ deck: Deck, _ options: Options = Options(), files: [String: String] = [:],
         _ body: (LiveDeckServer) async throws -> Void
     ) async throws {
-        let live = try await LiveDeckServer(deck: deck, options: options, files: files)
-        do {
-            try await body(live)
-        } catch {
-            await live.stop()
-            throw error
-        }
-        await live.stop()
+        try await stopping(try await LiveDeckServer(deck: deck, options: options, files: files), with: { await $0.stop() },
+                           after: body)
     }
 
     /// Stops the server and removes the folder it wrote; safe to call again.

@@ -3,8 +3,8 @@ import StateDeck
 import TestSupport
 import Testing
 
-extension Live {
-    /// Every non-debug route of PROTOCOL.md, with good and bad input.
+extension Routed {
+    /// Every non-debug route of PROTOCOL.md, with good and bad input, asked of the responder.
     @Suite struct APIRoutesTests {
         static let panelKeys: Set<String> = [
             "id", "title", "group", "phase", "health", "isInitialLoading", "isLoading", "latestValidInfo", "latestInfo",
@@ -16,7 +16,7 @@ extension Live {
         // MARK: GET /api/state and /api/panels/{id}
 
         @Test func stateDocumentHasTitleDebugLastEventIdPanelsInOrderAndToast() async throws {
-            try await LiveServer.run { server in
+            try await RoutedServer.run { server in
                 let response = try await server.get("/api/state")
                 #expect(response.status == 200)
                 #expect(response.header("Content-Type")?.hasPrefix("application/json") == true)
@@ -31,16 +31,14 @@ extension Live {
                 #expect(state.panels.allSatisfy { $0.phase == .loaded && !$0.debugPinned })
                 #expect(state.toast == nil)
 
-                // lastEventId is the id of the newest event: a new client's snapshot carries it.
-                let client = try await server.events()
-                defer { client.close() }
-                let snapshot = try #require(try await client.nextEvent())
-                #expect(snapshot.number == state.lastEventId)
+                // lastEventId is the id of the newest event (that a new client's snapshot carries it
+                // is EventsTests' to check, over a stream).
+                #expect(state.lastEventId == server.deckServer.lastEventID)
             }
         }
 
         @Test func stateDocumentIsTheSameUntilTheStateChangesThenTheNewOne() async throws {
-            try await LiveServer.run { server in
+            try await RoutedServer.run { server in
                 let first = try await server.get("/api/state")
                 #expect(try await server.get("/api/state").body == first.body)
 
@@ -55,7 +53,7 @@ extension Live {
         }
 
         @Test func stateDocumentCarriesTheCurrentToast() async throws {
-            try await LiveServer.run { server in
+            try await RoutedServer.run { server in
                 server.scripts.api.then(.failure(PanelError(.timeout)))
                 #expect(try await server.post("/api/panels/api/retry").status == 202)
                 #expect(try await eventually { try await server.panel("api").phase == .error })
@@ -69,7 +67,7 @@ extension Live {
         }
 
         @Test func panelRouteAnswersOnePanelAnd404ForAnUnknownOne() async throws {
-            try await LiveServer.run { server in
+            try await RoutedServer.run { server in
                 let response = try await server.get("/api/panels/jobs")
                 #expect(response.status == 200)
                 #expect(jsonKeys(response.text) == Self.panelKeys)
@@ -88,7 +86,7 @@ extension Live {
         // MARK: POST /api/panels/{id}/retry
 
         @Test func retryIsAcceptedAndAWhileInFlightRetryIsCoalesced() async throws {
-            try await LiveServer.run { server in
+            try await RoutedServer.run { server in
                 let api = server.scripts.api
                 api.hold()
                 let first = try await server.post("/api/panels/api/retry")
@@ -109,7 +107,7 @@ extension Live {
         }
 
         @Test func retryOfAnUnknownPanelIs404AndOfAPinnedOneReleasesItAndRetries() async throws {
-            try await LiveServer.run { server in
+            try await RoutedServer.run { server in
                 let unknown = try await server.post("/api/panels/nope/retry")
                 #expect(unknown.status == 404)
                 #expect(unknown.apiError?.code == "not_found")
@@ -126,7 +124,7 @@ extension Live {
         }
 
         @Test func theStateDocumentCarriesWhatThePageMustNotCopy() async throws {
-            try await LiveServer.run { server in
+            try await RoutedServer.run { server in
                 let document = try await server.get("/api/state")
                 let settings = try #require(try JSONSerialization.jsonObject(with: Data(document.body)) as? [String: Any])["settings"]
                     as? [String: Any]
@@ -145,7 +143,7 @@ extension Live {
         // MARK: POST /api/panels/{id}/recover
 
         @Test func recoverRunsAnOptionOfTheCurrentCard() async throws {
-            try await LiveServer.run { server in
+            try await RoutedServer.run { server in
                 let api = server.scripts.api
                 api.then(.failure(PanelError(.serverError)))
                 #expect(try await server.post("/api/panels/api/retry").status == 202)
@@ -167,7 +165,7 @@ extension Live {
         }
 
         @Test func dismissingTheCardShowsTheLastInfoStale() async throws {
-            try await LiveServer.run { server in
+            try await RoutedServer.run { server in
                 server.scripts.api.then(.failure(PanelError(.serverError)))
                 #expect(try await server.post("/api/panels/api/retry").status == 202)
                 #expect(try await eventually { try await server.panel("api").phase == .error })
@@ -183,7 +181,7 @@ extension Live {
         }
 
         @Test func aButtonOnADebugForcedCardReleasesThePinAndRunsItsRealFlow() async throws {
-            try await LiveServer.run { server in
+            try await RoutedServer.run { server in
                 #expect(try await server.debug("api", #"{"state":"error","error":{"kind":"timeout"}}"#).status == 200)
                 let dismiss = try await server.post("/api/panels/api/recover", json: #"{"option":"cancel"}"#)
                 #expect(dismiss.status == 202)
@@ -202,7 +200,7 @@ extension Live {
         }
 
         @Test func recoverWithoutACardIs409AndOnAnUnknownPanel404() async throws {
-            try await LiveServer.run { server in
+            try await RoutedServer.run { server in
                 let noCard = try await server.post("/api/panels/api/recover", json: #"{"option":"try-again"}"#)
                 #expect(noCard.status == 409)
                 #expect(noCard.apiError?.code == "conflict")
@@ -216,7 +214,7 @@ extension Live {
         // MARK: POST /api/panels/{id}/items/{itemId}/actions/{actionId}
 
         @Test func itemActionIsAcceptedAndTheItemIsModifyingWhileItRuns() async throws {
-            try await LiveServer.run { server in
+            try await RoutedServer.run { server in
                 let restart = server.scripts.restart
                 restart.hold()
                 let accepted = try await server.post("/api/panels/jobs/items/job-1/actions/restart")
@@ -246,7 +244,7 @@ extension Live {
         }
 
         @Test func failedItemActionToastsAndClearsTheItem() async throws {
-            try await LiveServer.run { server in
+            try await RoutedServer.run { server in
                 server.scripts.restart.then(.failure(PanelError(.commandFailed)))
                 #expect(try await server.post("/api/panels/jobs/items/job-2/actions/restart").status == 202)
                 let toasted = try await eventually { try await server.state().toast?.style == Toast.Style.error }
@@ -263,7 +261,7 @@ extension Live {
             ("/api/panels/api/items/job-1/actions/restart", "'job-1'"),
         ])
         func unknownPanelItemOrActionIs404(path: String, named: String) async throws {
-            try await LiveServer.run { server in
+            try await RoutedServer.run { server in
                 let response = try await server.post(path)
                 #expect(response.status == 404)
                 #expect(response.apiError?.code == "not_found")

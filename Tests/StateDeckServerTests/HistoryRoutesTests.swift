@@ -21,15 +21,19 @@ final class HistoryFolderFixture: Sendable {
     }
 }
 
-extension Live {
-    /// The history and uptime routes, the `notice`, and what a store changes in the state.
+extension Routed {
+    /// The history and uptime routes and what a store changes in the state, asked of the responder
+    /// (HistoryNoticeTests has the `notice` on a stream).
     @Suite struct HistoryRoutesTests {
-        private static func withHistory(_ body: (LiveServer, SQLiteHistoryStore) async throws -> Void) async throws {
+        /// `Server` over a history store that saves only when told, saved once the first loads ended.
+        static func withHistory<Server: TestDeckServer>(
+            _: Server.Type, _ body: (Server, SQLiteHistoryStore) async throws -> Void
+        ) async throws {
             let fixture = HistoryFolderFixture()
             let store = try fixture.open()
-            var options = LiveServer.Options()
+            var options = Server.Options()
             options.history = store
-            try await LiveServer.run(options) { server in
+            try await Server.run(options) { server in
                 store.flush()
                 try await body(server, store)
             }
@@ -37,7 +41,7 @@ extension Live {
         }
 
         @Test func theHistoryRouteListsEachPanelsChangesNewestFirst() async throws {
-            try await Self.withHistory { server, _ in
+            try await Self.withHistory(RoutedServer.self) { server, _ in
                 let response = try await server.get("/api/panels/jobs/history?limit=1")
                 #expect(response.status == 200)
                 let page = try #require(try JSONSerialization.jsonObject(with: Data(response.text.utf8)) as? [String: Any])
@@ -54,7 +58,7 @@ extension Live {
         }
 
         @Test func theUptimeRouteCountsTimeAndDrawsTheAskedSlots() async throws {
-            try await Self.withHistory { server, _ in
+            try await Self.withHistory(RoutedServer.self) { server, _ in
                 let response = try await server.get("/api/panels/api/uptime?span=2h&slots=4")
                 #expect(response.status == 200)
                 let report = try #require(try JSONSerialization.jsonObject(with: Data(response.text.utf8)) as? [String: Any])
@@ -73,7 +77,7 @@ extension Live {
 
         @Test func theUptimeRouteCountsNothingAfterToAndNoSlotIsEmptyOfTime() async throws {
             let beforeStart = Date().millisecondsSince1970
-            try await Self.withHistory { server, _ in
+            try await Self.withHistory(RoutedServer.self) { server, _ in
                 for query in ["to=\(beforeStart)&span=3m&slots=3", "to=\(Resolution.minute.start(of: beforeStart))&span=3m&slots=3",
                               "to=0&span=732d&slots=1"] {
                     let response = try await server.get("/api/panels/api/uptime?\(query)")
@@ -108,7 +112,7 @@ extension Live {
             ("/api/panels/api/history?to=9223372036854775807", "to"),
         ])
         func badParametersAre400NamingTheParameter(_ target: String, _ named: String) async throws {
-            try await Self.withHistory { server, _ in
+            try await Self.withHistory(RoutedServer.self) { server, _ in
                 let response = try await server.get(target)
                 #expect(response.status == 400)
                 let error = try #require(response.apiError)
@@ -118,7 +122,7 @@ extension Live {
         }
 
         @Test func theLatestTimeAParameterNamesIsTheEndOf9999() async throws {
-            try await Self.withHistory { server, _ in
+            try await Self.withHistory(RoutedServer.self) { server, _ in
                 for target in ["/api/panels/api/uptime?to=253402300799999", "/api/panels/api/history?from=0&to=253402300799999",
                                "/api/panels/api/uptime?to=9999-12-31T23:59:59.999Z"] {
                     let response = try await server.get(target)
@@ -128,7 +132,7 @@ extension Live {
         }
 
         @Test func anUnknownPanelIs404() async throws {
-            try await Self.withHistory { server, _ in
+            try await Self.withHistory(RoutedServer.self) { server, _ in
                 for target in ["/api/panels/nope/history", "/api/panels/nope/uptime"] {
                     let response = try await server.get(target)
                     #expect(response.status == 404)
@@ -138,32 +142,11 @@ extension Live {
         }
 
         @Test func withoutAHistoryTheRoutesAre404AndTheSettingsSayNone() async throws {
-            try await LiveServer.run { server in
+            try await RoutedServer.run { server in
                 let response = try await server.get("/api/panels/api/uptime")
                 #expect(response.status == 404)
                 #expect(response.apiError?.code == "no_history")
                 #expect(try await server.get("/api/state").text.contains(#""history":null"#))
-            }
-        }
-
-        @Test func theSettingsNameTheTimelineAndTheStateCarriesTheNotice() async throws {
-            try await Self.withHistory { server, store in
-                let state = try await server.get("/api/state").text
-                #expect(state.contains(#""history":{"timelineSpanMs":86400000,"timelineSlots":90}"#))
-                #expect(state.contains(#""notice":null"#))
-                let client = try await server.events()
-                defer { client.close() }
-                _ = try await client.nextEvent()
-                let blocker = try Database(path: store.path, mode: .readWrite(create: false), busyTimeout: .zero)
-                try blocker.execute("BEGIN EXCLUSIVE")
-                try await server.deck.push(.loaded(Info(summary: "pushed")), panel: "api")
-                store.flush()
-                let notice = try #require(try await client.next(named: "notice"))
-                #expect(notice.data.contains(#""title":"Can't save history""#))
-                #expect(try await server.get("/api/state").text.contains(#""notice":{"#))
-                try blocker.execute("ROLLBACK")
-                store.flush()
-                #expect(try #require(try await client.next(named: "notice")).data == "null")
             }
         }
 
@@ -176,23 +159,13 @@ extension Live {
                 store.close()
             }
             let store = try fixture.open()
-            var options = LiveServer.Options()
+            var options = RoutedServer.Options()
             options.history = store
-            try await LiveServer.run(options) { server in
+            try await RoutedServer.run(options) { server in
                 let state = try await server.get("/api/state").decode(WireState.self)
                 #expect(state.lastEventId > later, "a clock set back a day does not reuse ids")
             }
             store.close()
         }
-    }
-}
-
-extension AsyncSSEClient {
-    /// The next event named `name`, skipping others.
-    fileprivate func next(named name: String) async throws -> SSEEvent? {
-        while let event = try await nextEvent() {
-            if event.event == name { return event }
-        }
-        return nil
     }
 }

@@ -4,10 +4,10 @@ import StateDeckSQLite
 import TestSupport
 import Testing
 
-extension Live {
+extension Routed {
     /// Every surface reads the one health the deck decides: the state documents, the badge,
     /// `/metrics` and the history's tallies agree for an error card and, once it is dismissed, for
-    /// the stale info shown after it (the notifier's side is in NotifierTests).
+    /// the stale info shown after it (the notifier's side is in NotifierTests). Asked of the responder.
     @Suite struct OneHealthTests {
         /// Time up and down over the last hour, and the health now, as the uptime route reports them.
         struct Uptime {
@@ -19,9 +19,9 @@ extension Live {
         @Test func everySurfaceSaysDownForAFailedRefreshAndForItsDismissedCard() async throws {
             let fixture = HistoryFolderFixture()
             let store = try fixture.open()
-            var options = LiveServer.Options()
+            var options = RoutedServer.Options()
             options.history = store
-            try await LiveServer.run(options) { server in
+            try await RoutedServer.run(options) { server in
                 server.scripts.api.then(.failure(PanelError(.timeout)))
                 #expect(try await server.post("/api/panels/api/retry").status == 202)
                 try #require(await eventuallyValue { try await server.deck.panelState("api").phase == .error ? true : nil } == true)
@@ -39,7 +39,7 @@ extension Live {
         }
 
         /// Checks that each surface says panel `api` is down, and returns what the history counted.
-        private static func expectDown(_ server: LiveServer, stale: Bool) async throws -> Uptime {
+        private static func expectDown(_ server: some TestDeckServer, stale: Bool) async throws -> Uptime {
             let document = try await server.get("/api/panels/api").text
             #expect(document.contains(#""health":"down""#))
             #expect(document.contains(#""stale":\#(stale)"#))
@@ -56,7 +56,7 @@ extension Live {
             return uptime
         }
 
-        private static func uptime(_ server: LiveServer) async throws -> Uptime {
+        private static func uptime(_ server: some TestDeckServer) async throws -> Uptime {
             let text = try await server.get("/api/panels/api/uptime?span=1h&slots=1").text
             let report = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
             let slot = try #require((report["slots"] as? [[String: Any]])?.last)

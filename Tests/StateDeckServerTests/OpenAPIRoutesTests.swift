@@ -49,11 +49,11 @@ func documentedOperations(in document: String) -> Set<String> {
     }
 }
 
-extension Live {
+extension Routed {
     @Suite struct OpenAPIRoutesTests {
         @Test func everyRouteIsDocumentedAndEveryDocumentedRouteExists() async throws {
             let documented = documentedOperations(in: try RepositoryFile.text("docs/openapi.yaml"))
-            try await LiveServer.run { server in
+            try await RoutedServer.run { server in
                 let routed = Set(server.deckServer.routes.map { "\($0.method) \($0.pattern)" })
                 #expect(!routed.isEmpty)
                 let undocumented = routed.subtracting(documented).sorted()

@@ -30,7 +30,7 @@ import Testing
         options.debug = true
         options.publicAddresses = [try PublicAddress(parsing: "https://status.example")]
         let deck = Deck("Behind a balancer") { Panel("api", title: "API") { Info(summary: "ok") } }
-        try await LiveDeckServer.run(deck, options) { server in
+        try await RoutedDeckServer.run(deck, options) { server in
             let read = try await server.request("GET", "/api/state", headers: [("Host", "status.example")])
             #expect(read.status == 200)
             let forced = try await server.request(

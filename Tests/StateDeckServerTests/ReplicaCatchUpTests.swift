@@ -32,7 +32,9 @@ import TestSupport
             let member = try #require(cluster.member.current)
             for id in UInt64(10)...12 { member.replicate(event: "toast", data: #"{"n":\#(id)}"#, id: id, afterGap: false) }
             async let opened = server.events(lastEventID: "14")   // seen on a server further ahead
-            try await Task.sleep(for: .milliseconds(200))
+            // The stream waits for 14 before it opens; once 13 to 15 came first, it would open at once.
+            try #require(await eventually { server.server.deferredRequestCount == 1 && server.liveStreamCount == 0 },
+                         "the page's stream is not waiting for the events it has seen")
             for id in UInt64(13)...15 { member.replicate(event: "toast", data: #"{"n":\#(id)}"#, id: id, afterGap: false) }
             let (_, first) = try await opened.opening()
             #expect(first?.event == "toast")

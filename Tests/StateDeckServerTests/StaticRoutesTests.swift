@@ -2,11 +2,12 @@ import Foundation
 import TestSupport
 import Testing
 
-extension Live {
-    /// `Public/` over HTTP: content types, `/`, ETag and 304, HEAD, 404 and 405.
+extension Routed {
+    /// `Public/` as the routes serve it: content types, `/`, ETag and 304, 404 and 405, asked of
+    /// the responder (StaticHeadRequestTests has HEAD over a connection).
     @Suite struct StaticRoutesTests {
         @Test func everyFileIsServedWithItsContentType() async throws {
-            try await LiveServer.run { server in
+            try await RoutedServer.run { server in
                 for (path, type) in PublicFolder.contentTypes {
                     let response = try await server.get("/" + path)
                     #expect(response.status == 200, "\(path)")
@@ -17,7 +18,7 @@ extension Live {
         }
 
         @Test func rootServesIndexHTML() async throws {
-            try await LiveServer.run { server in
+            try await RoutedServer.run { server in
                 let root = try await server.get("/")
                 let index = try await server.get("/index.html")
                 #expect(root.status == 200)
@@ -28,7 +29,7 @@ extension Live {
         }
 
         @Test func matchingETagAnswers304WithoutABody() async throws {
-            try await LiveServer.run { server in
+            try await RoutedServer.run { server in
                 let first = try await server.get("/app.js")
                 let etag = try #require(first.header("ETag"))
                 #expect(etag.hasPrefix("\"") && etag.hasSuffix("\""), "a strong, quoted tag")
@@ -50,30 +51,8 @@ extension Live {
             }
         }
 
-        @Test func headSendsTheHeadersOfGetButNoBody() async throws {
-            try await LiveServer.run { server in
-                let port = server.port
-                let (head, next) = try await offPool {
-                    // One connection: were a body sent after the HEAD answer, the next answer's
-                    // status line would not parse.
-                    let connection = try HTTPTestConnection(port: port)
-                    defer { connection.close() }
-                    try connection.send("HEAD", "/styles.css")
-                    let head = try connection.readResponse(bodyless: true)
-                    try connection.send("GET", "/app.js")
-                    return (head, try connection.readResponse())
-                }
-                #expect(head.status == 200)
-                #expect(head.header("Content-Type") == "text/css; charset=utf-8")
-                #expect(head.header("Content-Length") == String(PublicFolder.files["styles.css"]!.utf8.count))
-                #expect(head.header("ETag") != nil)
-                #expect(next.status == 200)
-                #expect(next.text == PublicFolder.files["app.js"])
-            }
-        }
-
         @Test func unknownFileIs404InTheJSONErrorShape() async throws {
-            try await LiveServer.run { server in
+            try await RoutedServer.run { server in
                 for path in ["/missing.js", "/dir/missing.svg", "/dir/", "/dir", "/index.htm"] {
                     let response = try await server.get(path)
                     #expect(response.status == 404, "\(path)")
@@ -84,7 +63,7 @@ extension Live {
         }
 
         @Test func postOnAFileIs405WithAllow() async throws {
-            try await LiveServer.run { server in
+            try await RoutedServer.run { server in
                 for path in ["/app.js", "/", "/dir/file.svg"] {
                     let response = try await server.post(path, json: "{}")
                     #expect(response.status == 405, "\(path)")

@@ -1,7 +1,8 @@
 import Foundation
-import StateDeck
+import Locking
 import TestSupport
 import Testing
+@testable import StateDeck
 @testable import StateDeckSources
 
 @Suite("CommandLoadQueue")
@@ -36,12 +37,30 @@ struct CommandLoadQueueTests {
     }
 
     @Test func aCancelledLoadLeavesTheLineAtOnceAndTheNextStillRuns() async throws {
+        let folder = try TemporaryFolder()
         let queue = CommandLoadQueue(limit: 1)
-        let holding = Task { try await CommandSource(command: .shell("sleep 10"), queue: queue).load() }
-        try await Task.sleep(for: .milliseconds(100))
-        let cancelled = Task { try await CommandSource(command: .shell("echo never"), queue: queue).load() }
-        let next = Task { try await CommandSource(command: .shell("echo next"), queue: queue).load() }
-        try await Task.sleep(for: .milliseconds(100))
+        let holdingRuns = folder.path("holding")
+        let holding = Task {
+            try await CommandSource(command: .shell(#"touch "$RUNS"; sleep 10"#, environment: ["RUNS": holdingRuns]),
+                                    queue: queue).load()
+        }
+        try #require(await eventually { FileManager.default.fileExists(atPath: holdingRuns) },
+                     "the first command never ran: the line has no one ahead")
+        // The deck's ear for a load waiting its turn, here the test's: both loads below are in line.
+        let inLine = Locked(0)
+        let reporter = LoadProgress.Reporter { waiting in
+            if waiting { inLine.withLock { $0 += 1 } }
+        }
+        func queued(_ script: String) -> Task<Info, any Error> {
+            Task {
+                try await LoadProgress.$reporter.withValue(reporter) {
+                    try await CommandSource(command: .shell(script), queue: queue).load()
+                }
+            }
+        }
+        let cancelled = queued("echo never")
+        let next = queued("echo next")
+        try #require(await eventually { inLine.current == 2 }, "\(inLine.current) of the two loads waited in line")
         let started = ContinuousClock.now
         cancelled.cancel()
         await #expect(throws: CancellationError.self) { try await cancelled.value }

@@ -24,6 +24,7 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
 
 from helpers import OUTPUT_DIR, wait_live
+from polling import wait_for
 from receivers import Receiver
 
 REPO = Path(__file__).resolve().parents[2]
@@ -188,14 +189,13 @@ class Server:
                             timeout=max(0.5, deadline - time.monotonic()))
 
     def wait_panel(self, panel_id: str, predicate, timeout: float = 15.0) -> dict:
-        deadline = time.monotonic() + timeout
-        while True:
-            p = self.panel(panel_id)
-            if predicate(p):
-                return p
-            if time.monotonic() > deadline:
-                raise AssertionError(f"panel {panel_id} never matched; last: {json.dumps(p)[:800]}")
-            time.sleep(0.1)
+        last: list[dict] = []
+
+        def matched() -> dict | None:
+            last[:] = [self.panel(panel_id)]
+            return last[0] if predicate(last[0]) else None
+
+        return wait_for(matched, timeout, lambda: f"panel {panel_id} never matched; last: {json.dumps(last[0])[:800]}")
 
 
 # ---- decks ------------------------------------------------------------------------------------

@@ -5,8 +5,9 @@ from __future__ import annotations
 import json
 import socket
 import threading
-import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+from polling import wait_for
 
 
 class Receiver:
@@ -40,10 +41,8 @@ class Receiver:
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
 
     def wait(self, count: int, timeout: float = 20.0) -> list[dict]:
-        deadline = time.monotonic() + timeout
-        while len(self.bodies) < count:
-            assert time.monotonic() < deadline, f"{len(self.bodies)} of {count} notifications came: {self.bodies}"
-            time.sleep(0.1)
+        wait_for(lambda: len(self.bodies) >= count, timeout,
+                 lambda: f"{len(self.bodies)} of {count} notifications came: {self.bodies}")
         return self.bodies
 
     def stop(self):

@@ -21,6 +21,7 @@ from playwright.sync_api import expect
 
 from conftest import BIN, REPO, Server, write_deck
 from helpers import panel, sse_events, wait_live
+from polling import wait_for
 
 TEMPORARY_POSTGRES = REPO / "scripts" / "temporary-postgres"
 
@@ -82,16 +83,6 @@ def leader(servers: list[Server]) -> Server | None:
         if server.proc and server.proc.poll() is None and said and "no longer" not in said[-1]:
             return server
     return None
-
-
-def wait_for(condition, timeout: float, message: str):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = condition()
-        if value:
-            return value
-        time.sleep(0.05)
-    raise AssertionError(message)
 
 
 def summaries(page: Page) -> dict[str, str]:

@@ -6,6 +6,8 @@ import os
 import time
 from pathlib import Path
 
+from polling import wait_for
+
 DECK = """title: {title}
 panels:
   - id: steady
@@ -24,16 +26,6 @@ def write(path: Path, text: str) -> None:
     # The watcher compares size, modification time and inode; make the change visible at once.
     stamp = time.time() + 1
     os.utime(path, (stamp, stamp))
-
-
-def wait_for(condition, timeout: float = 10.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = condition()
-        if value:
-            return value
-        time.sleep(0.1)
-    raise AssertionError("condition never held")
 
 
 def test_a_valid_edit_replaces_the_deck_and_unchanged_panels_keep_their_history(make_server, tmp_path):

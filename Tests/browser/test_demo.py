@@ -3,11 +3,10 @@ server state, and says what it demonstrates and that its data is simulated; its 
 (StateDeck's own health) loads."""
 from __future__ import annotations
 
-import time
-
 from playwright.sync_api import expect
 
 from helpers import panel, tid, wait_live
+from polling import wait_for
 
 # The real panel: StateDeck's own health, read in the process.
 REAL = "statedeck"
@@ -70,8 +69,8 @@ def test_every_scenario_panel_is_on_the_page_and_says_what_it_demonstrates(make_
     # failing), says in the server's state and on the page what it demonstrates, and that its
     # data is simulated.
     waiting = dict(SCENARIOS)
-    deadline = time.monotonic() + 90
-    while waiting:
+
+    def all_shown() -> bool:
         for panel_id, what in list(waiting.items()):
             state = srv.panel(panel_id)
             if state["latestValidInfo"] is None:
@@ -81,8 +80,9 @@ def test_every_scenario_panel_is_on_the_page_and_says_what_it_demonstrates(make_
             assert shown == f"{what} · simulated", f"{panel_id}: {state['latestValidInfo']}"
             expect(panel(page, panel_id).locator(tid("info")), what).to_contain_text(shown)
             del waiting[panel_id]
-        assert time.monotonic() < deadline, f"never showed info: {sorted(waiting)}"
-        time.sleep(0.3)
+        return not waiting
+
+    wait_for(all_shown, 90, lambda: f"never showed info: {sorted(waiting)}", every=0.3)
 
     # The real panel loads from the server itself.
     state = srv.wait_panel(REAL, lambda p: p["phase"] == "loaded", timeout=20)

@@ -17,6 +17,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from helpers import SmallDisk, churn_deck, panel, tid, wait_live
+from polling import wait_for
 
 DECK = """title: History tests
 panels:
@@ -41,14 +42,6 @@ def history_server(make_server, tmp_path):
     # The store takes changes in about every second: wait until both first loads are in its tallies.
     wait_for(lambda: all(newest_slot(srv, p)["loads"] >= 1 for p in ("good", "bad")))
     return srv
-
-
-def wait_for(condition, timeout: float = 10.0):
-    deadline = time.monotonic() + timeout
-    while not (value := condition()):
-        assert time.monotonic() < deadline, "condition never held"
-        time.sleep(0.1)
-    return value
 
 
 def newest_slot(srv, panel_id: str) -> dict:

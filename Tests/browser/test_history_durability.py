@@ -18,6 +18,7 @@ import pytest
 from conftest import BIN, PUBLIC, START_LINE
 from helpers import sse_events
 from helpers import SmallDisk, churn_deck
+from polling import wait_for
 
 def start(*args: str) -> tuple[subprocess.Popen, str]:
     """Starts the server on a free port and returns it with its address."""
@@ -125,17 +126,6 @@ def test_event_ids_keep_increasing_across_a_restart_and_an_old_id_gets_a_snapsho
 def notice(url: str) -> dict | None:
     with urllib.request.urlopen(url + "/api/state", timeout=5) as answer:
         return json.load(answer)["notice"]
-
-
-def wait_for(condition, timeout: float = 15.0, every: float = 0.1):
-    """Polls `condition` until it returns something truthy, which is returned."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = condition()
-        if value:
-            return value
-        time.sleep(every)
-    raise AssertionError(f"not within {timeout} s: {condition.__doc__ or condition}")
 
 
 def test_a_full_disk_shows_out_of_space_serving_goes_on_and_history_catches_up(tmp_path: Path):

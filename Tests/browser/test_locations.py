@@ -15,6 +15,7 @@ from playwright.sync_api import expect
 
 from conftest import BIN, REPO
 from helpers import inject_panel, panel, tid
+from polling import wait_for
 
 TEMPORARY_POSTGRES = REPO / "scripts" / "temporary-postgres"
 AT = "2026-11-25T10:42:00.000Z"
@@ -124,10 +125,8 @@ def test_a_probe_reports_its_panels_under_its_location_with_a_heartbeat_and_stop
             out = subprocess.run(["psql", store, "-Atc", sql], check=True, capture_output=True, text=True).stdout
             return out.split()
 
-        deadline = time.monotonic() + 15
-        while rows("SELECT panel || ':' || health FROM statedeck_probe_results ORDER BY panel") != ["down:down", "up:up"]:
-            assert time.monotonic() < deadline, rows("SELECT * FROM statedeck_probe_results")
-            time.sleep(0.1)
+        wait_for(lambda: rows("SELECT panel || ':' || health FROM statedeck_probe_results ORDER BY panel")
+                 == ["down:down", "up:up"], 15, lambda: str(rows("SELECT * FROM statedeck_probe_results")))
         seen = rows("SELECT extract(epoch FROM last_seen) FROM statedeck_probes WHERE location = 'eu-west'")
         time.sleep(0.6)
         assert rows("SELECT extract(epoch FROM last_seen) FROM statedeck_probes WHERE location = 'eu-west'") != seen, \

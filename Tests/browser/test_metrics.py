@@ -2,12 +2,12 @@
 "Metrics")."""
 from __future__ import annotations
 
-import time
 import urllib.request
 
 from prometheus_client.parser import text_string_to_metric_families
 
 from conftest import flag_path
+from polling import wait_for
 
 
 def scrape(server) -> dict:
@@ -45,10 +45,8 @@ def test_a_recovery_is_one_transition_up(server):
     flag_path(server).touch()
     status, _ = server.request("POST", "/api/panels/flaky/retry")
     assert status == 202
-    deadline = time.monotonic() + 15
-    while value(scrape(server), "statedeck_panel_up", "statedeck_panel_up", panel="flaky") != 1:
-        assert time.monotonic() < deadline, "flaky never came up in the metrics"
-        time.sleep(0.2)
+    wait_for(lambda: value(scrape(server), "statedeck_panel_up", "statedeck_panel_up", panel="flaky") == 1, 15,
+             "flaky never came up in the metrics")
     families = scrape(server)
     assert value(families, "statedeck_transitions", "statedeck_transitions_total", source="command", to="up") == 1
     assert value(families, "statedeck_transitions", "statedeck_transitions_total", source="command", to="down") == 0

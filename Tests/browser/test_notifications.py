@@ -14,9 +14,11 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, expect
+from prometheus_client.parser import text_string_to_metric_families
 
 from flapping import flapping_deck, owed_rows
-from helpers import panel, tid, wait_live
+from helpers import panel, sse_events, tid, wait_live
+from polling import wait_for
 from receivers import HangingReceiver, Receiver
 
 APPRISE = Path(sys.executable).with_name("apprise")
@@ -38,6 +40,29 @@ def flaky_deck(folder: Path, notify: str, extra: str = "") -> Path:
     return deck
 
 
+# The samples of /metrics that count loads, and failed loads: a panel's state history does not,
+# since a failing panel's next failure changes nothing in it.
+LOADS = "statedeck_load_duration_seconds_count"
+FAILURES = "statedeck_load_failures_total"
+
+
+def counted(server, sample: str, **labels) -> float:
+    """The sum of /metrics' samples named `sample` whose labels include `labels`."""
+    with urllib.request.urlopen(server.url + "/metrics", timeout=10) as answer:
+        text = answer.read().decode()
+    return sum(s.value for family in text_string_to_metric_families(text) for s in family.samples
+               if s.name == sample and all(s.labels.get(k) == v for k, v in labels.items()))
+
+
+def settled_after(server, sample: str, more: int, **labels) -> None:
+    """Waits until `more` further loads (LOADS) or failed loads (FAILURES) with `labels` are counted
+    and no notification is owed: what those loads would tell has been decided, and delivered."""
+    start = counted(server, sample, **labels)
+    wait_for(lambda: counted(server, sample, **labels) >= start + more and owed_rows(server.data_dir) == 0,
+             message=lambda: f"{counted(server, sample, **labels) - start:g} of {more} more {sample} {labels}; "
+                             f"{owed_rows(server.data_dir)} notifications owed")
+
+
 def test_a_webhook_hears_the_failure_once_and_the_recovery_once(make_server, receiver, tmp_path):
     deck = flaky_deck(tmp_path / "deck", (
         f'      - webhook: {{ url: "http://127.0.0.1:{receiver.port}/hook", headers: {{ Authorization: "Bearer t0ken" }} }}\n'
@@ -49,7 +74,7 @@ def test_a_webhook_hears_the_failure_once_and_the_recovery_once(make_server, rec
     assert body["event"] == "failure" and body["panel"] == "payments" and body["title"] == "Payments"
     assert body["error"]["kind"] == "commandFailed"
     assert body["message"] == f"Payments is down: {body['error']['title']}"
-    time.sleep(3)   # three more failed loads: still one notification
+    settled_after(server, FAILURES, 3, source="command")   # each would be told, were every failure
     assert len(receiver.bodies) == 1, receiver.bodies
     (tmp_path / "deck" / "up").touch()
     recovery = receiver.wait(2)[1]["json"]
@@ -95,7 +120,7 @@ def test_a_restart_mid_outage_neither_repeats_the_failure_nor_loses_the_recovery
     assert failure["event"] == "failure"
     stop(server)
     server.restart()
-    time.sleep(3)   # three failed loads after the restart: the failure was told before it
+    settled_after(server, FAILURES, 3, source="command")   # after the restart: the failure was told before it
     assert [b["json"]["event"] for b in receiver.bodies] == ["failure"], receiver.bodies
     (tmp_path / "deck" / "up").touch()
     down_for = seconds_since(failure["downSince"])
@@ -103,7 +128,7 @@ def test_a_restart_mid_outage_neither_repeats_the_failure_nor_loses_the_recovery
     assert recovery["event"] == "recovery"
     assert recovery["downSince"] == failure["downSince"], "the outage continued across the restart"
     assert down_for - 1 <= recovery["downSeconds"] <= down_for + 3, (down_for, recovery["downSeconds"])
-    time.sleep(2)
+    settled_after(server, LOADS, 2, source="command")
     assert [b["json"]["event"] for b in receiver.bodies] == ["failure", "recovery"], receiver.bodies
 
 
@@ -111,10 +136,8 @@ def test_a_notification_still_being_delivered_at_the_stop_is_delivered_after_the
     receiver.status = 503
     deck = flaky_deck(tmp_path / "deck", webhook(receiver, failures=1))
     server = make_server(config=deck)
-    deadline = time.monotonic() + 20
-    while receiver.refused < 1:   # the first attempt refused: the webhook waits to try again
-        assert time.monotonic() < deadline, "the failure was never attempted"
-        time.sleep(0.05)
+    # The first attempt refused: the webhook waits to try again.
+    wait_for(lambda: receiver.refused >= 1, message="the failure was never attempted", every=0.05)
     stop(server)
     assert receiver.bodies == []
     receiver.status = 200
@@ -124,7 +147,7 @@ def test_a_notification_still_being_delivered_at_the_stop_is_delivered_after_the
     assert failure["event"] == "failure" and failure["panel"] == "payments"
     decided_at = datetime.fromisoformat(failure["at"]).timestamp()
     assert decided_at < restarted_at, "decided before the stop, delivered as it was decided"
-    time.sleep(3)
+    settled_after(server, FAILURES, 3, source="command")   # neither sent again nor told anew
     assert len(receiver.bodies) == 1, receiver.bodies
 
 
@@ -143,12 +166,12 @@ def test_statedeck_itself_counts_notifications_and_shows_a_failing_target(make_s
 
     panel = itself()
     assert panel["title"] == "StateDeck itself" and panel["group"] == "statedeck"
-    error = wait(lambda: itself().get("latestValidError"))
+    error = wait_for(lambda: itself().get("latestValidError"))
     assert error["title"] == "Notifications are failing"
     assert error["description"] == "Notifications are failing: command sh exited with status 1", error
     accepts.touch()
     (folder / "up").touch()
-    info = wait(lambda: itself().get("latestValidInfo"))
+    info = wait_for(lambda: itself().get("latestValidInfo"))
     assert {"label": "Notifications", "value": "1 sent · 1 failed · 0 dropped"} in info["fields"], info
 
 
@@ -179,8 +202,8 @@ def test_a_target_that_hangs_is_owed_only_what_is_still_true(make_server, receiv
             told.setdefault(body["json"]["panel"], []).append(body["json"]["event"])
         return told if len(told) == panels and all(events[-1] == "recovery" for events in told.values()) else {}
 
-    told = wait(recovered)
-    time.sleep(2)
+    told = wait_for(recovered)
+    settled_after(server, LOADS, 2 * panels, source="command")   # about two each
     assert len(receiver.bodies) <= 3 * panels, f"not a backlog: {len(receiver.bodies)} notifications"
     assert recovered() == told, "nothing after each panel's recovery"
     assert owed_rows(server.data_dir) == 0
@@ -193,7 +216,7 @@ def test_a_notification_left_undelivered_for_over_an_hour_is_dropped_not_sent_la
             f'      - webhook: {{ url: "http://127.0.0.1:{hanging.port}/hook" }}\n'
             "        after: { failures: 1 }\n"))
         server = make_server(config=deck)
-        wait(lambda: owed_rows(server.data_dir) == 1)
+        wait_for(lambda: owed_rows(server.data_dir) == 1)
         stop(server)
     finally:
         hanging.stop()
@@ -208,30 +231,20 @@ def test_a_notification_left_undelivered_for_over_an_hour_is_dropped_not_sent_la
     (tmp_path / "deck" / "up").touch()
     deck.write_text(deck.read_text().replace(str(hanging.port), str(receiver.port)))
     server.restart()
-    wait(lambda: any("dropped" in line and "older than the 1 h" in line for line in server.log_lines))
+    wait_for(lambda: any("dropped" in line and "older than the 1 h" in line for line in server.log_lines))
     def counts() -> str:
         fields = (server.state()["panels"][-1].get("latestValidInfo") or {}).get("fields") or []
         return next((field["value"] for field in fields if field["label"] == "Notifications"), "")
 
-    assert wait(counts).endswith(" · 1 dropped"), "StateDeck's own panel counts it"
+    assert wait_for(counts).endswith(" · 1 dropped"), "StateDeck's own panel counts it"
     with urllib.request.urlopen(server.url + "/metrics", timeout=10) as answer:
         assert 'statedeck_notifications_total{result="dropped"} 1' in answer.read().decode()
     # Its recovery is still told: the outage it belonged to was told.
     recovery = receiver.wait(1)[0]["json"]
     assert recovery["event"] == "recovery"
-    time.sleep(2)
+    settled_after(server, LOADS, 2, source="command")
     assert len(receiver.bodies) == 1, receiver.bodies
     assert owed_rows(server.data_dir) == 0
-
-
-def wait(condition, timeout: float = 20.0):
-    deadline = time.monotonic() + timeout
-    while True:
-        value = condition()
-        if value:
-            return value
-        assert time.monotonic() < deadline, "timed out"
-        time.sleep(0.1)
 
 
 # ---- the page ---------------------------------------------------------------------------------
@@ -272,8 +285,10 @@ def test_the_stream_announces_a_failing_panels_notification(make_server, tmp_pat
     deck.write_text(
         "title: Closed\n"
         "defaults: { refresh: 1s, retry: none, minimumLoading: 0ms }\n"
+        # A group of its own: its failures are counted apart in /metrics.
+        "groups: [{ id: quiet, title: Quiet }]\n"
         "panels:\n"
-        f"  - {{ id: quiet, notify: none, tcp: {{ host: 127.0.0.1, port: {port} }} }}\n"
+        f"  - {{ id: quiet, group: quiet, notify: none, tcp: {{ host: 127.0.0.1, port: {port} }} }}\n"
         f"  - {{ id: db, title: Database, tcp: {{ host: 127.0.0.1, port: {port} }},\n"
         "      notify: [{ command: { run: [\"true\"] }, after: { failures: 2 } }] }\n")
     server = make_server(config=deck)
@@ -284,7 +299,7 @@ def test_the_stream_announces_a_failing_panels_notification(make_server, tmp_pat
     assert {"downSince", "downSeconds", "at"} <= told.keys()
     # The quiet panel (notify: none) fails as often and is never announced; the page's own events
     # are not counted as the targets' deliveries.
-    time.sleep(2.5)
+    settled_after(server, FAILURES, 2, group="quiet")
     with urllib.request.urlopen(server.url + "/metrics", timeout=10) as answer:
         metrics = answer.read().decode()
     assert 'statedeck_notifications_total{result="sent"} 1' in metrics, metrics
@@ -407,16 +422,25 @@ def test_a_hidden_page_shows_each_notification_and_a_click_opens_the_panel(make_
     assert page.evaluate("() => window.__notifications[1].closed")
 
 
-def test_a_visible_page_shows_no_notification(make_server, page, open_page, tmp_path):
+def test_a_visible_page_shows_no_notification(make_server, page, tmp_path):
     deck = switchable_deck(tmp_path / "deck")
     server = make_server(config=deck)
     page.add_init_script(RECORDED_NOTIFICATIONS)
-    open_page(server)
+    # With ?bench, each stream event the page applies leaves a mark carrying its id.
+    page.goto(server.url + "/?bench")
+    wait_live(page)
     page.locator(tid("desktop-notifications")).click()
     expect(page.locator(tid("desktop-notifications"))).to_have_attribute("aria-pressed", "true")
-    (tmp_path / "deck" / "down").touch()
+    with urllib.request.urlopen(server.url + "/events", timeout=20) as stream:
+        (tmp_path / "deck" / "down").touch()
+        told = next(event_id for event_id, name, _ in sse_events(stream) if name == "notification")
     expect(panel(page, "payments")).to_have_attribute("data-view", "error", timeout=15_000)
-    time.sleep(1.5)   # the failure is told at the first failed load; the page heard it, visible
+    # The page heard the failure, visible: it applied an event sent after it (a failing panel's next
+    # failure sends none, so StateDeck's own panel is forced to make one), and takes them in order.
+    server.force("statedeck", {"state": "loading"})
+    page.wait_for_function(
+        "(told) => performance.getEntriesByName('statedeck:applied').some((mark) => mark.detail.eventId > told)",
+        arg=told, timeout=15_000)
     page.evaluate("() => { window.__hidden = true; }")
     (tmp_path / "deck" / "down").unlink()
     [only] = wait_recorded(page, 1)

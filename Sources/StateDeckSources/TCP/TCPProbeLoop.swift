@@ -27,6 +27,8 @@ final class TCPProbeLoop: @unchecked Sendable {
     private let poller: Int32
     private let wakeup: Int32
     private let inbox = Locked(Inbox())
+    /// How many attempts the loop watched at the end of its last pass.
+    private let watched = Locked(0)
     /// The id of the wakeup's epoll events; probes count from 1.
     private static let wakeupID: UInt64 = 0
 
@@ -64,6 +66,10 @@ final class TCPProbeLoop: @unchecked Sendable {
         return outcome
     }
 
+    /// How many connections the loop is waiting on: a test knows from it that a probe is connecting
+    /// before it acts on that probe.
+    var watchedCount: Int { watched.current }
+
     private func wake() {
         var one: UInt64 = 1
         _ = write(wakeup, &one, MemoryLayout<UInt64>.size)
@@ -76,6 +82,7 @@ final class TCPProbeLoop: @unchecked Sendable {
         var attempts: [UInt64: ConnectAttempt] = [:]
         var deadlines = DeadlineHeap()
         var events = [epoll_event](repeating: epoll_event(), count: 256)
+        var published = 0
         while true {
             let count = epoll_wait(poller, &events, Int32(events.count), Self.waitTime(until: deadlines.first))
             for event in events.prefix(Int(max(0, count))) {
@@ -106,6 +113,11 @@ final class TCPProbeLoop: @unchecked Sendable {
                 guard let attempt = attempts.removeValue(forKey: id) else { continue }
                 attempt.socket.map(unwatch)
                 attempt.expire()
+            }
+            // Written only when it changed: most passes change nothing the count shows.
+            if attempts.count != published {
+                published = attempts.count
+                watched.withLock { $0 = published }
             }
         }
     }

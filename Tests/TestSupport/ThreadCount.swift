@@ -1,6 +1,6 @@
 import Foundation
 
 /// The threads of this process now (`/proc/self/task`).
-func threadCount() -> Int {
+public func threadCount() -> Int {
     (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task").count) ?? 0
 }

@@ -1,19 +1,20 @@
 import Foundation
-import TestSupport
 
 /// An HTTP/1.1 server on 127.0.0.1 that keeps connections open and answers every request on
 /// them `200 ok` after `delay`, counting the connections it accepted and (in `held`, which
 /// several servers may share) the most requests held at once: what shows a client's connection
 /// reuse and limits.
-final class KeepAliveServer: Sendable {
+public final class KeepAliveServer: Sendable {
     /// Requests received and not yet answered, now and at most.
-    final class HeldRequests: Sendable {
+    public final class HeldRequests: Sendable {
         private let lock = NSLock()
         nonisolated(unsafe) private var now = 0
         nonisolated(unsafe) private var most = 0
 
+        public init() {}
+
         /// The most requests held at one time.
-        var mostAtOnce: Int { lock.withLock { most } }
+        public var mostAtOnce: Int { lock.withLock { most } }
 
         func hold(for delay: Duration) {
             lock.withLock {
@@ -25,15 +26,15 @@ final class KeepAliveServer: Sendable {
         }
     }
 
-    let port: UInt16
-    let held: HeldRequests
+    public let port: UInt16
+    public let held: HeldRequests
     private let listener: Int32
     private let delay: Duration
     private let lock = NSLock()
     nonisolated(unsafe) private var accepted = 0
     nonisolated(unsafe) private var clients: [Int32] = []
 
-    init(delay: Duration = .zero, held: HeldRequests = HeldRequests()) throws {
+    public init(delay: Duration = .zero, held: HeldRequests = HeldRequests()) throws {
         self.delay = delay
         self.held = held
         (listener, port) = try LoopbackListener.listen(backlog: 1024)
@@ -46,11 +47,11 @@ final class KeepAliveServer: Sendable {
         for client in clients { shutdown(client, Int32(SHUT_RDWR)) }
     }
 
-    var url: String { "http://127.0.0.1:\(port)/" }
+    public var url: String { "http://127.0.0.1:\(port)/" }
     /// Connections accepted so far.
-    var connections: Int { lock.withLock { accepted } }
+    public var connections: Int { lock.withLock { accepted } }
     /// The most requests held (received, not yet answered) at one time.
-    var mostAtOnce: Int { held.mostAtOnce }
+    public var mostAtOnce: Int { held.mostAtOnce }
 
     private func acceptLoop() {
         while case let client = accept(listener, nil, nil), client >= 0 {
