@@ -13,9 +13,10 @@ public protocol HistoryDatabase: AnyObject, Sendable {
     func load(following: Bool) throws(HistoryDatabaseError) -> StoredHistory
 
     /// Makes ready to commit (a connection lost is made anew once its wait is over), before the
-    /// keeper takes the ledger's lock. Gives the newest position saved where other processes may
-    /// write the same history (before a takeover in a cluster); nil where only this one does.
-    func readyToCommit() throws(HistoryDatabaseError) -> Int64?
+    /// keeper takes the ledger's lock. With `placingChanges` (changes wait to be saved), gives the
+    /// newest position saved where other processes may write the same history (before a takeover
+    /// in a cluster); nil where only this one does, or without.
+    func readyToCommit(placingChanges: Bool) throws(HistoryDatabaseError) -> Int64?
 
     /// Commits `batch` in one transaction, or nothing of it.
     func commit(_ batch: HistoryBatch) throws(HistoryDatabaseError) -> CommitOutcome

@@ -112,7 +112,7 @@ public final class HistoryKeeper: Sendable {
                 return state.hasUnsavedChanges
             }
             do throws(HistoryDatabaseError) {
-                if let newest = try database.readyToCommit(), hasChanges {
+                if let newest = try database.readyToCommit(placingChanges: hasChanges) {
                     memory.withLock { $0.placeWaiting(after: newest) }
                 }
                 try commitWaiting(eventID: eventID, now: reading.wall.millisecondsSince1970)
@@ -127,16 +127,19 @@ public final class HistoryKeeper: Sendable {
     /// started anew.
     private func commitWaiting(eventID: UInt64?, now: Int64) throws(HistoryDatabaseError) {
         try records.withLock { records throws(HistoryDatabaseError) in
-            var batch = memory.withLock { $0.batch(eventID: eventID, now: now) }
-            batch.notifications = records.unsavedWrites
+            func waiting() -> HistoryBatch {
+                var batch = memory.withLock { $0.batch(eventID: eventID, now: now) }
+                batch.notifications = records.unsavedWrites
+                return batch
+            }
+            var batch = waiting()
             if case .startedAnew(let notice) = try database.commit(batch) {
                 records.markAllUnsaved()
                 memory.withLock { state in
                     state.markLatestUnsaved()
                     state.standingNotice = notice
                 }
-                batch = memory.withLock { $0.batch(eventID: eventID, now: now) }
-                batch.notifications = records.unsavedWrites
+                batch = waiting()
                 guard case .committed = try database.commit(batch) else { return }
             }
             records.markSaved()
@@ -166,7 +169,7 @@ public final class HistoryKeeper: Sendable {
         }
         writing.withLock { writing in
             do throws(HistoryDatabaseError) {
-                _ = try database.readyToCommit()
+                _ = try database.readyToCommit(placingChanges: false)
                 let (history, stored) = try Self.load(database, following: true, configuration: configuration)
                 memory.withLock { $0 = history }
                 records.withLock { $0 = stored.notifications }

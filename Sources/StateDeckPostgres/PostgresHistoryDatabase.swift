@@ -83,10 +83,11 @@ final class PostgresHistoryDatabase: HistoryDatabase {
         }
     }
 
-    func readyToCommit() throws(HistoryDatabaseError) -> Int64? {
-        try commitWith { session, _ throws(PostgresError) in
+    func readyToCommit(placingChanges: Bool) throws(HistoryDatabaseError) -> Int64? {
+        try commitWith { session, _ throws(PostgresError) -> Int64? in
+            guard placingChanges else { return nil }
             // Another process (a leader before this one) may have saved changes since this one read them.
-            try session.query("SELECT coalesce(max(id), 0) FROM statedeck.changes").integer(0, 0) ?? 0
+            return try session.query("SELECT coalesce(max(id), 0) FROM statedeck.changes").integer(0, 0) ?? 0
         }
     }
 

@@ -19,7 +19,7 @@ final class SQLiteHistoryDatabase: HistoryDatabase {
         reading = Locked(SQLiteConnection(reader))
     }
 
-    func readyToCommit() -> Int64? { nil }
+    func readyToCommit(placingChanges: Bool) -> Int64? { nil }
 
     func commit(_ batch: HistoryBatch) throws(HistoryDatabaseError) -> CommitOutcome {
         try writing.withLock { writing throws(HistoryDatabaseError) in

@@ -59,8 +59,14 @@ public final class DeckRunner: Sendable {
         let shown = replica?.replicatedMemories() ?? [:]
         let kept = history?.memories(of: deck.panelIds) ?? [:]
         await deck.restore(kept.merging(shown) { _, newer in newer })
+        await follow(deck, announce: replica != nil)
+    }
+
+    /// Keeps `deck`'s changes in the history, and has the mirror (telling open pages of the new
+    /// deck with `announce`), the metrics and a notifier follow it; call before it starts.
+    private func follow(_ deck: Deck, announce: Bool) async {
         if let history { await Self.record(deck, into: history) }
-        await source.follow(deck, announce: replica != nil)
+        await source.follow(deck, announce: announce)
         await metrics.follow(deck)
         await notify(deck)
     }
@@ -82,10 +88,7 @@ public final class DeckRunner: Sendable {
         }
         await old.stop()
         guard running else { return }
-        if let history { await Self.record(newDeck, into: history) }
-        await notify(newDeck)
-        await source.follow(newDeck, announce: true)
-        await metrics.follow(newDeck)
+        await follow(newDeck, announce: true)
         await newDeck.start()
     }
 

@@ -34,6 +34,8 @@ public final class Watermark: Sendable {
     private func raise(_ change: (inout UInt64) -> Void) {
         let reached = state.withLock { state -> [@Sendable () -> Void] in
             change(&state.level)
+            // Raised at every event a hub publishes: most raises find nobody waiting.
+            guard !state.waiters.isEmpty else { return [] }
             let reached = state.waiters.filter { $0.value.mark <= state.level }
             for id in reached.keys { state.waiters[id] = nil }
             return reached.values.map(\.resume)
