@@ -30,8 +30,6 @@ public struct HealthAggregator: Sendable {
         var minute: Bucket?
         var hour: Bucket?
         var day: Bucket?
-        /// The open minute gained a load, or its health or hold changed, since it was last saved.
-        var openUnsaved = false
     }
 
     /// An open bucket: its start (milliseconds since 1970) and what it holds.
@@ -45,6 +43,9 @@ public struct HealthAggregator: Sendable {
     public private(set) var watch: Int64
     /// Buckets as they stood at the minute ends since `takeClosedRows()` was last called.
     private var closed: [TallyRow] = []
+    /// The panels whose open minute gained a load, or a change of health or hold, since it was
+    /// last saved: a save writes these alone, without going through every panel.
+    private var unsavedOpenMinutes: Set<String> = []
 
     public init(watch: Int64) {
         self.watch = watch
@@ -69,7 +70,9 @@ public struct HealthAggregator: Sendable {
         let at = change.at.millisecondsSince1970
         if tracks[change.panel] == nil { tracks[change.panel] = Track(since: at, countedTo: at) }
         tracks[change.panel]!.advance(to: at, panel: change.panel, watch: watch, closing: &closed)
-        tracks[change.panel]!.apply(change, at: tracks[change.panel]!.countedTo)
+        if tracks[change.panel]!.apply(change, at: tracks[change.panel]!.countedTo) {
+            unsavedOpenMinutes.insert(change.panel)
+        }
     }
 
     /// Counts every panel's time up to `date`, ending the buckets that `date` has passed.
@@ -78,27 +81,41 @@ public struct HealthAggregator: Sendable {
     }
 
     mutating func advance(to now: Int64) {
-        for index in tracks.indices {
-            let panel = tracks.keys[index]
-            tracks.values[index].advance(to: now, panel: panel, watch: watch, closing: &closed)
+        let watch = watch
+        var closing = closed
+        closed = []
+        forEachTrack { panel, track in track.advance(to: now, panel: panel, watch: watch, closing: &closing) }
+        closed = closing
+    }
+
+    /// Runs `body` on every panel's track in place. A loop over `tracks.indices` would hold a
+    /// second reference to the dictionary, and its first change would copy every track.
+    private mutating func forEachTrack(_ body: (String, inout Track) -> Void) {
+        var index = tracks.startIndex
+        while index != tracks.endIndex {
+            body(tracks.keys[index], &tracks.values[index])
+            tracks.formIndex(after: &index)
         }
     }
 
     /// Ends the watch: every open bucket is handed out as it stands, and counting goes on from
     /// `now` in buckets of watch `next`. Time between is counted nowhere.
     mutating func startWatch(_ next: Int64, at now: Int64) {
-        for index in tracks.indices {
-            let panel = tracks.keys[index]
+        let ending = watch
+        var closing = closed
+        closed = []
+        forEachTrack { panel, track in
             for resolution in Resolution.allCases {
-                if let open = tracks.values[index][resolution], !open.tally.isEmpty {
-                    closed.append(TallyRow(panel: panel, resolution: resolution, start: open.start, watch: watch,
-                                           tally: open.tally))
+                if let open = track[resolution], !open.tally.isEmpty {
+                    closing.append(TallyRow(panel: panel, resolution: resolution, start: open.start, watch: ending,
+                                            tally: open.tally))
                 }
-                tracks.values[index][resolution] = nil
+                track[resolution] = nil
             }
-            tracks.values[index].countedTo = now
-            tracks.values[index].openUnsaved = false
+            track.countedTo = now
         }
+        closed = closing
+        unsavedOpenMinutes = []
         watch = next
     }
 
@@ -113,8 +130,8 @@ public struct HealthAggregator: Sendable {
     /// each batch, so that a stop or a crash loses none of the time they hold. Their hours and
     /// days are saved at minute ends, one row a panel a batch rather than three.
     public func openRows() -> [TallyRow] {
-        tracks.compactMap { panel, track in
-            guard track.openUnsaved, let open = track.minute, !open.tally.isEmpty else { return nil }
+        unsavedOpenMinutes.compactMap { panel in
+            guard let track = tracks[panel], let open = track.minute, !open.tally.isEmpty else { return nil }
             return TallyRow(panel: panel, resolution: .minute, start: open.start, watch: watch, tally: open.tally,
                             countedTo: track.countedTo)
         }
@@ -123,7 +140,7 @@ public struct HealthAggregator: Sendable {
     /// Whether the open minutes are saved as they stand: true after a commit, false when the
     /// store lost them (its file was made anew).
     mutating func markOpenRows(saved: Bool) {
-        for index in tracks.indices { tracks.values[index].openUnsaved = !saved }
+        unsavedOpenMinutes = saved ? [] : Set(tracks.keys)
     }
 
     /// The buckets of `resolution` that `panel` has not handed out yet, with time counted up to
@@ -158,15 +175,16 @@ extension HealthAggregator.Track {
         }
     }
 
-    /// Takes the health the deck decided with the change; a result counts a load.
-    mutating func apply(_ change: PanelChange, at: Int64) {
+    /// Takes the health the deck decided with the change; a result counts a load. Returns whether
+    /// the open minute gained what time alone does not tell: a load, or a change of health or hold.
+    mutating func apply(_ change: PanelChange, at: Int64) -> Bool {
         let wasForced = forced
         forced = change.cause == .debug
-        if forced != wasForced { openUnsaved = true }
-        guard !forced else { return }
+        var gained = forced != wasForced
+        guard !forced else { return gained }
         switch (change.state, change.cause) {
         case (.loaded, .load), (.loaded, .push), (.error, .load), (.error, .push):
-            openUnsaved = true
+            gained = true
             let milliseconds = change.duration.map { Int64(($0 / .milliseconds(1)).rounded()) }
             let failed = change.state.phase == .error
             for resolution in Resolution.allCases {
@@ -178,8 +196,9 @@ extension HealthAggregator.Track {
         if change.health != health {
             health = change.health
             since = at
-            openUnsaved = true
+            gained = true
         }
+        return gained
     }
 
     /// Counts time from where it was counted to `now` in the health it had, minute by minute,
@@ -207,14 +226,21 @@ extension HealthAggregator.Track {
         }
     }
 
-    /// Changes the open bucket of `resolution` that holds `time`, opening it if needed.
+    /// Changes the open bucket of `resolution` that holds `time`, opening it if needed. Each bucket
+    /// is reached in place: every panel's are counted at each save, and a copy of one would copy
+    /// its durations too.
     private mutating func withOpen(_ resolution: Resolution, at time: Int64, _ body: (inout Tally) -> Void) {
         let start = resolution.start(of: time)
-        if self[resolution]?.start != start { self[resolution] = HealthAggregator.Bucket(start: start) }
         switch resolution {
-        case .minute: body(&minute!.tally)
-        case .hour: body(&hour!.tally)
-        case .day: body(&day!.tally)
+        case .minute: Self.change(&minute, startingAt: start, body)
+        case .hour: Self.change(&hour, startingAt: start, body)
+        case .day: Self.change(&day, startingAt: start, body)
         }
+    }
+
+    private static func change(_ bucket: inout HealthAggregator.Bucket?, startingAt start: Int64,
+                               _ body: (inout Tally) -> Void) {
+        if bucket?.start != start { bucket = HealthAggregator.Bucket(start: start) }
+        body(&bucket!.tally)
     }
 }
