@@ -129,11 +129,11 @@ class SavedChanges:
         self.db.close()
 
 
-def one_round(binary: Path, folder: Path, settings: dict, seed: int, run) -> dict:
-    """A fresh server on a fresh deck: a quiet phase, then `flips` write bursts."""
+def one_round(build, folder: Path, settings: dict, seed: int, run) -> dict:
+    """A fresh server of `build` (run.Build) on a fresh deck: a quiet phase, then `flips` write bursts."""
     deck = flip_deck(folder, PANELS)
     ids = [f"p{i:03d}" for i in range(PANELS)]
-    server = run.start_statedeck(binary, config=str(deck), debug=False, default_history=True)
+    server = build.start(config=str(deck), debug=False, default_history=True)
     windows = {"quiet": [], "burst": []}
     writer = {"quiet": 0.0, "burst": 0.0}
     bursts = []
@@ -193,27 +193,27 @@ def summary(values: list[float]) -> dict:
 
 
 def bench_reads(args, statedeck, report, run):
-    """Rounds of every contender in turn, each round a fresh server: the control phase, then the
-    write bursts. Samples of a contender's rounds are pooled per phase and query."""
+    """Rounds of this build and, with --baseline-bin, the baseline in turn, each round a fresh
+    server: the control phase, then the write bursts. Samples of a build's rounds are pooled per
+    phase and query."""
     if not statedeck:
         return "StateDeck not measured."
-    contenders = {"this build": Path(statedeck)}
-    if args.baseline_bin:
-        contenders["baseline"] = Path(args.baseline_bin).resolve()
+    measured = run.builds(args, statedeck)
     rounds = 1 if args.quick else args.rounds
     settings = {"quiet_seconds": 5 if args.quick else 10, "flips": 3 if args.quick else 6, "gap_seconds": 1.0}
     workdir = Path(tempfile.mkdtemp(prefix="statedeck-bench-reads-"))
-    results = {name: [] for name in contenders}
+
+    def measure(build, index):
+        result = one_round(build, workdir / f"{build.name.replace(' ', '-')}-{index}", settings, index, run)
+        run.log(f"reads round {index + 1}/{rounds}, {build.name}: " + "; ".join(
+            f"{PHASES[phase]}: " + ", ".join(
+                f"{query} p99 {percentile(result['samples'][phase][query], 0.99):.1f} ms"
+                for query in QUERIES) for phase in PHASES)
+            + f"; bursts saved in {', '.join(f'{s:.1f}' for s in result['bursts_s'])} s")
+        return result
+
     try:
-        for index in range(rounds):
-            for name, binary in contenders.items():
-                result = one_round(binary, workdir / f"{name.replace(' ', '-')}-{index}", settings, index, run)
-                results[name].append(result)
-                run.log(f"reads round {index + 1}/{rounds}, {name}: " + "; ".join(
-                    f"{PHASES[phase]}: " + ", ".join(
-                        f"{query} p99 {percentile(result['samples'][phase][query], 0.99):.1f} ms"
-                        for query in QUERIES) for phase in PHASES)
-                    + f"; bursts saved in {', '.join(f'{s:.1f}' for s in result['bursts_s'])} s")
+        results = run.in_turn(measured, rounds, measure, "reads")
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
     pooled = {name: {phase: {query: summary([ms for r in rounds_ for ms in r["samples"][phase][query]])
@@ -225,10 +225,10 @@ def bench_reads(args, statedeck, report, run):
                           {"p99_ms": {phase: {query: percentile(r["samples"][phase][query], 0.99) for query in QUERIES}
                                       for phase in PHASES}} for r in rounds_]
                    for name, rounds_ in results.items()}}
-    return reads_markdown(results, pooled, settings, rounds, contenders)
+    return reads_markdown(results, pooled, settings, rounds, run, measured)
 
 
-def reads_markdown(results, pooled, settings, rounds, contenders=None) -> str:
+def reads_markdown(results, pooled, settings, rounds, run, measured) -> str:
     several = len(results) > 1
     lines = [
         f"{PANELS:,} file panels on one file, history on (`.statedeck/` beside the deck, as `make run`); one "
@@ -238,8 +238,7 @@ def reads_markdown(results, pooled, settings, rounds, contenders=None) -> str:
         f"replaced by the other content, each a burst of {PANELS:,} changes from the change until all of them are "
         f"saved, {settings['gap_seconds']:.0f} s apart. With no change the writer still saves once a second "
         f"(each minute's end: every panel's minute, hour and day). {rounds} round(s); samples pooled over the rounds."
-        + (" Binaries, in turn: " + "; ".join(f"{name}: `{path}`" for name, path in contenders.items()) + "."
-           if several and contenders else ""), "",
+        + run.builds_text(measured), "",
         ("| binary " if several else "") + "| phase | query | requests | p50 (ms) | p99 (ms) | slowest (ms) "
         "| p99 of each round (ms) |",
         ("| --- " if several else "") + "| --- | --- | ---: | ---: | ---: | ---: | --- |"]
@@ -267,9 +266,12 @@ def reads_markdown(results, pooled, settings, rounds, contenders=None) -> str:
             f"Failed or non-200 answers: {failed['burst']} in bursts, {failed['quiet']} without.")
     if several:
         first, second = list(results)[:2]
-        lines.append(f"- {first} ÷ {second}, p99 while the changes are saved: " + ", ".join(
-            f"`{query}` {pooled[first]['burst'][query]['p99_ms'] / pooled[second]['burst'][query]['p99_ms']:.2f}×"
-            for query in QUERIES) + "; with no change: " + ", ".join(
-            f"`{query}` {pooled[first]['quiet'][query]['p99_ms'] / pooled[second]['quiet'][query]['p99_ms']:.2f}×"
-            for query in QUERIES) + ".")
+
+        def ratios(phase):
+            return ", ".join(f"`{query}` " + run.ratio_text(pooled[first][phase][query]["p99_ms"],
+                                                            pooled[second][phase][query]["p99_ms"])
+                             for query in QUERIES)
+
+        lines.append(f"- {first} ÷ {second}, p99 while the changes are saved: {ratios('burst')}; "
+                     f"with no change: {ratios('quiet')}.")
     return "\n".join(lines)

@@ -17,9 +17,16 @@ with `--data none` as a control), cluster (1, 2 and 3
 processes sharing a deck through PostgreSQL: streams held, one event to every stream, publish →
 stream delay, failover time), outbox (20 panels flapping against a webhook that never answers for
 10 minutes: RSS and the notifications kept to deliver, then what a restart sends), reads (timeline and
-history queries' latency while the history's writer saves a 10,000-panel batch, against no changes;
-`--baseline-bin` measures a second binary beside). Every comparison runs
-its contenders interleaved, A B A B ..., and reports medians and ratios. Results go to BENCHMARKS.md between markers and, raw, to bench-results/.
+history queries' latency while the history's writer saves a 10,000-panel batch, against no changes).
+Every comparison runs its contenders interleaved, A B A B ..., and reports medians and ratios.
+Results go to BENCHMARKS.md between markers and, raw, to bench-results/.
+
+    python3 Benchmarks/run.py --only overview,browser,reads --baseline-bin ../other/.build-bench/release/statedeck
+
+With `--baseline-bin` the reads, overview and browser benchmarks measure a second statedeck binary
+(another checkout's release build) the same way in the same run, this build and it in turn round by
+round (`in_turn`), and their tables show both and this build ÷ baseline. The baseline serves the page
+of the checkout it was built in, the Public/ above the binary (or `--baseline-public DIR`).
 
 Python 3 standard library only (the browser part runs Benchmarks/browser_bench.py in a Python
 that has Playwright). Installs what it needs with apt-get, builds the C helpers and StateDeck,
@@ -250,7 +257,7 @@ def statedeck_binary(args):
     if args.skip_statedeck:
         return None
     if args.statedeck:
-        return Path(args.statedeck).resolve()
+        return args.statedeck.resolve()
     if not args.no_build:
         build_release("statedeck")
     path = ROOT / ".build-bench" / "release" / "statedeck"
@@ -275,7 +282,7 @@ def browser_python(args):
     return str(venv / "bin" / "python")
 
 
-def machine_info(args, statedeck):
+def machine_info(args, statedeck, baselines=()):
     def command(argv):
         try:
             out = subprocess.run(argv, capture_output=True, text=True, timeout=20)
@@ -286,13 +293,15 @@ def machine_info(args, statedeck):
     def deb(name):
         return command(["dpkg-query", "-W", "-f=${Version}", name])
 
+    def revision(checkout):
+        return command(["git", "-C", str(checkout), "describe", "--always", "--dirty"])
+
     cpu = "unknown"
     for line in Path("/proc/cpuinfo").read_text().splitlines():
         if line.startswith("model name"):
             cpu = line.split(":", 1)[1].strip()
             break
     memory = Path("/proc/meminfo").read_text().split("\n")[0].split()[1]
-    revision = command(["git", "-C", str(ROOT), "describe", "--always", "--dirty"])
     return {
         "date": time.strftime("%Y-%m-%d %H:%M %Z"),
         "cores": os.cpu_count(),
@@ -302,7 +311,9 @@ def machine_info(args, statedeck):
         "load average at start": " ".join(f"{x:.2f}" for x in os.getloadavg()),
         "open files per process (soft / hard)": " / ".join(
             str(x) for x in resource.getrlimit(resource.RLIMIT_NOFILE)),
-        "statedeck": f"{revision} ({statedeck})" if statedeck else "not measured",
+        "statedeck": f"{revision(ROOT)} ({statedeck})" if statedeck else "not measured",
+        **{build.name: f"{revision(Path(build.public).parent)} ({build.binary}, its page {build.public})"
+           for build in baselines},
         "swift": command(["swift", "--version"]),
         "libmicrohttpd": deb("libmicrohttpd12"),
         "nginx": deb("nginx"),
@@ -362,6 +373,81 @@ def start_statedeck(binary, config=None, public=None, extra=(), debug=True, pree
     server = Server("StateDeck", proc, int(match.group(1)), proc.pid)
     server.startup_seconds = time.monotonic() - started
     return server
+
+
+# --------------------------------------------------------------------------- this build and a baseline
+
+class Build:
+    """A statedeck binary to measure and the page folder it serves: None for the one the binary
+    finds itself (the `Public/` above it, as `make run` serves it)."""
+
+    def __init__(self, name, binary, public=None):
+        self.name, self.binary, self.public = name, Path(binary), public
+
+    def start(self, **kwargs):
+        return start_statedeck(self.binary, public=self.public, **kwargs)
+
+    def describe(self):
+        return f"{self.name}: `{self.binary}`" + (f", its page `{self.public}`" if self.public else "")
+
+
+def builds(args, statedeck):
+    """This build, and after it the baseline when --baseline-bin names one."""
+    measured = [Build("this build", statedeck)]
+    if args.baseline_bin:
+        binary = args.baseline_bin
+        if not binary.is_file():
+            raise BenchError(f"--baseline-bin {binary}: no such file")
+        public = args.baseline_public or page_folder(binary)
+        if not (public / "index.html").is_file():
+            raise BenchError(f"the baseline's page folder {public} holds no index.html")
+        # Given explicitly: a binary copied out of its checkout would find no Public/ above it and
+        # serve the one in the working directory, this build's page.
+        measured.append(Build("baseline", binary, str(public)))
+    return measured
+
+
+def page_folder(binary):
+    """The `Public/` of the checkout a binary was built in: it lies under `<checkout>/.build*/…`
+    (after links, as the binary looks for its page itself)."""
+    for folder in binary.resolve().parents:
+        if (folder / "Public" / "index.html").is_file():
+            return folder / "Public"
+    raise BenchError(f"no Public/index.html in a folder above {binary}: name the baseline's page "
+                     "folder with --baseline-public DIR")
+
+
+def in_turn(measured, rounds, measure, what):
+    """`measure(build, round_index)` for every build, round by round, the builds taking turns
+    (A B A B …) so that the host's drift and noise fall on each alike. Returns {build name: [each
+    round's result]}."""
+    results = {build.name: [] for build in measured}
+    for index in range(rounds):
+        for build in measured:
+            if len(measured) > 1:
+                log(f"{what} round {index + 1}/{rounds}: {build.name}")
+            results[build.name].append(measure(build, index))
+    return results
+
+
+def builds_text(measured):
+    """The sentence naming the binaries compared, empty for this build alone."""
+    if len(measured) < 2:
+        return ""
+    return " Binaries, in turn: " + "; ".join(build.describe() for build in measured) + "."
+
+
+def beside_baseline(header_tail, rows):
+    """A table of this build beside the baseline and their ratio. `rows`: (label, template, this
+    build's value, the baseline's, further cells); a value of None shows as n/a, a template of None
+    leaves the three cells at —."""
+    header = "| metric | this build | baseline | this build ÷ baseline |" + header_tail
+    lines = [header, "| --- | ---: | ---: | ---: |" + " --- |" * header_tail.count("|")]
+    for label, template, mine, theirs, *more in rows:
+        cells = ([fmt(template, mine), fmt(template, theirs), ratio_text(mine, theirs)] if template
+                 else ["—"] * 3) + list(more)
+        lines.append(f"| {label} | " + " | ".join(cells) + " |")
+    return lines
 
 
 NGINX_COMMON = """
@@ -1017,30 +1103,36 @@ def bench_browser(args, statedeck, report):
     python = browser_python(args)
     seconds = 10 if args.quick else args.browser_seconds
     runs = 1 if args.quick else args.rounds
+    measured = builds(args, statedeck)
     workdir = Path(tempfile.mkdtemp(prefix="statedeck-bench-browser-"))
-    results = []
     try:
         deck, _ = write_deck(workdir, args.panels, "p")
-        for index in range(runs):
-            server = start_statedeck(statedeck, config=deck)
+
+        def measure(build, index):
+            server = build.start(config=deck)
             try:
-                out = workdir / f"browser-{index}.json"
+                out = workdir / f"browser-{build.name.replace(' ', '-')}-{index}.json"
                 argv = [python, BENCH / "browser_bench.py", "--base-url", server.base,
                         "--panels", args.panels, "--prefix", "p", "--rate", args.browser_rate,
                         "--seconds", seconds, "--chromium", args.chromium, "--out", out]
                 result = run_browser_bench(argv, out, timeout=seconds + 120, what="browser benchmark")
                 result["server_rss_mib"] = server.rss_kib() / 1024
-                results.append(result)
-                log(f"browser run {index + 1}/{runs} ({result['mode']}): change→DOM p50 "
-                    f"{fmt('{:.1f}', result['dom_p50_ms'])} ms, p99 "
-                    f"{fmt('{:.1f}', result['dom_p99_ms'])} ms, frame p95 "
-                    f"{fmt('{:.1f}', result['frame_p95_ms'])} ms, keeps up: {result['keeps_up']}")
             finally:
                 server.stop()
-        report["browser"] = results
-        return browser_markdown(results, args, seconds)
+            log(f"browser run {index + 1}/{runs} ({result['mode']}): change→DOM p50 "
+                f"{fmt('{:.1f}', result['dom_p50_ms'])} ms, p99 "
+                f"{fmt('{:.1f}', result['dom_p99_ms'])} ms, frame p95 "
+                f"{fmt('{:.1f}', result['frame_p95_ms'])} ms, keeps up: {result['keeps_up']}")
+            return result
+
+        results = in_turn(measured, runs, measure, "browser")
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
+    report["browser"] = results["this build"]
+    if len(measured) == 1:
+        return browser_markdown(results["this build"], args, seconds)
+    report["browser_baseline"] = results["baseline"]
+    return browser_comparison_markdown(results, measured, args, seconds)
 
 
 def bench_overview(args, statedeck, report):
@@ -1050,47 +1142,55 @@ def bench_overview(args, statedeck, report):
     keeps it (`.statedeck/` beside the deck file), so panels on screen ask for their timelines as
     they would. Beside it, as a control, the first screen of the same deck with `--data none`:
     rounds of the two in turn, each on a fresh server (and a fresh data folder); the first round
-    with history measures everything, the others the first screen alone."""
+    with history measures everything, the others the first screen alone. With a baseline the
+    builds take turns round by round, and every round with history measures everything, so that
+    each row compares medians."""
     if not statedeck:
         return "StateDeck not measured."
     python = browser_python(args)
     seconds = 10 if args.quick else 20
     rounds = 1 if args.quick else args.rounds
+    measured = builds(args, statedeck)
     workdir = Path(tempfile.mkdtemp(prefix="statedeck-bench-overview-"))
-    first = {"history": [], "none": []}
-    result = None
+
+    def measure(build, index):
+        """One round of a build: {variant: its run's result}."""
+        runs = {}
+        for variant in OVERVIEW_VARIANTS:
+            folder = workdir / f"{build.name.replace(' ', '-')}-{variant}-{index}"
+            folder.mkdir()
+            deck, _ = write_deck(folder, 10_000, "p")
+            full = variant == "history" and (index == 0 or len(measured) > 1)
+            server = build.start(config=deck, default_history=variant == "history")
+            try:
+                if variant == "history" and not default_history_file(deck).exists():
+                    raise BenchError(f"no {default_history_file(deck)}: the server keeps no history "
+                                     "where `make run` keeps it")
+                wait_until_loaded(server.base)
+                out = folder / "overview.json"
+                argv = [python, BENCH / "browser_bench.py", "--overview", "--base-url", server.base,
+                        "--panels", 10_000, "--prefix", "p", "--rate", 1_000, "--seconds", seconds,
+                        "--publishers", 4, "--chromium", args.chromium, "--out", out]
+                if not full:
+                    argv.append("--first-screen-only")
+                runs[variant] = run_browser_bench(argv, out, timeout=seconds + 180, what="overview benchmark")
+            finally:
+                server.stop()
+            log(f"overview round {index + 1}/{rounds}, {OVERVIEW_VARIANTS[variant]}: first screen "
+                f"{fmt('{:.0f}', runs[variant].get('first_screen_ms'))} ms")
+        return runs
+
     try:
-        for index in range(rounds):
-            for variant in first:
-                folder = workdir / f"{variant}-{index}"
-                folder.mkdir()
-                deck, _ = write_deck(folder, 10_000, "p")
-                full = variant == "history" and result is None
-                server = start_statedeck(statedeck, config=deck, default_history=variant == "history")
-                try:
-                    if variant == "history" and not default_history_file(deck).exists():
-                        raise BenchError(f"no {default_history_file(deck)}: the server keeps no history "
-                                         "where `make run` keeps it")
-                    wait_until_loaded(server.base)
-                    out = folder / "overview.json"
-                    argv = [python, BENCH / "browser_bench.py", "--overview", "--base-url", server.base,
-                            "--panels", 10_000, "--prefix", "p", "--rate", 1_000, "--seconds", seconds,
-                            "--publishers", 4, "--chromium", args.chromium, "--out", out]
-                    if not full:
-                        argv.append("--first-screen-only")
-                    run_result = run_browser_bench(argv, out, timeout=seconds + 180, what="overview benchmark")
-                finally:
-                    server.stop()
-                first[variant].append(run_result)
-                if full:
-                    result = dict(run_result)
-                log(f"overview round {index + 1}/{rounds}, {OVERVIEW_VARIANTS[variant]}: first screen "
-                    f"{fmt('{:.0f}', run_result.get('first_screen_ms'))} ms")
-        result["first_screen_runs"] = first
-        report["overview"] = result
-        return overview_markdown(result, first)
+        results = in_turn(measured, rounds, measure, "overview")
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
+    first = {name: {variant: [runs[variant] for runs in rounds_] for variant in OVERVIEW_VARIANTS}
+             for name, rounds_ in results.items()}
+    report["overview"] = dict(first["this build"]["history"][0], first_screen_runs=first["this build"])
+    if len(measured) == 1:
+        return overview_markdown(first["this build"])
+    report["overview_baseline"] = dict(first["baseline"]["history"][0], first_screen_runs=first["baseline"])
+    return overview_comparison_markdown(first, measured)
 
 
 def default_history_file(deck):
@@ -1102,27 +1202,51 @@ OVERVIEW_VARIANTS = {"history": "history on (`.statedeck/` beside the deck, as `
                      "none": "`--data none` (control)"}
 
 
-def overview_markdown(result, first):
+def overview_markdown(first):
     """The full run's rows; the first screen's rows as medians over the rounds of both variants,
     with their ratio."""
-    def first_median(variant, key):
-        return median([r.get(key) for r in first[variant]])
-
     rows = [f"| metric | 10,000 panels, {OVERVIEW_VARIANTS['history']} | {OVERVIEW_VARIANTS['none']} "
             "| history ÷ control | target |", "| --- | ---: | ---: | ---: | --- |"]
     for label, key, target in OVERVIEW_ROWS:
+        on = overview_median(first["history"], key)
         if key.startswith("first_screen"):
-            on, off = first_median("history", key), first_median("none", key)
+            off = overview_median(first["none"], key)
             ratio = f"{on / off:.2f}×" if on is not None and off else "—"
             rows.append(f"| {label} | {fmt('{:.1f}', on)} | {fmt('{:.1f}', off)} | {ratio} | {target} |")
         else:
-            rows.append(f"| {label} | {fmt('{:.1f}', result.get(key))} | — | — | {target} |")
-    pairs = [f"{fmt('{:.0f}', on.get('first_screen_ms'))} / {fmt('{:.0f}', off.get('first_screen_ms'))}"
-             for on, off in zip(first["history"], first["none"])]
+            rows.append(f"| {label} | {fmt('{:.1f}', on)} | — | — | {target} |")
     return "\n".join([
         f"First screen: the median of {len(first['history'])} round(s) of each, in turn on fresh servers "
-        "(history on / control, ms, in order): " + ", ".join(pairs) + ". The rows without a control are the "
-        "first round with history, which measured everything.", "", *rows])
+        "(history on / control, ms, in order): " + first_screens(first) + ". The rows without a control are "
+        "the first round with history, which measured everything.", "", *rows])
+
+
+def overview_comparison_markdown(first, measured):
+    """Every row a median over the build's rounds with history on, every one of which measured
+    everything; then the control's first screen."""
+    mine, theirs = first["this build"], first["baseline"]
+    rows = [(label, "{:.1f}", overview_median(mine["history"], key), overview_median(theirs["history"], key), target)
+            for label, key, target in OVERVIEW_ROWS]
+    rows.append((f"first screen of cards, {OVERVIEW_VARIANTS['none']} (ms)", "{:.1f}",
+                 overview_median(mine["none"], "first_screen_ms"),
+                 overview_median(theirs["none"], "first_screen_ms"), "—"))
+    return "\n".join([
+        f"10,000 panels, {OVERVIEW_VARIANTS['history']}, and the first screen also with "
+        f"{OVERVIEW_VARIANTS['none']}: {len(mine['history'])} round(s), the two builds in turn, each round "
+        "on fresh servers with history on (measuring everything), then with the control (the first "
+        "screen alone); medians over the rounds." + builds_text(measured) + " First screens (history "
+        f"on / control, ms, in order): this build {first_screens(mine)}; baseline {first_screens(theirs)}.",
+        "", *beside_baseline(" target |", rows)])
+
+
+def overview_median(runs, key):
+    return median([run.get(key) for run in runs])
+
+
+def first_screens(first):
+    """Each round's first screen with history on and with the control, in order."""
+    return ", ".join(f"{fmt('{:.0f}', on.get('first_screen_ms'))} / {fmt('{:.0f}', off.get('first_screen_ms'))}"
+                     for on, off in zip(first["history"], first["none"]))
 
 
 def wait_until_loaded(base, timeout=120):
@@ -1170,23 +1294,47 @@ BROWSER_ROWS = [
 
 
 def browser_markdown(results, args, seconds):
-    modes = sorted({r["mode"] for r in results})
-    lines = [f"{args.panels} panels, {args.browser_rate} state changes per second for {seconds} s "
-             f"(debug API, round robin over the panels), headless Chromium; measured by "
-             f"{', '.join(modes)}. Medians over {len(results)} run(s).", "",
+    lines = [browser_intro(args, seconds, ", ".join(sorted({r["mode"] for r in results}))) +
+             f" Medians over {len(results)} run(s).", "",
              "| metric | median | runs |", "| --- | --- | --- |"]
     for label, key, template in BROWSER_ROWS:
-        values = [r.get(key) for r in results]
-        if key == "trend":
-            cells = [f"{r['first_window_p50_ms']:.1f} → {r['last_window_p50_ms']:.1f}"
-                     for r in results]
-            lines.append(f"| {label} | — | {', '.join(cells)} |")
-            continue
-        lines.append(f"| {label} | {fmt(template, median(values))} | "
-                     + ", ".join(fmt(template, v) for v in values) + " |")
-    keeps = ", ".join("yes" if r["keeps_up"] else "no" for r in results)
-    lines.append(f"| keeps up (no growing backlog) | — | {keeps} |")
+        middle, runs = browser_runs(results, key, template)
+        lines.append(f"| {label} | {'—' if key == 'trend' else fmt(template, middle)} | {runs} |")
+    lines.append(f"| keeps up (no growing backlog) | — | {keeps_up(results)} |")
     return "\n".join(lines)
+
+
+def browser_comparison_markdown(results, measured, args, seconds):
+    mine, theirs = results["this build"], results["baseline"]
+    each = {name: ", ".join(sorted({r["mode"] for r in runs})) for name, runs in results.items()}
+    modes = each["this build"] if len(set(each.values())) == 1 else "; ".join(f"{n}: {m}" for n, m in each.items())
+    rows = []
+    for label, key, template in BROWSER_ROWS:
+        (my_median, my_runs), (their_median, their_runs) = (browser_runs(mine, key, template),
+                                                            browser_runs(theirs, key, template))
+        rows.append((label, None if key == "trend" else template, my_median, their_median, my_runs, their_runs))
+    rows.append(("keeps up (no growing backlog)", None, None, None, keeps_up(mine), keeps_up(theirs)))
+    return "\n".join([
+        browser_intro(args, seconds, modes) + f" Medians over {len(mine)} run(s) of each, the two in turn, "
+        "each run on a fresh server." + builds_text(measured), "",
+        *beside_baseline(" this build's runs | the baseline's runs |", rows)])
+
+
+def browser_intro(args, seconds, modes):
+    return (f"{args.panels} panels, {args.browser_rate} state changes per second for {seconds} s "
+            f"(debug API, round robin over the panels), headless Chromium; measured by {modes}.")
+
+
+def browser_runs(results, key, template):
+    """A row's median over the runs (None for the trend) and its value in each run."""
+    if key == "trend":
+        return None, ", ".join(f"{r['first_window_p50_ms']:.1f} → {r['last_window_p50_ms']:.1f}" for r in results)
+    values = [r.get(key) for r in results]
+    return median(values), ", ".join(fmt(template, v) for v in values)
+
+
+def keeps_up(results):
+    return ", ".join("yes" if r["keeps_up"] else "no" for r in results)
 
 
 # --------------------------------------------------------------------------- report
@@ -1288,8 +1436,13 @@ def parse_args(argv):
     p.add_argument("--statedeck", help="the statedeck binary (default: build in .build-bench)")
     p.add_argument("--skip-statedeck", action="store_true", help="measure the peers only")
     p.add_argument("--baseline-bin", metavar="PATH",
-                   help="reads: a second statedeck binary (another branch's release build) measured the "
-                        "same way in the same run, the two in turn")
+                   help="reads, overview, browser: a second statedeck binary (another checkout's release "
+                        "build) measured the same way in the same run, this build and it in turn round by "
+                        "round; the tables show both and this build ÷ baseline. It serves the page of the "
+                        "checkout it was built in: the Public/ found walking up from PATH")
+    p.add_argument("--baseline-public", metavar="DIR",
+                   help="the page folder the baseline serves, when it lies under no checkout's Public/ "
+                        "(a copied binary)")
     p.add_argument("--no-build", action="store_true", help="use .build-bench as it is")
     p.add_argument("--no-install", action="store_true", help="install no Debian package")
     p.add_argument("--no-write", action="store_true", help="print results, leave BENCHMARKS.md")
@@ -1306,6 +1459,11 @@ def parse_args(argv):
         args.many_n = "1000,10000" if args.quick else "1000,3000,10000"
     if args.many_seconds is None:
         args.many_seconds = 15 if args.quick else 60
+    # Relative to where run.py was started, not to the repository, which main() moves to; links
+    # kept, so that the report names a binary as it was given.
+    for name in ("statedeck", "baseline_bin", "baseline_public"):
+        if getattr(args, name):
+            setattr(args, name, Path(os.path.abspath(getattr(args, name))))
     return args
 
 
@@ -1328,7 +1486,8 @@ def main(argv):
         ensure_packages(args)
         build_tools()
         statedeck = statedeck_binary(args)
-        info = machine_info(args, statedeck)
+        measured = builds(args, statedeck) if statedeck else []   # a wrong baseline fails here, not an hour in
+        info = machine_info(args, statedeck, measured[1:])
         for name in [b for b in BENCHMARKS if b in args.only]:
             log(f"=== {name} ===")
             sections[name] = BENCHMARKS[name](args, statedeck, report)
