@@ -23,19 +23,15 @@ const INTERACTIVE = "button, a, input, select, textarea, summary, details, label
  *   onDialogOpen: (dialog: HTMLDialogElement) => void, onDialogClose: () => void}} opts
  */
 export function installDebug(opts) {
-  const { api, store } = opts;
+  const { store } = opts;
   /** @type {string | null} */
   let panelId = null;
   /** @type {HTMLElement | null} */
   let opener = null;
 
   const d = createDebugDialog(store.settings?.errorKinds ?? [], (forceButton, b) => {
-    if (!panelId) return;
     const id = panelId;
-    void whileBusy(forceButton, async () => {
-      const res = await api.debugState(id, b);
-      if (res) d.status.textContent = `Sent ${describe(d, b)} to ${store.panel(id)?.title ?? id}.`;
-    });
+    if (id) void whileBusy(forceButton, () => send(opts, d, id, b));
   });
   const { dialog, panelSelect } = d;
 
@@ -102,12 +98,33 @@ export function installDebug(opts) {
       stopTripleClick();
       if (dialog.open) dialog.close();
       opts.onDialogClose();
-      dialog.remove();
-      bar.remove();
-      for (const b of document.querySelectorAll("[data-testid='panel-debug']")) b.remove();
-      delete document.body.dataset.debug;
+      removeFromPage(dialog, bar);
     },
   };
+}
+
+/**
+ * Takes the dialog, the header's bar, the panels' buttons and the body's mark off the page.
+ * @param {HTMLDialogElement} dialog
+ * @param {HTMLElement} bar
+ */
+function removeFromPage(dialog, bar) {
+  dialog.remove();
+  bar.remove();
+  for (const b of document.querySelectorAll("[data-testid='panel-debug']")) b.remove();
+  delete document.body.dataset.debug;
+}
+
+/**
+ * Sends a body forcing a panel's state, and says so in the status line once the server took it.
+ * @param {{api: Api, store: Store}} opts
+ * @param {import('./debug-dialog.js').DebugDialog} d
+ * @param {string} id
+ * @param {import('./debug-dialog.js').DebugBody} b
+ */
+async function send({ api, store }, d, id, b) {
+  const res = await api.debugState(id, b);
+  if (res) d.status.textContent = `Sent ${describe(d, b)} to ${store.panel(id)?.title ?? id}.`;
 }
 
 /**
