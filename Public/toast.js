@@ -37,13 +37,12 @@ export function createToaster(opts) {
   const slot = /** @type {HTMLElement} */ (host.querySelector(".toast-slot"));
   /** @type {Shown} */
   const shown = { current: null, el: null, timer: undefined, remaining: null, startedAt: 0, pauses: new Set(), returnFocus: null };
+  const dismiss = () => dismissShown(shown);
   const arm = () => armTimer(shown, dismiss);
   /** @param {string} reason */
   const pause = (reason) => pauseTimer(shown, reason);
   /** @param {string} reason */
-  const resume = (reason) => {
-    if (shown.pauses.delete(reason) && !shown.pauses.size) arm();
-  };
+  const resume = (reason) => resumeTimer(shown, reason, dismiss);
   /**
    * @param {string} text
    * @param {boolean} urgent
@@ -59,7 +58,7 @@ export function createToaster(opts) {
   function show(toast) {
     if (!toast || typeof toast.message !== "string") return;
     const hadFocus = shown.el?.contains(document.activeElement) ?? false;
-    removeElement(false);
+    removeElement(shown, false);
     shown.current = toast;
     const { node, duration } = toastElement(toast, {
       action: () => {
@@ -82,24 +81,6 @@ export function createToaster(opts) {
     announce(toast.message, toast.style === "error");
   }
 
-  /** @param {boolean} [giveBackFocus] */
-  function removeElement(giveBackFocus = true) {
-    clearTimeout(shown.timer);
-    if (shown.el) {
-      const hadFocus = shown.el.contains(document.activeElement);
-      shown.el.remove();
-      if (giveBackFocus && hadFocus && shown.returnFocus?.isConnected) shown.returnFocus.focus({ preventScroll: true });
-    }
-    shown.el = null;
-  }
-
-  function dismiss() {
-    removeElement();
-    shown.current = null;
-    shown.pauses.delete("hover");
-    shown.pauses.delete("focus");
-  }
-
   document.addEventListener("visibilitychange", () => {
     if (document.hidden) pause("hidden");
     else resume("hidden");
@@ -114,21 +95,8 @@ export function createToaster(opts) {
     show,
     dismiss,
     announce,
-    /**
-     * Moves the host (toasts and live regions) into `container` and re-shows it on top. A modal
-     * dialog makes everything outside it inert, so while one is open the host lives inside it
-     * (feedback stays attached to what the person is looking at); afterwards it goes back to <body>.
-     * @param {HTMLElement} container
-     */
-    hostIn(container) {
-      if (host.parentElement !== container) container.appendChild(host);
-      try {
-        if (host.matches(":popover-open")) host.hidePopover();
-      } catch {
-        /* popover unsupported */
-      }
-      showHost(host);
-    },
+    /** @param {HTMLElement} container */
+    hostIn: (container) => moveHost(host, container),
     get current() {
       return shown.current;
     },
@@ -142,6 +110,47 @@ function showHost(host) {
   } catch {
     /* popover unsupported: the host is a plain fixed layer */
   }
+}
+
+/**
+ * Moves the host (toasts and live regions) into `container` and re-shows it on top. A modal dialog
+ * makes everything outside it inert, so while one is open the host lives inside it (feedback stays
+ * attached to what the person is looking at); afterwards it goes back to <body>.
+ * @param {PopoverElement} host
+ * @param {HTMLElement} container
+ */
+function moveHost(host, container) {
+  if (host.parentElement !== container) container.appendChild(host);
+  try {
+    if (host.matches(":popover-open")) host.hidePopover();
+  } catch {
+    /* popover unsupported */
+  }
+  showHost(host);
+}
+
+/**
+ * Takes the shown toast's element off the page, giving focus back to where it came from if it had it
+ * and `giveBackFocus` says so.
+ * @param {Shown} shown
+ * @param {boolean} [giveBackFocus]
+ */
+function removeElement(shown, giveBackFocus = true) {
+  clearTimeout(shown.timer);
+  if (shown.el) {
+    const hadFocus = shown.el.contains(document.activeElement);
+    shown.el.remove();
+    if (giveBackFocus && hadFocus && shown.returnFocus?.isConnected) shown.returnFocus.focus({ preventScroll: true });
+  }
+  shown.el = null;
+}
+
+/** @param {Shown} shown */
+function dismissShown(shown) {
+  removeElement(shown);
+  shown.current = null;
+  shown.pauses.delete("hover");
+  shown.pauses.delete("focus");
 }
 
 /**
@@ -170,6 +179,17 @@ function pauseTimer(shown, reason) {
   }
   shown.pauses.add(reason);
   shown.el?.classList.add("is-paused");
+}
+
+/**
+ * Ends a reason to pause the shown toast's timer, arming it when it was the last.
+ * @param {Shown} shown
+ * @param {string} reason
+ * @param {() => void} onEnd
+ */
+function resumeTimer(shown, reason, onEnd) {
+  if (!shown.pauses.delete(reason) || shown.pauses.size) return;
+  armTimer(shown, onEnd);
 }
 
 /**
