@@ -206,22 +206,29 @@ function snapshotOf(held) {
   return { title, debug, settings: settings ?? undefined, groups, lastEventId: lastEventId ?? 0, panels: order.map((id) => /** @type {PanelState} */ (panels.get(id))), toast: null, notice };
 }
 
-export function createStore() {
-  const held = nothingHeld();
+/** Who hears a store's changes. */
+function createListeners() {
   /** @type {Set<(c: Change) => void>} */
   const listeners = new Set();
-
-  /** @param {Change} change */
-  function emit(change) {
-    for (const l of listeners) l(change);
-  }
-
-  const store = {
+  return {
+    /** @param {Change} change */
+    emit(change) {
+      for (const l of listeners) l(change);
+    },
     /** @param {(c: Change) => void} listener @returns {() => void} */
     subscribe(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
+  };
+}
+
+export function createStore() {
+  const held = nothingHeld();
+  const { emit, subscribe } = createListeners();
+
+  const store = {
+    subscribe,
 
     /**
      * Replaces everything with a state document.
