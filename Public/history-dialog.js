@@ -1,7 +1,7 @@
 // @ts-check
 // The history view's dialog, built once: the range controls, the chart (timeline, health now, up
 // ratios) and the list of stored changes with its "Older" button; and one stored change drawn as an
-// item of that list. history.js decides what they show.
+// item of that list. history.js and history-load.js decide what they show.
 import { config } from "./config.js";
 import { h, icon, button, trapFocus } from "./dom.js";
 import { createTimeline } from "./timeline.js";
