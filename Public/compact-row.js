@@ -31,11 +31,16 @@ export function rowSummary(s) {
 }
 
 /**
- * @param {string} panelId
- * @param {{actions: PanelActions, settings: () => import('./types.js').HistorySettings | null | undefined,
- *   onToggle: (panelId: string) => void}} opts onToggle: the line's button asks to open or close the card
+ * @typedef {{actions: PanelActions, settings: () => import('./types.js').HistorySettings | null | undefined,
+ *   onToggle: (panelId: string) => void}} RowOptions onToggle: the line's button asks to open or close the card
  */
-export function createCompactRow(panelId, opts) {
+
+/**
+ * The line's elements and the place of the card under it, built once.
+ * @param {string} panelId
+ * @param {RowOptions} opts
+ */
+function rowElements(panelId, opts) {
   const cardId = `row-card-${panelId}`;
   const title = h("span", { class: "row-title", data: { testid: "row-title" } });
   const summary = h("span", { class: "row-summary", data: { testid: "row-summary" } });
@@ -81,6 +86,39 @@ export function createCompactRow(panelId, opts) {
     line,
     cardSlot,
   );
+  return { el, title, summary, pinned, locations, toggle, cardSlot, timeline };
+}
+
+/**
+ * Draws a state in the line (not its toggle's label nor its strip).
+ * @param {ReturnType<typeof rowElements>} row
+ * @param {PanelState} s
+ */
+function drawLine(row, s) {
+  const { el, title, summary, pinned, locations } = row;
+  const health = healthOf(s);
+  el.dataset.health = health;
+  el.dataset.phase = s.phase;
+  el.dataset.loading = String(Boolean(s.isLoading));
+  if (title.textContent !== s.title) title.textContent = s.title;
+  const text = rowSummary(s);
+  if (summary.textContent !== text) summary.textContent = text;
+  summary.title = text;
+  pinned.hidden = !s.debugPinned;
+  const where = s.locations?.length ? s.locationsSummary ?? "" : "";
+  if (locations.textContent !== where) locations.textContent = where;
+  locations.dataset.disagree = String(locationsDisagree(s));
+  // The group's name says the state too, so a screen reader hears it from the line alone.
+  el.setAttribute("aria-label", `${s.title}: ${HEALTH_LABEL[health]}${text ? `, ${text}` : ""}${where ? `; ${where}` : ""}`);
+}
+
+/**
+ * @param {string} panelId
+ * @param {RowOptions} opts
+ */
+export function createCompactRow(panelId, opts) {
+  const row = rowElements(panelId, opts);
+  const { el, toggle, cardSlot, timeline } = row;
   /** @type {PanelState | null} */
   let current = null;
 
@@ -95,20 +133,7 @@ export function createCompactRow(panelId, opts) {
     /** @param {PanelState} s */
     update(s) {
       current = s;
-      const health = healthOf(s);
-      el.dataset.health = health;
-      el.dataset.phase = s.phase;
-      el.dataset.loading = String(Boolean(s.isLoading));
-      if (title.textContent !== s.title) title.textContent = s.title;
-      const text = rowSummary(s);
-      if (summary.textContent !== text) summary.textContent = text;
-      summary.title = text;
-      pinned.hidden = !s.debugPinned;
-      const where = s.locations?.length ? s.locationsSummary ?? "" : "";
-      if (locations.textContent !== where) locations.textContent = where;
-      locations.dataset.disagree = String(locationsDisagree(s));
-      // The group's name says the state too, so a screen reader hears it from the line alone.
-      el.setAttribute("aria-label", `${s.title}: ${HEALTH_LABEL[health]}${text ? `, ${text}` : ""}${where ? `; ${where}` : ""}`);
+      drawLine(row, s);
       labelToggle();
       timeline.update(s);
     },

@@ -21,28 +21,16 @@ export function createDesktopNotifications(opts) {
   let wanted = readWanted();
   /** The newest event id heard: a resumed stream may send an event again. */
   let lastHeard = 0;
-
-  const label = h("span", { class: "btn-label", text: "Desktop notifications" });
-  const state = h("span", { class: "notify-state", attrs: { "aria-hidden": "true" } });
-  const blockedNote = h("span", {
-    class: "sr-only",
-    attrs: { id: "desktop-notifications-note" },
-    text: "Blocked in this browser's settings for this site.",
-  });
-  const toggle = h(
-    "button",
-    {
-      class: ["btn", "btn-small", "btn-ghost", "notify-toggle"],
-      attrs: { type: "button", "aria-pressed": "false" },
-      data: { testid: "desktop-notifications" },
-      // Busy while the browser asks: a second click does not ask again.
-      on: { click: (ev) => void whileBusy(/** @type {HTMLButtonElement} */ (ev.currentTarget), onClick) },
-    },
-    icon("bell-off"),
-    label,
-    state,
-  );
-  opts.host.prepend(toggle, blockedNote);
+  const isOn = () => supported && wanted && Notification.permission === "granted";
+  /** @param {boolean} value */
+  const setWanted = (value) => {
+    wanted = value;
+    storeWanted(value);
+  };
+  // Busy while the browser asks: a second click does not ask again.
+  const parts = toggleElements((ev) => void whileBusy(/** @type {HTMLButtonElement} */ (ev.currentTarget), onClick));
+  const render = () => drawToggle(parts, supported, isOn());
+  opts.host.prepend(parts.toggle, parts.blockedNote);
   render();
   // The permission may have changed in the browser's site settings meanwhile.
   document.addEventListener("visibilitychange", () => {
@@ -63,42 +51,6 @@ export function createDesktopNotifications(opts) {
     render();
   }
 
-  function isOn() {
-    return supported && wanted && Notification.permission === "granted";
-  }
-
-  function render() {
-    const on = isOn();
-    const blocked = supported && Notification.permission === "denied";
-    const shown = !supported ? "unavailable" : blocked ? "blocked" : on ? "on" : "off";
-    toggle.dataset.state = shown;
-    toggle.setAttribute("aria-pressed", String(on));
-    toggle.toggleAttribute("disabled", !supported);
-    toggle.title = !supported
-      ? "This browser offers no desktop notifications here"
-      : blocked
-        ? "Notifications are blocked in this browser's settings for this site"
-        : on
-          ? "Outages are shown as desktop notifications while this page is hidden"
-          : "Show outages as desktop notifications while this page is hidden";
-    if (blocked) toggle.setAttribute("aria-describedby", blockedNote.id);
-    else toggle.removeAttribute("aria-describedby");
-    state.textContent = shown;
-    const svg = toggle.querySelector("svg");
-    if (svg) svg.replaceWith(icon(on ? "bell" : "bell-off"));
-  }
-
-  /** @param {boolean} value */
-  function setWanted(value) {
-    wanted = value;
-    try {
-      if (value) localStorage.setItem(config.desktopNotificationsKey, "on");
-      else localStorage.removeItem(config.desktopNotificationsKey);
-    } catch {
-      /* storage refused (private mode): the choice lasts as long as the page */
-    }
-  }
-
   return {
     /**
      * Shows `notification` as a desktop notification when they are on and the page is hidden.
@@ -113,18 +65,91 @@ export function createDesktopNotifications(opts) {
         lastHeard = eventId;
       }
       if (!isOn() || !document.hidden) return;
-      const shown = new Notification(notification.message, {
-        tag: notification.panel,
-        body: notification.error?.message ?? "",
-      });
-      const panel = notification.panel;
-      shown.addEventListener("click", () => {
-        window.focus();
-        shown.close();
-        opts.onOpenPanel(panel);
-      });
+      notify(notification, opts.onOpenPanel);
     },
   };
+}
+
+/**
+ * The header's toggle and the note its description points to while notifications are blocked.
+ * @param {(ev: Event) => void} onClick
+ */
+function toggleElements(onClick) {
+  const label = h("span", { class: "btn-label", text: "Desktop notifications" });
+  const state = h("span", { class: "notify-state", attrs: { "aria-hidden": "true" } });
+  const blockedNote = h("span", {
+    class: "sr-only",
+    attrs: { id: "desktop-notifications-note" },
+    text: "Blocked in this browser's settings for this site.",
+  });
+  const toggle = h(
+    "button",
+    {
+      class: ["btn", "btn-small", "btn-ghost", "notify-toggle"],
+      attrs: { type: "button", "aria-pressed": "false" },
+      data: { testid: "desktop-notifications" },
+      on: { click: onClick },
+    },
+    icon("bell-off"),
+    label,
+    state,
+  );
+  return { toggle, state, blockedNote };
+}
+
+/**
+ * Draws in the toggle whether notifications are on, off, blocked or unavailable.
+ * @param {ReturnType<typeof toggleElements>} parts
+ * @param {boolean} supported
+ * @param {boolean} on
+ */
+function drawToggle({ toggle, state, blockedNote }, supported, on) {
+  const blocked = supported && Notification.permission === "denied";
+  const shown = !supported ? "unavailable" : blocked ? "blocked" : on ? "on" : "off";
+  toggle.dataset.state = shown;
+  toggle.setAttribute("aria-pressed", String(on));
+  toggle.toggleAttribute("disabled", !supported);
+  toggle.title = !supported
+    ? "This browser offers no desktop notifications here"
+    : blocked
+      ? "Notifications are blocked in this browser's settings for this site"
+      : on
+        ? "Outages are shown as desktop notifications while this page is hidden"
+        : "Show outages as desktop notifications while this page is hidden";
+  if (blocked) toggle.setAttribute("aria-describedby", blockedNote.id);
+  else toggle.removeAttribute("aria-describedby");
+  state.textContent = shown;
+  const svg = toggle.querySelector("svg");
+  if (svg) svg.replaceWith(icon(on ? "bell" : "bell-off"));
+}
+
+/**
+ * Shows a notification, in place of the panel's previous one; its click brings the window forward
+ * on the panel.
+ * @param {DeckNotification} notification
+ * @param {(id: string) => void} onOpenPanel
+ */
+function notify(notification, onOpenPanel) {
+  const shown = new Notification(notification.message, {
+    tag: notification.panel,
+    body: notification.error?.message ?? "",
+  });
+  const panel = notification.panel;
+  shown.addEventListener("click", () => {
+    window.focus();
+    shown.close();
+    onOpenPanel(panel);
+  });
+}
+
+/** @param {boolean} value */
+function storeWanted(value) {
+  try {
+    if (value) localStorage.setItem(config.desktopNotificationsKey, "on");
+    else localStorage.removeItem(config.desktopNotificationsKey);
+  } catch {
+    /* storage refused (private mode): the choice lasts as long as the page */
+  }
 }
 
 function readWanted() {

@@ -82,54 +82,103 @@ export function searchTerms(q) {
   return q.toLowerCase().split(/\s+/).filter(Boolean);
 }
 
-export function createOverviewModel() {
-  /** @type {Map<string, Entry>} */
-  const entries = new Map();
-  /** @type {string[]} declared order */
-  let order = [];
-  /** @type {Group[]} */
-  let groups = [];
-  /** @type {Map<string, Group>} */
-  let groupById = new Map();
-  let counts = zeroCounts();
-  /** Each group's counts ("" for the panels in none), kept as changes come, like the deck's. */
-  /** @type {Map<string, Counts>} */
-  const groupCounts = new Map();
+/**
+ * What the model holds.
+ * @typedef {object} OverviewData
+ * @property {Map<string, Entry>} entries by panel id
+ * @property {string[]} order the panels' ids, declared order
+ * @property {Group[]} groups
+ * @property {Map<string, Group>} groupById
+ * @property {Counts} counts the deck's
+ * @property {Map<string, Counts>} groupCounts each group's ("" for the panels in none), kept as
+ *   changes come, like the deck's
+ */
 
-  /** @param {Entry} e @param {number} sign */
-  function count(e, sign) {
-    const key = e.group ?? "";
-    let inGroup = groupCounts.get(key);
-    if (!inGroup) groupCounts.set(key, (inGroup = zeroCounts()));
-    for (const c of [counts, inGroup]) {
-      c[e.health] += sign;
-      if (e.pinned) c.pinned += sign;
+/**
+ * Adds a panel's entry to the deck's and its group's counts (sign 1), or takes it off (sign -1).
+ * @param {OverviewData} data
+ * @param {Entry} e
+ * @param {number} sign
+ */
+function count(data, e, sign) {
+  const key = e.group ?? "";
+  let inGroup = data.groupCounts.get(key);
+  if (!inGroup) data.groupCounts.set(key, (inGroup = zeroCounts()));
+  for (const c of [data.counts, inGroup]) {
+    c[e.health] += sign;
+    if (e.pinned) c.pinned += sign;
+  }
+}
+
+/**
+ * @param {OverviewData} data
+ * @param {Entry} e
+ */
+function searchText(data, e) {
+  if (e.text === null) {
+    const g = e.group ? data.groupById.get(e.group) : null;
+    e.text = `${e.title}\n${e.id}\n${e.group ?? ""}\n${g?.title ?? ""}`.toLowerCase();
+  }
+  return e.text;
+}
+
+/**
+ * @param {PanelState} s
+ * @param {Entry} [before] the panel's entry until now, whose search text is kept when it still holds
+ * @returns {Entry}
+ */
+function entryOf(s, before) {
+  const group = typeof s.group === "string" && s.group ? s.group : null;
+  const title = typeof s.title === "string" ? s.title : s.id;
+  const text = before && before.title === title && before.group === group ? before.text : null;
+  return { id: s.id, title, health: healthOf(s), pinned: Boolean(s.debugPinned), group, text };
+}
+
+/**
+ * The sections a view draws (see the model's sections).
+ * @param {OverviewData} data
+ * @param {View} view
+ * @returns {Section[]}
+ */
+function sectionsOf(data, view) {
+  const terms = searchTerms(view.q);
+  const collapsed = new Set(view.collapsed);
+  /** @type {Map<string, Section>} */
+  const byKey = new Map();
+  /** @param {string} key */
+  const sectionOf = (key) => {
+    let section = byKey.get(key);
+    if (!section) {
+      const group = key ? data.groupById.get(key) ?? { id: key, title: key } : null;
+      section = { key, group, counts: data.groupCounts.get(key) ?? zeroCounts(), collapsed: Boolean(key) && collapsed.has(key), ids: [], matching: 0 };
+      byKey.set(key, section);
+    }
+    return section;
+  };
+  sectionOf("");
+  for (const g of data.groups) sectionOf(g.id);
+  for (const id of data.order) {
+    const e = /** @type {Entry} */ (data.entries.get(id));
+    const section = sectionOf(e.group ?? "");
+    if (view.state && (view.state === "pinned" ? !e.pinned : e.health !== view.state)) continue;
+    if (terms.length && !terms.every((t) => searchText(data, e).includes(t))) continue;
+    section.matching++;
+    if (!section.collapsed || e.health === "failing") section.ids.push(id);
+  }
+  const result = [...byKey.values()].filter((s) => s.matching > 0);
+  if (view.sort === "problems") {
+    for (const s of result) {
+      // Array.prototype.sort is stable: declared order within each health.
+      s.ids.sort((a, b) => RANK[/** @type {Entry} */ (data.entries.get(a)).health] - RANK[/** @type {Entry} */ (data.entries.get(b)).health]);
     }
   }
+  return result;
+}
 
-  /** @param {string} title @param {string} id @param {string | null} group */
-  function textOf(title, id, group) {
-    const g = group ? groupById.get(group) : null;
-    return `${title}\n${id}\n${group ?? ""}\n${g?.title ?? ""}`.toLowerCase();
-  }
-
-  /** @param {Entry} e */
-  function searchText(e) {
-    if (e.text === null) e.text = textOf(e.title, e.id, e.group);
-    return e.text;
-  }
-
-  /**
-   * @param {PanelState} s
-   * @param {Entry} [before] the panel's entry until now, whose search text is kept when it still holds
-   * @returns {Entry}
-   */
-  function entryOf(s, before) {
-    const group = typeof s.group === "string" && s.group ? s.group : null;
-    const title = typeof s.title === "string" ? s.title : s.id;
-    const text = before && before.title === title && before.group === group ? before.text : null;
-    return { id: s.id, title, health: healthOf(s), pinned: Boolean(s.debugPinned), group, text };
-  }
+export function createOverviewModel() {
+  /** @type {OverviewData} */
+  const data = { entries: new Map(), order: [], groups: [], groupById: new Map(), counts: zeroCounts(), groupCounts: new Map() };
+  const { entries, groupCounts } = data;
 
   return {
     /**
@@ -137,8 +186,8 @@ export function createOverviewModel() {
      * @param {Group[] | null | undefined} list
      */
     setGroups(list) {
-      groups = Array.isArray(list) ? list.filter((g) => g && typeof g.id === "string" && g.id) : [];
-      groupById = new Map(groups.map((g) => [g.id, g]));
+      data.groups = Array.isArray(list) ? list.filter((g) => g && typeof g.id === "string" && g.id) : [];
+      data.groupById = new Map(data.groups.map((g) => [g.id, g]));
       for (const e of entries.values()) e.text = null;
     },
 
@@ -149,16 +198,16 @@ export function createOverviewModel() {
      */
     reset(ids, stateOf) {
       entries.clear();
-      counts = zeroCounts();
+      data.counts = zeroCounts();
       groupCounts.clear();
-      order = [];
+      data.order = [];
       for (const id of ids) {
         const s = stateOf(id);
         if (!s) continue;
         const e = entryOf(s);
         entries.set(id, e);
-        order.push(id);
-        count(e, 1);
+        data.order.push(id);
+        count(data, e, 1);
       }
     },
 
@@ -172,10 +221,10 @@ export function createOverviewModel() {
     update(s) {
       const before = entries.get(s.id);
       const e = entryOf(s, before);
-      if (!before) order.push(s.id);
-      else count(before, -1);
+      if (!before) data.order.push(s.id);
+      else count(data, before, -1);
       entries.set(s.id, e);
-      count(e, 1);
+      count(data, e, 1);
       if (!before || before.title !== e.title || before.group !== e.group) return "list";
       return before.health !== e.health || before.pinned !== e.pinned ? "state" : "none";
     },
@@ -190,10 +239,10 @@ export function createOverviewModel() {
     entry: (id) => entries.get(id),
     /** The deck's counts, whatever the view filters. */
     get counts() {
-      return counts;
+      return data.counts;
     },
     get size() {
-      return order.length;
+      return data.order.length;
     },
 
     /**
@@ -202,40 +251,7 @@ export function createOverviewModel() {
      * @param {View} view
      * @returns {Section[]}
      */
-    sections(view) {
-      const terms = searchTerms(view.q);
-      const collapsed = new Set(view.collapsed);
-      /** @type {Map<string, Section>} */
-      const byKey = new Map();
-      /** @param {string} key */
-      const sectionOf = (key) => {
-        let section = byKey.get(key);
-        if (!section) {
-          const group = key ? groupById.get(key) ?? { id: key, title: key } : null;
-          section = { key, group, counts: groupCounts.get(key) ?? zeroCounts(), collapsed: Boolean(key) && collapsed.has(key), ids: [], matching: 0 };
-          byKey.set(key, section);
-        }
-        return section;
-      };
-      sectionOf("");
-      for (const g of groups) sectionOf(g.id);
-      for (const id of order) {
-        const e = /** @type {Entry} */ (entries.get(id));
-        const section = sectionOf(e.group ?? "");
-        if (view.state && (view.state === "pinned" ? !e.pinned : e.health !== view.state)) continue;
-        if (terms.length && !terms.every((t) => searchText(e).includes(t))) continue;
-        section.matching++;
-        if (!section.collapsed || e.health === "failing") section.ids.push(id);
-      }
-      const result = [...byKey.values()].filter((s) => s.matching > 0);
-      if (view.sort === "problems") {
-        for (const s of result) {
-          // Array.prototype.sort is stable: declared order within each health.
-          s.ids.sort((a, b) => RANK[/** @type {Entry} */ (entries.get(a)).health] - RANK[/** @type {Entry} */ (entries.get(b)).health]);
-        }
-      }
-      return result;
-    },
+    sections: (view) => sectionsOf(data, view),
   };
 }
 

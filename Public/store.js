@@ -83,47 +83,152 @@ function withRepeatedFields(next) {
   return next;
 }
 
-export function createStore() {
-  /** @type {Map<string, PanelState>} */
-  const panels = new Map();
-  /** @type {string[]} */
-  let order = [];
-  let title = "";
-  let debug = false;
-  /** @type {PanelGroup[]} */
-  let groups = [];
-  /** @type {Settings | null} */
-  let settings = null;
-  let synced = false;
-  /** @type {number | null} */
-  let lastEventId = null;
-  /** @type {Toast | null} */
-  let toast = null;
-  /** @type {Notice | null} */
-  let notice = null;
-  /** @type {ConnectionState} */
-  let connection = { status: "connecting", attempt: 0, downSince: null, nextRetryAt: null };
+/**
+ * What a store holds.
+ * @typedef {object} Held
+ * @property {Map<string, PanelState>} panels by id
+ * @property {string[]} order the panels' ids in deck order
+ * @property {string} title
+ * @property {boolean} debug
+ * @property {PanelGroup[]} groups
+ * @property {Settings | null} settings
+ * @property {boolean} synced a state document has been applied
+ * @property {number | null} lastEventId
+ * @property {Toast | null} toast
+ * @property {Notice | null} notice
+ * @property {ConnectionState} connection
+ */
+
+/** @returns {Held} */
+function nothingHeld() {
+  return {
+    panels: new Map(),
+    order: [],
+    title: "",
+    debug: false,
+    groups: [],
+    settings: null,
+    synced: false,
+    lastEventId: null,
+    toast: null,
+    notice: null,
+    connection: { status: "connecting", attempt: 0, downSince: null, nextRetryAt: null },
+  };
+}
+
+/** @param {unknown} v */
+function toId(v) {
+  if (v === null || v === undefined || v === "") return null;
+  const n = Number(v);
+  return Number.isFinite(n) ? n : null;
+}
+
+/**
+ * Replaces what is held with a state document (see the store's applySnapshot).
+ * @param {Held} held
+ * @param {StateDocument} doc
+ * @param {{authoritative: boolean, eventId?: number | string | null}} opts
+ * @param {(change: Change) => void} emit
+ * @returns {boolean} whether it was applied
+ */
+function applySnapshot(held, doc, opts, emit) {
+  if (!doc || !Array.isArray(doc.panels)) return false;
+  const docId = toId(doc.lastEventId) ?? toId(opts.eventId);
+  if (!opts.authoritative && held.synced && held.lastEventId !== null && (docId === null || docId < held.lastEventId)) {
+    return false;
+  }
+  const metaChanged = doc.title !== held.title || Boolean(doc.debug) !== held.debug;
+  held.title = typeof doc.title === "string" ? doc.title : "";
+  held.debug = Boolean(doc.debug);
+  if (doc.settings && typeof doc.settings === "object") held.settings = doc.settings;
+  held.groups = Array.isArray(doc.groups) ? doc.groups : [];
+  held.lastEventId = docId ?? held.lastEventId;
+  held.panels.clear();
+  held.order = [];
+  for (const p of doc.panels) {
+    if (!p || typeof p.id !== "string") continue;
+    if (!held.panels.has(p.id)) held.order.push(p.id);
+    held.panels.set(p.id, panelFromCompact(p, held.settings));
+  }
+  held.synced = true;
+  const nextNotice = asNotice(doc.notice);
+  const noticeChanged = JSON.stringify(nextNotice) !== JSON.stringify(held.notice);
+  held.notice = nextNotice;
+  if (metaChanged) emit({ kind: "meta" });
+  emit({ kind: "snapshot" });
+  if (noticeChanged) emit({ kind: "notice" });
+  // The toast in a state document is news only if it differs from the last one heard
+  // (a reconnecting tab must not re-show, and re-arm, the toast it is already showing).
+  if (doc.toast && JSON.stringify(doc.toast) !== JSON.stringify(held.toast)) {
+    held.toast = doc.toast;
+    emit({ kind: "toast", toast: doc.toast });
+  }
+  return true;
+}
+
+/**
+ * Applies a stream event other than a snapshot (see the store's applyEvent).
+ * @param {Held} held
+ * @param {string} type
+ * @param {any} data
+ * @param {number | string | null} eventId
+ * @param {(change: Change) => void} emit
+ */
+function applyChange(held, type, data, eventId, emit) {
+  const id = toId(eventId);
+  if (id !== null && held.lastEventId !== null && id <= held.lastEventId) return;
+  if (type === "panel") {
+    if (!data || typeof data.id !== "string") return;
+    if (id !== null) held.lastEventId = id;
+    const panel = held.panels.get(data.id);
+    if (!panel) held.order.push(data.id);
+    held.panels.set(data.id, panel ? applyPatch(panel, data) : panelFromCompact(data, held.settings));
+    emit({ kind: "panel", id: data.id });
+  } else if (type === "toast") {
+    if (!data || typeof data.message !== "string") return;
+    if (id !== null) held.lastEventId = id;
+    held.toast = data;
+    emit({ kind: "toast", toast: data });
+  } else if (type === "notice") {
+    if (data !== null && !asNotice(data)) return;
+    if (id !== null) held.lastEventId = id;
+    held.notice = asNotice(data);
+    emit({ kind: "notice" });
+  }
+}
+
+/**
+ * @param {Held} held
+ * @returns {StateDocument}
+ */
+function snapshotOf(held) {
+  const { title, debug, settings, groups, lastEventId, panels, order, notice } = held;
+  return { title, debug, settings: settings ?? undefined, groups, lastEventId: lastEventId ?? 0, panels: order.map((id) => /** @type {PanelState} */ (panels.get(id))), toast: null, notice };
+}
+
+/** Who hears a store's changes. */
+function createListeners() {
   /** @type {Set<(c: Change) => void>} */
   const listeners = new Set();
-
-  /** @param {Change} change */
-  function emit(change) {
-    for (const l of listeners) l(change);
-  }
-
-  /** @param {unknown} v */
-  function toId(v) {
-    if (v === null || v === undefined || v === "") return null;
-    const n = Number(v);
-    return Number.isFinite(n) ? n : null;
-  }
-
-  const store = {
+  return {
+    /** @param {Change} change */
+    emit(change) {
+      for (const l of listeners) l(change);
+    },
     /** @param {(c: Change) => void} listener @returns {() => void} */
     subscribe(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
+  };
+}
+
+export function createStore() {
+  const held = nothingHeld();
+  const { emit, subscribe } = createListeners();
+
+  const store = {
+    subscribe,
 
     /**
      * Replaces everything with a state document.
@@ -134,38 +239,7 @@ export function createStore() {
      * @returns {boolean} whether it was applied
      */
     applySnapshot(doc, opts) {
-      if (!doc || !Array.isArray(doc.panels)) return false;
-      const docId = toId(doc.lastEventId) ?? toId(opts.eventId);
-      if (!opts.authoritative && synced && lastEventId !== null && (docId === null || docId < lastEventId)) {
-        return false;
-      }
-      const metaChanged = doc.title !== title || Boolean(doc.debug) !== debug;
-      title = typeof doc.title === "string" ? doc.title : "";
-      debug = Boolean(doc.debug);
-      if (doc.settings && typeof doc.settings === "object") settings = doc.settings;
-      groups = Array.isArray(doc.groups) ? doc.groups : [];
-      lastEventId = docId ?? lastEventId;
-      panels.clear();
-      order = [];
-      for (const p of doc.panels) {
-        if (!p || typeof p.id !== "string") continue;
-        if (!panels.has(p.id)) order.push(p.id);
-        panels.set(p.id, panelFromCompact(p, settings));
-      }
-      synced = true;
-      const nextNotice = asNotice(doc.notice);
-      const noticeChanged = JSON.stringify(nextNotice) !== JSON.stringify(notice);
-      notice = nextNotice;
-      if (metaChanged) emit({ kind: "meta" });
-      emit({ kind: "snapshot" });
-      if (noticeChanged) emit({ kind: "notice" });
-      // The toast in a state document is news only if it differs from the last one heard
-      // (a reconnecting tab must not re-show, and re-arm, the toast it is already showing).
-      if (doc.toast && JSON.stringify(doc.toast) !== JSON.stringify(toast)) {
-        toast = doc.toast;
-        emit({ kind: "toast", toast: doc.toast });
-      }
-      return true;
+      return applySnapshot(held, doc, opts, emit);
     },
 
     /**
@@ -176,77 +250,53 @@ export function createStore() {
      * @param {number | string | null} [eventId]
      */
     applyEvent(type, data, eventId = null) {
-      if (type === "snapshot") {
-        store.applySnapshot(data, { authoritative: true, eventId });
-        return;
-      }
-      const id = toId(eventId);
-      if (id !== null && lastEventId !== null && id <= lastEventId) return;
-      if (type === "panel") {
-        if (!data || typeof data.id !== "string") return;
-        if (id !== null) lastEventId = id;
-        const held = panels.get(data.id);
-        if (!held) order.push(data.id);
-        panels.set(data.id, held ? applyPatch(held, data) : panelFromCompact(data, settings));
-        emit({ kind: "panel", id: data.id });
-      } else if (type === "toast") {
-        if (!data || typeof data.message !== "string") return;
-        if (id !== null) lastEventId = id;
-        toast = data;
-        emit({ kind: "toast", toast: data });
-      } else if (type === "notice") {
-        if (data !== null && !asNotice(data)) return;
-        if (id !== null) lastEventId = id;
-        notice = asNotice(data);
-        emit({ kind: "notice" });
-      }
+      if (type === "snapshot") store.applySnapshot(data, { authoritative: true, eventId });
+      else applyChange(held, type, data, eventId, emit);
     },
 
     /** @param {ConnectionState} next */
     setConnection(next) {
-      connection = next;
+      held.connection = next;
       emit({ kind: "connection" });
     },
 
     /** @returns {StateDocument} the current state as a state document (for a new tab) */
-    toSnapshot() {
-      return { title, debug, settings: settings ?? undefined, groups, lastEventId: lastEventId ?? 0, panels: order.map((id) => /** @type {PanelState} */ (panels.get(id))), toast: null, notice };
-    },
+    toSnapshot: () => snapshotOf(held),
 
     /** @param {string} id */
-    panel: (id) => panels.get(id),
+    panel: (id) => held.panels.get(id),
     get order() {
-      return order.slice();
+      return held.order.slice();
     },
     get title() {
-      return title;
+      return held.title;
     },
     get debug() {
-      return debug;
+      return held.debug;
     },
     /** The deck's groups, in the order of their first panels. */
     get groups() {
-      return groups;
+      return held.groups;
     },
     /** The server's drawing settings, from the newest state document; null before the first. */
     get settings() {
-      return settings;
+      return held.settings;
     },
     get synced() {
-      return synced;
+      return held.synced;
     },
     get lastEventId() {
-      return lastEventId;
+      return held.lastEventId;
     },
     get toast() {
-      return toast;
+      return held.toast;
     },
     /** The deck-level notice, or null. */
     get notice() {
-      return notice;
+      return held.notice;
     },
     get connection() {
-      return connection;
+      return held.connection;
     },
   };
   return store;

@@ -127,6 +127,138 @@ export function backoffDelay(attempt, random = Math.random) {
 }
 
 /**
+ * Treats a stream silent for longer than silenceMs() as dead. When the stream last brought anything
+ * is kept as a time that the timer reads when it fires, rather than the timer being set again at each
+ * of a thousand reads a second.
+ * @param {() => number | null} silenceMs null while not known: no watch
+ * @param {() => void} onSilent
+ */
+function createWatchdog(silenceMs, onSilent) {
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  let timer;
+  let heardAt = 0;
+
+  function arm() {
+    clearTimeout(timer);
+    timer = undefined;
+    heardAt = performance.now();
+    const ms = silenceMs();
+    if (ms !== null) timer = setTimeout(check, ms);
+  }
+
+  function check() {
+    timer = undefined;
+    const ms = silenceMs();
+    if (ms === null) return;
+    const silent = performance.now() - heardAt;
+    if (silent >= ms) onSilent();
+    else timer = setTimeout(check, ms - silent);
+  }
+
+  return {
+    arm,
+    /** The stream brought something. */
+    heard() {
+      if (timer === undefined) arm();
+      else heardAt = performance.now();
+    },
+    stop() {
+      clearTimeout(timer);
+    },
+  };
+}
+
+/**
+ * Asks for the stream; its body, or an error when the server refuses it.
+ * @param {string} url
+ * @param {string | null} resumeFrom the id of the newest event the page has
+ * @param {AbortSignal} signal
+ */
+async function openStream(url, resumeFrom, signal) {
+  /** @type {Record<string, string>} */
+  const headers = { Accept: "text/event-stream" };
+  if (resumeFrom) headers["Last-Event-ID"] = resumeFrom;
+  const res = await fetch(url, { headers, cache: "no-store", signal });
+  const type = res.headers.get("content-type") ?? "";
+  if (!res.ok || !type.startsWith("text/event-stream") || !res.body) {
+    throw new Error(`stream refused: ${res.status} ${type}`);
+  }
+  return res.body;
+}
+
+/**
+ * Reads a body to its end, handing on each chunk as text; false when it stopped early because
+ * `current` said the stream was no longer the one to read.
+ * @param {ReadableStream<Uint8Array>} body
+ * @param {() => boolean} current
+ * @param {(text: string) => void} onText
+ */
+async function readBody(body, current, onText) {
+  // Decoded here rather than through a TextDecoderStream, whose extra stream costs promises on
+  // every one of the many small reads.
+  const decoder = new TextDecoder();
+  const reader = body.getReader();
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) return true;
+    if (!current()) return false;
+    onText(decoder.decode(value, { stream: true }));
+  }
+}
+
+/**
+ * The stream asked for or read now: each connection is a new generation, so that the work of one
+ * replaced or stopped leaves off; its abort controller and its silence watch.
+ * @param {() => number | null} silenceMs
+ */
+function createCurrentStream(silenceMs) {
+  /** @type {AbortController | null} */
+  let controller = null;
+  let generation = 0;
+  const watchdog = createWatchdog(silenceMs, () => controller?.abort(new Error("silent stream")));
+
+  /** Ends the stream being read or asked for, and its watch. */
+  function drop() {
+    watchdog.stop();
+    controller?.abort();
+    controller = null;
+  }
+
+  return {
+    watchdog,
+    /** Aborts the stream before and starts the next generation: its number and abort signal. */
+    next() {
+      controller?.abort();
+      const gen = ++generation;
+      controller = new AbortController();
+      return { gen, signal: controller.signal };
+    },
+    /** @param {number} gen whether that generation is the current one */
+    is: (gen) => gen === generation,
+    drop,
+    /** Drops the stream, and leaves no generation current. */
+    retire() {
+      generation++;
+      drop();
+    },
+  };
+}
+
+/**
+ * When to try again after losing the stream, and the state until then.
+ * @param {ConnectionState} state
+ * @returns {{delay: number, down: Partial<ConnectionState>}}
+ */
+function retryAfterLoss(state) {
+  const attempt = state.attempt + 1;
+  const delay = backoffDelay(attempt);
+  return {
+    delay,
+    down: { status: "down", attempt, downSince: state.downSince ?? Date.now(), nextRetryAt: Date.now() + delay },
+  };
+}
+
+/**
  * Opens and keeps open the event stream.
  * @param {{
  *   url: string,
@@ -134,23 +266,18 @@ export function backoffDelay(attempt, random = Math.random) {
  *   onEvent: (e: StreamEvent) => void,
  *   onStatus: (s: ConnectionState) => void,
  *   silenceMs: () => number | null,
- * }} opts silenceMs: how long a silent stream may stay silent before it is treated as dead; null
- *   while not known (before the first state document names the server's ping interval)
+ * }} opts lastEventId: the newest event the page has applied (the store knows it best), where a
+ *   reconnection resumes from; without one, from the last id this stream saw. silenceMs: how long a
+ *   silent stream may stay silent before it is treated as dead; null while not known (before the
+ *   first state document names the server's ping interval)
  */
 export function createEventStream(opts) {
   /** @type {ConnectionState} */
   let state = { status: "connecting", attempt: 0, downSince: null, nextRetryAt: null };
-  /** @type {AbortController | null} */
-  let controller = null;
   /** @type {ReturnType<typeof setTimeout> | undefined} */
   let retryTimer;
-  /** @type {ReturnType<typeof setTimeout> | undefined} */
-  let watchdog;
-  /** When the stream last brought anything: the watchdog's timer reads it when it fires, rather than
-   * being set again at each of a thousand reads a second. */
-  let heardAt = 0;
+  const current = createCurrentStream(opts.silenceMs);
   let stopped = true;
-  let generation = 0;
   /** @type {string | null} */
   let lastId = null;
 
@@ -160,86 +287,37 @@ export function createEventStream(opts) {
     opts.onStatus(state);
   }
 
-  function armWatchdog() {
-    clearTimeout(watchdog);
-    watchdog = undefined;
-    heardAt = performance.now();
-    const silenceMs = opts.silenceMs();
-    if (silenceMs !== null) watchdog = setTimeout(checkSilence, silenceMs);
-  }
-
-  function checkSilence() {
-    watchdog = undefined;
-    const silenceMs = opts.silenceMs();
-    if (silenceMs === null) return;
-    const silent = performance.now() - heardAt;
-    if (silent >= silenceMs) controller?.abort(new Error("silent stream"));
-    else watchdog = setTimeout(checkSilence, silenceMs - silent);
-  }
-
   async function connect() {
     clearTimeout(retryTimer);
-    controller?.abort();
-    const gen = ++generation;
-    const ctrl = new AbortController();
-    controller = ctrl;
+    const { gen, signal } = current.next();
     setState({ nextRetryAt: null });
-    /** @type {Record<string, string>} */
-    const headers = { Accept: "text/event-stream" };
-    // Resume from the newest event the page has applied (the store knows it best), else from the
-    // last id this stream saw.
     const resumeFrom = opts.lastEventId?.() ?? lastId;
-    if (resumeFrom) headers["Last-Event-ID"] = resumeFrom;
-    armWatchdog();
+    current.watchdog.arm();
     try {
-      const res = await fetch(opts.url, { headers, cache: "no-store", signal: ctrl.signal });
-      const type = res.headers.get("content-type") ?? "";
-      if (!res.ok || !type.startsWith("text/event-stream") || !res.body) {
-        throw new Error(`stream refused: ${res.status} ${type}`);
-      }
-      if (gen !== generation) return;
+      const body = await openStream(opts.url, resumeFrom, signal);
+      if (!current.is(gen)) return;
       setState({ status: "open", downSince: null });
-      const parser = new EventStreamParser(
-        {
-          onEvent: (e) => {
-            lastId = e.lastEventId || lastId;
-            opts.onEvent(e);
-          },
-        },
-        resumeFrom ?? "",
-      );
-      // Decoded here rather than through a TextDecoderStream, whose extra stream costs promises on
-      // every one of the many small reads.
-      const decoder = new TextDecoder();
-      const reader = res.body.getReader();
-      for (;;) {
-        const { value, done } = await reader.read();
-        if (done) break;
-        if (gen !== generation) return;
-        if (watchdog === undefined) armWatchdog();
-        else heardAt = performance.now();
+      const onEvent = (/** @type {StreamEvent} */ e) => {
+        lastId = e.lastEventId || lastId;
+        opts.onEvent(e);
+      };
+      const parser = new EventStreamParser({ onEvent }, resumeFrom ?? "");
+      const ended = await readBody(body, () => current.is(gen), (text) => {
+        current.watchdog.heard();
         if (state.attempt !== 0) setState({ attempt: 0 });
-        parser.feed(decoder.decode(value, { stream: true }));
-      }
-      throw new Error("stream ended");
+        parser.feed(text);
+      });
+      if (ended) throw new Error("stream ended");
     } catch (err) {
-      if (gen !== generation || stopped) return;
+      if (!current.is(gen) || stopped) return;
       lost();
     }
   }
 
   function lost() {
-    clearTimeout(watchdog);
-    controller?.abort();
-    controller = null;
-    const attempt = state.attempt + 1;
-    const delay = backoffDelay(attempt);
-    setState({
-      status: "down",
-      attempt,
-      downSince: state.downSince ?? Date.now(),
-      nextRetryAt: Date.now() + delay,
-    });
+    current.drop();
+    const { delay, down } = retryAfterLoss(state);
+    setState(down);
     retryTimer = setTimeout(connect, delay);
   }
 
@@ -256,11 +334,8 @@ export function createEventStream(opts) {
     },
     stop() {
       stopped = true;
-      generation++;
       clearTimeout(retryTimer);
-      clearTimeout(watchdog);
-      controller?.abort();
-      controller = null;
+      current.retire();
     },
     get state() {
       return state;

@@ -24,83 +24,116 @@ import { config } from "./config.js";
  */
 
 /**
- * @param {{
+ * @typedef {{
  *   onBecomeLeader: () => void,
  *   getSync: () => {snapshot: StateDocument | null, connection: ConnectionState},
  *   onEvent: (type: string, text: string, id: string | null) => void,
  *   onConnection: (c: ConnectionState) => void,
  *   onSync: (snapshot: StateDocument | null, c: ConnectionState) => void,
  *   onReconnectRequest: () => void,
- * }} handlers
+ * }} TabHandlers
  */
-export function createTabs(handlers) {
-  const tabId = Math.random().toString(36).slice(2) + Date.now().toString(36);
-  const channel = "BroadcastChannel" in globalThis ? new BroadcastChannel(config.tabs.channelName) : null;
-  const locks = globalThis.navigator?.locks;
-  let leader = false;
-  /** @type {(() => void) | null} */
-  let resign = null;
-  /** Leader: whether another tab has said hello, so there is someone to relay to. */
-  let heard = false;
-  /** Leader: the events not relayed yet, oldest first. */
-  /** @type {RelayedEvent[]} */
+
+/**
+ * @typedef {object} TabState
+ * @property {string} tabId
+ * @property {boolean} leader
+ * @property {boolean} heard leader: whether another tab has said hello, so there is someone to relay to
+ */
+
+/**
+ * @param {BroadcastChannel | null} channel
+ * @param {RelayMessage} msg
+ */
+function post(channel, msg) {
+  try {
+    channel?.postMessage(msg);
+  } catch {
+    /* a closing channel */
+  }
+}
+
+/**
+ * Answers a message from another tab.
+ * @param {TabState} tab
+ * @param {RelayMessage} msg
+ * @param {TabHandlers} handlers
+ * @param {(msg: RelayMessage) => void} send
+ */
+function hear(tab, msg, handlers, send) {
+  if (!msg || typeof msg !== "object") return;
+  const { leader, tabId } = tab;
+  switch (msg.kind) {
+    case "events":
+      if (!leader) for (const e of msg.events) handlers.onEvent(e.type, e.text, e.id);
+      break;
+    case "conn":
+      if (!leader) handlers.onConnection(msg.connection);
+      break;
+    case "leader":
+      if (!leader) send({ kind: "hello", from: tabId });
+      break;
+    case "hello":
+      if (leader) {
+        tab.heard = true;
+        const { snapshot, connection } = handlers.getSync();
+        if (snapshot) send({ kind: "sync", to: msg.from, snapshot, connection });
+        else send({ kind: "conn", connection });
+      }
+      break;
+    case "sync":
+      if (!leader && msg.to === tabId) handlers.onSync(msg.snapshot, msg.connection);
+      break;
+    case "reconnect":
+      if (leader) handlers.onReconnectRequest();
+      break;
+  }
+}
+
+/**
+ * The leader's events not relayed yet, sent together config.tabs.relayEveryMs after the first.
+ * @param {(msg: RelayMessage) => void} send
+ */
+function createEventBatch(send) {
+  /** @type {RelayedEvent[]} oldest first */
   let pending = [];
   /** @type {ReturnType<typeof setTimeout> | undefined} */
   let relayTimer;
-
   function relayPending() {
     clearTimeout(relayTimer);
     relayTimer = undefined;
     if (!pending.length) return;
-    post({ kind: "events", events: pending });
+    send({ kind: "events", events: pending });
     pending = [];
   }
+  return {
+    /** @param {RelayedEvent} event */
+    add(event) {
+      pending.push(event);
+      relayTimer ??= setTimeout(relayPending, config.tabs.relayEveryMs);
+    },
+    /** Sends the events waiting now. */
+    relayPending,
+  };
+}
 
+/** @param {TabHandlers} handlers */
+export function createTabs(handlers) {
+  const channel = "BroadcastChannel" in globalThis ? new BroadcastChannel(config.tabs.channelName) : null;
+  const locks = globalThis.navigator?.locks;
+  /** @type {TabState} */
+  const tab = { tabId: Math.random().toString(36).slice(2) + Date.now().toString(36), leader: false, heard: false };
+  /** @type {(() => void) | null} */
+  let resign = null;
   /** @param {RelayMessage} msg */
-  function post(msg) {
-    try {
-      channel?.postMessage(msg);
-    } catch {
-      /* a closing channel */
-    }
-  }
+  const send = (msg) => post(channel, msg);
+  const batch = createEventBatch(send);
 
-  if (channel) {
-    channel.addEventListener("message", (ev) => {
-      /** @type {RelayMessage} */
-      const msg = ev.data;
-      if (!msg || typeof msg !== "object") return;
-      switch (msg.kind) {
-        case "events":
-          if (!leader) for (const e of msg.events) handlers.onEvent(e.type, e.text, e.id);
-          break;
-        case "conn":
-          if (!leader) handlers.onConnection(msg.connection);
-          break;
-        case "leader":
-          if (!leader) post({ kind: "hello", from: tabId });
-          break;
-        case "hello":
-          if (leader) {
-            heard = true;
-            const { snapshot, connection } = handlers.getSync();
-            if (snapshot) post({ kind: "sync", to: msg.from, snapshot, connection });
-            else post({ kind: "conn", connection });
-          }
-          break;
-        case "sync":
-          if (!leader && msg.to === tabId) handlers.onSync(msg.snapshot, msg.connection);
-          break;
-        case "reconnect":
-          if (leader) handlers.onReconnectRequest();
-          break;
-      }
-    });
-  }
+  channel?.addEventListener("message", (ev) => hear(tab, ev.data, handlers, send));
 
   function becomeLeader() {
-    leader = true;
-    post({ kind: "leader" });
+    tab.leader = true;
+    send({ kind: "leader" });
     handlers.onBecomeLeader();
   }
 
@@ -114,11 +147,11 @@ export function createTabs(handlers) {
         });
       })
       .catch(() => {
-        if (!leader) becomeLeader();
+        if (!tab.leader) becomeLeader();
       });
     // Ask a leader (if there is one) for the current state.
     queueMicrotask(() => {
-      if (!leader) post({ kind: "hello", from: tabId });
+      if (!tab.leader) send({ kind: "hello", from: tab.tabId });
     });
   } else {
     queueMicrotask(becomeLeader);
@@ -126,7 +159,7 @@ export function createTabs(handlers) {
 
   return {
     get isLeader() {
-      return leader;
+      return tab.leader;
     },
     get shared() {
       return Boolean(channel && locks);
@@ -139,26 +172,25 @@ export function createTabs(handlers) {
      * @param {string | null} id
      */
     relayEvent(type, text, id) {
-      if (!leader || !heard) return;
-      pending.push({ type, text, id });
-      relayTimer ??= setTimeout(relayPending, config.tabs.relayEveryMs);
+      if (!tab.leader || !tab.heard) return;
+      batch.add({ type, text, id });
     },
     /**
      * Leader: relays its connection state, after the events before it.
      * @param {ConnectionState} connection
      */
     relayConnection(connection) {
-      if (!leader) return;
-      relayPending();
-      post({ kind: "conn", connection });
+      if (!tab.leader) return;
+      batch.relayPending();
+      send({ kind: "conn", connection });
     },
     /** Follower: asks the leader to reconnect at once. */
     requestReconnect() {
-      if (!leader) post({ kind: "reconnect" });
+      if (!tab.leader) send({ kind: "reconnect" });
     },
     /** Gives up the lead and the channel (page going away). */
     close() {
-      relayPending();
+      batch.relayPending();
       resign?.();
       channel?.close();
     },
