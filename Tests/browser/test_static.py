@@ -109,6 +109,14 @@ def test_modules_type_check():
     assert res.returncode == 0, res.stdout + res.stderr
 
 
+def test_no_page_function_is_longer_than_a_screen():
+    node = shutil.which("node")
+    assert node, "node not installed: make test installs Debian's node-typescript, which brings it"
+    res = subprocess.run([node, str(HERE.parent.parent / "scripts" / "function-lengths.js")],
+                         capture_output=True, text=True)
+    assert res.returncode == 0, res.stdout + res.stderr
+
+
 def test_what_the_server_decides_has_no_copy_in_the_page():
     """Presentation defaults, error kinds, the ping interval and toast settings come in the state
     document's settings; a copy in Public/ could disagree with the server."""
