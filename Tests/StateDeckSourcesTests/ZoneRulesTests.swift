@@ -103,6 +103,12 @@ struct ZoneRulesTests {
                 + "No such file or directory (no such zone, or the tzdata package is not installed)")
         }
         do {
+            _ = try ZoneRules.named("Europe")
+            Issue.record("Europe loaded")
+        } catch {
+            #expect(error.description == "time zone Europe (/usr/share/zoneinfo/Europe): cannot read: Is a directory")
+        }
+        do {
             _ = try ZoneRules.named("zone1970.tab")
             Issue.record("zone1970.tab loaded")
         } catch {
@@ -153,6 +159,21 @@ struct ZoneRulesTests {
         #expect(paris.latestLocalSeconds(upTo: try Self.second("2026-10-25T01:10:00Z")) == (try local("2026-10-25T02:59:59")),
                 "after the clock is set back, the latest reading shown is from before")
         #expect(paris.latestLocalSeconds(upTo: try Self.second("2026-10-25T02:10:00Z")) == (try local("2026-10-25T03:10:00")))
+    }
+
+    @Test func wallClockTimesBetweenTwoTransitionsHoursApart() {
+        // Two hours ahead for six hours: a gap of two hours, then the same two hours again.
+        let forward = 864_000
+        let back = forward + 6 * 3600
+        let zone = ZoneRules(name: "Test/Zone", transitions: [
+            .init(instant: forward, offsetBefore: 0, offsetAfter: 7200), .init(instant: back, offsetBefore: 7200, offsetAfter: 0),
+        ], initialOffset: 0, rule: nil)
+        #expect(zone.instants(atLocal: forward + 3600) == .skipped(transition: forward))
+        #expect(zone.instants(atLocal: forward + 7200) == .unique(forward))
+        #expect(zone.instants(atLocal: back + 3600) == .repeated(first: back - 3600, second: back + 3600))
+        #expect(zone.instants(atLocal: back + 7200) == .unique(back + 7200))
+        #expect(zone.latestLocalSeconds(upTo: back + 1800) == back + 7199)
+        #expect(zone.latestLocalSeconds(upTo: forward + 1800) == forward + 9000)
     }
 
     @Test func readsPOSIXRules() throws {

@@ -1,6 +1,6 @@
 /// A day of the proleptic Gregorian calendar, and its count of days from 1970-01-01: the
 /// arithmetic the cron schedule and the time zone rules do without a calendar library.
-struct CivilDate: Sendable, Hashable, Comparable {
+struct CivilDate: Sendable, Hashable {
     var year: Int
     /// 1–12.
     var month: Int
@@ -51,10 +51,6 @@ struct CivilDate: Sendable, Hashable, Comparable {
         case 4, 6, 9, 11: 30
         default: 31
         }
-    }
-
-    static func < (lhs: CivilDate, rhs: CivilDate) -> Bool {
-        (lhs.year, lhs.month, lhs.day) < (rhs.year, rhs.month, rhs.day)
     }
 }
 

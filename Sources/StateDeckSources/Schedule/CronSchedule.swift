@@ -20,8 +20,10 @@ public struct CronSchedule: Sendable, Hashable, CustomStringConvertible {
     public struct ParseError: Error, Sendable, Hashable, CustomStringConvertible {
         /// The field at fault; nil when the expression as a whole is (its count of fields, a nickname).
         public var field: Field?
+        /// What is wrong, such as `61 is out of range 0-59`.
         public var problem: String
 
+        /// The field's name and the problem, such as `minute: 61 is out of range 0-59`.
         public var description: String { field.map { "\($0.rawValue): \(problem)" } ?? problem }
     }
 
@@ -76,9 +78,7 @@ public struct CronSchedule: Sendable, Hashable, CustomStringConvertible {
     /// comes within the next ten years (beyond the calendar's range).
     public func next(after instant: Date, in zone: ZoneRules) -> Date? {
         let seconds = instant.timeIntervalSince1970
-        guard seconds.isFinite, abs(seconds) < 1e15 else { return nil }
-        let whole = Int(seconds.rounded(.down))
-        var local = zone.localSeconds(at: whole).flooredDivision(by: 60) * 60
+        var local = zone.localSeconds(at: ZoneRules.second(of: instant)).flooredDivision(by: 60) * 60
         let horizon = local + Self.searchYears * 366 * 86400
         while let match = firstMatch(atOrAfter: local, before: horizon) {
             let firing = Self.firing(atLocal: match, in: zone)
@@ -92,9 +92,7 @@ public struct CronSchedule: Sendable, Hashable, CustomStringConvertible {
     /// The last time the schedule fired at or before `instant`, in `zone`: when a job was last due.
     public func previous(atOrBefore instant: Date, in zone: ZoneRules) -> Date? {
         let seconds = instant.timeIntervalSince1970
-        guard seconds.isFinite, abs(seconds) < 1e15 else { return nil }
-        let whole = Int(seconds.rounded(.down))
-        var local = zone.latestLocalSeconds(upTo: whole).flooredDivision(by: 60) * 60
+        var local = zone.latestLocalSeconds(upTo: ZoneRules.second(of: instant)).flooredDivision(by: 60) * 60
         let horizon = local - Self.searchYears * 366 * 86400
         while let match = lastMatch(atOrBefore: local, after: horizon) {
             let firing = Self.firing(atLocal: match, in: zone)

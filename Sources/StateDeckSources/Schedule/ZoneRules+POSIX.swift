@@ -37,25 +37,31 @@ extension ZoneRules {
 
         /// The first change of offset after `second`.
         func transition(after second: Int) -> Transition? {
-            transitions(around: second).first { $0.instant > second }
+            var first: Transition?
+            forEachTransition(around: second) { transition in
+                if transition.instant > second, transition.instant < first?.instant ?? .max { first = transition }
+            }
+            return first
         }
 
         /// The latest change of offset at or before `second`.
         func transition(atOrBefore second: Int) -> Transition? {
-            transitions(around: second).last { $0.instant <= second }
+            var latest: Transition?
+            forEachTransition(around: second) { transition in
+                if transition.instant <= second, transition.instant > latest?.instant ?? .min { latest = transition }
+            }
+            return latest
         }
 
-        /// The changes of the year of `second` and of the years either side, ascending.
-        private func transitions(around second: Int) -> [Transition] {
-            guard let daylight else { return [] }
+        /// Calls `body` with the changes of the year of `second` and of the years either side.
+        private func forEachTransition(around second: Int, _ body: (Transition) -> Void) {
+            guard let daylight else { return }
             let year = year(at: second)
-            return (year - 1...year + 1).flatMap { year in
+            for year in year - 1...year + 1 {
                 let (start, end) = daylightBounds(in: year, daylight)
-                return [
-                    Transition(instant: start, offsetBefore: standardOffset, offsetAfter: daylight.offset),
-                    Transition(instant: end, offsetBefore: daylight.offset, offsetAfter: standardOffset),
-                ]
-            }.sorted { $0.instant < $1.instant }
+                body(Transition(instant: start, offsetBefore: standardOffset, offsetAfter: daylight.offset))
+                body(Transition(instant: end, offsetBefore: daylight.offset, offsetAfter: standardOffset))
+            }
         }
 
         /// The year on the standard clock at `second`.

@@ -12,8 +12,9 @@ public struct ZoneRules: Sendable, Hashable {
     public struct Transition: Sendable, Hashable {
         /// The first second of the new offset, since 1970 in UTC.
         public var instant: Int
-        /// Seconds east of UTC before and from `instant`.
+        /// Seconds east of UTC before `instant`.
         public var offsetBefore: Int
+        /// Seconds east of UTC from `instant`.
         public var offsetAfter: Int
     }
 
@@ -48,7 +49,13 @@ public struct ZoneRules: Sendable, Hashable {
 
     /// Seconds east of UTC at `instant`.
     public func offset(at instant: Date) -> Int {
-        offset(at: Int(instant.timeIntervalSince1970.rounded(.down)))
+        offset(at: Self.second(of: instant))
+    }
+
+    /// The whole second of `instant` since 1970 in UTC, within ±30 million years.
+    static func second(of instant: Date) -> Int {
+        let seconds = instant.timeIntervalSince1970
+        return seconds.isNaN ? 0 : Int(min(max(seconds, -1e15), 1e15).rounded(.down))
     }
 
     /// Seconds east of UTC at `second` since 1970 in UTC.
@@ -80,34 +87,40 @@ public struct ZoneRules: Sendable, Hashable {
         return rule?.transition(after: second)
     }
 
-    /// Where the wall clock reads `localSeconds`. Assumes no two transitions within two days of
-    /// each other, which holds for every zone since the 1940s.
+    /// Where the wall clock reads `localSeconds`.
     public func instants(atLocal localSeconds: Int) -> WallClockInstants {
-        // Offsets stay within ±26 hours, so the transition that matters lies within a day either side.
+        // Offsets stay within ±26 hours, so every instant that can show this reading lies within
+        // a day and two hours either side, under the offset before or after a transition there.
         let window = 26 * 3600
-        guard let transition = transition(after: localSeconds - window), transition.instant <= localSeconds + window,
-              transition.offsetBefore != transition.offsetAfter
-        else {
-            return .unique(localSeconds - offset(at: localSeconds))
+        var offsets = [offset(at: localSeconds - window)]
+        var second = localSeconds - window
+        while let transition = transition(after: second), transition.instant <= localSeconds + window {
+            offsets.append(transition.offsetAfter)
+            second = transition.instant
         }
-        let before = localSeconds - transition.offsetBefore
-        let after = localSeconds - transition.offsetAfter
-        switch (before < transition.instant, after >= transition.instant) {
-        case (true, true): return .repeated(first: before, second: after)
-        case (true, false): return .unique(before)
-        case (false, true): return .unique(after)
-        case (false, false): return .skipped(transition: transition.instant)
+        let instants = Set(offsets.map { localSeconds - $0 }.filter { self.localSeconds(at: $0) == localSeconds }).sorted()
+        if instants.count >= 2 { return .repeated(first: instants[0], second: instants[1]) }
+        if let instant = instants.first { return .unique(instant) }
+        // In a gap: the transition that jumps over the reading.
+        second = localSeconds - window
+        while let transition = transition(after: second) {
+            if transition.instant + transition.offsetAfter > localSeconds { return .skipped(transition: transition.instant) }
+            second = transition.instant
         }
+        return .unique(localSeconds - offsets[0])
     }
 
     /// The latest wall clock reading shown at any instant at or before `second`: later than the
-    /// reading at `second` within an hour after the clock is set back.
+    /// reading at `second` for a while after the clock is set back.
     public func latestLocalSeconds(upTo second: Int) -> Int {
-        let now = localSeconds(at: second)
-        guard let transition = transition(atOrBefore: second), transition.offsetBefore > transition.offsetAfter else {
-            return now
+        var latest = localSeconds(at: second)
+        var next = second
+        // Only a transition within the last 26 hours can have shown a later reading.
+        while let transition = transition(atOrBefore: next), transition.instant > second - 26 * 3600 {
+            latest = max(latest, transition.instant - 1 + transition.offsetBefore)
+            next = transition.instant - 1
         }
-        return max(now, transition.instant - 1 + transition.offsetBefore)
+        return latest
     }
 
     /// The index of the last table transition at or before `second`; nil before the first.
