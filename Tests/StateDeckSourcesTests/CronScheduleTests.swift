@@ -126,6 +126,9 @@ struct CronScheduleTests {
         let schedule = try CronSchedule(parsing: "0 12 29 2 *")
         #expect(schedule.previous(atOrBefore: try Self.at("2027-06-01T00:00:00Z"), in: .utc) == (try Self.at("2024-02-29T12:00:00Z")))
         #expect(schedule.previous(atOrBefore: try Self.at("2103-06-01T00:00:00Z"), in: .utc) == (try Self.at("2096-02-29T12:00:00Z")))
+        #expect(try Self.firings("0 0 29 2 */7", after: "2026-01-01T00:00:00Z", count: 3)
+            == [Self.at("2032-02-29T00:00:00Z"), Self.at("2060-02-29T00:00:00Z"), Self.at("2088-02-29T00:00:00Z")],
+            "February 29 on a Sunday: every 28 years at best")
         #expect(try Self.firings("0 0 * 2 *", after: "2028-02-28T12:00:00Z", count: 2) == [Self.at("2028-02-29T00:00:00Z"), Self.at("2029-02-01T00:00:00Z")])
     }
 

@@ -13,7 +13,7 @@ import FoundationEssentials
 /// Daylight saving time: a wall clock time that the clock skips when it is set forward fires at
 /// the first instant after the gap (02:30 on the day Europe/Paris moves from 02:00 to 03:00 fires
 /// at 03:00 local time); a wall clock time that repeats when the clock is set back fires once, at
-/// its first occurrence.
+/// its first occurrence, so a schedule every 30 minutes is silent during the hour's second pass.
 public struct CronSchedule: Sendable, Hashable, CustomStringConvertible {
     /// Why an expression was refused: the field at fault and what is wrong, such as
     /// `minute: 61 is out of range 0-59`.
@@ -74,8 +74,8 @@ public struct CronSchedule: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// The first time the schedule fires strictly after `instant`, in `zone`; nil only when none
-    /// comes within the next ten years (beyond the calendar's range).
+    /// The first time the schedule fires strictly after `instant`, in `zone`; nil only near the
+    /// ends of the range of `Date`.
     public func next(after instant: Date, in zone: ZoneRules) -> Date? {
         let seconds = instant.timeIntervalSince1970
         var local = zone.localSeconds(at: ZoneRules.second(of: instant)).flooredDivision(by: 60) * 60
@@ -89,7 +89,8 @@ public struct CronSchedule: Sendable, Hashable, CustomStringConvertible {
         return nil
     }
 
-    /// The last time the schedule fired at or before `instant`, in `zone`: when a job was last due.
+    /// The last time the schedule fired at or before `instant`, in `zone`: when a job was last due;
+    /// nil only near the ends of the range of `Date`.
     public func previous(atOrBefore instant: Date, in zone: ZoneRules) -> Date? {
         let seconds = instant.timeIntervalSince1970
         var local = zone.latestLocalSeconds(upTo: ZoneRules.second(of: instant)).flooredDivision(by: 60) * 60
@@ -102,8 +103,9 @@ public struct CronSchedule: Sendable, Hashable, CustomStringConvertible {
         return nil
     }
 
-    /// How far the search goes: February 29 on a given weekday can take years to come again.
-    private static let searchYears = 10
+    /// How far the search goes: the calendar repeats every 400 years, so a schedule that fires at
+    /// all fires within them (February 29 on a Sunday comes every 28 years or more).
+    private static let searchYears = 400
 
     /// When a wall time fires: its first occurrence, or the end of the gap that skips it.
     private static func firing(atLocal local: Int, in zone: ZoneRules) -> Int {
@@ -112,9 +114,8 @@ public struct CronSchedule: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// Whether the schedule names the day `date`.
+    /// Whether the schedule names the day `date`, in a month it names.
     private func matchesDay(_ date: CivilDate) -> Bool {
-        guard months.contains(date.month) else { return false }
         let dayOfMonth = daysOfMonth.contains(date.day)
         let dayOfWeek = daysOfWeek.contains(date.weekday)
         return daysOfMonth.isWildcard || daysOfWeek.isWildcard ? dayOfMonth && dayOfWeek : dayOfMonth || dayOfWeek

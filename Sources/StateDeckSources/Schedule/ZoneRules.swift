@@ -92,22 +92,21 @@ public struct ZoneRules: Sendable, Hashable {
         // Offsets stay within ±26 hours, so every instant that can show this reading lies within
         // a day and two hours either side, under the offset before or after a transition there.
         let window = 26 * 3600
-        var offsets = [offset(at: localSeconds - window)]
+        var nearby: [Transition] = []
         var second = localSeconds - window
         while let transition = transition(after: second), transition.instant <= localSeconds + window {
-            offsets.append(transition.offsetAfter)
+            nearby.append(transition)
             second = transition.instant
         }
+        let offsets = [offset(at: localSeconds - window)] + nearby.map(\.offsetAfter)
         let instants = Set(offsets.map { localSeconds - $0 }.filter { self.localSeconds(at: $0) == localSeconds }).sorted()
         if instants.count >= 2 { return .repeated(first: instants[0], second: instants[1]) }
         if let instant = instants.first { return .unique(instant) }
         // In a gap: the transition that jumps over the reading.
-        second = localSeconds - window
-        while let transition = transition(after: second) {
-            if transition.instant + transition.offsetAfter > localSeconds { return .skipped(transition: transition.instant) }
-            second = transition.instant
+        guard let gap = nearby.first(where: { $0.instant + $0.offsetAfter > localSeconds }) else {
+            return .unique(localSeconds - offsets[0])
         }
-        return .unique(localSeconds - offsets[0])
+        return .skipped(transition: gap.instant)
     }
 
     /// The latest wall clock reading shown at any instant at or before `second`: later than the
