@@ -240,3 +240,165 @@ extension CronScheduleTests {
         #expect(started.duration(to: .now) < .seconds(5), "fields are jumped over, not minutes counted")
     }
 }
+
+/// Random expressions against a scan of every minute of a window, in UTC: the field jumps find
+/// what counting minutes finds.
+extension CronScheduleTests {
+    /// A generated field: its text and the values it names.
+    struct GeneratedField {
+        var text: String
+        var values: Set<Int>
+        var isWildcard: Bool
+    }
+
+    /// A fixed pseudo-random sequence, so a failure repeats.
+    struct Sequence {
+        var state: UInt64
+        mutating func next(_ range: ClosedRange<Int>) -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return range.lowerBound + Int((state >> 33) % UInt64(range.count))
+        }
+    }
+
+    /// A field over `range`: `*`, `*/k` (over `whole`), `a`, `a-b`, `a-b/k` or `a,b,c`, numbers
+    /// written as `spell` writes them (names now and then).
+    static func generatedField(
+        _ range: ClosedRange<Int>, whole: ClosedRange<Int>? = nil, _ random: inout Sequence, spell: (Int, inout Sequence) -> String
+    ) -> GeneratedField {
+        let whole = whole ?? range
+        let low = random.next(range)
+        let high = random.next(low...range.upperBound)
+        let step = random.next(2...max(2, range.count / 2))
+        switch random.next(0...5) {
+        case 0: return GeneratedField(text: "*", values: Set(whole), isWildcard: true)
+        case 1: return GeneratedField(text: "*/\(step)", values: Set(stride(from: whole.lowerBound, through: whole.upperBound, by: step)), isWildcard: true)
+        case 2: return GeneratedField(text: spell(low, &random), values: [low], isWildcard: false)
+        case 3: return GeneratedField(text: "\(spell(low, &random))-\(spell(high, &random))", values: Set(low...high), isWildcard: false)
+        case 4:
+            return GeneratedField(text: "\(spell(low, &random))-\(spell(high, &random))/\(step)",
+                                  values: Set(stride(from: low, through: high, by: step)), isWildcard: false)
+        default:
+            let values = (0..<3).map { _ in random.next(range) }
+            return GeneratedField(text: values.map { spell($0, &random) }.joined(separator: ","), values: Set(values), isWildcard: false)
+        }
+    }
+
+    @Test func agreesWithAMinuteByMinuteScan() throws {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = try #require(TimeZone(identifier: "UTC"))
+        let months = ["JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "OCT", "NOV", "DEC"]
+        let days = ["sun", "Mon", "TUE", "wed", "Thu", "FRI", "sat"]
+        let number = { (value: Int, _: inout Sequence) in "\(value)" }
+        var random = Sequence(state: 0xC0FFEE)
+        let firstDay = try Self.at("2026-01-01T00:00:00Z").timeIntervalSince1970
+        var firingsFound = 0
+        for _ in 0..<200 {
+            let minute = Self.generatedField(0...59, &random, spell: number)
+            let hour = Self.generatedField(0...23, &random, spell: number)
+            // Up to the 28th, so that every month has the days named.
+            let dayOfMonth = Self.generatedField(1...28, whole: 1...31, &random, spell: number)
+            let month = Self.generatedField(1...12, &random) { value, random in random.next(0...1) == 0 ? "\(value)" : months[value - 1] }
+            let dayOfWeek = Self.generatedField(0...6, &random) { value, random in random.next(0...1) == 0 ? "\(value)" : days[value] }
+            let expression = [minute, hour, dayOfMonth, month, dayOfWeek].map(\.text).joined(separator: " ")
+            let schedule = try CronSchedule(parsing: expression)
+            // Every firing in a window of 75 days, found day by day and minute by minute.
+            let windowStart = firstDay + Double(random.next(0...1500)) * 86400
+            let windowEnd = windowStart + 75 * 86400
+            var firings: [Double] = []
+            for dayStart in stride(from: windowStart, to: windowEnd, by: 86400) {
+                let date = calendar.dateComponents([.day, .month, .weekday], from: Date(timeIntervalSince1970: dayStart))
+                guard month.values.contains(date.month!) else { continue }
+                let byDate = dayOfMonth.values.contains(date.day!)
+                let byWeekday = dayOfWeek.values.contains(date.weekday! - 1)
+                guard dayOfMonth.isWildcard || dayOfWeek.isWildcard ? byDate && byWeekday : byDate || byWeekday else { continue }
+                for minuteOfDay in 0..<1440 where hour.values.contains(minuteOfDay / 60) && minute.values.contains(minuteOfDay % 60) {
+                    firings.append(dayStart + Double(minuteOfDay * 60))
+                }
+            }
+            for _ in 0..<25 {
+                let probe = windowStart + Double(random.next(0...75 * 86400 - 1)) + (random.next(0...1) == 0 ? 0 : 0.5)
+                let probeDate = Date(timeIntervalSince1970: probe)
+                let next = schedule.next(after: probeDate, in: .utc)?.timeIntervalSince1970
+                if let expected = firings.first(where: { $0 > probe }) {
+                    firingsFound += 1
+                    #expect(next == expected, "\(expression) after \(probeDate)")
+                } else {
+                    #expect((next ?? .infinity) >= windowEnd, "\(expression) after \(probeDate)")
+                }
+                let previous = schedule.previous(atOrBefore: probeDate, in: .utc)?.timeIntervalSince1970
+                if let expected = firings.last(where: { $0 <= probe }) {
+                    #expect(previous == expected, "\(expression) at or before \(probeDate)")
+                } else {
+                    #expect((previous ?? -.infinity) < windowStart, "\(expression) at or before \(probeDate)")
+                }
+            }
+        }
+        #expect(firingsFound > 1500, "a fair share of the probes have a firing after them in their window")
+    }
+}
+
+/// Around clock changes, the firings found from the instants' side: each minute whose reading
+/// matches and was never shown before, and each forward jump over a matching reading.
+extension CronScheduleTests {
+    /// Whether `schedule` names the wall clock minute `local` (local seconds), its day read through
+    /// Foundation's calendar (once a day: `days` keeps what was read).
+    static func names(_ schedule: CronSchedule, local: Int, calendar: Calendar, days: inout [Int: DateComponents]) -> Bool {
+        let day = local.flooredDivision(by: 86400)
+        let date = days[day] ?? calendar.dateComponents([.day, .month, .weekday], from: Date(timeIntervalSince1970: Double(day * 86400)))
+        days[day] = date
+        let byDate = schedule.daysOfMonth.contains(date.day!)
+        let byWeekday = schedule.daysOfWeek.contains(date.weekday! - 1)
+        let dayNamed = schedule.daysOfMonth.isWildcard || schedule.daysOfWeek.isWildcard ? byDate && byWeekday : byDate || byWeekday
+        let minuteOfDay = (local - day * 86400) / 60
+        return dayNamed && schedule.months.contains(date.month!) && schedule.hours.contains(minuteOfDay / 60)
+            && schedule.minutes.contains(minuteOfDay % 60)
+    }
+
+    @Test func aroundClockChangesAgreesWithAScanOfInstants() throws {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = try #require(TimeZone(identifier: "UTC"))
+        let expressions = ["*/30 * * * *", "30 2 * * *", "15 1-3 * * *", "0 * * * *", "45 1 * * *", "*/7 0-4 * * SUN", "59 1 * * *"]
+        let schedules = try expressions.map(CronSchedule.init(parsing:))
+        var random = Sequence(state: 0xD57)
+        var datesRead: [Int: DateComponents] = [:]
+        var firingsFound = 0
+        for (zoneName, days) in [
+            ("Europe/Paris", ["2026-03-29", "2026-10-25", "2100-03-28", "2100-10-31"]),
+            ("America/New_York", ["2026-03-08", "2026-11-01"]),
+            ("Australia/Lord_Howe", ["2026-04-05", "2026-10-04"]),
+        ] {
+            let zone = try ZoneRules.named(zoneName)
+            for day in days {
+                // A week either side, so that a weekly schedule fires before and after every probe.
+                let dayStart = Int(try Self.at("\(day)T00:00:00Z").timeIntervalSince1970)
+                let (start, end) = (dayStart - 8 * 86400, dayStart + 8 * 86400)
+                for (expression, schedule) in zip(expressions, schedules) {
+                    var firings: [Int] = []
+                    var latestShown = Int.min
+                    var previousReading = zone.localSeconds(at: start - 60)
+                    for instant in stride(from: start, to: end, by: 60) {
+                        let reading = zone.localSeconds(at: instant)
+                        let skipped = stride(from: previousReading + 60, to: reading, by: 60)
+                        if reading > latestShown && Self.names(schedule, local: reading, calendar: calendar, days: &datesRead)
+                            || skipped.contains(where: { Self.names(schedule, local: $0, calendar: calendar, days: &datesRead) }) {
+                            firings.append(instant)
+                        }
+                        latestShown = max(latestShown, reading + 59)
+                        previousReading = reading
+                    }
+                    for _ in 0..<40 {
+                        let probe = dayStart + random.next(-86400...2 * 86400)
+                        let probeDate = Date(timeIntervalSince1970: Double(probe))
+                        let next = try #require(firings.first { $0 > probe })
+                        let previous = try #require(firings.last { $0 <= probe })
+                        firingsFound += 1
+                        #expect(schedule.next(after: probeDate, in: zone) == Date(timeIntervalSince1970: Double(next)), "\(expression) in \(zoneName) after \(probeDate)")
+                        #expect(schedule.previous(atOrBefore: probeDate, in: zone) == Date(timeIntervalSince1970: Double(previous)),
+                                "\(expression) in \(zoneName) at or before \(probeDate)")
+                    }
+                }
+            }
+        }
+        #expect(firingsFound == 8 * 7 * 40)
+    }
+}
