@@ -26,7 +26,7 @@ extension ZoneRules {
     }
 
     /// Where the tz database is installed.
-    public static let databaseFolder = "/usr/share/zoneinfo"
+    static let databaseFolder = "/usr/share/zoneinfo"
 
     /// The rules of the zone `name` (such as `Europe/Paris`), read from the tz database; `UTC` needs no file.
     public static func named(_ name: String) throws(LoadError) -> ZoneRules {
