@@ -61,6 +61,9 @@ public final class PostgresCluster: DeckCluster {
     /// Signalled by each thread as it ends.
     private let ended = DispatchSemaphore(value: 0)
     private let running = Locked(0)
+    /// How many times this server tried for the leader's lock and found another server holding
+    /// it: what shows that a server which does not lead has tried to.
+    public let electionsLost = Watermark()
 
     public var relay: any EventRelay { log }
 
@@ -162,9 +165,15 @@ public final class PostgresCluster: DeckCluster {
             guard let current = leader else {
                 // Each new session checks the tables first: a store restored from a backup, or
                 // made anew, gets them again.
-                if let session = try? PostgresConnection(url), (try? ClusterSchema.migrate(session)) != nil,
-                   let taken = try? ClusterLeader(session: session, member: member, keptEvents: configuration.keptEvents,
-                                                  partitionTimeout: configuration.partitionTimeout) {
+                var taken: ClusterLeader?
+                if let session = try? PostgresConnection(url), (try? ClusterSchema.migrate(session)) != nil {
+                    do {
+                        taken = try ClusterLeader(session: session, member: member, keptEvents: configuration.keptEvents,
+                                                  partitionTimeout: configuration.partitionTimeout)
+                        if taken == nil { electionsLost.raise(by: 1) }
+                    } catch {}   // tried again after a pause
+                }
+                if let taken {
                     leader = taken
                     awaitReplica(upTo: taken.newestAtTakeover)
                     setLeading(true)

@@ -39,8 +39,11 @@ extension Live {
                 }
                 try #require(noticed, "no notice of the deletion")
                 noticedAt = Date()
-                // Loads after the notice, saved before a clean stop.
-                try await Task.sleep(for: .seconds(2))
+                // A change after the notice, for the clean stop to save.
+                let changedSince = await eventually(timeout: .seconds(10)) {
+                    (try? await Self.changeTimes(port: port))?.contains { $0 > noticedAt } == true
+                }
+                try #require(changedSince, "no change after the notice")
                 server.signal(SIGTERM)
                 #expect(await server.exitStatus(timeout: .seconds(5)) == 0)
             }
@@ -48,12 +51,7 @@ extension Live {
             let server = try StatedeckProcess(serving: folder)
             defer { server.kill() }
             let port = try #require(await server.port(), "statedeck printed no address")
-            let history = try await offPool {
-                try HTTPTestClient.request("GET", "/api/panels/tick/history?limit=500", port: port).body
-            }
-            let times = try JSONDecoder().decode(HistoryPage.self, from: Data(history)).entries.map {
-                try Date($0.at, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true))
-            }
+            let times = try await Self.changeTimes(port: port)
             #expect(times.contains { $0 > noticedAt }, "the changes made after the deletion were lost: \(times)")
             // Anything older was saved in the deleted file before it went.
             #expect(times.allSatisfy { $0 > deletedAt.addingTimeInterval(-1.5) }, "the deleted file's changes came back: \(times)")
@@ -68,6 +66,16 @@ extension Live {
             }
 
             let entries: [Entry]
+        }
+
+        /// When each of the tick panel's recorded changes happened, newest first.
+        static func changeTimes(port: Int) async throws -> [Date] {
+            let history = try await offPool {
+                try HTTPTestClient.request("GET", "/api/panels/tick/history?limit=500", port: port).body
+            }
+            return try JSONDecoder().decode(HistoryPage.self, from: Data(history)).entries.map {
+                try Date($0.at, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+            }
         }
 
         static func state(port: Int) async -> String? {

@@ -56,8 +56,12 @@ struct PostgresClusterTests {
 
     @Test func oneServerLeadsAndEveryServerStreamsTheSameEventsWithTheSameIDs() async throws {
         try await TemporaryPostgres.with { store in
-            let (first, second) = try await Self.members(of: store)
-            try await Task.sleep(for: .milliseconds(600))
+            let first = try await LiveDeckServer(deck: Self.makeDeck(), options: try Self.member(of: store.url))
+            #expect(await eventually { first.server.isRunningDeck })
+            let options = try Self.member(of: store.url)
+            let cluster = try #require(options.cluster?.cluster as? PostgresCluster)
+            let second = try await LiveDeckServer(deck: Self.makeDeck(), options: options)
+            #expect(await eventually { cluster.electionsLost.level >= 2 }, "the second tried for the lead, again")
             #expect(first.server.isRunningDeck && !second.server.isRunningDeck, "exactly one leads")
 
             let streams = [try await first.events(), try await second.events()]

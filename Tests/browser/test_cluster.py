@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from playwright.sync_api import expect
+from prometheus_client.parser import text_string_to_metric_families
 
 from conftest import BIN, REPO, Server, write_deck
 from helpers import panel, sse_events, wait_live
@@ -193,6 +194,25 @@ def told(receiver) -> list[str]:
     return [body["json"]["event"] for body in receiver.bodies]
 
 
+def counted(server: Server, sample: str, **labels: str) -> float:
+    """The sum of `server`'s /metrics samples named `sample` with these labels: what this process
+    counted since it started."""
+    with urllib.request.urlopen(server.url + "/metrics", timeout=10) as answer:
+        families = text_string_to_metric_families(answer.read().decode())
+        return sum(s.value for family in families for s in family.samples
+                   if s.name == sample and all(s.labels.get(k) == v for k, v in labels.items()))
+
+
+def loads(server: Server) -> float:
+    """The loads `server` ran while it led, failed ones included."""
+    return counted(server, "statedeck_load_duration_seconds_count")
+
+
+def delivered(server: Server) -> float:
+    """The notifications `server` delivered: each counted once its delivery is recorded in the store."""
+    return counted(server, "statedeck_notifications_total", result="sent")
+
+
 def test_a_failover_mid_outage_tells_it_once_and_its_recovery_once(store, receiver, tmp_path):
     deck, down = switchable_deck(tmp_path / "deck", receiver)
     # Both start before the outage: what the second read of the ledger then is empty.
@@ -202,15 +222,18 @@ def test_a_failover_mid_outage_tells_it_once_and_its_recovery_once(store, receiv
         second = next(server for server in servers if server is not first)
         down.touch()
         failure = receiver.wait(1)[0]["json"]
-        time.sleep(1.5)
+        wait_for(lambda: delivered(first) == 1, 10, "the failure's delivery was never recorded")
         first.kill()
         wait_for(lambda: leader([second]), 10, "no server took over")
-        time.sleep(4)   # the new leader's own failed loads: the outage was told already
-        assert told(receiver) == ["failure"]
+        # Its own failed loads: two would make an outage, a third comes after anything they told.
+        wait_for(lambda: loads(second) >= 3, 15, "the new leader never loaded three times")
+        assert told(receiver) == ["failure"], "the outage was told already"
         down.unlink()
         recovery = receiver.wait(2)[1]["json"]
         assert recovery["event"] == "recovery" and recovery["downSince"] == failure["downSince"]
-        time.sleep(2)
+        # Two good loads after the one that told the recovery: a second recovery would be told by then.
+        recovered_at = loads(second)
+        wait_for(lambda: loads(second) >= recovered_at + 2, 15, "the new leader stopped loading")
         assert told(receiver) == ["failure", "recovery"]
     finally:
         for server in servers:
@@ -229,10 +252,11 @@ def test_a_failover_after_an_outage_ended_tells_nothing_more(store, receiver, tm
         second = Server(["--config", str(deck), "--store", store], "ended-second").start()
         down.unlink()
         receiver.wait(2)
-        time.sleep(1)
+        wait_for(lambda: delivered(first) == 2, 10, "the recovery's delivery was never recorded")
         first.kill()
         wait_for(lambda: leader([second]), 10, "no server took over")
-        time.sleep(4)
+        # Its own good loads: a recovery told again would come with the first.
+        wait_for(lambda: loads(second) >= 3, 15, "the new leader never loaded three times")
         assert told(receiver) == ["failure", "recovery"], "no second recovery, no reminder"
     finally:
         for server in (first, second):
@@ -240,13 +264,14 @@ def test_a_failover_after_an_outage_ended_tells_nothing_more(store, receiver, tm
                 server.stop()
 
 
-def events_after(server: Server, last_id: int, count: int) -> list[tuple[int, str]]:
+def events_after(server: Server, last_id: int, count: int, opened=lambda: None) -> list[tuple[int, str]]:
     """The first `count` events `server` sends a page reconnecting with `Last-Event-ID: last_id`,
-    or those sent within 5 s."""
+    or those sent within 5 s. `opened` runs once the server has answered with the stream's head."""
     request = urllib.request.Request(server.url + "/events", headers={"Last-Event-ID": str(last_id)})
     received: list[tuple[int, str]] = []
     try:
         with urllib.request.urlopen(request, timeout=5) as stream:
+            opened()
             for event_id, name, _ in sse_events(stream):
                 received.append((event_id, name))
                 if len(received) == count:
@@ -268,19 +293,21 @@ def test_a_server_that_joins_later_resumes_a_page_from_the_events_it_loaded(stor
                                       {"state": "loaded", "info": {"summary": f"change {n}"}})
             assert status == 200
         wait_for(lambda: [e for e in page.events if e[2].count("change 9")], 10, "the page missed changes")
-        time.sleep(1)   # the toasts the changes make, after them
+        # Every panel done with its first load (and its toast): nothing comes after the page's last event.
+        first.settle()
+        wait_for(lambda: page.last_id == str(first.state()["lastEventId"]), 10, "the page missed events")
         page.stop()
         seen = [event_id for event_id, _, _ in page.events]
         joined = Server(["--config", str(deck), "--store", store, "--debug"], "joins-later").start()
         resumed = events_after(joined, seen[-6], 5)
         assert resumed == [(event_id, name) for event_id, name, _ in page.events[-5:]], \
             "the five events after the one the page had, as the page had them, not a snapshot"
-        # A page that missed nothing gets the next event, and no snapshot before it.
-        later = threading.Thread(target=lambda: (time.sleep(1), first.request(
-            "POST", "/api/debug/panels/alpha/state", {"state": "loaded", "info": {"summary": "later"}})))
-        later.start()
-        next_events = events_after(joined, seen[-1], 1)
-        later.join()
+        # A page that missed nothing gets the next event, made once its stream is open, and no
+        # snapshot before it.
+        changed: list[int] = []
+        next_events = events_after(joined, seen[-1], 1, opened=lambda: changed.append(first.request(
+            "POST", "/api/debug/panels/alpha/state", {"state": "loaded", "info": {"summary": "later"}})[0]))
+        assert changed == [200]
         assert [event_id for event_id, _ in next_events] == [seen[-1] + 1], next_events
         assert next_events[0][1] != "snapshot"
     finally:

@@ -466,7 +466,7 @@ def test_after_a_restart_the_panel_shows_what_it_stored_marked_until_its_first_n
 def test_the_time_the_server_was_stopped_is_a_gap_and_a_health_across_it_is_known_since_the_start(history_server, page):
     srv = history_server
     srv.stop()
-    time.sleep(2)
+    time.sleep(2)   # the time stopped is what the test measures: the gap must be at least this long
     srv.restart()
     srv.wait_panel("bad", lambda p: p["phase"] == "error" and not p["restored"], timeout=15)
     status, report = srv.request("GET", "/api/panels/bad/uptime")

@@ -42,6 +42,25 @@ def saved(database: Path) -> tuple[str, int, int]:
         connection.close()
 
 
+def first_row(database: Path, sql: str) -> tuple | None:
+    """The first row `sql` answers from the history file, read beside its writer; None before the
+    file or the row exists."""
+    try:
+        connection = sqlite3.connect(f"file:{database}?mode=ro", uri=True)
+    except sqlite3.Error:
+        return None
+    try:
+        return connection.execute(sql).fetchone()
+    except sqlite3.Error:
+        return None
+    finally:
+        connection.close()
+
+
+def changes_saved(database: Path) -> int:
+    return (first_row(database, "SELECT count(*) FROM changes") or (0,))[0]
+
+
 def test_kill_9_in_the_middle_of_writes_loses_at_most_the_last_second_and_never_corrupts(tmp_path: Path):
     deck = churn_deck(tmp_path, panels=120)
     data = tmp_path / "data"
@@ -50,7 +69,10 @@ def test_kill_9_in_the_middle_of_writes_loses_at_most_the_last_second_and_never_
     rounds = 8
     for round_index in range(rounds):
         process, _ = start("--config", str(deck), "--data", str(data))
-        time.sleep(random.uniform(1.2, 2.5))
+        # Writes are under way once this run has saved; the kill then comes at a random moment of
+        # the writer's second, the point of the test.
+        wait_for(lambda: changes_saved(database) > previous, message=f"round {round_index}: nothing new was saved")
+        time.sleep(random.uniform(0, 1.3))
         killed_at = time.time() * 1000
         process.send_signal(signal.SIGKILL)
         process.wait(timeout=5)
@@ -100,12 +122,18 @@ def first_event(url: str, last_event_id: str | None) -> tuple[str, int]:
     raise AssertionError("the stream ended before an event")
 
 
+def stored_event_id(database: Path) -> int:
+    """The newest event id the history file holds."""
+    return int((first_row(database, "SELECT value FROM meta WHERE key = 'last_event_id'") or (0,))[0])
+
+
 def test_event_ids_keep_increasing_across_a_restart_and_an_old_id_gets_a_snapshot(tmp_path: Path):
     data = tmp_path / "data"
     process, url = start("--data", str(data), "--seed", "3")
     with urllib.request.urlopen(url + "/api/state", timeout=5) as answer:
         before = json.load(answer)["lastEventId"]
-    time.sleep(1.5)  # the writer saves the newest id with each save, at least once a second
+    wait_for(lambda: stored_event_id(data / "history.sqlite3") >= before,
+             message="the writer never saved the newest event id")
     process.send_signal(signal.SIGTERM)
     assert process.wait(timeout=3) == 0
     process, url = start("--data", str(data), "--seed", "3")
@@ -156,6 +184,10 @@ def uptime(url: str, query: str = "span=1h&slots=1") -> dict:
         return json.load(answer)
 
 
+def newest_slot(url: str) -> dict:
+    return uptime(url)["slots"][-1]
+
+
 @pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGKILL], ids=["sigterm", "kill-9"])
 def test_a_restart_mid_outage_keeps_uptime_failures_and_load_times_and_the_stop_is_a_gap(tmp_path: Path, stop):
     flag = tmp_path / "up"
@@ -166,17 +198,20 @@ def test_a_restart_mid_outage_keeps_uptime_failures_and_load_times_and_the_stop_
     process, url = start("--config", str(deck), "--data", str(data))
     try:
         wait_for(lambda: (uptime(url)["current"] or {}).get("state") == "up")
-        time.sleep(3)
+        # Loads up, then an outage of several failures and more time down than a kill -9 may lose:
+        # each tally the restart must keep holds something.
+        wait_for(lambda: newest_slot(url)["loads"] >= 3, message="three loads up never came")
         flag.unlink()
         wait_for(lambda: uptime(url)["current"]["state"] == "down")
-        time.sleep(3)
+        wait_for(lambda: newest_slot(url)["failures"] >= 3 and newest_slot(url)["downMs"] >= 2_000,
+                 message="three failures and two seconds down never came")
         before = uptime(url)
     finally:
         process.send_signal(stop)
         status = process.wait(timeout=5)
     assert status == (0 if stop == signal.SIGTERM else -signal.SIGKILL)
     stopped_at = time.time() * 1000
-    time.sleep(2)
+    time.sleep(2)   # the server stays stopped a while: that time is the gap under test
     process, url = start("--config", str(deck), "--data", str(data))
     try:
         after = uptime(url)

@@ -127,10 +127,14 @@ def test_a_probe_reports_its_panels_under_its_location_with_a_heartbeat_and_stop
 
         wait_for(lambda: rows("SELECT panel || ':' || health FROM statedeck_probe_results ORDER BY panel")
                  == ["down:down", "up:up"], 15, lambda: str(rows("SELECT * FROM statedeck_probe_results")))
-        seen = rows("SELECT extract(epoch FROM last_seen) FROM statedeck_probes WHERE location = 'eu-west'")
-        time.sleep(0.6)
-        assert rows("SELECT extract(epoch FROM last_seen) FROM statedeck_probes WHERE location = 'eu-west'") != seen, \
-            "the heartbeat moves last_seen"
+        def last_seen() -> float:
+            return float(rows("SELECT extract(epoch FROM last_seen) FROM statedeck_probes WHERE location = 'eu-west'")[0])
+
+        # Two beats in a row, timed by the store: every --heartbeat 0.2 s, not the default 2 s.
+        seen = last_seen()
+        beat = wait_for(lambda: (now := last_seen()) != seen and now, 5, "the heartbeat never moved last_seen")
+        next_beat = wait_for(lambda: (now := last_seen()) != beat and now, 5, "the heartbeat moved last_seen once")
+        assert next_beat - beat < 1, (beat, next_beat)
 
         started = time.monotonic()
         probe.send_signal(signal.SIGTERM)

@@ -13,6 +13,7 @@ from playwright.sync_api import Page, expect
 
 from conftest import flag_path
 from helpers import panel, tid, wait_live
+from polling import wait_for
 
 def drawn_ids(page: Page, testid: str = "panel") -> list[str]:
     return page.locator(tid(testid)).evaluate_all("els => els.map((e) => e.dataset.panelId)")
@@ -410,13 +411,34 @@ def large_server(make_server, tmp_path):
     return srv
 
 
+def timelines_on_screen_drawn(page: Page) -> bool:
+    """Whether every card on screen shows its timeline: each has asked, and had its answer."""
+    return page.evaluate("""() => {
+      const onScreen = [...document.querySelectorAll("[data-testid='panel']")].filter((card) => {
+        const box = card.getBoundingClientRect();
+        return box.bottom > 0 && box.top < innerHeight;
+      });
+      return onScreen.length > 0
+        && onScreen.every((card) => card.querySelector("[data-testid='panel-history']")?.hidden === false);
+    }""")
+
+
 def test_a_large_deck_draws_and_asks_for_only_what_is_on_screen(large_server, page):
     asked: list[str] = []
+    answered: list[str] = []
     page.on("request", lambda r: asked.append(r.url) if "/uptime" in r.url else None)
+    page.on("requestfinished", lambda r: answered.append(r.url) if "/uptime" in r.url else None)
+    page.on("requestfailed", lambda r: answered.append(r.url) if "/uptime" in r.url else None)
+
+    def settled() -> bool:
+        """The cards on screen asked and drew, and no request is still out: what the page asks for
+        when it draws has been asked."""
+        return timelines_on_screen_drawn(page) and len(answered) == len(asked)
+
     open_overview(page, large_server)
     expect(count(page, "up")).to_have_attribute("data-count", "600")
     expect(page.locator(tid("panel-history")).first).to_be_visible(timeout=10_000)
-    page.wait_for_timeout(1000)
+    wait_for(settled, message=lambda: f"{len(asked)} asked, {len(answered)} answered")
     cards = page.locator(tid("panel")).count()
     assert 9 <= cards <= 60, cards
     assert 1 <= len(asked) <= 30, len(asked)
@@ -428,7 +450,7 @@ def test_a_large_deck_draws_and_asks_for_only_what_is_on_screen(large_server, pa
     expect(panel(page, "p599")).to_be_focused()
     expect(panel(page, "p599")).to_be_in_viewport()
     expect(panel(page, "p000")).to_have_count(0)
-    page.wait_for_timeout(1000)
+    wait_for(settled, message=lambda: f"{len(asked)} asked, {len(answered)} answered")
     assert len(asked) <= 60, len(asked)
     # A search reaches panels never drawn.
     page.locator(tid("search")).fill("panel 123")
