@@ -18,8 +18,9 @@ extension Deck {
                 panels[index].firstRefreshSpread = (Double(position) + 0.5) / Double(indices.count) + 0.5
             }
         }
-        waitingToStart = ArraySlice(panels.indices)
+        waitingToStart = ArraySlice(panels.indices.filter { panels[$0].panel.heartbeat == nil })
         startNextWave()
+        startHeartbeats()
     }
 
     /// How many first loads may run at once while a deck starts: the next panels start 50 ms
@@ -60,6 +61,10 @@ extension Deck {
         loadSchedule.removeAll()
         startWaveAlarm?.cancel()
         waitingToStart = []
+        for index in panels.indices {
+            panels[index].pings.alarm?.cancel()
+            panels[index].pings.alarm = nil
+        }
         toastExpiry?.cancel()
         for activity in activities.values { activity.cancel() }
         activities = [:]
@@ -71,6 +76,9 @@ extension Deck {
     @discardableResult
     public func retry(panel id: String) throws(DeckError) -> RetryResult {
         let index = try index(of: id)
+        guard panels[index].panel.heartbeat == nil else {
+            throw .conflict("panel \(id) is a heartbeat: only its job's next ping changes what it shows")
+        }
         release(index)
         if panels[index].load == nil, let last = panels[index].lastManualLoadStart,
             case let floor = last + configuration.manualLoadFloor, floor > clock.now {
@@ -148,7 +156,9 @@ extension Deck {
     /// Loads panel `index` on the deck's own initiative, unless a debug state pins it; `quietly`
     /// for the loads nobody asked for (schedules, watched files).
     func reload(_ index: Int, quietly: Bool = false) {
-        if !panels[index].debugPinned, !isStopped { startLoad(index, manual: false, quietly: quietly) }
+        if !panels[index].debugPinned, !isStopped, panels[index].panel.heartbeat == nil {
+            startLoad(index, manual: false, quietly: quietly)
+        }
     }
 
     /// Cancels the load in flight, whose result will be discarded.

@@ -16,6 +16,8 @@ public actor Deck {
     public nonisolated let panelIds: [String]
     /// What each panel loads from (``Panel/sourceKind``), by id, for the panels that say.
     public nonisolated let sourceKinds: [String: String]
+    /// The heartbeat panels' ids, by the path their job pings (``Heartbeat/pingPath``).
+    public nonisolated let pingTargets: [String: String]
     /// What each panel declares about notifications (``Panel/notify``), by id.
     public nonisolated let notifyDeclarations: [String: NotifyDeclaration<NotifyEntry>]
     /// The panels' groups, in the order of their first panels; the first panel's title of a
@@ -59,6 +61,7 @@ public actor Deck {
         panelIds = ids
         sourceKinds = Dictionary(uniqueKeysWithValues: panels.compactMap { panel in panel.sourceKind.map { (panel.id, $0) } })
         notifyDeclarations = Dictionary(uniqueKeysWithValues: panels.map { ($0.id, $0.notify) })
+        pingTargets = Dictionary(panels.compactMap { panel in panel.heartbeat?.pingPath.map { ($0, panel.id) } }) { first, _ in first }
         var seen = Set<String>()
         groups = panels.compactMap(\.group).filter { seen.insert($0.id).inserted }
         self.configuration = configuration

@@ -18,6 +18,8 @@ extension ErrorKind {
         case .commandFailed: "terminal"
         case .outOfSpace: "hard-drive"
         case .updateAvailable, .updateRequired: "download"
+        case .pingMissed: "clock"
+        case .jobFailed: "terminal"
         case .unknown: "alert"
         }
     }
@@ -28,7 +30,7 @@ extension ErrorKind {
         switch self {
         case .noNetwork, .unreachable, .timeout, .serverError, .serverMaintenance, .unknown: true
         case .notFound, .unauthorized, .invalidResponse, .commandFailed, .outOfSpace,
-            .updateAvailable, .updateRequired: false
+            .updateAvailable, .updateRequired, .pingMissed, .jobFailed: false
         }
     }
 
@@ -38,15 +40,19 @@ extension ErrorKind {
     /// | --- | --- |
     /// | noNetwork, unreachable, timeout, serverError, serverMaintenance, commandFailed, unknown | Try again (primary), Dismiss |
     /// | notFound, unauthorized, invalidResponse, updateAvailable, updateRequired, outOfSpace | Check again (secondary), Dismiss |
+    /// | pingMissed, jobFailed | Dismiss |
     ///
     /// A retry may fix the first row; the second needs a fix elsewhere first (credentials, a URL,
     /// a check, an update, disk space), so loading again is offered but not as the primary action.
+    /// A heartbeat loads nothing: only the job's next ping changes what it shows.
     public var recoveryOptions: [RecoveryOption] {
         switch self {
         case .noNetwork, .unreachable, .timeout, .serverError, .serverMaintenance, .commandFailed, .unknown:
             [.tryAgain, .cancel]
         case .notFound, .unauthorized, .invalidResponse, .updateAvailable, .updateRequired, .outOfSpace:
             [.checkAgain, .cancel]
+        case .pingMissed, .jobFailed:
+            [.cancel]
         }
     }
 
@@ -76,6 +82,10 @@ extension ErrorKind {
             ("Update available", "A newer version is available.")
         case .updateRequired:
             ("Update required", "This version is no longer supported. Update to continue.")
+        case .pingMissed:
+            ("No ping", "The job did not ping in time.")
+        case .jobFailed:
+            ("Job failed", "The job reported a failure.")
         case .unknown:
             ("Something went wrong", "An unexpected error happened.")
         }

@@ -14,5 +14,9 @@ public enum ErrorKind: String, Sendable, Hashable, Codable, CaseIterable {
     case outOfSpace
     case updateAvailable
     case updateRequired
+    /// A heartbeat's job did not ping in time, or did not end within the grace of its start.
+    case pingMissed
+    /// A heartbeat's job said it failed.
+    case jobFailed
     case unknown
 }

@@ -14,7 +14,7 @@ public enum Health: Int, Sendable, Equatable, CaseIterable {
     /// The health after a change to `state` for `cause`, this being the health before.
     ///
     /// Only results (of loads and pushes) say whether the source works: info is up, an error is
-    /// down. A first load makes an unknown panel loading. Nothing else changes it: a dismissed
+    /// down; so does a result that did not come when it was due (down). A first load makes an unknown panel loading. Nothing else changes it: a dismissed
     /// error card hides the card, it does not make the source work, so the panel stays down (its
     /// stale info or initial state shown) until a result says otherwise; a debug-forced state
     /// says nothing of the source.
@@ -22,7 +22,7 @@ public enum Health: Int, Sendable, Equatable, CaseIterable {
         switch (cause, state) {
         case (.debug, _): self
         case (.load, .loaded), (.push, .loaded): .up
-        case (.load, .error), (.push, .error): .down
+        case (.load, .error), (.push, .error), (.deadline, .error): .down
         case (_, .loading) where self == .unknown: .loading
         default: self
         }

@@ -53,6 +53,9 @@ public struct Panel: Sendable {
     /// Where the panel's outages are told (``notify(_:_:)``); also to the page's desktop
     /// notifications unless it is `none`.
     public var notify: NotifyDeclaration<NotifyEntry> = .entries([])
+    /// What a job that pings the panel is expected to do; such a panel never runs `load`, its
+    /// results are the job's pings (``Deck/ping(panel:_:body:)``).
+    public var heartbeat: Heartbeat?
 
     /// A panel that loads with `load`; the defaults are those of PROTOCOL.md: manual refresh, 10 s
     /// timeout, 3 attempts, 500 ms minimum loading time, the catalogue's buttons on its cards.

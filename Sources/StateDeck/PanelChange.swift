@@ -8,8 +8,12 @@ public struct PanelChange: Sendable, Equatable {
     public enum Cause: Sendable, Equatable {
         /// The result of a load that ran this long.
         case load(Duration)
-        /// A state from the library user's code, or an item action's info.
+        /// A state from the library user's code, an item action's info, or a heartbeat's ping
+        /// without a start (a run of unknown length).
         case push
+        /// No result came by the time one was due (a heartbeat's job did not ping): the panel is
+        /// down, and no load is counted.
+        case deadline
         /// What the page shows changed without a result: loading began, an error card was
         /// dismissed, the panel was reset.
         case view

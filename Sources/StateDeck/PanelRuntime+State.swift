@@ -25,7 +25,8 @@ extension PanelRuntime {
             queued: load?.turn.isWaiting ?? false,
             locations: locations,
             locationsSummary: locations.map(PanelLocation.summary(of:)),
-            loadMs: latestLoadDuration.map { Int(($0 / .milliseconds(1)).rounded()) }
+            loadMs: latestLoadDuration.map { Int(($0 / .milliseconds(1)).rounded()) },
+            heartbeat: panel.heartbeat?.status(pings)
         )
     }
 

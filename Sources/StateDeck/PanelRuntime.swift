@@ -41,6 +41,8 @@ struct PanelRuntime {
     var load: Load?
     /// How long the newest load that ended ran; nil before the first and after a reset.
     var latestLoadDuration: Duration?
+    /// A heartbeat panel's pings.
+    var pings = HeartbeatPings()
     /// When the newest load asked for by hand started: the next one keeps a floor after it.
     var lastManualLoadStart: Duration?
     /// A load asked for by hand waits for the next timer, which was moved up for it.

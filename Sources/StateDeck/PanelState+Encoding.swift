@@ -3,6 +3,7 @@ extension PanelState: Encodable {
         case id, title, group, phase, health, isInitialLoading, isLoading, latestValidInfo, latestInfo
         case latestValidError, latestError, latestNonLoading, modifyingIds, history, presentation
         case placeholder, retry, debugPinned, stale, restored, queued, locations, locationsSummary, loadMs
+        case heartbeat
     }
 
     /// Every documented field is written, nil ones as JSON null.
@@ -32,6 +33,7 @@ extension PanelState: Encodable {
         try container.encode(locations, forKey: .locations)
         try container.encode(locationsSummary, forKey: .locationsSummary)
         try container.encode(loadMs, forKey: .loadMs)
+        try container.encode(heartbeat, forKey: .heartbeat)
     }
 }
 

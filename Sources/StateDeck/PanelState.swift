@@ -52,6 +52,8 @@ public struct PanelState: Sendable, Equatable {
     /// minimum loading time that held the answer back), whether its result was recorded or was
     /// the one shown already; nil before the first load ends and after a reset.
     public var loadMs: Int? = nil
+    /// What a heartbeat panel's job is expected to do and where it stands; nil for other panels.
+    public var heartbeat: HeartbeatStatus? = nil
 
     /// What the panel shows: its valid info, else its valid error, else nothing.
     public var latestNonLoading: Outcome? {

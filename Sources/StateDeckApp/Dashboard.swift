@@ -51,7 +51,12 @@ public final class Dashboard: Sendable {
         // Opened before the deck, whose notifications keep what was told and what is still to
         // deliver in it.
         let history = try openHistory(settings)
-        let session = settings.deckFile.map { DeckFileSession(file: $0.file, path: $0.path, server: running) }
+        let session = try settings.deckFile.map { deckFile throws(Failure) in
+            let session = DeckFileSession(file: deckFile.file, path: deckFile.path, pingKeys: try pingKeys(settings),
+                                          server: running)
+            return session
+        }
+        if let session { try await keepPingKeys(session) }
         let seed = settings.seed
         let makeDeck: @Sendable () async -> Deck = {
             if let session { await session.makeDeck() } else { ServedDemoDeck.make(seed: seed, server: running) }
@@ -116,6 +121,29 @@ public final class Dashboard: Sendable {
         guard let folder = HistoryFolder.path(option: settings.data, deckFile: settings.deckFile?.path) else { return nil }
         do {
             return try HistoryFolder.open(folder, retention: retention)
+        } catch {
+            throw Failure(description: error.description, status: 2)
+        }
+    }
+
+    /// The ping keys kept in the history's folder; none kept without one. In a cluster every process
+    /// must answer the same ping URL, so the deck file sets every key there.
+    private static func pingKeys(_ settings: Settings) throws(Failure) -> PingKeys {
+        if settings.store != nil, let unset = settings.deckFile?.file.panelsWithoutPingKeys, !unset.isEmpty {
+            throw Failure(description: "\(settings.deckFile!.path): heartbeat panels \(unset.joined(separator: ", ")) need "
+                          + "a key: in their heartbeat in a cluster (--store), where every process answers the same ping URL",
+                          status: 2)
+        }
+        do {
+            return try PingKeys(folder: HistoryFolder.path(option: settings.data, deckFile: settings.deckFile?.path))
+        } catch {
+            throw Failure(description: error.description, status: 2)
+        }
+    }
+
+    private static func keepPingKeys(_ session: DeckFileSession) async throws(Failure) {
+        do {
+            try await session.keepPingKeys()
         } catch {
             throw Failure(description: error.description, status: 2)
         }

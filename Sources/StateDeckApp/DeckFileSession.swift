@@ -19,14 +19,22 @@ public actor DeckFileSession {
     private var file: DeckFile
     private var panelFileWatch: Task<Void, Never>?
     private let statedeckPanel: StateDeckPanel
+    /// The ping keys of the heartbeat panels whose file sets none.
+    private var pingKeys: PingKeys
     private let logger = Logger(label: "statedeck.config")
 
-    /// A session of `file`, read from `path`; StateDeck's own panel reads the server `server`
-    /// holds once it serves.
-    public init(file: DeckFile, path: String, server: Locked<DeckServer?>) {
+    /// A session of `file`, read from `path`, its heartbeats' keys kept in `pingKeys`; StateDeck's
+    /// own panel reads the server `server` holds once it serves.
+    public init(file: DeckFile, path: String, pingKeys: PingKeys, server: Locked<DeckServer?>) {
         self.file = file
         self.path = path
+        self.pingKeys = pingKeys
         statedeckPanel = StateDeckPanel(server: server)
+    }
+
+    /// Makes and keeps the ping keys the file's heartbeats lack, before the first deck is made.
+    public func keepPingKeys() throws(PingKeys.Failure) {
+        _ = try pingKeys.keys(for: file.panelsWithoutPingKeys)
     }
 
     /// The deck to serve first.
@@ -35,10 +43,16 @@ public actor DeckFileSession {
     }
 
     /// The deck of `file`; StateDeck's own panel counts notifications from the first deck with
-    /// `notify:` entries on.
+    /// `notify:` entries on. A key that cannot be kept holds for the run, and the log says so.
     private func makeDeck(of file: DeckFile, memories: [String: PanelMemory] = [:]) -> Deck {
         if file.panels.contains(where: { !$0.settings.notify.entries.isEmpty }) { statedeckPanel.countNotifications() }
-        return file.makeDeck(memories: memories, appending: file.statedeckPanel ? [statedeckPanel.makePanel().group(StateDeckPanel.group)] : [])
+        do {
+            _ = try pingKeys.keys(for: file.panelsWithoutPingKeys)
+        } catch {
+            logger.error("\(error.description); the new ping keys hold until StateDeck stops")
+        }
+        return file.makeDeck(memories: memories, pingKeys: pingKeys.keys,
+                             appending: file.statedeckPanel ? [statedeckPanel.makePanel().group(StateDeckPanel.group)] : [])
     }
 
     /// Counts a delivery to a `notify:` target on StateDeck's own panel: the server's

@@ -26,7 +26,7 @@ struct APIRoutes: Sendable {
     /// this one does.
     let forward: @Sendable (HTTPRequest) async -> HTTPResponse?
 
-    /// Adds every API route, `/events` and the badges to `router`.
+    /// Adds every API route, `/events`, the badges and the pings to `router`.
     func register(on router: inout Router) {
         router.on(.get, "/api/state") { _, _ in
             .response(.api(.ok, mirror.stateDocument()))
@@ -100,6 +100,7 @@ struct APIRoutes: Sendable {
             }
         }
         BadgeRoute(mirror: mirror, historyReader: historyReader).register(on: &router)
+        PingRoutes(deck: deck) { request, work in action(request, work) }.register(on: &router)
     }
 
     /// A history route of `panel` whose answer is the JSON of what it read.

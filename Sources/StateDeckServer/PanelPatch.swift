@@ -40,7 +40,7 @@ struct PanelPatch: Encodable {
     private enum CodingKeys: String, CodingKey {
         case id, title, group, phase, health, since, isInitialLoading, isLoading, latestValidInfo, latestInfo
         case latestValidError, latestError, modifyingIds, presentation, placeholder, retry, debugPinned, stale
-        case restored, queued, locations, locationsSummary, loadMs
+        case restored, queued, locations, locationsSummary, loadMs, heartbeat
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -168,6 +168,7 @@ struct PanelPatch: Encodable {
         .value(.locations, \.locations, default: nil),
         .text(.locationsSummary, \.locationsSummary, default: nil),
         .measurement(.loadMs, \.loadMs),
+        .value(.heartbeat, \.heartbeat, default: nil),
     ]
 }
 

@@ -10,4 +10,12 @@ struct CheckOptions: ParsableCommand {
 
     @Argument(help: ArgumentHelp("The deck file (YAML or JSON) to validate.", valueName: "file"))
     var file: String
+
+    @Option(name: .long, help: ArgumentHelp(
+        "The data folder whose ping keys the heartbeat URLs show (default: the one statedeck uses for the file).",
+        valueName: "dir"))
+    var data: String?
+
+    @Option(name: .long, help: ArgumentHelp("Where StateDeck answers, for the heartbeat URLs.", valueName: "url"))
+    var url = "http://127.0.0.1:8080"
 }

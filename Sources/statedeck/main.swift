@@ -17,7 +17,7 @@ do {
     }
     switch command {
     case let check as CheckOptions:
-        DeckFileCheck.run(check.file)
+        DeckFileCheck.run(check)
     case let probe as ProbeOptions:
         await DeckProbe.run(probe)
     case let options as Options:

@@ -40,7 +40,7 @@ struct DeckFileProblemTests {
             panels:
               - id: db
                 title: Database
-            """, problem: "deck.yaml:2: panels[0]: needs a source: one of http, tcp, command, file"),
+            """, problem: "deck.yaml:2: panels[0]: needs a source: one of http, tcp, command, file, heartbeat"),
         Case(name: "a panel with two sources", yaml: """
             panels:
               - id: db
@@ -163,7 +163,7 @@ struct DeckFileProblemTests {
                 tcp: { host: localhost, port: 5432 }
                 recovery:
                   - { id: restart, label: Restart, run: [true], kinds: [unreachable, offline] }
-            """, problem: #"deck.yaml:5: panels[0].recovery[0].kinds[1]: "offline" is not allowed here (expected noNetwork, unreachable, timeout, serverError, serverMaintenance, notFound, unauthorized, invalidResponse, commandFailed, outOfSpace, updateAvailable, updateRequired, unknown)"#),
+            """, problem: #"deck.yaml:5: panels[0].recovery[0].kinds[1]: "offline" is not allowed here (expected noNetwork, unreachable, timeout, serverError, serverMaintenance, notFound, unauthorized, invalidResponse, commandFailed, outOfSpace, updateAvailable, updateRequired, pingMissed, jobFailed, unknown)"#),
         Case(name: "an alignment a presentation beside the content cannot draw", yaml: """
             panels:
               - id: db
@@ -303,6 +303,38 @@ struct DeckFileProblemTests {
                 actions:
                   - { id: remove, label: Remove, shell: "rm -- {item}" }
             """, problem: #"deck.yaml:5: panels[0].actions[0].shell: a shell script takes no placeholders, whose text would run as code: write "$STATEDECK_ITEM_ID" for {item}"#),
+        Case(name: "a heartbeat with neither period nor schedule", yaml: """
+            panels:
+              - id: backup
+                heartbeat: { grace: 10m }
+            """, problem: #"deck.yaml:3: panels[0].heartbeat: needs period (such as 1h) or schedule (a cron line such as "0 3 * * *")"#),
+        Case(name: "a heartbeat with both period and schedule", yaml: """
+            panels:
+              - id: backup
+                heartbeat: { period: 1h, schedule: "0 3 * * *", grace: 10m }
+            """, problem: "deck.yaml:3: panels[0].heartbeat.schedule: give either period or schedule, not both"),
+        Case(name: "a heartbeat without grace", yaml: """
+            panels:
+              - id: backup
+                heartbeat: { period: 1h }
+            """, problem: "deck.yaml:3: panels[0].heartbeat.grace: is required"),
+        Case(name: "a cron schedule with four fields", yaml: """
+            panels:
+              - id: backup
+                heartbeat:
+                  schedule: "0 3 * *"
+                  grace: 30m
+            """, problem: #"deck.yaml:4: panels[0].heartbeat.schedule: "0 3 * *" is not a cron schedule: 5 fields expected (minute hour day-of-month month day-of-week), found 4"#),
+        Case(name: "a time zone the system does not know", yaml: """
+            panels:
+              - id: backup
+                heartbeat: { schedule: "0 3 * * *", timezone: Europe/Atlantis, grace: 30m }
+            """, problem: "deck.yaml:3: panels[0].heartbeat.timezone: time zone Europe/Atlantis (/usr/share/zoneinfo/Europe/Atlantis): cannot open: No such file or directory (no such zone, or the tzdata package is not installed)"),
+        Case(name: "a ping key too short to be a secret", yaml: """
+            panels:
+              - id: backup
+                heartbeat: { period: 1d, grace: 1h, key: abc }
+            """, problem: "deck.yaml:3: panels[0].heartbeat.key: a ping key is at least 16 letters, digits, - or _ (it is the ping's only credential)"),
     ]
 
     @Test(arguments: cases)
@@ -329,7 +361,7 @@ struct DeckFileProblemTests {
             "deck.yaml:7: panels[1].tcp.port: must be a whole number from 1 to 65535, not 0",
             "deck.yaml:9: panels[2].command.run: needs at least the program to run",
             #"deck.yaml:9: panels[2].command.output: "csv" is not allowed here (expected auto, json, text, lines)"#,
-            "deck.yaml:10: panels[2].colour: unknown key (expected id, title, group, http, tcp, command, file, refresh, timeout, retry, minimumLoading, loading, notify, placeholder, toasts, recovery, actions)",
+            "deck.yaml:10: panels[2].colour: unknown key (expected id, title, group, http, tcp, command, file, heartbeat, refresh, timeout, retry, minimumLoading, loading, notify, placeholder, toasts, recovery, actions)",
         ])
     }
 
@@ -339,7 +371,7 @@ struct DeckFileProblemTests {
             Issue.record("a broken file loaded")
         } catch {
             #expect(error.description == """
-                stack.yaml:1: panels[0]: needs a source: one of http, tcp, command, file
+                stack.yaml:1: panels[0]: needs a source: one of http, tcp, command, file, heartbeat
                 stack.yaml:1: panels[0].id: "A" must be lowercase letters, digits and dashes, like api-health
                 """)
         }

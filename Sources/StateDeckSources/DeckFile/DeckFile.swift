@@ -177,9 +177,17 @@ extension DeckFile {
 
 extension DeckFile {
     /// The core's panels, in the file's order. Recovery options, item actions and notify commands
-    /// run their commands with `runner`.
-    public func makePanels(runner: CommandRunner = CommandRunner()) -> [Panel] {
-        panels.map { $0.makePanel(runner: runner) }
+    /// run their commands with `runner`; heartbeats whose file sets no key are pinged with their
+    /// `pingKeys` one (by panel id).
+    public func makePanels(runner: CommandRunner = CommandRunner(), pingKeys: [String: String] = [:]) -> [Panel] {
+        panels.map { $0.makePanel(runner: runner, pingKeys: pingKeys) }
+    }
+
+    /// The heartbeat panels whose file sets no ping key: StateDeck makes theirs (``PingKeys``).
+    public var panelsWithoutPingKeys: [String] {
+        panels.compactMap { panel in
+            if case .heartbeat(let heartbeat) = panel.source, heartbeat.key == nil { panel.id } else { nil }
+        }
     }
 
     /// The deck of the file's title, toast settings and panels, then `appended` (StateDeck's own
@@ -187,12 +195,14 @@ extension DeckFile {
     public func makeDeck(
         configuration: Deck.Configuration = Deck.Configuration(),
         memories: [String: PanelMemory] = [:],
+        pingKeys: [String: String] = [:],
         appending appended: [Panel] = []
     ) -> Deck {
         var configuration = configuration
         configuration.toastDuration = toastDuration
         configuration.toastPosition = toastPosition
-        return Deck(title, configuration: configuration, panels: makePanels() + appended, memories: memories)
+        return Deck(title, configuration: configuration, panels: makePanels(pingKeys: pingKeys) + appended,
+                    memories: memories)
     }
 
     /// Reloads each file panel of `deck` that watches its file whenever the file changes, until

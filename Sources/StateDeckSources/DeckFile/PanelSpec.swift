@@ -143,8 +143,8 @@ extension PanelSpec {
     static let timeoutMargin = Duration.seconds(1)
 
     /// The core's panel: loads from the source, with the file's settings, messages, commands and
-    /// notify entries.
-    func makePanel(runner: CommandRunner) -> Panel {
+    /// notify entries; a heartbeat is pinged with the key the file sets, else its `pingKeys` one.
+    func makePanel(runner: CommandRunner, pingKeys: [String: String]) -> Panel {
         var panel = Panel(id, title: title) { [source] in try await source.load() }
             .refresh(settings.refresh)
             .timeout((source.timeout ?? settings.timeout) + Self.timeoutMargin)
@@ -157,6 +157,9 @@ extension PanelSpec {
         panel.recoveryOptions = recovery.map { $0.recoveryOption(runner: runner) }
         panel.itemActions = actions.map { $0.itemAction(runner: runner) }
         panel.notify = settings.notify.map { $0.entry(runner: runner) }
+        if case .heartbeat(let heartbeat) = source {
+            panel.heartbeat = heartbeat.heartbeat(pingPath: (heartbeat.key ?? pingKeys[id]).map { "/ping/\($0)" })
+        }
         if let success = toasts.success {
             panel = panel.successMessage { _ in success }
         }

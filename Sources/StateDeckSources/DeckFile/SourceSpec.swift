@@ -3,40 +3,44 @@ import HTTPClient
 import StateDeck
 
 /// A panel's one source of info: in a deck file, the panel's one key among `http`, `tcp`,
-/// `command` and `file`.
+/// `command`, `file` and `heartbeat`.
 public enum SourceSpec: Sendable, Hashable {
     case http(HTTPSource)
     case tcp(TCPSource)
     case command(CommandSource)
     case file(FileSource)
+    /// Told by a job's pings; it loads nothing.
+    case heartbeat(HeartbeatSource)
 
-    /// Loads once; throws a `PanelError`.
+    /// Loads once; throws a `PanelError`. A heartbeat's deck never asks it to.
     public func load() async throws -> Info {
         switch self {
         case .http(let source): try await source.load()
         case .tcp(let source): try await source.load()
         case .command(let source): try await source.load()
         case .file(let source): try await source.load()
+        case .heartbeat: throw Heartbeat.loadsNothing
         }
     }
 
-    /// Its key in a deck file: `http`, `tcp`, `command` or `file`.
+    /// Its key in a deck file: `http`, `tcp`, `command`, `file` or `heartbeat`.
     public var kind: String {
         switch self {
         case .http: "http"
         case .tcp: "tcp"
         case .command: "command"
         case .file: "file"
+        case .heartbeat: "heartbeat"
         }
     }
 
-    /// The source's own limit, nil for a file (read at once).
+    /// The source's own limit, nil for a file (read at once) and a heartbeat (never loaded).
     public var timeout: Duration? {
         switch self {
         case .http(let source): source.timeout
         case .tcp(let source): source.timeout
         case .command(let source): source.command.timeout
-        case .file: nil
+        case .file, .heartbeat: nil
         }
     }
 }
@@ -45,7 +49,7 @@ public enum SourceSpec: Sendable, Hashable {
 
 extension SourceSpec {
     /// The keys that name a panel's source, one of which a panel gives.
-    static let keys = ["http", "tcp", "command", "file"]
+    static let keys = ["http", "tcp", "command", "file", "heartbeat"]
 
     /// The one source key of the panel `map`; `timeout` is the limit of a source that gives none.
     init?(readingOneOf map: ConfigMapping, timeout: Duration) {
@@ -61,6 +65,7 @@ extension SourceSpec {
         case "http": HTTPSource(reading: node, timeout: timeout).map(SourceSpec.http)
         case "tcp": TCPSource(reading: node, timeout: timeout).map(SourceSpec.tcp)
         case "command": CommandSource(reading: node, timeout: timeout).map(SourceSpec.command)
+        case "heartbeat": HeartbeatSource(reading: node).map(SourceSpec.heartbeat)
         default: FileSource(reading: node).map(SourceSpec.file)
         }
         guard keys.count == 1, let source else { return nil }
@@ -240,5 +245,61 @@ extension FileSource {
         let watch = map["watch"]?.bool()
         guard let path else { return nil }
         self.init(path: node.reader.resolve(path), format: format ?? .auto, watch: watch ?? true)
+    }
+}
+
+// MARK: - heartbeat
+
+extension HeartbeatSource {
+    /// `{ period, grace, timezone, key }` or `{ schedule, grace, timezone, key }`.
+    init?(reading node: ConfigNode) {
+        guard let map = node.mapping(allowing: ["period", "schedule", "timezone", "grace", "key"]) else { return nil }
+        let expectations = map.present(["period", "schedule"])
+        if expectations.isEmpty {
+            map.node.problem("needs period (such as 1h) or schedule (a cron line such as \"0 3 * * *\")")
+        } else if expectations.count > 1 {
+            map["schedule"]?.problem("give either period or schedule, not both")
+        }
+        let expectation: Expectation? = if let period = map["period"] {
+            period.duration(atLeast: .seconds(1)).map(Expectation.every)
+        } else {
+            map["schedule"]?.cronSchedule().map(Expectation.schedule)
+        }
+        let grace = map.required("grace")?.duration(atLeast: .seconds(1))
+        let zone = map["timezone"].map { $0.zoneRules() } ?? ZoneRules.local(environment: node.reader.environment)
+        let key = map["key"].map { $0.pingKey() } ?? .some(nil)
+        guard expectations.count == 1, let expectation, let grace, let zone, let key else { return nil }
+        self.init(expectation: expectation, grace: grace, zone: zone, key: key)
+    }
+}
+
+extension ConfigNode {
+    fileprivate func cronSchedule() -> CronSchedule? {
+        guard let text = text() else { return nil }
+        do {
+            return try CronSchedule(parsing: text)
+        } catch {
+            problem("\"\(text)\" is not a cron schedule: \(error.description)")
+            return nil
+        }
+    }
+
+    fileprivate func zoneRules() -> ZoneRules? {
+        guard let name = text() else { return nil }
+        do {
+            return try ZoneRules.named(name)
+        } catch {
+            problem(error.description)
+            return nil
+        }
+    }
+
+    fileprivate func pingKey() -> String?? {
+        guard let key = text() else { return nil }
+        guard HeartbeatSource.isKey(key) else {
+            problem("a ping key is at least \(HeartbeatSource.shortestKey) letters, digits, - or _ (it is the ping's only credential)")
+            return nil
+        }
+        return .some(key)
     }
 }

@@ -42,6 +42,15 @@ extension ZoneRules {
         }
     }
 
+    /// The machine's own zone: the one `TZ` names, else `/etc/localtime`'s, else UTC.
+    public static func local(environment: [String: String]) -> ZoneRules {
+        if let name = environment["TZ"].map({ $0.hasPrefix(":") ? String($0.dropFirst()) : $0 }),
+           let zone = try? named(name) {
+            return zone
+        }
+        return (try? parseTZif(name: "local time", readFile("/etc/localtime"))) ?? .utc
+    }
+
     /// The rules in `bytes`, a TZif file (RFC 8536, versions 1 to 4).
     public init(name: String, tzif bytes: [UInt8]) throws(LoadError) {
         do {

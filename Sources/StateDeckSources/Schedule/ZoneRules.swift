@@ -69,6 +69,13 @@ public struct ZoneRules: Sendable, Hashable {
     /// The clock reading at `second` since 1970 in UTC, as local seconds.
     public func localSeconds(at second: Int) -> Int { second + offset(at: second) }
 
+    /// The time of day the wall clock here shows at `instant`, as messages write it: "03:02".
+    public func clockTime(_ instant: Date) -> String {
+        let local = localSeconds(at: Self.second(of: instant))
+        let minuteOfDay = local.flooredDivision(by: 60) - local.flooredDivision(by: 86_400) * 1_440
+        return "\(minuteOfDay / 600)\(minuteOfDay / 60 % 10):\(minuteOfDay % 60 / 10)\(minuteOfDay % 10)"
+    }
+
     /// The latest transition at or before `second`, from the file's table or the footer's rule.
     public func transition(atOrBefore second: Int) -> Transition? {
         if let last = transitions.last, second >= last.instant, let rule {

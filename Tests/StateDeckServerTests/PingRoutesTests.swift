@@ -1,0 +1,100 @@
+import DeckTestSupport
+import Foundation
+import StateDeck
+import StateDeckServer
+import TestSupport
+import Testing
+
+extension Routed {
+    /// The ping routes, asked of the responder: the key is the only credential, every signal reaches
+    /// the panel, and bad keys, bodies and floods get their answers.
+    @Suite struct PingRoutesTests {
+        static let key = "ping-key-of-the-backup-panel"
+
+        static func deck() -> Deck {
+            Deck("Pings", panels: [
+                Panel("backup", title: "Backup", heartbeat: .every(.seconds(3_600), grace: .seconds(600), pingPath: "/ping/\(key)")),
+                Panel("api", title: "API") { Info(summary: "up") },
+            ])
+        }
+
+        /// A token-protected server: pings pass without it, and by any `Host`.
+        static var options: LiveDeckServer.Options {
+            var options = LiveDeckServer.Options()
+            options.token = AccessToken.generate()
+            return options
+        }
+
+        static func ping(_ server: RoutedDeckServer, _ path: String, method: String = "GET", body: [UInt8]? = nil,
+                         host: String = "backup-host.example:8080") async throws -> HTTPTestResponse {
+            try await server.request(method, path, headers: [("Host", host)], body: body)
+        }
+
+        @Test func eachSignalReachesItsPanelWithoutTheDashboardsToken() async throws {
+            try await RoutedDeckServer.run(Self.deck(), Self.options) { server in
+                #expect(try await server.request("GET", "/api/state", headers: [("Host", server.hostHeader)]).status == 403,
+                        "the dashboard wants its token")
+                let started = try await Self.ping(server, "/ping/\(Self.key)/start", method: "HEAD")
+                #expect(started.status == 200)
+                #expect(try await server.deck.panelState("backup").heartbeat?.runningSince != nil)
+                let ended = try await Self.ping(server, "/ping/\(Self.key)", method: "POST", body: Array("copied 4 GB\n".utf8))
+                #expect(ended.status == 200)
+                #expect(ended.text == #"{"ok":true}"#)
+                let shown = try await server.deck.panelState("backup")
+                #expect(shown.health == .up)
+                #expect(shown.latestValidInfo?.summary == "copied 4 GB")
+                #expect(try await Self.ping(server, "/ping/\(Self.key)/3", body: nil).status == 200)
+                let failed = try await server.deck.panelState("backup")
+                #expect(failed.latestValidError?.kind == .jobFailed)
+                #expect(failed.latestValidError?.description.contains("exited with status 3") == true)
+                #expect(try await Self.ping(server, "/ping/\(Self.key)/0").status == 200)
+                #expect(try await server.deck.panelState("backup").health == .up, "exit status 0 is a run that ended well")
+            }
+        }
+
+        @Test func aWrongKeyIsNotFoundAsAnUnknownPanelIs() async throws {
+            try await RoutedDeckServer.run(Self.deck(), Self.options) { server in
+                for path in ["/ping/not-the-key", "/ping/not-the-key/start", "/ping/api", "/ping/\(Self.key)x/fail"] {
+                    let refused = try await Self.ping(server, path)
+                    #expect(refused.status == 404, "\(path)")
+                    #expect(refused.text.contains(#""code":"not_found""#))
+                }
+                let badSignal = try await Self.ping(server, "/ping/\(Self.key)/256")
+                #expect(badSignal.status == 404)
+                #expect(badSignal.text.contains("an exit status from 0 to 255"))
+                #expect(try await server.deck.panelState("backup").phase == .initial, "nothing reached the panel")
+            }
+        }
+
+        @Test func onlyTheFirstTenKibibytesOfABodyAreKept() async throws {
+            try await RoutedDeckServer.run(Self.deck()) { server in
+                let output = String(repeating: "x", count: 20_000)
+                #expect(try await Self.ping(server, "/ping/\(Self.key)/fail", method: "POST", body: Array(output.utf8),
+                                            host: server.hostHeader).status == 200)
+                let detail = try await server.deck.panelState("backup").latestValidError?.detail
+                #expect(detail?.utf8.count == 10 * 1024)
+            }
+        }
+
+        @Test func aFloodFromOneKeyIsHeldBackAndTheOthersGoOn() async throws {
+            try await RoutedDeckServer.run(Self.deck()) { server in
+                var statuses: [Int] = []
+                for _ in 0..<15 {
+                    statuses.append(try await Self.ping(server, "/ping/\(Self.key)", host: server.hostHeader).status)
+                }
+                #expect(statuses.prefix(10).allSatisfy { $0 == 200 })
+                #expect(statuses.suffix(5).allSatisfy { $0 == 429 }, "\(statuses)")
+                let refused = try await Self.ping(server, "/ping/\(Self.key)", host: server.hostHeader)
+                #expect(refused.header("Retry-After") == "1")
+                #expect(refused.text.contains(#""code":"too_many_pings""#))
+            }
+        }
+
+        @Test func aHeartbeatIsNotRetried() async throws {
+            try await RoutedDeckServer.run(Self.deck()) { server in
+                let refused = try await server.request("POST", "/api/panels/backup/retry", headers: [("Host", server.hostHeader)])
+                #expect(refused.status == 409)
+            }
+        }
+    }
+}
