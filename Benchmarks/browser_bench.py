@@ -214,12 +214,12 @@ FIRST_SCREEN_SCRIPT = r"""
 """
 
 # Where the first screen's time went, from Resource Timing (ms after navigation): the HTML, the modules
-# app.js imports (every script but the debug module, which loads later), and the state document.
+# app.js imports (every script but the debug tools' modules, which load later), and the state document.
 FIRST_SCREEN_PARTS_SCRIPT = r"""
 () => {
   const nav = performance.getEntriesByType("navigation")[0];
   const resources = performance.getEntriesByType("resource");
-  const modules = resources.filter((r) => r.initiatorType !== "fetch" && r.name.endsWith(".js") && !r.name.endsWith("/debug.js"));
+  const modules = resources.filter((r) => r.initiatorType !== "fetch" && /\.js$/.test(r.name) && !/\/debug[-a-z]*\.js$/.test(r.name));
   const state = resources.find((r) => new URL(r.name).pathname === "/api/state");
   return {
     html_ms: nav.responseEnd,
