@@ -180,7 +180,7 @@ let package = Package(
             name: "StateDeckSourcesTests",
             dependencies: [
                 "StateDeckSources", "StateDeck", "StateDeckHistory", "StateDeckNotifications", "HTTPClient", "Threading",
-                "Locking", "TestSupport",
+                "Locking", "TestSupport", .product(name: "Clocks", package: "swift-clocks"),
             ],
             // Deck files the fuzz run mutates, read by path.
             exclude: ["DeckFileCorpus"]

@@ -27,12 +27,13 @@ extension Deck {
         default: .loaded(Self.pingInfo(body))
         }
         watchHeartbeat(index)
-        takeResult(state, in: index, at: date, cause: duration.map(PanelChange.Cause.load) ?? .push)
+        takeResult(state, in: index, at: date, cause: .ping(duration))
     }
 
-    /// Starts watching every heartbeat panel: one restored from an earlier run is counted from
-    /// now, since the time of its last ping is not known (it goes down no sooner than a run and
-    /// its grace after the start, never for a ping it may have had while nothing watched).
+    /// Starts watching every heartbeat panel from its last run, restored from an earlier server
+    /// run or deck. One that showed a result without a known last run (a history kept before runs
+    /// were) is counted from now: it goes down no sooner than a run and its grace after the start,
+    /// never for a ping it may have had while nothing watched.
     func startHeartbeats() {
         let date = configuration.now()
         for index in panels.indices where panels[index].panel.heartbeat != nil {

@@ -21,8 +21,9 @@ public enum Health: Int, Sendable, Equatable, CaseIterable {
     public func after(_ state: ViewState, cause: PanelChange.Cause) -> Health {
         switch (cause, state) {
         case (.debug, _): self
-        case (.load, .loaded), (.push, .loaded): .up
-        case (.load, .error), (.push, .error), (.deadline, .error): .down
+        case (let cause, .loaded) where cause.isResult: .up
+        case (let cause, .error) where cause.isResult: .down
+        case (.deadline, .error): .down
         case (_, .loading) where self == .unknown: .loading
         default: self
         }

@@ -44,7 +44,8 @@ public struct Heartbeat: Sendable {
     /// Where the panel stands, given its pings.
     func status(_ pings: HeartbeatPings) -> HeartbeatStatus {
         HeartbeatStatus(expects: expects, graceMs: Int(grace / .milliseconds(1)), pingPath: pingPath,
-                        lastPing: pings.last, runningSince: pings.started?.date, lateAt: pings.lateAt)
+                        lastPing: pings.last, lastRun: pings.lastRun, runningSince: pings.started?.date,
+                        lateAt: pings.lateAt)
     }
 
     /// A job that runs every `period`.
@@ -87,6 +88,8 @@ public struct HeartbeatStatus: Sendable, Equatable, Encodable {
     public var pingPath: String?
     /// When the newest ping came, of any kind.
     public var lastPing: Date?
+    /// When the newest run ended (well or not): the next is due after it.
+    public var lastRun: Date?
     /// When the run in progress began, if one did.
     public var runningSince: Date?
     /// When the panel goes down unless a ping comes first; nil while it waits for its first.
@@ -95,7 +98,7 @@ public struct HeartbeatStatus: Sendable, Equatable, Encodable {
 
 extension HeartbeatStatus {
     private enum CodingKeys: String, CodingKey {
-        case expects, graceMs, pingPath, lastPing, runningSince, lateAt
+        case expects, graceMs, pingPath, lastPing, lastRun, runningSince, lateAt
     }
 
     /// Times as the rest of the state writes them; nil ones as JSON null.
@@ -105,6 +108,7 @@ extension HeartbeatStatus {
         try container.encode(graceMs, forKey: .graceMs)
         try container.encode(pingPath, forKey: .pingPath)
         try container.encode(lastPing.map(DeckJSON.timestamp), forKey: .lastPing)
+        try container.encode(lastRun.map(DeckJSON.timestamp), forKey: .lastRun)
         try container.encode(runningSince.map(DeckJSON.timestamp), forKey: .runningSince)
         try container.encode(lateAt.map(DeckJSON.timestamp), forKey: .lateAt)
     }

@@ -3,14 +3,15 @@ import FoundationEssentials
 /// A state the deck recorded on a panel, or a load that ended showing what was shown already:
 /// what a history store keeps. Observers hear it as ``DeckEvent/change(_:)``.
 public struct PanelChange: Sendable, Equatable {
-    /// Why the state was recorded: only results (of loads and pushes) say whether the panel's
-    /// source is up; forced states are kept apart from everything real.
+    /// Why the state was recorded: only results (of loads, pushes and pings) say whether the
+    /// panel's source is up; forced states are kept apart from everything real.
     public enum Cause: Sendable, Equatable {
         /// The result of a load that ran this long.
         case load(Duration)
-        /// A state from the library user's code, an item action's info, or a heartbeat's ping
-        /// without a start (a run of unknown length).
+        /// A state from the library user's code, or an item action's info.
         case push
+        /// A heartbeat's job reported a run that ended, this long when the job said when it began.
+        case ping(Duration?)
         /// No result came by the time one was due (a heartbeat's job did not ping): the panel is
         /// down, and no load is counted.
         case deadline
@@ -19,6 +20,15 @@ public struct PanelChange: Sendable, Equatable {
         case view
         /// Forced by a debug command.
         case debug
+
+        /// Whether the change is a result (of a load, a push or a ping), which says whether the
+        /// panel's source works.
+        public var isResult: Bool {
+            switch self {
+            case .load, .push, .ping: true
+            case .view, .debug, .deadline: false
+            }
+        }
     }
 
     public var panel: String
@@ -41,8 +51,12 @@ public struct PanelChange: Sendable, Equatable {
         self.recorded = recorded
     }
 
-    /// How long the load ran, for a load's result.
+    /// How long the load or the run ran, for a result that says.
     public var duration: Duration? {
-        if case .load(let duration) = cause { duration } else { nil }
+        switch cause {
+        case .load(let duration): duration
+        case .ping(let duration): duration
+        default: nil
+        }
     }
 }

@@ -1,6 +1,8 @@
+import FoundationEssentials
+
 /// What a panel carries into a deck that replaces its own (a deck file edited while serving),
 /// or into a new server run from a history store: its history, staleness, health and debug pin,
-/// so a panel does not start over.
+/// and a heartbeat's last run, so a panel does not start over.
 public struct PanelMemory: Sendable {
     let history: ViewStateHistory
     let stale: Bool
@@ -8,25 +10,30 @@ public struct PanelMemory: Sendable {
     let debugPinned: Bool
     /// From an earlier server run: the panel state says `restored` until its first new result.
     let restored: Bool
+    /// When a heartbeat's newest run ended: its next is due after it.
+    let lastRun: Date?
 
     /// A panel's memory as a history store kept it: the newest entries (oldest first), what it
-    /// showed and its health. Its state is what it showed, not a load that was cut short.
+    /// showed, its health and a heartbeat's last run. Its state is what it showed, not a load that
+    /// was cut short.
     public init(entries: [ViewStateHistory.Entry], latestInfo: Info?, latestError: PanelError?,
-                shown: ViewState?, stale: Bool, health: Health) {
+                shown: ViewState?, stale: Bool, health: Health, lastRun: Date? = nil) {
         history = ViewStateHistory(restoring: entries, latestInfo: latestInfo, latestError: latestError,
                                    shown: shown)
         self.stale = stale
         self.health = health
         debugPinned = false
         restored = true
+        self.lastRun = lastRun
     }
 
-    init(history: ViewStateHistory, stale: Bool, health: Health, debugPinned: Bool, restored: Bool) {
+    init(history: ViewStateHistory, stale: Bool, health: Health, debugPinned: Bool, restored: Bool, lastRun: Date?) {
         self.history = history
         self.stale = stale
         self.health = health
         self.debugPinned = debugPinned
         self.restored = restored
+        self.lastRun = lastRun
     }
 }
 
@@ -40,7 +47,7 @@ extension Deck {
             history.modifyingIds = nil
             memories[runtime.panel.id] = PanelMemory(
                 history: history, stale: runtime.stale, health: runtime.health, debugPinned: runtime.debugPinned,
-                restored: runtime.restored)
+                restored: runtime.restored, lastRun: runtime.pings.lastRun)
         }
         return memories
     }
@@ -54,6 +61,7 @@ extension PanelRuntime {
         health = memory.health
         debugPinned = memory.debugPinned
         restored = memory.restored
+        pings.lastRun = memory.lastRun
     }
 }
 

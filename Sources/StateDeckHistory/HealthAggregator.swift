@@ -182,8 +182,8 @@ extension HealthAggregator.Track {
         forced = change.cause == .debug
         var gained = forced != wasForced
         guard !forced else { return gained }
-        switch (change.state, change.cause) {
-        case (.loaded, .load), (.loaded, .push), (.error, .load), (.error, .push):
+        switch change.state {
+        case .loaded where change.cause.isResult, .error where change.cause.isResult:
             gained = true
             let milliseconds = change.duration.map { Int64(($0 / .milliseconds(1)).rounded()) }
             let failed = change.state.phase == .error

@@ -70,8 +70,8 @@ public struct StoredHistory: Sendable {
     }
 }
 
-/// One panel's `latest` row: what it shows, its health and since when, and whether a debug
-/// command holds it (its time then counts nowhere).
+/// One panel's `latest` row: what it shows, its health and since when, whether a debug command
+/// holds it (its time then counts nowhere), and when a heartbeat's newest run ended.
 public struct LatestRow: Sendable {
     public var panel: String
     public var shown: ShownState.StoredColumns
@@ -79,13 +79,17 @@ public struct LatestRow: Sendable {
     /// Milliseconds since 1970.
     public var since: Int64
     public var forced: Bool
+    /// Milliseconds since 1970; nil for a panel no job pings.
+    public var lastRun: Int64?
 
-    public init(panel: String, shown: ShownState.StoredColumns, health: Health, since: Int64, forced: Bool) {
+    public init(panel: String, shown: ShownState.StoredColumns, health: Health, since: Int64, forced: Bool,
+                lastRun: Int64? = nil) {
         self.panel = panel
         self.shown = shown
         self.health = health
         self.since = since
         self.forced = forced
+        self.lastRun = lastRun
     }
 }
 

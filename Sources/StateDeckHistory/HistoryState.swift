@@ -23,8 +23,10 @@ public struct HistoryState: Sendable {
     private var nextPosition: Int64
     /// Tallies as buckets stood at minute ends, not saved yet, by panel.
     private var unsavedRowsByPanel: [String: [RowKey: TallyRow]] = [:]
-    /// Panels whose shown state or health changed since the last save.
+    /// Panels whose shown state, health or last run changed since the last save.
     private var unsavedShown: Set<String> = []
+    /// When each heartbeat's newest run ended, in milliseconds since 1970: its next is due after it.
+    private var lastRuns: [String: Int64] = [:]
     /// Every watch kept, this run's newest last.
     public private(set) var watches: [HistoryWatch]
     private var unsavedWatchIDs: Set<Int64> = []
@@ -71,6 +73,7 @@ public struct HistoryState: Sendable {
                   lastPosition: stored.lastPosition, now: now)
         for row in stored.latest {
             resume(row.panel, shown: ShownState(stored: row.shown), health: row.health, since: row.since, now: now)
+            lastRuns[row.panel] = row.lastRun
         }
     }
 
@@ -117,6 +120,10 @@ public struct HistoryState: Sendable {
     private mutating func take(_ change: PanelChange) {
         let wasForced = aggregator.tracks[change.panel]?.forced
         aggregator.apply(change)
+        if case .ping = change.cause {
+            lastRuns[change.panel] = change.at.millisecondsSince1970
+            unsavedShown.insert(change.panel)
+        }
         // The `latest` row keeps the hold, so that a crash credits a held panel no time (one that
         // never showed anything else has no row, and no health to credit).
         if aggregator.tracks[change.panel]?.forced != wasForced, shown[change.panel] != nil {
@@ -286,7 +293,7 @@ public struct HistoryState: Sendable {
     func latest(of panel: String) -> LatestRow {
         let track = aggregator.tracks[panel]
         return LatestRow(panel: panel, shown: (shown[panel] ?? ShownState()).stored, health: track?.health ?? .unknown,
-                         since: track?.since ?? 0, forced: track?.forced ?? false)
+                         since: track?.since ?? 0, forced: track?.forced ?? false, lastRun: lastRuns[panel])
     }
 
     /// Says why a save failed: "History is not being saved`place`. 12 changes wait in memory;
@@ -315,7 +322,8 @@ extension HistoryState {
         guard let stored = shown[panel] else { return nil }
         return PanelMemory(entries: entries.reversed(), latestInfo: stored.info, latestError: stored.error?.panelError,
                            shown: stored.viewState, stale: stored.stale,
-                           health: aggregator.tracks[panel]?.health ?? .unknown)
+                           health: aggregator.tracks[panel]?.health ?? .unknown,
+                           lastRun: lastRuns[panel].map(Date.init(millisecondsSince1970:)))
     }
 
     /// Whether the history knows what `panel` showed.

@@ -148,13 +148,14 @@ final class PostgresHistoryDatabase: HistoryDatabase {
             latest.append([
                 String(try key(of: row.panel, session, &keys)), row.shown.shown, row.shown.info, row.shown.error,
                 row.shown.stale ? "true" : "false", String(row.health.rawValue), String(row.since),
-                row.forced ? "true" : "false",
+                row.forced ? "true" : "false", row.lastRun.map(String.init),
             ])
         }
-        try insert(session, "INSERT INTO statedeck.latest (panel, shown, info, error, stale, health, since, forced)",
+        try insert(session, "INSERT INTO statedeck.latest (panel, shown, info, error, stale, health, since, forced, last_run)",
                    latest, then: """
             ON CONFLICT (panel) DO UPDATE SET shown = EXCLUDED.shown, info = EXCLUDED.info, error = EXCLUDED.error,
-                stale = EXCLUDED.stale, health = EXCLUDED.health, since = EXCLUDED.since, forced = EXCLUDED.forced
+                stale = EXCLUDED.stale, health = EXCLUDED.health, since = EXCLUDED.since, forced = EXCLUDED.forced,
+                last_run = EXCLUDED.last_run
             """)
         try insert(session, "INSERT INTO statedeck.watches (id, started, watched_to, tallied_to)",
                    batch.watches.map { [String($0.id), String($0.started), String($0.watchedTo), String($0.talliedTo)] },
@@ -274,7 +275,7 @@ final class PostgresHistoryDatabase: HistoryDatabase {
     /// Every panel's `latest` row.
     private static func latest(_ session: PostgresConnection) throws(PostgresError) -> [LatestRow] {
         let rows = try session.query("""
-            SELECT p.name, l.shown, l.info, l.error, l.stale, l.health, l.since, l.forced
+            SELECT p.name, l.shown, l.info, l.error, l.stale, l.health, l.since, l.forced, l.last_run
             FROM statedeck.latest l JOIN statedeck.panels p ON p.id = l.panel
             """)
         return (0..<rows.count).compactMap { row in
@@ -284,7 +285,7 @@ final class PostgresHistoryDatabase: HistoryDatabase {
                 shown: ShownState.StoredColumns(shown: rows[row, 1], info: rows[row, 2], error: rows[row, 3],
                                                 stale: rows.boolean(row, 4) ?? false),
                 health: Health(rawValue: Int(rows.integer(row, 5) ?? 0)) ?? .unknown, since: rows.integer(row, 6) ?? 0,
-                forced: rows.boolean(row, 7) ?? false)
+                forced: rows.boolean(row, 7) ?? false, lastRun: rows.integer(row, 8))
         }
     }
 

@@ -50,6 +50,10 @@ enum PostgresSchema {
         ALTER TABLE statedeck.tallies ADD COLUMN counted_to BIGINT;
         ALTER TABLE statedeck.latest ADD COLUMN forced BOOLEAN NOT NULL DEFAULT false;
         """,
+        // When a heartbeat's newest run ended: its next is due after it, across a restart.
+        """
+        ALTER TABLE statedeck.latest ADD COLUMN last_run BIGINT;
+        """,
     ]
 
     static var currentVersion: Int { migrations.count }

@@ -62,6 +62,10 @@ enum HistorySchema {
         ALTER TABLE tallies ADD COLUMN counted_to INTEGER;
         ALTER TABLE latest ADD COLUMN forced INTEGER NOT NULL DEFAULT 0;
         """,
+        // When a heartbeat's newest run ended: its next is due after it, across a restart.
+        """
+        ALTER TABLE latest ADD COLUMN last_run INTEGER;
+        """,
     ]
 
     static var currentVersion: Int { migrations.count }

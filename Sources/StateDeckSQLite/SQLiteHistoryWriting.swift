@@ -179,14 +179,15 @@ struct SQLiteHistoryWriting {
             ).run()
         }
         let upsertLatest = try connection.statement("""
-            INSERT OR REPLACE INTO latest (panel, shown, info, error, stale, health, since, forced)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT OR REPLACE INTO latest (panel, shown, info, error, stale, health, since, forced, last_run)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
         for latest in batch.latest {
             try upsertLatest.bind(
                 .integer(try key(of: latest.panel)), .optionalText(latest.shown.shown), .optionalText(latest.shown.info),
                 .optionalText(latest.shown.error), .integer(latest.shown.stale ? 1 : 0),
-                .integer(Int64(latest.health.rawValue)), .integer(latest.since), .integer(latest.forced ? 1 : 0)).run()
+                .integer(Int64(latest.health.rawValue)), .integer(latest.since), .integer(latest.forced ? 1 : 0),
+                latest.lastRun.map(Statement.Value.integer) ?? .null).run()
         }
         let upsertWatch = try connection.statement("""
             INSERT OR REPLACE INTO watches (id, started, watched_to, tallied_to) VALUES (?, ?, ?, ?)

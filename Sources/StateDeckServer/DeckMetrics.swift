@@ -199,7 +199,7 @@ final class DeckMetrics: Sendable {
                     state.panels[change.panel]?.lastDuration = duration
                     kindSeries(series.kind, in: &state).durations.record(duration)
                 }
-                if case .error(let error) = change.state, change.duration != nil || change.cause == .push {
+                if case .error(let error) = change.state, change.cause.isResult {
                     failures(of: error.kind, kind: series.kind, in: &state).increment()
                 }
             default:

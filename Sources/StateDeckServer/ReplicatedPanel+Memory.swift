@@ -14,6 +14,8 @@ struct ReplicatedMemory: Codable, Equatable {
     var latestError: ErrorCard?
     var stale: Bool
     var health: Health
+    /// When a heartbeat's newest run ended, in milliseconds since 1970.
+    var lastRunMs: Int64?
 
     init(_ state: PanelState) {
         history = state.history
@@ -26,13 +28,15 @@ struct ReplicatedMemory: Codable, Equatable {
         latestError = state.latestError
         stale = state.stale
         health = state.health
+        lastRunMs = state.heartbeat?.lastRun.map { Int64(($0.timeIntervalSince1970 * 1000).rounded()) }
     }
 
     /// The panel's memory, as a deck restores it.
     var memory: PanelMemory {
         let shown = info.map(ViewState.loaded) ?? error.map { ViewState.error(PanelError(card: $0)) }
         return PanelMemory(entries: history, latestInfo: latestInfo, latestError: latestError.map(PanelError.init(card:)),
-                           shown: shown, stale: stale, health: health)
+                           shown: shown, stale: stale, health: health,
+                           lastRun: lastRunMs.map { Date(timeIntervalSince1970: Double($0) / 1000) })
     }
 
     /// The record as a replicated panel carries it.

@@ -233,6 +233,32 @@ public struct HistoryStoreContract<Store: FlushingHistoryStore>: Sendable {
         after.close()
     }
 
+    /// A heartbeat's last run is saved with its panel, whether the ping changed what it shows or
+    /// only measured a run, so a deck restored after a `kill -9` expects the next run when it did.
+    public func aHeartbeatsLastRunSurvivesACrash() async throws {
+        let store = try open()
+        store.record(change("beat", .loaded(Info(summary: "Ran")), cause: .ping(nil)))
+        store.flush()
+        advance(by: .seconds(30))
+        var measured = change("beat", .loaded(Info(summary: "Ran")), cause: .ping(.seconds(3)), health: .up)
+        measured.recorded = false
+        store.record(measured)
+        store.flush()
+        advance(by: .seconds(5))
+        let after = try openAfterCrash()
+        let deck = Deck("d", configuration: Deck.Configuration(now: { [clock] in clock.current.wall }), panels: [
+            Panel("beat", title: "Beat", heartbeat: .every(.seconds(60), grace: .seconds(10))),
+        ])
+        await deck.restore(after.memories(of: ["beat"]))
+        await deck.start()
+        let restored = try await deck.panelState("beat")
+        #expect(restored.heartbeat?.lastRun == at(30))
+        #expect(restored.heartbeat?.lateAt == at(100), "a minute and the grace after the measured run")
+        #expect(restored.health == .up)
+        await deck.stop()
+        after.close()
+    }
+
     /// A wall clock set forward (or a machine asleep) credits the jump to no one and shows it as
     /// not watched; set back, counting goes on at the new time, in tallies of their own.
     public func aWallClockThatJumpsCreditsOnlyTheTimeThatRan() throws {

@@ -134,6 +134,10 @@ final class StoreFixture: Sendable {
         try StoreFixture().contract.aCrashLosesOnlyTheTimeSinceTheLastSave()
     }
 
+    @Test func aHeartbeatsLastRunSurvivesACrash() async throws {
+        try await StoreFixture().contract.aHeartbeatsLastRunSurvivesACrash()
+    }
+
     /// A save writes a panel's open minute only when it gained a load or a change: time alone is
     /// counted again at start, from the minute's `counted_to` in the health `latest` keeps.
     @Test func aSteadyPanelsOpenMinuteIsNotWrittenAgainWithEachSave() throws {

@@ -107,6 +107,12 @@ struct PostgresHistoryStoreTests {
         }
     }
 
+    @Test func aHeartbeatsLastRunSurvivesACrash() async throws {
+        try await TemporaryPostgres.with { server in
+            try await PostgresStoreFixture(server).contract.aHeartbeatsLastRunSurvivesACrash()
+        }
+    }
+
     @Test func aStopKeepsTheOpenMinuteAndTheTimeStoppedIsNoData() async throws {
         try await TemporaryPostgres.with { server in
             try PostgresStoreFixture(server).contract.aStopKeepsTheOpenMinuteAndTheTimeStoppedIsNoData()

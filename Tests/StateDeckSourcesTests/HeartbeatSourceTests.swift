@@ -1,5 +1,7 @@
+import Clocks
 import Foundation
 import StateDeck
+import TestSupport
 import Testing
 @testable import StateDeckSources
 
@@ -81,5 +83,39 @@ import Testing
         let made = try keys.keys(for: ["backup"])
         #expect(try keys.keys(for: ["backup"]) == made)
         #expect(keys.path == nil)
+    }
+}
+
+/// A deck file's scheduled heartbeat on a virtual clock, across the night Paris sets its clocks back.
+@Suite struct HeartbeatScheduleDeckTests {
+    /// 2026-10-24 00:30 UTC, 02:30 in Paris (summer time).
+    static let origin = Date(timeIntervalSince1970: 1_792_801_800)
+
+    @Test func aRunDueInTheRepeatedHourIsLateAtItsFirstPassPlusTheGrace() async throws {
+        let clock = TestClock<Duration>()
+        let panels = try HeartbeatSourceTests.panels("""
+            panels:
+              - id: backup
+                title: Backup
+                heartbeat: { schedule: "30 2 * * *", timezone: Europe/Paris, grace: 30m, key: backup-key-backup-key }
+            """)
+        let deck = Deck("Night", configuration: Deck.Configuration(
+            clock: clock, now: { Self.origin.addingTimeInterval(TestClock<Duration>.Instant().duration(to: clock.now) / .seconds(1)) }
+        ), panels: panels)
+        await deck.start()
+        await clock.advance(by: .seconds(60))
+        try await deck.ping(panel: "backup", .success, body: "")
+        let up = try await deck.panelState("backup")
+        // The next 02:30 comes twice on the 25th; the first, 00:30 UTC, is when it is due.
+        #expect(up.heartbeat?.lateAt == Date(timeIntervalSince1970: 1_792_890_000), "01:00 UTC, 02:00 CET")
+        await clock.advance(by: .seconds(24 * 3_600 + 29 * 60 - 1))
+        #expect(try await deck.panelState("backup").phase == .loaded)
+        await clock.advance(by: .seconds(1))
+        let late = try #require(await eventuallyValue {
+            let state = try? await deck.panelState("backup")
+            return state?.phase == .error ? state : nil
+        })
+        #expect(late.latestValidError?.description == "No ping from Backup since 02:31; expected by 02:00.")
+        await deck.stop()
     }
 }

@@ -20,7 +20,7 @@ import Testing
         #expect(state?.phase == .initial)
         #expect(state?.health == .unknown)
         #expect(state?.heartbeat == HeartbeatStatus(expects: "every 1 h", graceMs: 600_000, pingPath: "/ping/k",
-                                                    lastPing: nil, runningSince: nil, lateAt: nil))
+                                                    lastPing: nil, lastRun: nil, runningSince: nil, lateAt: nil))
         #expect(Self.changes(test).isEmpty, "nothing loads, nothing is late")
     }
 
@@ -75,7 +75,7 @@ import Testing
         #expect(ended?.loadMs == 90_000)
         #expect(ended?.heartbeat?.runningSince == nil)
         #expect(ended?.heartbeat?.lateAt == TestDeck.date(at: .seconds(90 + 4_200)))
-        #expect(Self.changes(test).last?.cause == .load(.seconds(90)))
+        #expect(Self.changes(test).last?.cause == .ping(.seconds(90)))
     }
 
     @Test func aStartWithNoEndWithinTheGraceIsDown() async throws {
