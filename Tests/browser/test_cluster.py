@@ -431,3 +431,42 @@ def test_a_probe_elsewhere_shows_per_location_and_turns_to_no_data_when_it_goes_
         if probe.poll() is None:
             probe.kill()
         server.stop()
+
+
+def heartbeat_deck(folder: Path, key: str | None) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    deck = folder / "deck.yaml"
+    keyed = f", key: {key}" if key else ""
+    deck.write_text(f"title: Jobs\npanels:\n  - id: backup\n    heartbeat: {{ period: 1h, grace: 10m{keyed} }}\n")
+    return deck
+
+
+def test_a_ping_sent_to_any_process_reaches_the_one_running_the_deck(store, tmp_path):
+    key = "cluster-ping-key-0123456789"
+    deck = heartbeat_deck(tmp_path / "deck", key)
+    servers = [Server(["--config", str(deck), "--store", store], f"pinged-{n}").start() for n in range(2)]
+    try:
+        running = wait_for(lambda: leader(servers), 10, "no server leads")
+        other = next(server for server in servers if server is not running)
+        request = urllib.request.Request(f"{other.url}/ping/{key}", data=b"copied 4 GB", method="POST")
+        with urllib.request.urlopen(request, timeout=10) as answer:
+            assert answer.status == 200
+        for server in servers:
+            def shown(server=server):
+                with urllib.request.urlopen(f"{server.url}/api/panels/backup", timeout=5) as answer:
+                    state = json.load(answer)
+                return state if state["health"] == "up" else None
+            state = wait_for(shown, 10, f"{server.log_path.name} never showed the ping")
+            assert state["latestValidInfo"]["summary"] == "copied 4 GB"
+            assert state["heartbeat"]["lastRun"] is not None
+    finally:
+        for server in servers:
+            server.stop()
+
+
+def test_a_cluster_refuses_a_heartbeat_whose_key_it_would_make(store, tmp_path):
+    deck = heartbeat_deck(tmp_path / "deck", None)
+    done = subprocess.run([str(BIN), "--config", str(deck), "--store", store, "--port", "0"],
+                          capture_output=True, text=True, timeout=20)
+    assert done.returncode == 2
+    assert "heartbeat panels backup need a key: in their heartbeat in a cluster" in done.stderr
