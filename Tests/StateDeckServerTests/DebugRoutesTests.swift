@@ -62,7 +62,8 @@ extension Routed {
                     let panel = try await Self.force(server, "api", #"{"state":"error","error":{"kind":"\#(kind.rawValue)"}}"#)
                     #expect(panel.latestValidError?.kind == kind)
                     #expect(panel.latestValidError?.title == kind.title)
-                    #expect(panel.latestValidError?.options.map(\.id).suffix(2) == ["try-again", "cancel"])
+                    let catalogue = kind.recoveryOptions.map(\.id)
+                    #expect(panel.latestValidError?.options.map(\.id).suffix(catalogue.count).elementsEqual(catalogue) == true)
                 }
             }
         }
