@@ -10,13 +10,13 @@ extension ResponseCondition {
     /// `expect:`, a list of conditions, each a mapping of what it checks and how:
     /// `{ status: [200, "300-399"] }`, `{ header: X-Mode, equals: live }`,
     /// `{ body: { matches: "version [0-9]+" } }`, `{ pointer: /queue/depth, below: 100 }`,
-    /// `{ under: 500ms }`.
-    static func list(reading node: ConfigNode) -> [ResponseCondition]? {
-        node.conditions(ResponseCondition.init(reading:))
+    /// `{ under: 500ms }`. `timeout` is the source's, which an `under` must be shorter than.
+    static func list(reading node: ConfigNode, timeout: Duration) -> [ResponseCondition]? {
+        node.conditions { ResponseCondition(reading: $0, timeout: timeout) }
     }
 
     /// One entry of `expect`.
-    init?(reading node: ConfigNode) {
+    init?(reading node: ConfigNode, timeout: Duration) {
         let tests: KeyValuePairs<String, [String]> = [
             "header": ["present", "equals", "matches"],
             "pointer": ["equals", "exists", "below", "above", "matches"],
@@ -41,7 +41,7 @@ extension ResponseCondition {
             guard let pointer, let test else { return nil }
             self = .pointer(pointer, test)
         default:
-            guard let limit = value.duration() else { return nil }
+            guard let limit = value.time(under: timeout) else { return nil }
             self = .under(limit)
         }
     }
@@ -72,19 +72,19 @@ extension ConnectionCondition {
     static let subjects = ["banner", "under"]
 
     /// `expect:` of a tcp source: `{ banner: { contains: SSH } }`, `{ banner: { matches: "^220 " } }`,
-    /// `{ under: 100ms }`.
-    static func list(reading node: ConfigNode) -> [ConnectionCondition]? {
-        node.conditions(ConnectionCondition.init(reading:))
+    /// `{ under: 100ms }`. `timeout` is the source's, which an `under` must be shorter than.
+    static func list(reading node: ConfigNode, timeout: Duration) -> [ConnectionCondition]? {
+        node.conditions { ConnectionCondition(reading: $0, timeout: timeout) }
     }
 
     /// One entry of `expect`.
-    init?(reading node: ConfigNode) {
+    init?(reading node: ConfigNode, timeout: Duration) {
         guard let condition = ConditionReading(node, subjects: Self.subjects, tests: [:]) else { return nil }
         if condition.subject == "banner" {
             guard let test = condition.value.bodyTest() else { return nil }
             self = .banner(test)
         } else {
-            guard let limit = condition.value.duration() else { return nil }
+            guard let limit = condition.value.time(under: timeout) else { return nil }
             self = .under(limit)
         }
     }
@@ -237,6 +237,17 @@ extension ConfigNode {
             problem("\(text.quoted) is not a regular expression: \(error)")
             return nil
         }
+    }
+
+    /// The limit of an `under`: a duration shorter than the source's `timeout`, which would end the
+    /// exchange before the condition could fail.
+    func time(under timeout: Duration) -> Duration? {
+        guard let limit = duration() else { return nil }
+        guard limit < timeout else {
+            problem("must be shorter than the timeout, \(timeout.shortText), which ends the check first")
+            return nil
+        }
+        return limit
     }
 
     /// A number, written plain or from a variable; never infinite or NaN.

@@ -86,14 +86,14 @@ extension HTTPSource {
         let url = map.required("url")?.httpURL()
         let method = map["method"]?.method()
         let headers = map["headers"]?.headers()
+        let limit = map["timeout"]?.duration()
         let expected = map["expectStatus"]?.statusSet().map(ResponseCondition.status)
-        let expect = map["expect"].flatMap(ResponseCondition.list(reading:))
+        let expect = map["expect"].flatMap { ResponseCondition.list(reading: $0, timeout: limit ?? timeout) }
         let check = map["check"].flatMap(ResponseCondition.init(readingCheck:))
         let picks = map["fields"]?.entries()?.compactMap { entry in
             entry.value.pointer().map { Pick(label: entry.key, pointer: $0) }
         }
         let body = map["body"]?.string()
-        let limit = map["timeout"]?.duration()
         guard let url else { return nil }
         self.init(url: url, method: method ?? "GET", headers: headers ?? [:], body: body, timeout: limit ?? timeout,
                   conditions: [expected].compactMap(\.self) + (expect ?? []) + [check].compactMap(\.self), picks: picks ?? [])
@@ -152,7 +152,7 @@ extension TCPSource {
         let host = map.required("host")?.text()
         let port = map.required("port")?.int(in: 1...65_535)
         let limit = map["timeout"]?.duration()
-        let expect = map["expect"].flatMap(ConnectionCondition.list(reading:))
+        let expect = map["expect"].flatMap { ConnectionCondition.list(reading: $0, timeout: limit ?? timeout) }
         guard let host, let port else { return nil }
         self.init(host: host, port: port, timeout: limit ?? timeout, conditions: expect ?? [])
     }
