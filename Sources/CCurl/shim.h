@@ -106,4 +106,11 @@ static inline long statedeck_curl_info_long(statedeck_curl_api api, CURL *handle
     return value;
 }
 
+/// `curl_easy_getinfo` of a `curl_off_t` (the times, in microseconds).
+static inline curl_off_t statedeck_curl_info_off_t(statedeck_curl_api api, CURL *handle, CURLINFO info) {
+    curl_off_t value = 0;
+    api.easy_getinfo(handle, info, &value);
+    return value;
+}
+
 #endif

@@ -107,6 +107,7 @@ final class CurlTransfer: @unchecked Sendable {
             return
         }
         response.status = statedeck_curl_info_long(curl, easy, CURLINFO_RESPONSE_CODE)
+        response.duration = .microseconds(statedeck_curl_info_off_t(curl, easy, CURLINFO_TOTAL_TIME_T))
         outcome.offer(.success(response))
     }
 

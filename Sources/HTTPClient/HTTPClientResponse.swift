@@ -6,12 +6,17 @@ public struct HTTPClientResponse: Sendable {
     /// The header fields in order.
     public var headers: [(name: String, value: String)]
     public var body: [UInt8]
+    /// From the request's turn to the end of the answer, redirects included (libcurl's total
+    /// time): time waiting behind the limit per host is not counted.
+    public var duration: Duration
 
-    public init(status: Int = 0, reason: String = "", headers: [(name: String, value: String)] = [], body: [UInt8] = []) {
+    public init(status: Int = 0, reason: String = "", headers: [(name: String, value: String)] = [], body: [UInt8] = [],
+                duration: Duration = .zero) {
         self.status = status
         self.reason = reason
         self.headers = headers
         self.body = body
+        self.duration = duration
     }
 
     /// The first value of the header field `name`, matched without regard to case.

@@ -14,7 +14,7 @@ extension ErrorKind {
         case .serverMaintenance: "wrench"
         case .notFound: "search"
         case .unauthorized: "lock"
-        case .invalidResponse: "file-warning"
+        case .invalidResponse, .checkFailed: "file-warning"
         case .commandFailed: "terminal"
         case .outOfSpace: "hard-drive"
         case .updateAvailable, .updateRequired: "download"
@@ -29,7 +29,7 @@ extension ErrorKind {
     public var isRetryable: Bool {
         switch self {
         case .noNetwork, .unreachable, .timeout, .serverError, .serverMaintenance, .unknown: true
-        case .notFound, .unauthorized, .invalidResponse, .commandFailed, .outOfSpace,
+        case .notFound, .unauthorized, .invalidResponse, .checkFailed, .commandFailed, .outOfSpace,
             .updateAvailable, .updateRequired, .pingMissed, .jobFailed: false
         }
     }
@@ -39,7 +39,7 @@ extension ErrorKind {
     /// | kinds | buttons |
     /// | --- | --- |
     /// | noNetwork, unreachable, timeout, serverError, serverMaintenance, commandFailed, unknown | Try again (primary), Dismiss |
-    /// | notFound, unauthorized, invalidResponse, updateAvailable, updateRequired, outOfSpace | Check again (secondary), Dismiss |
+    /// | notFound, unauthorized, invalidResponse, checkFailed, updateAvailable, updateRequired, outOfSpace | Check again (secondary), Dismiss |
     /// | pingMissed, jobFailed | Dismiss |
     ///
     /// A retry may fix the first row; the second needs a fix elsewhere first (credentials, a URL,
@@ -49,7 +49,7 @@ extension ErrorKind {
         switch self {
         case .noNetwork, .unreachable, .timeout, .serverError, .serverMaintenance, .commandFailed, .unknown:
             [.tryAgain, .cancel]
-        case .notFound, .unauthorized, .invalidResponse, .updateAvailable, .updateRequired, .outOfSpace:
+        case .notFound, .unauthorized, .invalidResponse, .checkFailed, .updateAvailable, .updateRequired, .outOfSpace:
             [.checkAgain, .cancel]
         case .pingMissed, .jobFailed:
             [.cancel]
@@ -74,6 +74,8 @@ extension ErrorKind {
             ("Not authorized", "The service refused the request. Check the credentials.")
         case .invalidResponse:
             ("Unexpected response", "The service answered with something this panel can't read.")
+        case .checkFailed:
+            ("Check failed", "The service answered, but not what this panel expects.")
         case .commandFailed:
             ("Command failed", "The command ended with an error.")
         case .outOfSpace:

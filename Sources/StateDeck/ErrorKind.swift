@@ -10,6 +10,8 @@ public enum ErrorKind: String, Sendable, Hashable, Codable, CaseIterable {
     case notFound
     case unauthorized
     case invalidResponse
+    /// An answer a condition of the panel rejects (an http panel's `expect`, a tcp banner).
+    case checkFailed
     case commandFailed
     case outOfSpace
     case updateAvailable

@@ -16,7 +16,15 @@ struct DeckFileTests {
         let api = deck.panels[0]
         let http = try #require(api.source.http)
         #expect(http.url.absoluteString == "http://127.0.0.1:3000/health")
-        #expect(http.check == .equals(JSONPointer("/status")!, .string("ok")))
+        let conditions: [ResponseCondition] = [
+            .status(StatusSet([200...200])),
+            .pointer(JSONPointer("/status")!, .equals(.string("ok"))),
+            .pointer(JSONPointer("/queue/depth")!, .below(100)),
+            .header("Content-Type", .matches(try TextPattern("^application/json"))),
+            .under(.milliseconds(500)),
+        ]
+        #expect(http.conditions == conditions)
+        #expect(try #require(deck.panels[1].source.tcp).conditions == [.under(.milliseconds(100))])
         #expect(http.picks.map(\.label) == ["Version", "Uptime"])
         #expect(http.timeout == .seconds(2))
         #expect(api.settings.refresh == .every(.seconds(10)))

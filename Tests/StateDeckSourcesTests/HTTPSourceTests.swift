@@ -85,10 +85,10 @@ struct HTTPSourceTests {
         ("/login", .unauthorized),
         ("/forbidden", .unauthorized),
         ("/nowhere", .notFound),
-        ("/created", .invalidResponse),
+        ("/created", .checkFailed),
     ])
     func statusesMapToKinds(path: String, kind: ErrorKind) async {
-        let source = source(path) { $0.expectedStatuses = path == "/created" ? [204] : nil }
+        let source = source(path) { $0.conditions = path == "/created" ? [.status(StatusSet([204...204]))] : [] }
         let error = await panelError { try await source.load() }
         #expect(error?.kind == kind)
         #expect(error?.detail?.contains("answered") == true)
@@ -102,14 +102,14 @@ struct HTTPSourceTests {
     /// Where a retry will not help, the card names the URL that answered and where the fix is.
     @Test(arguments: ["/login", "/nowhere", "/created"])
     func aFixElsewhereIsNamedOnTheCard(path: String) async throws {
-        let source = source(path) { $0.expectedStatuses = path == "/created" ? [204] : nil }
+        let source = source(path) { $0.conditions = path == "/created" ? [.status(StatusSet([204...204]))] : [] }
         let error = try #require(await panelError { try await source.load() })
         #expect(error.failureReason?.hasPrefix(source.url.absoluteString + " answered") == true)
         #expect(error.recoverySuggestion?.contains("deck file") == true)
     }
 
     @Test func anExpectedStatusOtherThan2xxLoads() async throws {
-        let info = try await source("/login") { $0.expectedStatuses = [401] }.load()
+        let info = try await source("/login") { $0.conditions = [.status(StatusSet([401...401]))] }.load()
         #expect(info.fields?.first?.value == "401")
     }
 
@@ -125,15 +125,15 @@ struct HTTPSourceTests {
     }
 
     @Test func checksTheBody() async throws {
-        _ = try await source("/health") { $0.check = .contains("\"ok\"") }.load()
-        _ = try await source("/health") { $0.check = .equals(JSONPointer("/checks/db")!, .string("up")) }.load()
-        _ = try await source("/health") { $0.check = .equals(JSONPointer("/jobs")!, .number(4)) }.load()
-        let text = await panelError { try await source("/text") { $0.check = .contains("ready") }.load() }
-        #expect(text?.kind == .invalidResponse)
+        _ = try await source("/health") { $0.conditions = [.body(.contains("\"ok\""))] }.load()
+        _ = try await source("/health") { $0.conditions = [.pointer(JSONPointer("/checks/db")!, .equals(.string("up")))] }.load()
+        _ = try await source("/health") { $0.conditions = [.pointer(JSONPointer("/jobs")!, .equals(.number(4)))] }.load()
+        let text = await panelError { try await source("/text") { $0.conditions = [.body(.contains("ready"))] }.load() }
+        #expect(text?.kind == .checkFailed)
         let value = await panelError {
-            try await source("/health") { $0.check = .equals(JSONPointer("/status")!, .string("down")) }.load()
+            try await source("/health") { $0.conditions = [.pointer(JSONPointer("/status")!, .equals(.string("down")))] }.load()
         }
-        #expect(value?.failureReason == #"/status is "ok", not "down"."#)
+        #expect(value?.failureReason == #"/status is "ok", expected "down"."#)
     }
 
     @Test func wrongJSONIsAnInvalidResponse() async {

@@ -81,7 +81,7 @@ import Testing
             return
         }
         let retry = try #require(options.first { $0.id == RecoveryOption.retryId })
-        let fixedElsewhere: Set<ErrorKind> = [.notFound, .unauthorized, .invalidResponse, .updateAvailable, .updateRequired, .outOfSpace]
+        let fixedElsewhere: Set<ErrorKind> = [.notFound, .unauthorized, .invalidResponse, .checkFailed, .updateAvailable, .updateRequired, .outOfSpace]
         if fixedElsewhere.contains(kind) {
             #expect(retry == ErrorCard.Option(id: "try-again", label: "Check again", role: .secondary))
             #expect(!options.contains { $0.role == .primary })

@@ -11,7 +11,7 @@ from helpers import inject_panel, panel, record_toast_times, tid
 
 ERROR_KINDS = [
     "noNetwork", "unreachable", "timeout", "serverError", "serverMaintenance", "notFound", "unauthorized",
-    "invalidResponse", "commandFailed", "outOfSpace", "updateAvailable", "updateRequired", "unknown",
+    "invalidResponse", "checkFailed", "commandFailed", "outOfSpace", "updateAvailable", "updateRequired", "unknown",
 ]
 KNOWN_ICONS = {"alert", "wifi-off", "clock", "server", "wrench", "search", "lock", "file-warning", "terminal",
                "hard-drive", "download"}

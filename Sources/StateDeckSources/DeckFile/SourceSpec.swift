@@ -76,25 +76,27 @@ extension SourceSpec {
 // MARK: - http
 
 extension HTTPSource {
-    static let keys = ["url", "method", "headers", "body", "timeout", "expectStatus", "check", "fields"]
+    static let keys = ["url", "method", "headers", "body", "timeout", "expect", "expectStatus", "check", "fields"]
     static let methods = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]
 
-    /// `{ url, method, headers, body, timeout, expectStatus, check, fields }`.
+    /// `{ url, method, headers, body, timeout, expect, expectStatus, check, fields }`; `expectStatus`
+    /// and `check` are shorthands of conditions, before and after those of `expect`.
     init?(reading node: ConfigNode, timeout: Duration) {
         guard let map = node.mapping(allowing: Self.keys) else { return nil }
         let url = map.required("url")?.httpURL()
         let method = map["method"]?.method()
         let headers = map["headers"]?.headers()
-        let expected = map["expectStatus"]?.statuses()
-        let check = map["check"].flatMap(ResponseCheck.init(reading:))
+        let limit = map["timeout"]?.duration()
+        let expected = map["expectStatus"]?.statusSet().map(ResponseCondition.status)
+        let expect = map["expect"].flatMap { ResponseCondition.list(reading: $0, timeout: limit ?? timeout) }
+        let check = map["check"].flatMap(ResponseCondition.init(readingCheck:))
         let picks = map["fields"]?.entries()?.compactMap { entry in
             entry.value.pointer().map { Pick(label: entry.key, pointer: $0) }
         }
         let body = map["body"]?.string()
-        let limit = map["timeout"]?.duration()
         guard let url else { return nil }
         self.init(url: url, method: method ?? "GET", headers: headers ?? [:], body: body, timeout: limit ?? timeout,
-                  expectedStatuses: expected, check: check, picks: picks ?? [])
+                  conditions: [expected].compactMap(\.self) + (expect ?? []) + [check].compactMap(\.self), picks: picks ?? [])
     }
 }
 
@@ -139,46 +141,20 @@ extension ConfigNode {
         }
         return text
     }
-
-    /// A status, or a list of them.
-    fileprivate func statuses() -> Set<Int>? {
-        guard case .sequence = node.kind else { return int(in: 100...599).map { [$0] } }
-        let statuses = list()?.map { $0.int(in: 100...599) }
-        guard let statuses, !statuses.contains(nil) else { return nil }
-        return Set(statuses.compactMap(\.self))
-    }
-}
-
-extension ResponseCheck {
-    /// `{ contains: text }` or `{ pointer: /path, equals: value }`.
-    init?(reading node: ConfigNode) {
-        guard let map = node.mapping(allowing: ["contains", "pointer", "equals"]) else { return nil }
-        if let contains = map["contains"] {
-            if let extra = map.present(["pointer", "equals"]).first {
-                map[extra]?.problem("a check is either contains, or pointer with equals, not both")
-            }
-            guard let text = contains.text(), map.present(["pointer", "equals"]).isEmpty else { return nil }
-            self = .contains(text)
-        } else {
-            let pointer = map.required("pointer")?.pointer()
-            let value = map.required("equals")?.jsonValue()
-            guard let pointer, let value else { return nil }
-            self = .equals(pointer, value)
-        }
-    }
 }
 
 // MARK: - tcp
 
 extension TCPSource {
-    /// `{ host, port, timeout }`.
+    /// `{ host, port, timeout, expect }`.
     init?(reading node: ConfigNode, timeout: Duration) {
-        guard let map = node.mapping(allowing: ["host", "port", "timeout"]) else { return nil }
+        guard let map = node.mapping(allowing: ["host", "port", "timeout", "expect"]) else { return nil }
         let host = map.required("host")?.text()
         let port = map.required("port")?.int(in: 1...65_535)
         let limit = map["timeout"]?.duration()
+        let expect = map["expect"].flatMap { ConnectionCondition.list(reading: $0, timeout: limit ?? timeout) }
         guard let host, let port else { return nil }
-        self.init(host: host, port: port, timeout: limit ?? timeout)
+        self.init(host: host, port: port, timeout: limit ?? timeout, conditions: expect ?? [])
     }
 }
 

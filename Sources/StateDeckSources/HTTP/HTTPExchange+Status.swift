@@ -7,9 +7,9 @@ import Musl
 #endif
 
 extension HTTPExchange {
-    /// The catalogue's error for a status the source does not expect. Where the fix is not a
-    /// retry, the card names the URL that answered and where to look.
-    func statusFailure() -> PanelError {
+    /// The catalogue's error for a status outside `expected`. Where the fix is not a retry, the
+    /// card names the URL that answered and where to look.
+    func statusFailure(expected: StatusSet) -> PanelError {
         let phrase = response.reason.isEmpty ? "" : " (\(response.reason))"
         let url = source.url.absoluteString
         switch status {
@@ -27,8 +27,7 @@ extension HTTPExchange {
                               recoverySuggestion: "Check the panel's URL in the deck file, or whether the service still offers it.",
                               detail: detail)
         default:
-            let expected = source.expectedStatuses.map { $0.sorted().map(String.init).joined(separator: " or ") } ?? "2xx"
-            return invalid("\(url) answered \(status), not \(expected).")
+            return checkFailed("\(url) answered \(status), expected \(expected).")
         }
     }
 

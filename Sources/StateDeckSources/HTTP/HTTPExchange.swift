@@ -9,21 +9,40 @@ struct HTTPExchange {
     var status: Int { response.status }
     var text: String { String(decoding: response.body, as: UTF8.self) }
 
-    /// Throws the catalogue's error when the status is not expected or the check fails.
+    /// Throws the catalogue's error for a status the conditions do not expect (any 2xx when none
+    /// names a status), then `checkFailed` for the first other condition that fails. The status
+    /// comes first: a status the service means as a failure (5xx, 401, 404…) keeps its kind, which
+    /// says more than any condition on the body, and is retried when that may help.
     func validate() throws(PanelError) {
-        guard source.expectedStatuses?.contains(status) ?? (200..<300).contains(status) else {
-            throw statusFailure()
+        let statuses = source.conditions.compactMap { condition -> StatusSet? in
+            guard case .status(let statuses) = condition else { return nil }
+            return statuses
         }
-        switch source.check {
-        case .contains(let needle) where !text.contains(needle):
-            throw invalid("The answer does not contain \"\(needle)\".")
-        case .equals(let pointer, let expected):
-            let actual = try json()[pointer]
-            guard actual == expected else {
-                throw invalid("\(pointer) is \(actual?.jsonText ?? "missing"), not \(expected.jsonText).")
-            }
-        case .contains, nil:
-            break
+        for expected in statuses.isEmpty ? [.success] : statuses where !expected.contains(status) {
+            throw statusFailure(expected: expected)
+        }
+        var document: JSONValue?
+        for condition in source.conditions {
+            if let reason = try failure(of: condition, document: &document) { throw checkFailed(reason) }
+        }
+    }
+
+    /// Why the answer fails `condition`, or nil when it holds; the status was judged before.
+    /// `document` keeps the body's JSON once a pointer has parsed it.
+    private func failure(of condition: ResponseCondition, document: inout JSONValue?) throws(PanelError) -> String? {
+        switch condition {
+        case .status:
+            return nil
+        case .header(let name, let test):
+            return test.failure(of: response.header(name), subject: "Header \(name)")
+        case .body(let test):
+            return test.failure(of: text, subject: "The answer", quotesText: false)
+        case .pointer(let pointer, let test):
+            if document == nil { document = try json() }
+            return test.failure(of: document?[pointer], at: pointer)
+        case .under(let limit):
+            guard response.duration >= limit else { return nil }
+            return "Answered in \(response.duration.shortText), expected under \(limit.shortText)."
         }
     }
 
@@ -55,11 +74,18 @@ struct HTTPExchange {
         return excerpt.isEmpty ? line : "\(line)\n\(excerpt)"
     }
 
-    /// An answer the panel's expectations reject: the service may be right and the panel's
-    /// `expectStatus`, `check` or `fields` wrong, so the card says where they are.
+    /// An answer the panel cannot read as it is told to (JSON for its pointers and fields): the
+    /// service may be right and the panel wrong, so the card says where to look.
     func invalid(_ reason: String) -> PanelError {
         PanelError(.invalidResponse, failureReason: reason,
-                   recoverySuggestion: "If the service is right, fix the panel's expectStatus, check or fields in the deck file.",
+                   recoverySuggestion: "If the service is right, fix the panel's expect, check or fields in the deck file.",
+                   detail: detail)
+    }
+
+    /// An answer a condition of the panel rejects; `reason` names the condition and what came.
+    func checkFailed(_ reason: String) -> PanelError {
+        PanelError(.checkFailed, failureReason: reason,
+                   recoverySuggestion: "If the answer is right, change the panel's expect (or expectStatus, check) in the deck file.",
                    detail: detail)
     }
 }

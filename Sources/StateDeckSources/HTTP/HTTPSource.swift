@@ -3,7 +3,8 @@ import HTTPClient
 import StateDeck
 
 /// Loads an http(s) endpoint: the status, and fields picked from a JSON body or an excerpt of a
-/// text body. Failures are the catalogue's kinds (see `HTTPSource+Failures.swift`).
+/// text body. Failures are the catalogue's kinds (see `HTTPSource+Failures.swift`); an answer
+/// its conditions reject is `checkFailed`.
 public struct HTTPSource: Sendable, Hashable {
     /// A field picked from a JSON body.
     public struct Pick: Sendable, Hashable {
@@ -30,10 +31,8 @@ public struct HTTPSource: Sendable, Hashable {
     /// The whole exchange's limit, connecting included; a request waiting for its turn behind the
     /// per-host limit starts counting when the turn comes.
     public var timeout: Duration
-    /// The statuses that count as success; nil for any 2xx.
-    public var expectedStatuses: Set<Int>?
-    /// What the body must contain, beyond the status.
-    public var check: ResponseCheck?
+    /// What the answer must show, all of it; without a status condition, the status must be 2xx.
+    public var conditions: [ResponseCondition]
     /// Fields shown from a JSON body, in order; none shows an excerpt of the body instead.
     public var picks: [Pick]
 
@@ -44,8 +43,7 @@ public struct HTTPSource: Sendable, Hashable {
         headers: [String: String] = [:],
         body: String? = nil,
         timeout: Duration = .seconds(10),
-        expectedStatuses: Set<Int>? = nil,
-        check: ResponseCheck? = nil,
+        conditions: [ResponseCondition] = [],
         picks: [Pick] = []
     ) {
         self.url = url
@@ -53,8 +51,7 @@ public struct HTTPSource: Sendable, Hashable {
         self.headers = headers
         self.body = body
         self.timeout = timeout
-        self.expectedStatuses = expectedStatuses
-        self.check = check
+        self.conditions = conditions
         self.picks = picks
     }
 

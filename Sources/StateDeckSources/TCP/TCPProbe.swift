@@ -7,11 +7,22 @@ import Musl
 #endif
 
 /// One TCP connection attempt with a deadline: the host's name resolved (`NameResolver`), then
-/// each address in turn on the `TCPProbeLoop`.
+/// each address in turn on the `TCPProbeLoop`, then, when asked, the banner the service sends.
 struct TCPProbe {
+    /// A connection made.
+    struct Connection: Equatable {
+        /// From the first address tried to the connection.
+        let time: Duration
+        /// The first line the service sent, when asked for; nil when it sent nothing before
+        /// closing the connection.
+        let banner: String?
+    }
+
     enum Failure: Error, Equatable {
         case refused
         case timedOut
+        /// Connected, but no banner came before the deadline.
+        case silent
         case unresolved(String)
         /// The network itself is unreachable (no route): the closest sign of "no network".
         case noRoute(String)
@@ -22,18 +33,21 @@ struct TCPProbe {
     let port: Int
     /// From the end of name resolution.
     let timeout: Duration
+    /// Whether to wait for the service's banner once connected, within the same timeout.
+    let readsBanner: Bool
 
-    /// The time the connection took, or why there was none.
+    /// The connection, or why there was none.
     ///
     /// - Throws: `CancellationError` at once when the task is cancelled.
-    func connect() async throws(CancellationError) -> Result<Duration, Failure> {
+    func connect() async throws(CancellationError) -> Result<Connection, Failure> {
         let resolved = if let numeric = SocketAddress.numeric(host: host, port: port) {
             numeric.mapError { Failure.unresolved($0.message) }
         } else {
             try await NameResolver.resolve(host: host, port: port)
         }
         switch resolved {
-        case .success(let addresses): return try await TCPProbeLoop.shared.connect(to: addresses, within: timeout)
+        case .success(let addresses):
+            return try await TCPProbeLoop.shared.connect(to: addresses, within: timeout, readingBanner: readsBanner)
         case .failure(let failure): return .failure(failure)
         }
     }

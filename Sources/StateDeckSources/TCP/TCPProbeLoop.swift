@@ -10,7 +10,8 @@ import Musl
 
 /// Every TCP probe of the process, on one thread (`tcp-probes`): non-blocking connects watched by
 /// one epoll set, each probe with its deadline, so thousands of probes cost one thread and a
-/// socket each while they connect, rather than a thread each.
+/// socket each while they connect, rather than a thread each. A probe that reads a banner keeps
+/// its socket in the set, for reading, until the banner's first line came or the deadline.
 ///
 /// Started by the first probe; the thread runs as long as the process and never holds it back
 /// from exiting.
@@ -43,15 +44,17 @@ final class TCPProbeLoop: @unchecked Sendable {
         DetachedThread.run { [self] in serve() }
     }
 
-    /// Connects to each of `addresses` in turn until one accepts, all within `timeout`: the time
-    /// the connection took, or why there was none.
+    /// Connects to each of `addresses` in turn until one accepts, then reads the banner when
+    /// `readingBanner`, all within `timeout`: the connection, or why there was none.
     ///
     /// - Throws: `CancellationError` at once when the task is cancelled; the loop then closes
     ///   the socket.
-    func connect(to addresses: [SocketAddress], within timeout: Duration) async throws(CancellationError) -> Result<Duration, TCPProbe.Failure> {
+    func connect(
+        to addresses: [SocketAddress], within timeout: Duration, readingBanner: Bool
+    ) async throws(CancellationError) -> Result<TCPProbe.Connection, TCPProbe.Failure> {
         let attempt = inbox.withLock { inbox in
             inbox.lastID += 1
-            return ConnectAttempt(id: inbox.lastID, addresses: addresses, timeout: timeout)
+            return ConnectAttempt(id: inbox.lastID, addresses: addresses, timeout: timeout, readsBanner: readingBanner)
         }
         let outcome = await withTaskCancellationHandler {
             inbox.withLock { $0.started.append(attempt) }
@@ -90,9 +93,7 @@ final class TCPProbeLoop: @unchecked Sendable {
                     var value: UInt64 = 0
                     _ = read(wakeup, &value, MemoryLayout<UInt64>.size)
                 } else if let attempt = attempts[event.data.u64], let socket = attempt.socket {
-                    let code = Self.connectionError(of: socket)
-                    unwatch(socket)
-                    proceed(attempt, watching: attempt.connectionEnded(code), in: &attempts)
+                    advance(attempt, on: socket, in: &attempts)
                 }
             }
             let work = inbox.withLock { inbox in
@@ -122,12 +123,39 @@ final class TCPProbeLoop: @unchecked Sendable {
         }
     }
 
-    /// Watches `socket` for the end of its connection, or forgets a settled `attempt`.
+    /// An event on the socket of `attempt`: its banner came in (or part of it), or its connection
+    /// ended, made or not; a connection made stays watched, for reading, when it has a banner to
+    /// read.
+    private func advance(_ attempt: ConnectAttempt, on socket: Int32, in attempts: inout [UInt64: ConnectAttempt]) {
+        if attempt.isReadingBanner {
+            guard attempt.readBanner() else { return }
+            unwatch(socket)
+            attempts[attempt.id] = nil
+            return
+        }
+        let code = Self.connectionError(of: socket)
+        guard code == 0, attempt.readsBanner else {
+            unwatch(socket)
+            proceed(attempt, watching: attempt.connectionEnded(code), in: &attempts)
+            return
+        }
+        attempt.startReadingBanner()
+        var event = epoll_event()
+        event.events = EPOLLIN.rawValue
+        event.data.u64 = attempt.id
+        guard epoll_ctl(poller, EPOLL_CTL_MOD, socket, &event) != 0 else { return }
+        let failure = errno
+        unwatch(socket)
+        proceed(attempt, watching: attempt.connectionEnded(failure), in: &attempts)
+    }
+
+    /// Watches `socket` for the end of its connection (or, once connected, for its banner), or
+    /// forgets a settled `attempt`.
     private func proceed(_ attempt: ConnectAttempt, watching socket: Int32?, in attempts: inout [UInt64: ConnectAttempt]) {
         var socket = socket
         while let descriptor = socket {
             var event = epoll_event()
-            event.events = EPOLLOUT.rawValue
+            event.events = attempt.isReadingBanner ? EPOLLIN.rawValue : EPOLLOUT.rawValue
             event.data.u64 = attempt.id
             guard epoll_ctl(poller, EPOLL_CTL_ADD, descriptor, &event) != 0 else { return }
             let code = errno
