@@ -1,4 +1,3 @@
-import Locking
 import StateDeck
 import Threading
 
@@ -20,18 +19,6 @@ enum DNSQueries {
     /// What `query` came to. A cancelled caller returns at once; its query ends alone, by its
     /// timeout at the latest, and only then frees its place.
     static func run(_ query: ResolverQuery) async throws(CancellationError) -> DNSOutcome {
-        try await turns.enter(line, waiting: LoadProgress.waitingForTurn)
-        let answer = FirstResult<DNSOutcome?>()
-        DetachedThread.run {
-            defer { turns.leave(line) }
-            answer.offer(query.run())
-        }
-        let outcome = await withTaskCancellationHandler {
-            await answer.value()
-        } onCancel: {
-            answer.offer(nil)
-        }
-        guard let outcome else { throw CancellationError() }
-        return outcome
+        try await turns.runDetached(line, waiting: LoadProgress.waitingForTurn) { query.run() }
     }
 }
