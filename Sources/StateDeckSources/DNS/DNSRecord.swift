@@ -9,19 +9,13 @@ public enum DNSRecordType: String, Sendable, Hashable, CaseIterable {
 }
 
 /// One record of an answer, of the type asked for.
-public struct DNSRecord: Sendable, Hashable {
+struct DNSRecord: Sendable, Hashable {
     /// An address, a name (without its final dot), or a TXT record's strings joined.
-    public var value: String
+    var value: String
     /// An MX record's preference, lowest first; nil for other types.
-    public var preference: Int?
+    var preference: Int?
     /// How long resolvers may keep it, in seconds.
-    public var ttl: UInt32
-
-    public init(value: String, preference: Int? = nil, ttl: UInt32) {
-        self.value = value
-        self.preference = preference
-        self.ttl = ttl
-    }
+    var ttl: UInt32
 }
 
 /// A DNS answer's response code (RCODE).
