@@ -10,8 +10,8 @@ struct DNSSourceTests {
     /// A source asking the test's server.
     static func source(_ name: String, _ type: DNSRecordType, of server: FakeDNSServer, expecting text: String? = nil,
                        timeout: Duration = .seconds(2)) throws -> DNSSource {
-        DNSSource(name: name, type: type, server: try #require(DNSServer(server.address)), expectedText: text,
-                  timeout: timeout)
+        let address = try #require(DNSServer(server.address))
+        return DNSSource(name: name, type: type, server: address, expectedText: text, timeout: timeout)
     }
 
     @Test func anARecordListsEachAddressWithItsTTL() async throws {

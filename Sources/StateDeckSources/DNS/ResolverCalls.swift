@@ -59,12 +59,18 @@ struct ResolverQuery: Sendable {
     /// `ares_init_options`: a channel with the system's servers and settings, and the resolver's
     /// own timing set from the panel's timeout: the first try of each server waits a third of
     /// it, the second try two thirds, so that one server's two tries fill it.
+    ///
+    /// `ARES_FLAG_NOCHECKRESP`: a SERVFAIL, NOTIMP or REFUSED answer ends the query with its own
+    /// status. Without it c-ares 1.18 tries the next server and, once none is left, ends with
+    /// `ARES_ECONNREFUSED`, as if nothing had answered.
     private func openChannel() -> ares_channel? {
         var options = ares_options()
+        options.flags = ARES_FLAG_NOCHECKRESP
         options.timeout = Int32(clamping: max(1, timeout.milliseconds / 3))
         options.tries = Self.tries
         var channel: ares_channel?
-        guard ares_init_options(&channel, &options, ARES_OPT_TIMEOUTMS | ARES_OPT_TRIES) == ARES_SUCCESS else { return nil }
+        let settings = ARES_OPT_FLAGS | ARES_OPT_TIMEOUTMS | ARES_OPT_TRIES
+        guard ares_init_options(&channel, &options, settings) == ARES_SUCCESS else { return nil }
         return channel
     }
 
