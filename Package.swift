@@ -30,6 +30,8 @@ let package = Package(
             pkgConfig: "yaml-0.1",
             providers: [.apt(["libyaml-dev"])]
         ),
+        // C: c-ares, which asks DNS servers for the dns source, and libresolv's parser of its answers.
+        .systemLibrary(name: "CAres", pkgConfig: "libcares", providers: [.apt(["libc-ares-dev"])]),
         // C: Linux's epoll and eventfd, for the TCP probe loop (Glibc's module lacks them).
         .systemLibrary(name: "CEpoll"),
         // C: SQLite, the history store's embedded database.
@@ -52,11 +54,11 @@ let package = Package(
         .target(name: "EventStream", dependencies: ["Locking", "Threading"]),
         // The state core: no HTTP, no C.
         .target(name: "StateDeck", dependencies: ["Locking", "Threading"]),
-        // Loaders (http, tcp, command, file) and the deck file (parsed by libyaml).
+        // Loaders (http, tcp, dns, command, file) and the deck file (parsed by libyaml).
         .target(
             name: "StateDeckSources",
             dependencies: [
-                "StateDeck", "StateDeckHistory", "HTTPClient", "CYAML", "CEpoll", "Locking",
+                "StateDeck", "StateDeckHistory", "HTTPClient", "CYAML", "CEpoll", "CAres", "Locking",
                 "Threading",
             ]
         ),

@@ -10,9 +10,9 @@ extension ErrorKind {
         switch self {
         case .noNetwork: "wifi-off"
         case .timeout: "clock"
-        case .unreachable, .serverError: "server"
+        case .unreachable, .serverError, .dnsServerFailure: "server"
         case .serverMaintenance: "wrench"
-        case .notFound: "search"
+        case .notFound, .dnsNameNotFound: "search"
         case .unauthorized: "lock"
         case .invalidResponse, .checkFailed: "file-warning"
         case .commandFailed: "terminal"
@@ -28,9 +28,9 @@ extension ErrorKind {
     /// before the card is shown; answers that will not change without a person are not.
     public var isRetryable: Bool {
         switch self {
-        case .noNetwork, .unreachable, .timeout, .serverError, .serverMaintenance, .unknown: true
+        case .noNetwork, .unreachable, .timeout, .serverError, .serverMaintenance, .dnsServerFailure, .unknown: true
         case .notFound, .unauthorized, .invalidResponse, .checkFailed, .commandFailed, .outOfSpace,
-            .updateAvailable, .updateRequired, .pingMissed, .jobFailed: false
+            .updateAvailable, .updateRequired, .dnsNameNotFound, .pingMissed, .jobFailed: false
         }
     }
 
@@ -38,18 +38,20 @@ extension ErrorKind {
     ///
     /// | kinds | buttons |
     /// | --- | --- |
-    /// | noNetwork, unreachable, timeout, serverError, serverMaintenance, commandFailed, unknown | Try again (primary), Dismiss |
-    /// | notFound, unauthorized, invalidResponse, checkFailed, updateAvailable, updateRequired, outOfSpace | Check again (secondary), Dismiss |
+    /// | noNetwork, unreachable, timeout, serverError, serverMaintenance, dnsServerFailure, commandFailed, unknown | Try again (primary), Dismiss |
+    /// | notFound, unauthorized, invalidResponse, checkFailed, updateAvailable, updateRequired, outOfSpace, dnsNameNotFound | Check again (secondary), Dismiss |
     /// | pingMissed, jobFailed | Dismiss |
     ///
     /// A retry may fix the first row; the second needs a fix elsewhere first (credentials, a URL,
-    /// a check, an update, disk space), so loading again is offered but not as the primary action.
+    /// a check, an update, disk space, a DNS zone), so loading again is offered but not as the primary action.
     /// A heartbeat loads nothing: only the job's next ping changes what it shows.
     public var recoveryOptions: [RecoveryOption] {
         switch self {
-        case .noNetwork, .unreachable, .timeout, .serverError, .serverMaintenance, .commandFailed, .unknown:
+        case .noNetwork, .unreachable, .timeout, .serverError, .serverMaintenance, .dnsServerFailure, .commandFailed,
+            .unknown:
             [.tryAgain, .cancel]
-        case .notFound, .unauthorized, .invalidResponse, .checkFailed, .updateAvailable, .updateRequired, .outOfSpace:
+        case .notFound, .unauthorized, .invalidResponse, .checkFailed, .updateAvailable, .updateRequired, .outOfSpace,
+            .dnsNameNotFound:
             [.checkAgain, .cancel]
         case .pingMissed, .jobFailed:
             [.cancel]
@@ -84,6 +86,10 @@ extension ErrorKind {
             ("Update available", "A newer version is available.")
         case .updateRequired:
             ("Update required", "This version is no longer supported. Update to continue.")
+        case .dnsNameNotFound:
+            ("No such name", "The DNS server says this name does not exist.")
+        case .dnsServerFailure:
+            ("DNS server failure", "The DNS server could not answer for this name.")
         case .pingMissed:
             ("No ping", "The job did not ping in time.")
         case .jobFailed:

@@ -16,6 +16,10 @@ public enum ErrorKind: String, Sendable, Hashable, Codable, CaseIterable {
     case outOfSpace
     case updateAvailable
     case updateRequired
+    /// A DNS server answered that the name does not exist (NXDOMAIN).
+    case dnsNameNotFound
+    /// A DNS server failed to answer (SERVFAIL) or refused to (REFUSED).
+    case dnsServerFailure
     /// A heartbeat's job did not ping in time, or did not end within the grace of its start.
     case pingMissed
     /// A heartbeat's job said it failed.

@@ -40,7 +40,7 @@ struct DeckFileProblemTests {
             panels:
               - id: db
                 title: Database
-            """, problem: "deck.yaml:2: panels[0]: needs a source: one of http, tcp, command, file, heartbeat"),
+            """, problem: "deck.yaml:2: panels[0]: needs a source: one of http, tcp, dns, command, file, heartbeat"),
         Case(name: "a panel with two sources", yaml: """
             panels:
               - id: db
@@ -163,7 +163,7 @@ struct DeckFileProblemTests {
                 tcp: { host: localhost, port: 5432 }
                 recovery:
                   - { id: restart, label: Restart, run: [true], kinds: [unreachable, offline] }
-            """, problem: #"deck.yaml:5: panels[0].recovery[0].kinds[1]: "offline" is not allowed here (expected noNetwork, unreachable, timeout, serverError, serverMaintenance, notFound, unauthorized, invalidResponse, checkFailed, commandFailed, outOfSpace, updateAvailable, updateRequired, pingMissed, jobFailed, unknown)"#),
+            """, problem: #"deck.yaml:5: panels[0].recovery[0].kinds[1]: "offline" is not allowed here (expected noNetwork, unreachable, timeout, serverError, serverMaintenance, notFound, unauthorized, invalidResponse, checkFailed, commandFailed, outOfSpace, updateAvailable, updateRequired, dnsNameNotFound, dnsServerFailure, pingMissed, jobFailed, unknown)"#),
         Case(name: "an alignment a presentation beside the content cannot draw", yaml: """
             panels:
               - id: db
@@ -335,6 +335,31 @@ struct DeckFileProblemTests {
               - id: backup
                 heartbeat: { period: 1d, grace: 1h, key: abc }
             """, problem: "deck.yaml:3: panels[0].heartbeat.key: a ping key is at least 16 letters, digits, - or _ (it is the ping's only credential)"),
+        Case(name: "a dns record type it does not ask for", yaml: """
+            panels:
+              - id: sip
+                dns: { name: example.com, type: SRV }
+            """, problem: #"deck.yaml:3: panels[0].dns.type: "SRV" is not allowed here (expected A, AAAA, CNAME, MX, TXT, NS)"#),
+        Case(name: "a dns server given by name", yaml: """
+            panels:
+              - id: site
+                dns: { name: example.com, type: A, server: dns.example }
+            """, problem: #"deck.yaml:3: panels[0].dns.server: "dns.example" is not a server's IP address, with an optional port (203.0.113.53, 203.0.113.53:5353, [2001:db8::53]:5353)"#),
+        Case(name: "a dns server with a port out of range", yaml: """
+            panels:
+              - id: site
+                dns: { name: example.com, type: A, server: "127.0.0.1:70000" }
+            """, problem: #"deck.yaml:3: panels[0].dns.server: "127.0.0.1:70000" is not a server's IP address, with an optional port (203.0.113.53, 203.0.113.53:5353, [2001:db8::53]:5353)"#),
+        Case(name: "an empty dns name", yaml: """
+            panels:
+              - id: site
+                dns: { name: "", type: A }
+            """, problem: "deck.yaml:3: panels[0].dns.name: must not be empty"),
+        Case(name: "a dns expectation without its text", yaml: """
+            panels:
+              - id: site
+                dns: { name: example.com, type: A, expect: {} }
+            """, problem: "deck.yaml:3: panels[0].dns.expect.contains: is required"),
     ]
 
     @Test(arguments: cases)
@@ -361,7 +386,7 @@ struct DeckFileProblemTests {
             "deck.yaml:7: panels[1].tcp.port: must be a whole number from 1 to 65535, not 0",
             "deck.yaml:9: panels[2].command.run: needs at least the program to run",
             #"deck.yaml:9: panels[2].command.output: "csv" is not allowed here (expected auto, json, text, lines)"#,
-            "deck.yaml:10: panels[2].colour: unknown key (expected id, title, group, http, tcp, command, file, heartbeat, refresh, timeout, retry, minimumLoading, loading, notify, placeholder, toasts, recovery, actions)",
+            "deck.yaml:10: panels[2].colour: unknown key (expected id, title, group, http, tcp, dns, command, file, heartbeat, refresh, timeout, retry, minimumLoading, loading, notify, placeholder, toasts, recovery, actions)",
         ])
     }
 
@@ -371,7 +396,7 @@ struct DeckFileProblemTests {
             Issue.record("a broken file loaded")
         } catch {
             #expect(error.description == """
-                stack.yaml:1: panels[0]: needs a source: one of http, tcp, command, file, heartbeat
+                stack.yaml:1: panels[0]: needs a source: one of http, tcp, dns, command, file, heartbeat
                 stack.yaml:1: panels[0].id: "A" must be lowercase letters, digits and dashes, like api-health
                 """)
         }

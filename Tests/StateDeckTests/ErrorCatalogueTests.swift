@@ -17,7 +17,7 @@ import Testing
 
     @Test func onlyTransientKindsAreRetried() {
         let retried = ErrorKind.allCases.filter(\.isRetryable)
-        #expect(retried == [.noNetwork, .unreachable, .timeout, .serverError, .serverMaintenance, .unknown])
+        #expect(retried == [.noNetwork, .unreachable, .timeout, .serverError, .serverMaintenance, .dnsServerFailure, .unknown])
     }
 
     @Test func panelErrorTakesTheKindsCopyUnlessGiven() {
@@ -81,7 +81,10 @@ import Testing
             return
         }
         let retry = try #require(options.first { $0.id == RecoveryOption.retryId })
-        let fixedElsewhere: Set<ErrorKind> = [.notFound, .unauthorized, .invalidResponse, .checkFailed, .updateAvailable, .updateRequired, .outOfSpace]
+        let fixedElsewhere: Set<ErrorKind> = [
+            .notFound, .unauthorized, .invalidResponse, .checkFailed, .updateAvailable, .updateRequired, .outOfSpace,
+            .dnsNameNotFound,
+        ]
         if fixedElsewhere.contains(kind) {
             #expect(retry == ErrorCard.Option(id: "try-again", label: "Check again", role: .secondary))
             #expect(!options.contains { $0.role == .primary })

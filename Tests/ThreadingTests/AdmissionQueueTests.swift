@@ -1,3 +1,4 @@
+import Glibc
 import Locking
 import TestSupport
 import Testing
@@ -60,5 +61,30 @@ struct AdmissionQueueTests {
         try await first.value
         try await last.value
         #expect(order.current == ["first", "last"])
+    }
+
+    @Test func aDetachedRunKeepsItsTurnUntilItsBodyEndsThoughItsCallerIsCancelled() async throws {
+        let queue = AdmissionQueue<String>(limitPerKey: 1, totalLimit: 1)
+        let started = Locked(false), released = Locked(false), nextRan = Locked(false)
+        let blocked = Task {
+            try await queue.runDetached("a") {
+                started.withLock { $0 = true }
+                while !released.current { usleep(1_000) }
+                return 1
+            }
+        }
+        #expect(await eventually { started.current })
+        blocked.cancel()
+        await #expect(throws: CancellationError.self) { try await blocked.value }
+        let next = Task {
+            try await queue.runDetached("a") {
+                nextRan.withLock { $0 = true }
+                return 2
+            }
+        }
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(!nextRan.current, "the cancelled caller's body still holds the turn")
+        released.withLock { $0 = true }
+        #expect(try await next.value == 2)
     }
 }

@@ -2,11 +2,12 @@ import FoundationEssentials
 import HTTPClient
 import StateDeck
 
-/// A panel's one source of info: in a deck file, the panel's one key among `http`, `tcp`,
+/// A panel's one source of info: in a deck file, the panel's one key among `http`, `tcp`, `dns`,
 /// `command`, `file` and `heartbeat`.
 public enum SourceSpec: Sendable, Hashable {
     case http(HTTPSource)
     case tcp(TCPSource)
+    case dns(DNSSource)
     case command(CommandSource)
     case file(FileSource)
     /// Told by a job's pings; it loads nothing.
@@ -17,17 +18,19 @@ public enum SourceSpec: Sendable, Hashable {
         switch self {
         case .http(let source): try await source.load()
         case .tcp(let source): try await source.load()
+        case .dns(let source): try await source.load()
         case .command(let source): try await source.load()
         case .file(let source): try await source.load()
         case .heartbeat: throw Heartbeat.loadsNothing
         }
     }
 
-    /// Its key in a deck file: `http`, `tcp`, `command`, `file` or `heartbeat`.
+    /// Its key in a deck file: `http`, `tcp`, `dns`, `command`, `file` or `heartbeat`.
     public var kind: String {
         switch self {
         case .http: "http"
         case .tcp: "tcp"
+        case .dns: "dns"
         case .command: "command"
         case .file: "file"
         case .heartbeat: "heartbeat"
@@ -39,6 +42,7 @@ public enum SourceSpec: Sendable, Hashable {
         switch self {
         case .http(let source): source.timeout
         case .tcp(let source): source.timeout
+        case .dns(let source): source.timeout
         case .command(let source): source.command.timeout
         case .file, .heartbeat: nil
         }
@@ -49,7 +53,7 @@ public enum SourceSpec: Sendable, Hashable {
 
 extension SourceSpec {
     /// The keys that name a panel's source, one of which a panel gives.
-    static let keys = ["http", "tcp", "command", "file", "heartbeat"]
+    static let keys = ["http", "tcp", "dns", "command", "file", "heartbeat"]
 
     /// The one source key of the panel `map`; `timeout` is the limit of a source that gives none.
     init?(readingOneOf map: ConfigMapping, timeout: Duration) {
@@ -64,6 +68,7 @@ extension SourceSpec {
         let source: SourceSpec? = switch key {
         case "http": HTTPSource(reading: node, timeout: timeout).map(SourceSpec.http)
         case "tcp": TCPSource(reading: node, timeout: timeout).map(SourceSpec.tcp)
+        case "dns": DNSSource(reading: node, timeout: timeout).map(SourceSpec.dns)
         case "command": CommandSource(reading: node, timeout: timeout).map(SourceSpec.command)
         case "heartbeat": HeartbeatSource(reading: node).map(SourceSpec.heartbeat)
         default: FileSource(reading: node).map(SourceSpec.file)

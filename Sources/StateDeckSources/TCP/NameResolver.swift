@@ -1,4 +1,3 @@
-import Locking
 import Threading
 
 /// Looks host names up for TCP probes, at most `limit` at once, each on a thread of its own.
@@ -19,18 +18,8 @@ enum NameResolver {
     /// The addresses of `host`. A cancelled caller returns at once; its lookup finishes alone and
     /// only then frees its place.
     static func resolve(host: String, port: Int) async throws(CancellationError) -> Result<[SocketAddress], TCPProbe.Failure> {
-        try await lookups.enter(line) { _ in }
-        let answer = FirstResult<Result<[SocketAddress], TCPProbe.Failure>?>()
-        DetachedThread.run {
-            defer { lookups.leave(line) }
-            answer.offer(SocketAddress.resolve(host: host, port: port).mapError { .unresolved($0.message) })
+        try await lookups.runDetached(line) {
+            SocketAddress.resolve(host: host, port: port).mapError { .unresolved($0.message) }
         }
-        let addresses = await withTaskCancellationHandler {
-            await answer.value()
-        } onCancel: {
-            answer.offer(nil)
-        }
-        guard let addresses else { throw CancellationError() }
-        return addresses
     }
 }
