@@ -4,7 +4,8 @@
 //   isInitialLoading        → the initial-loading presentation over the skeleton (placeholder, redacted)
 //   else latestValidInfo    → the loaded view (+ the loading-after-info presentation while isLoading)
 //   else latestValidError   → the error card (+ the loading-after-error presentation while isLoading)
-//   else                    → the initial content (placeholder skeleton, or "not loaded yet")
+//   else                    → the initial content (placeholder skeleton, or "not loaded yet"; for a
+//                             heartbeat panel, which loads nothing, that it waits for its job's ping)
 //
 // The body is rebuilt on every state (panel.js carries focus and open disclosures over); when its
 // indicators appear is panel-indicators.js's to say.
@@ -65,7 +66,7 @@ export function renderBody(s, ctx) {
     // Automatic retries before the first result say so, as they do over info and error cards.
     if (s.retry) parts.push(h("div", { class: "skeleton-retry", data: { testid: "skeleton-retry" } }, retryLine(s.retry)));
   } else if (view === "loaded") {
-    if (s.stale) parts.push(staleBanner(s, onRetry));
+    if (s.stale) parts.push(s.heartbeat ? heartbeatStaleBanner(s) : staleBanner(s, onRetry));
     const info = renderInfo(/** @type {import('./types.js').Info} */ (s.latestValidInfo), {
       panelTitle: s.title,
       modifyingIds: busyIds.length ? busyIds : null,
@@ -83,7 +84,7 @@ export function renderBody(s, ctx) {
     });
     parts.push(loading ? withLoading(card, pres.loadingAfterError, { fallback: fallback?.loadingAfterError, types, label, delayMs }) : card);
   } else {
-    parts.push(s.placeholder ? renderSkeleton(s.placeholder) : initialContent(s, onRetry));
+    parts.push(s.heartbeat ? heartbeatInitialContent(s) : s.placeholder ? renderSkeleton(s.placeholder) : initialContent(s, onRetry));
   }
   return { view, loading, parts };
 }
@@ -134,5 +135,46 @@ function initialContent(s, onRetry) {
       onClick: onRetry,
       ariaLabel: `Load ${s.title} now`,
     }),
+  );
+}
+
+/**
+ * Over the info kept, when a heartbeat's newest run was late or failed and its card was dismissed:
+ * nothing is retried, the job's next ping is what changes it.
+ * @param {PanelState} s
+ */
+function heartbeatStaleBanner(s) {
+  const failed = s.latestError?.title;
+  return h(
+    "div",
+    { class: "stale-banner", data: { testid: "stale-banner" } },
+    icon("alert"),
+    h(
+      "div",
+      { class: "stale-text" },
+      h("strong", { text: failed ?? "Down" }),
+      h("span", { text: ". Showing the last run that ended well; down until the job's next ping." }),
+    ),
+  );
+}
+
+/**
+ * A heartbeat panel with no result shown: waiting for its job's first ping (the URL to give the job
+ * is in the heartbeat section right under the body), its first run in progress, or down after a
+ * dismissed card.
+ * @param {PanelState} s
+ */
+function heartbeatInitialContent(s) {
+  const hb = /** @type {import('./types.js').HeartbeatStatus} */ (s.heartbeat);
+  const [heading, hint] = s.health === "down"
+    ? ["Late or failed (its card was dismissed)", "Down until the job's next ping."]
+    : hb.lastPing
+      ? ["No run has ended yet", "The first run is in progress."]
+      : ["Waiting for the first ping", hb.pingPath ? "Have the job request the ping URL below when it runs." : "Nothing is late before the first ping."];
+  return h(
+    "div",
+    { class: ["initial-content", "heartbeat-waiting"], data: { testid: "initial-content", heartbeat: hb.lastPing ? "pinged" : "waiting" } },
+    h("p", { class: "heartbeat-waiting-title", data: { testid: "heartbeat-waiting" }, text: heading }),
+    h("p", { text: hint }),
   );
 }
