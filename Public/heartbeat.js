@@ -21,13 +21,13 @@ const COPY_STATUS_MS = 4_000;
  */
 export function lengthText(ms) {
   const seconds = Math.max(0, Math.floor(ms / 1000));
-  const units = /** @type {const} */ ([["d", 86_400], ["h", 3_600], ["min", 60], ["s", 1]]);
-  const first = Math.max(0, units.findIndex(([, size]) => seconds >= size));
-  const [name, size] = seconds ? units[first] : units[units.length - 1];
-  let text = `${Math.floor(seconds / size)} ${name}`;
-  const next = units[first + 1];
-  if (seconds && next && Math.floor((seconds % size) / next[1]) > 0) text += ` ${Math.floor((seconds % size) / next[1])} ${next[0]}`;
-  return text;
+  const units = /** @type {[string, number][]} */ ([["d", 86_400], ["h", 3_600], ["min", 60], ["s", 1]]);
+  const first = units.findIndex(([, size]) => seconds >= size);
+  if (first < 0) return "0 s";
+  const [name, size] = units[first];
+  const [restName, restSize] = units[first + 1] ?? ["", 0];
+  const rest = restSize ? Math.floor((seconds % size) / restSize) : 0;
+  return `${Math.floor(seconds / size)} ${name}${rest ? ` ${rest} ${restName}` : ""}`;
 }
 
 /**
@@ -99,7 +99,7 @@ function copyableField(opts) {
     attrs: { id: opts.id, type: "text", readonly: true, spellcheck: "false", autocomplete: "off" },
     data: { key: `${opts.key}-field`, testid: `${opts.key}-field` },
     // Clicking the field selects it whole: a URL is copied whole or not at all.
-    on: { focus: () => input.select() },
+    on: { focus: (ev) => /** @type {HTMLInputElement} */ (ev.currentTarget).select() },
   });
   const copy = button({
     label: "Copy",

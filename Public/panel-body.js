@@ -66,7 +66,7 @@ export function renderBody(s, ctx) {
     // Automatic retries before the first result say so, as they do over info and error cards.
     if (s.retry) parts.push(h("div", { class: "skeleton-retry", data: { testid: "skeleton-retry" } }, retryLine(s.retry)));
   } else if (view === "loaded") {
-    if (s.stale) parts.push(s.heartbeat ? heartbeatStaleBanner(s) : staleBanner(s, onRetry));
+    if (s.stale) parts.push(staleBanner(s, onRetry));
     const info = renderInfo(/** @type {import('./types.js').Info} */ (s.latestValidInfo), {
       panelTitle: s.title,
       modifyingIds: busyIds.length ? busyIds : null,
@@ -90,11 +90,15 @@ export function renderBody(s, ctx) {
 }
 
 /**
- * Over the info kept, when the newest load failed.
+ * Over the info kept, when the newest load failed (for a heartbeat, when its newest run was late or
+ * failed: nothing loads it again, its job's next ping is what changes it).
  * @param {PanelState} s @param {(ev: MouseEvent) => void} onRetry
  */
 function staleBanner(s, onRetry) {
   const failed = s.latestError?.title;
+  const [heading, text] = s.heartbeat
+    ? [failed ?? "Down", ". Showing the last run that ended well; down until the job's next ping."]
+    : ["Refresh failed", `${failed ? ` — ${failed}.` : "."} Showing the last good data; the panel counts as down until a load succeeds.`];
   return h(
     "div",
     { class: "stale-banner", data: { testid: "stale-banner" } },
@@ -102,11 +106,11 @@ function staleBanner(s, onRetry) {
     h(
       "div",
       { class: "stale-text" },
-      h("strong", { text: "Refresh failed" }),
-      h("span", { text: `${failed ? ` — ${failed}.` : "."} Showing the last good data; the panel counts as down until a load succeeds.` }),
+      h("strong", { text: heading }),
+      h("span", { text }),
       s.retry ? retryLine(s.retry) : null,
     ),
-    button({
+    s.heartbeat ? null : button({
       label: "Retry",
       key: "stale-retry",
       testid: "stale-retry",
@@ -139,26 +143,6 @@ function initialContent(s, onRetry) {
 }
 
 /**
- * Over the info kept, when a heartbeat's newest run was late or failed and its card was dismissed:
- * nothing is retried, the job's next ping is what changes it.
- * @param {PanelState} s
- */
-function heartbeatStaleBanner(s) {
-  const failed = s.latestError?.title;
-  return h(
-    "div",
-    { class: "stale-banner", data: { testid: "stale-banner" } },
-    icon("alert"),
-    h(
-      "div",
-      { class: "stale-text" },
-      h("strong", { text: failed ?? "Down" }),
-      h("span", { text: ". Showing the last run that ended well; down until the job's next ping." }),
-    ),
-  );
-}
-
-/**
  * A heartbeat panel with no result shown: waiting for its job's first ping (the URL to give the job
  * is in the heartbeat section right under the body), its first run in progress, or down after a
  * dismissed card.
@@ -167,13 +151,13 @@ function heartbeatStaleBanner(s) {
 function heartbeatInitialContent(s) {
   const hb = /** @type {import('./types.js').HeartbeatStatus} */ (s.heartbeat);
   const [heading, hint] = s.health === "down"
-    ? ["Late or failed (its card was dismissed)", "Down until the job's next ping."]
+    ? [`${s.latestError?.title ?? "Down"} (its card was dismissed)`, "Down until the job's next ping."]
     : hb.lastPing
       ? ["No run has ended yet", "The first run is in progress."]
       : ["Waiting for the first ping", hb.pingPath ? "Have the job request the ping URL below when it runs." : "Nothing is late before the first ping."];
   return h(
     "div",
-    { class: ["initial-content", "heartbeat-waiting"], data: { testid: "initial-content", heartbeat: hb.lastPing ? "pinged" : "waiting" } },
+    { class: ["initial-content", "heartbeat-waiting"], data: { testid: "initial-content" } },
     h("p", { class: "heartbeat-waiting-title", data: { testid: "heartbeat-waiting" }, text: heading }),
     h("p", { text: hint }),
   );
