@@ -141,9 +141,10 @@ export function createHeartbeatView(panelId) {
   const expects = h("p", { class: "heartbeat-expects", data: { testid: "heartbeat-expects" } });
   const standing = h("p", { class: "heartbeat-standing", data: { testid: "heartbeat-standing" } });
   const url = copyableField({ id: `ping-url-${panelId}`, label: "Ping URL", name: "the ping URL", key: "heartbeat-url", say });
-  const curl = copyableField({ id: `ping-curl-${panelId}`, label: "With curl", name: "the curl line", key: "heartbeat-curl", say });
+  const curl = copyableField({ id: `ping-curl-${panelId}`, label: "curl command", name: "the curl command", key: "heartbeat-curl", say });
   const fields = h("div", { class: "heartbeat-fields" }, url.el, curl.el, copyStatus);
-  const el = h("section", { class: "panel-heartbeat", data: { testid: "panel-heartbeat" }, attrs: { "aria-label": "Heartbeat" } }, expects, standing, fields);
+  // A group, not a region: a deck of heartbeats would otherwise list one landmark per card.
+  const el = h("div", { class: "panel-heartbeat", data: { testid: "panel-heartbeat" }, attrs: { role: "group", "aria-label": "Heartbeat" } }, expects, standing, fields);
 
   return {
     el,

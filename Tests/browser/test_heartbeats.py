@@ -63,7 +63,7 @@ def test_a_heartbeat_waiting_for_its_first_ping_says_so_and_gives_its_url_to_cop
     # The body says it waits; the line under it does not say it again.
     expect(card.locator(tid("heartbeat-standing"))).to_be_hidden()
     expect(card.get_by_label("Ping URL")).to_have_value(url)
-    expect(card.get_by_label("With curl")).to_have_value(f"curl -fsS -m 10 --retry 3 {url}")
+    expect(card.get_by_label("curl command")).to_have_value(f"curl -fsS -m 10 --retry 3 {url}")
     expect(card.get_by_label("Ping URL")).to_have_attribute("readonly", "")
 
     card.get_by_role("button", name="Copy the ping URL").click()
@@ -71,9 +71,9 @@ def test_a_heartbeat_waiting_for_its_first_ping_says_so_and_gives_its_url_to_cop
     assert page.evaluate("navigator.clipboard.readText()") == url
 
     # From the keyboard: the curl line's field, then its Copy button.
-    card.get_by_label("With curl").focus()
+    card.get_by_label("curl command").focus()
     page.keyboard.press("Tab")
-    expect(card.get_by_role("button", name="Copy the curl line")).to_be_focused()
+    expect(card.get_by_role("button", name="Copy the curl command")).to_be_focused()
     page.keyboard.press("Enter")
     page.wait_for_function("async (u) => (await navigator.clipboard.readText()) === `curl -fsS -m 10 --retry 3 ${u}`", arg=url)
 
