@@ -62,16 +62,16 @@ def test_a_heartbeat_waiting_for_its_first_ping_says_so_and_gives_its_url_to_cop
     expect(card.locator(tid("heartbeat-expects"))).to_have_text("Expected every 1 min, 5 s grace")
     # The body says it waits; the line under it does not say it again.
     expect(card.locator(tid("heartbeat-standing"))).to_be_hidden()
-    expect(card.get_by_label("Ping URL")).to_have_value(url)
-    expect(card.get_by_label("curl command")).to_have_value(f"curl -fsS -m 10 --retry 3 {url}")
-    expect(card.get_by_label("Ping URL")).to_have_attribute("readonly", "")
+    expect(card.get_by_label("Ping URL", exact=True)).to_have_value(url)
+    expect(card.get_by_label("curl command", exact=True)).to_have_value(f"curl -fsS -m 10 --retry 3 {url}")
+    expect(card.get_by_label("Ping URL", exact=True)).to_have_attribute("readonly", "")
 
     card.get_by_role("button", name="Copy the ping URL").click()
     expect(card.locator(tid("heartbeat-copy-status"))).to_have_text("Copied")
     assert page.evaluate("navigator.clipboard.readText()") == url
 
     # From the keyboard: the curl line's field, then its Copy button.
-    card.get_by_label("curl command").focus()
+    card.get_by_label("curl command", exact=True).focus()
     page.keyboard.press("Tab")
     expect(card.get_by_role("button", name="Copy the curl command")).to_be_focused()
     page.keyboard.press("Enter")
@@ -88,7 +88,7 @@ def test_a_refused_copy_selects_the_url_for_ctrl_c_and_says_so(make_server, tmp_
 
     card.get_by_role("button", name="Copy the ping URL").click()
     expect(card.locator(tid("heartbeat-copy-status"))).to_contain_text("press Ctrl+C")
-    field = card.get_by_label("Ping URL")
+    field = card.get_by_label("Ping URL", exact=True)
     expect(field).to_be_focused()
     assert field.evaluate("(f) => f.selectionStart === 0 && f.selectionEnd === f.value.length")
 
@@ -114,7 +114,7 @@ def test_pings_turn_the_card_up_then_running_then_failed(make_server, tmp_path, 
     standing = card.locator(tid("heartbeat-standing"))
     expect(standing).to_have_text(f"Last ping {clock(page, status['lastPing'])} · Late after {clock(page, status['lateAt'])}")
     # The URL stays on the card once the job pings.
-    expect(card.get_by_label("Ping URL")).to_have_value(f"{srv.url}/ping/{KEY}")
+    expect(card.get_by_label("Ping URL", exact=True)).to_have_value(f"{srv.url}/ping/{KEY}")
 
     ping(srv, "/start")
     started = srv.wait_panel("job", lambda s: s["heartbeat"]["runningSince"] is not None)["heartbeat"]
