@@ -145,3 +145,16 @@ def test_a_run_that_does_not_come_in_time_shows_the_no_ping_card(make_server, tm
     expect(error).to_have_attribute("data-kind", "pingMissed", timeout=15_000)
     expect(error.locator(tid("error-title"))).to_have_text("No ping")
     expect(card).to_have_attribute("data-view", "error")
+
+
+def test_axe_finds_no_violations_on_heartbeat_cards(make_server, tmp_path, open_page):
+    from test_accessibility import describe, run_axe
+
+    srv = make_server(config=heartbeat_deck(tmp_path / "deck"))
+    page = open_page(srv)
+    card = panel(page, "job")
+    expect(card.locator(tid("heartbeat-waiting"))).to_be_visible()
+    assert not (violations := run_axe(page)), describe(violations)
+    ping(srv, body="ok")
+    expect(card.locator(tid("heartbeat-standing"))).to_contain_text("Last ping")
+    assert not (violations := run_axe(page)), describe(violations)
