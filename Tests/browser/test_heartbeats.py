@@ -39,6 +39,15 @@ def clock(page: Page, iso: str) -> str:
     return page.evaluate("async (t) => (await import('/dom.js')).clockTime(t)", iso)
 
 
+def open_waiting_card(make_server, tmp_path, open_page, period: str = "1m", grace: str = "5s"):
+    """A server with the heartbeat deck and the page on it, its card waiting for the first ping."""
+    srv = make_server(config=heartbeat_deck(tmp_path / "deck", period, grace))
+    page = open_page(srv)
+    card = panel(page, "job")
+    expect(card.locator(tid("heartbeat-waiting"))).to_have_text("Waiting for the first ping")
+    return srv, page, card
+
+
 def open_with_clipboard(srv, new_context, problems, path: str = "/") -> Page:
     context = new_context()
     context.grant_permissions(["clipboard-read", "clipboard-write"], origin=srv.url)
@@ -102,10 +111,7 @@ def test_the_compact_line_says_it_waits_for_its_first_ping(make_server, tmp_path
 
 
 def test_pings_turn_the_card_up_then_running_then_failed(make_server, tmp_path, open_page):
-    srv = make_server(config=heartbeat_deck(tmp_path / "deck"))
-    page = open_page(srv)
-    card = panel(page, "job")
-    expect(card.locator(tid("heartbeat-waiting"))).to_be_visible()
+    srv, page, card = open_waiting_card(make_server, tmp_path, open_page)
 
     ping(srv, body="Backup done: 3 files\nwrote /var/backups/a\n")
     expect(card).to_have_attribute("data-view", "loaded")
@@ -133,9 +139,7 @@ def test_pings_turn_the_card_up_then_running_then_failed(make_server, tmp_path, 
 
 
 def test_a_run_that_does_not_come_in_time_shows_the_no_ping_card(make_server, tmp_path, open_page):
-    srv = make_server(config=heartbeat_deck(tmp_path / "deck", period="2s", grace="1s"))
-    page = open_page(srv)
-    card = panel(page, "job")
+    srv, _, card = open_waiting_card(make_server, tmp_path, open_page, period="2s", grace="1s")
     expect(card.locator(tid("heartbeat-expects"))).to_have_text("Expected every 2 s, 1 s grace")
 
     ping(srv, body="ok")
@@ -150,10 +154,7 @@ def test_a_run_that_does_not_come_in_time_shows_the_no_ping_card(make_server, tm
 def test_axe_finds_no_violations_on_heartbeat_cards(make_server, tmp_path, open_page):
     from test_accessibility import describe, run_axe
 
-    srv = make_server(config=heartbeat_deck(tmp_path / "deck"))
-    page = open_page(srv)
-    card = panel(page, "job")
-    expect(card.locator(tid("heartbeat-waiting"))).to_be_visible()
+    srv, page, card = open_waiting_card(make_server, tmp_path, open_page)
     assert not (violations := run_axe(page)), describe(violations)
     ping(srv, body="ok")
     expect(card.locator(tid("heartbeat-standing"))).to_contain_text("Last ping")
