@@ -26,6 +26,8 @@ export function rowSummary(s) {
   if (s.health === "down" && !s.latestValidError) return `Still failing${s.latestError ? `: ${s.latestError.title}` : ""} (card dismissed)`;
   if (s.latestValidInfo) return s.latestValidInfo.summary ?? "";
   if (s.latestValidError) return s.latestValidError.title;
+  // A heartbeat loads nothing: before a run ends it waits for its job.
+  if (s.heartbeat) return s.heartbeat.lastPing ? "Running" : "Waiting for first ping";
   if (s.isInitialLoading) return "Loading…";
   return "Not loaded yet";
 }
@@ -109,7 +111,9 @@ function drawLine(row, s) {
   if (locations.textContent !== where) locations.textContent = where;
   locations.dataset.disagree = String(locationsDisagree(s));
   // The group's name says the state too, so a screen reader hears it from the line alone.
-  el.setAttribute("aria-label", `${s.title}: ${HEALTH_LABEL[health]}${text ? `, ${text}` : ""}${where ? `; ${where}` : ""}`);
+  // A heartbeat with no result yet is not "not loaded": its summary says what it waits for.
+  const said = s.heartbeat && health === "unknown" ? text : `${HEALTH_LABEL[health]}${text ? `, ${text}` : ""}`;
+  el.setAttribute("aria-label", `${s.title}: ${said}${where ? `; ${where}` : ""}`);
 }
 
 /**

@@ -4,7 +4,8 @@
 //   isInitialLoading        → the initial-loading presentation over the skeleton (placeholder, redacted)
 //   else latestValidInfo    → the loaded view (+ the loading-after-info presentation while isLoading)
 //   else latestValidError   → the error card (+ the loading-after-error presentation while isLoading)
-//   else                    → the initial content (placeholder skeleton, or "not loaded yet")
+//   else                    → the initial content (placeholder skeleton, or "not loaded yet"; for a
+//                             heartbeat panel, which loads nothing, that it waits for its job's ping)
 //
 // The body is rebuilt on every state (panel.js carries focus and open disclosures over); when its
 // indicators appear is panel-indicators.js's to say.
@@ -83,17 +84,21 @@ export function renderBody(s, ctx) {
     });
     parts.push(loading ? withLoading(card, pres.loadingAfterError, { fallback: fallback?.loadingAfterError, types, label, delayMs }) : card);
   } else {
-    parts.push(s.placeholder ? renderSkeleton(s.placeholder) : initialContent(s, onRetry));
+    parts.push(s.heartbeat ? heartbeatInitialContent(s) : s.placeholder ? renderSkeleton(s.placeholder) : initialContent(s, onRetry));
   }
   return { view, loading, parts };
 }
 
 /**
- * Over the info kept, when the newest load failed.
+ * Over the info kept, when the newest load failed (for a heartbeat, when its newest run was late or
+ * failed: nothing loads it again, its job's next ping is what changes it).
  * @param {PanelState} s @param {(ev: MouseEvent) => void} onRetry
  */
 function staleBanner(s, onRetry) {
   const failed = s.latestError?.title;
+  const [heading, text] = s.heartbeat
+    ? [failed ?? "Down", ". Showing the last run that ended well; down until the job's next ping."]
+    : ["Refresh failed", `${failed ? ` — ${failed}.` : "."} Showing the last good data; the panel counts as down until a load succeeds.`];
   return h(
     "div",
     { class: "stale-banner", data: { testid: "stale-banner" } },
@@ -101,11 +106,11 @@ function staleBanner(s, onRetry) {
     h(
       "div",
       { class: "stale-text" },
-      h("strong", { text: "Refresh failed" }),
-      h("span", { text: `${failed ? ` — ${failed}.` : "."} Showing the last good data; the panel counts as down until a load succeeds.` }),
+      h("strong", { text: heading }),
+      h("span", { text }),
       s.retry ? retryLine(s.retry) : null,
     ),
-    button({
+    s.heartbeat ? null : button({
       label: "Retry",
       key: "stale-retry",
       testid: "stale-retry",
@@ -134,5 +139,26 @@ function initialContent(s, onRetry) {
       onClick: onRetry,
       ariaLabel: `Load ${s.title} now`,
     }),
+  );
+}
+
+/**
+ * A heartbeat panel with no result shown: waiting for its job's first ping (the URL to give the job
+ * is in the heartbeat section right under the body), its first run in progress, or down after a
+ * dismissed card.
+ * @param {PanelState} s
+ */
+function heartbeatInitialContent(s) {
+  const hb = /** @type {import('./types.js').HeartbeatStatus} */ (s.heartbeat);
+  const [heading, hint] = s.health === "down"
+    ? [`${s.latestError?.title ?? "Down"} (its card was dismissed)`, "Down until the job's next ping."]
+    : hb.lastPing
+      ? ["No run has ended yet", "The first run is in progress."]
+      : ["Waiting for the first ping", hb.pingPath ? "Have the job request the ping URL below when it runs." : "Nothing is late before the first ping."];
+  return h(
+    "div",
+    { class: ["initial-content", "heartbeat-waiting"], data: { testid: "initial-content" } },
+    h("p", { class: "heartbeat-waiting-title", data: { testid: "heartbeat-waiting" }, text: heading }),
+    h("p", { text: hint }),
   );
 }

@@ -1,11 +1,13 @@
 // @ts-check
 // A card's shell, built once: the header (status dot, title, badges, the History and Refresh
 // buttons), the place of the body, and the footer (phase, since when, how long the newest load took,
-// the retry line). The draw functions put a state's title, badges, labels, locations and footer in it.
+// the retry line). The draw functions put a state's title, badges, labels, locations, heartbeat and
+// footer in it.
 import { h, button, whileBusy, replaceChildren, clockTime } from "./dom.js";
 import { retryLine } from "./error-card.js";
 import { loadTimeText } from "./timeline-text.js";
 import { renderLocations } from "./locations.js";
+import { createHeartbeatView } from "./heartbeat.js";
 
 /** @typedef {import('./types.js').PanelState} PanelState */
 /** @typedef {import('./panel.js').PanelActions} PanelActions */
@@ -93,6 +95,8 @@ export function createPanelShell(panelId, actions) {
     phaseLabel, updated, loadTime, footerExtra,
     /** @type {HTMLElement | null} the locations drawn over the body, for a panel checked from several places */
     locations: null,
+    /** @type {import('./heartbeat.js').HeartbeatView | null} under the body, for a heartbeat panel; made at its first status */
+    heartbeat: null,
   };
 }
 
@@ -110,6 +114,8 @@ export function drawShell(shell, s, view, loading) {
   else if (!s.debugPinned) pinnedBadge.remove();
   if (s.restored && !restoredBadge.isConnected) heading.insertBefore(restoredBadge, offlineNote);
   else if (!s.restored) restoredBadge.remove();
+  // A heartbeat is never loaded: only its job's pings change it.
+  shell.refresh.hidden = Boolean(s.heartbeat);
   shell.refresh.setAttribute("aria-label", `Refresh ${s.title}`);
   historyButton.setAttribute("aria-label", `History of ${s.title}`);
   historyButton.title = `History of ${s.title}`;
@@ -119,6 +125,7 @@ export function drawShell(shell, s, view, loading) {
   el.dataset.pinned = String(Boolean(s.debugPinned));
   el.dataset.stale = String(Boolean(s.stale));
   el.dataset.restored = String(Boolean(s.restored));
+  el.dataset.heartbeat = String(Boolean(s.heartbeat));
   shell.body.setAttribute("aria-busy", String(loading));
 }
 
@@ -133,7 +140,8 @@ export function drawLocationsAndFooter(shell, s, view) {
   else shell.locations?.remove();
   shell.locations = nextLocations;
 
-  shell.phaseLabel.textContent = s.queued && s.isLoading ? "Queued" : PHASE_LABEL[s.phase] ?? s.phase;
+  shell.phaseLabel.textContent = s.queued && s.isLoading ? "Queued"
+    : s.heartbeat && s.phase === "initial" ? "Waiting" : PHASE_LABEL[s.phase] ?? s.phase;
   const when = clockTime(s.since);
   shell.updated.textContent = when ? `since ${when}` : "";
   if (s.since) shell.updated.setAttribute("datetime", s.since);
@@ -142,4 +150,18 @@ export function drawLocationsAndFooter(shell, s, view) {
   // nothing, so this is the newest load time as of the newest change or snapshot.
   shell.loadTime.textContent = typeof s.loadMs === "number" && s.phase !== "initial" ? `took ${loadTimeText(s.loadMs)}` : "";
   replaceChildren(shell.footerExtra, view === "loaded" && !s.stale && s.retry ? retryLine(s.retry) : null);
+}
+
+/**
+ * Draws a heartbeat panel's status under the body (its section made at the first one), or removes it.
+ * @param {PanelShell} shell @param {PanelState} s @param {ViewKind} view
+ */
+export function drawHeartbeat(shell, s, view) {
+  if (!s.heartbeat) {
+    shell.heartbeat?.el.remove();
+    return;
+  }
+  shell.heartbeat ??= createHeartbeatView(s.id);
+  if (!shell.heartbeat.el.isConnected) shell.body.after(shell.heartbeat.el);
+  shell.heartbeat.update(s, s.heartbeat, view === "initial" && s.health !== "down");
 }

@@ -1,7 +1,7 @@
 // @ts-check
 // One panel card: its shell (header, tools, footer: panel-shell.js) built once, and its body
 // (panel-body.js) rebuilt on every state by one rule over the panel's derived state, with focus and
-// open disclosures carried over. The only memory kept is presentational (panel-indicators.js): when
+// open disclosures carried over; a heartbeat panel's status under the body (heartbeat.js). The only memory kept is presentational (panel-indicators.js): when
 // loading and item actions started, so that an indicator is never seen for a flash; while a loading
 // indicator that has appeared must still be seen, the card keeps drawing the loading state, then
 // draws the newest.
@@ -12,7 +12,7 @@
 import { store } from "./store.js";
 import { replaceChildren } from "./dom.js";
 import { createPanelTimeline } from "./panel-timeline.js";
-import { createPanelShell, drawShell, drawLocationsAndFooter } from "./panel-shell.js";
+import { createPanelShell, drawShell, drawLocationsAndFooter, drawHeartbeat } from "./panel-shell.js";
 import { chooseView, renderBody } from "./panel-body.js";
 import { createIndicatorClock } from "./panel-indicators.js";
 
@@ -88,6 +88,7 @@ export function createPanelView(panelId, actions) {
     drawShell(shell, s, view, loading);
     replaceChildren(body, parts);
     drawLocationsAndFooter(shell, s, view);
+    drawHeartbeat(shell, s, view);
     if (focusKey) restoreFocus(el, focusKey);
   }
 

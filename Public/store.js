@@ -43,7 +43,7 @@ function blankPanel(id, settings) {
     latestValidInfo: null, latestInfo: null, latestValidError: null, latestError: null, latestNonLoading: null,
     modifyingIds: null, presentation: /** @type {PanelState["presentation"]} */ (settings?.presentation ?? {}),
     placeholder: null, retry: null, debugPinned: false, stale: false, restored: false, queued: false,
-    locations: null, locationsSummary: null, loadMs: null,
+    locations: null, locationsSummary: null, loadMs: null, heartbeat: null,
   };
 }
 

@@ -134,6 +134,21 @@
  * @property {string | null} [locationsSummary] the server's one line over `locations`
  * @property {number | null} [loadMs] how long the newest load ran, in ms; sent with each change, never
  *   alone (a check whose result is the one shown sends no event)
+ * @property {HeartbeatStatus | null} [heartbeat] a heartbeat panel's expectation and where it stands;
+ *   null for a panel that loads
+ */
+
+/**
+ * A heartbeat panel's expectation of its job and where it stands (its `heartbeat` field).
+ * @typedef {object} HeartbeatStatus
+ * @property {string} expects as the server writes it: "every 1 h", "0 3 * * * (Europe/Paris)"
+ * @property {number} graceMs how late a run may come, and how long a started one may take
+ * @property {string | null} [pingPath] the path the job pings, after the page's origin; null when
+ *   the deck's own code pings the panel
+ * @property {string | null} [lastPing] ISO time of the newest ping of any kind
+ * @property {string | null} [runningSince] ISO time the run in progress began
+ * @property {string | null} [lateAt] ISO time the panel goes down unless a ping comes first; null
+ *   while it waits for its first
  */
 
 /**

@@ -20,6 +20,9 @@ Selectors (data-testid unless noted) — the page keeps these stable for tests:
                        item-action, item-progress (spinner of an item in modifyingIds), info-image, info-text
   stale-banner         "Refresh failed" banner over stale info; stale-retry
   initial-content      the initial view without placeholder; load-now
+  panel-heartbeat      a heartbeat panel's section under the body: heartbeat-expects, heartbeat-standing,
+                       heartbeat-url-field / heartbeat-url-copy, heartbeat-curl-field / heartbeat-curl-copy,
+                       heartbeat-copy-status (role=status); heartbeat-waiting is the initial content's line
   error-card           the universal error view (data-kind); error-icon, error-title, error-description,
                        error-reason, error-suggestion, retry-countdown, error-preloader,
                        error-primary, error-secondary, error-option (further options), error-details
