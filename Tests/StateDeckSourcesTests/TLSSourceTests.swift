@@ -104,11 +104,11 @@ struct TLSSourceTests {
             panels:
               - id: certificate
                 title: Certificate
-                tls: { host: api.example.com, servername: www.example.com, validFor: 30d, timeout: 3s }
+                tls: { host: api.example.com, servername: www.example.com, validFor: 30d, timeout: 3s, trustedRoots: ca.pem }
             """, file: "deck.yaml", folder: folder.path)
-        let source = try #require(deck.panels.first?.source)
-        #expect(source == .tls(TLSSource(host: "api.example.com", serverName: "www.example.com",
-                                         validFor: .seconds(30 * 86_400), timeout: .seconds(3))))
+        let source = try #require(deck.panels.first?.source.tls)
+        #expect(source == TLSSource(host: "api.example.com", serverName: "www.example.com", validFor: .seconds(30 * 86_400),
+                                    timeout: .seconds(3), trustedRoots: folder.path("ca.pem")))
     }
 }
 
@@ -164,8 +164,7 @@ struct HTTPSourceCertificateTests {
               - id: api
                 http: { url: "https://api.example.com/", expect: [{ certificate: { validFor: 21d } }] }
             """, file: "deck.yaml", folder: folder.path)
-        let spec = try #require(deck.panels.first?.source)
-        let conditions: [ResponseCondition]? = if case .http(let source) = spec { source.conditions } else { nil }
-        #expect(conditions == [.certificate(validFor: .seconds(21 * 86_400))])
+        let source = try #require(deck.panels.first?.source.http)
+        #expect(source.conditions == [.certificate(validFor: .seconds(21 * 86_400))])
     }
 }
