@@ -98,6 +98,22 @@ struct TLSSourceTests {
         #expect(error.failureReason == "Nothing accepts connections at 127.0.0.1:\(port).")
     }
 
+    @Test func aServerThatNeverHandshakesTimesOut() async throws {
+        let (listener, port) = try LoopbackListener.listen()
+        defer { close(listener) }
+        let source = TLSSource(host: "127.0.0.1", port: Int(port), timeout: .milliseconds(500))
+        let error = try #require(await panelError { try await source.load() })
+        #expect(error.kind == .timeout)
+    }
+
+    @Test func aServerWithoutTLSRefusesTheHandshake() async throws {
+        try await TLSServers.with { servers in
+            let error = try #require(await panelError { try await Self.source("plain", of: servers).load() })
+            #expect(error.kind == .unreachable)
+            #expect(error.failureReason == "localhost:\(try servers.port("plain")) refused the TLS handshake.")
+        }
+    }
+
     @Test func readsItsKeys() throws {
         let folder = try TemporaryFolder()
         let deck = try DeckFile.parse("""

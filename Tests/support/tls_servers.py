@@ -9,6 +9,7 @@ input closes (the test ended, or died):
   expired   signed by the CA, for localhost, expired on 1 February 2020
   other     signed by the CA, for other.example.test only
   self      self-signed, for localhost, valid 30 days
+  plain     no TLS at all: a handshake is refused
 Each answers GET / with 200 "ok".
 """
 
@@ -82,16 +83,17 @@ class Handler(http.server.BaseHTTPRequestHandler):
 
 def serve(path, name):
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-    context.load_cert_chain(path(name + ".pem"), path(name + ".key"))
-    server.socket = context.wrap_socket(server.socket, server_side=True)
+    if name != "plain":
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        context.load_cert_chain(path(name + ".pem"), path(name + ".key"))
+        server.socket = context.wrap_socket(server.socket, server_side=True)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server.server_address[1]
 
 
 def main():
     path = make_certificates(sys.argv[1])
-    ports = {name: serve(path, name) for name in ["trusted", "expiring", "expired", "other", "self"]}
+    ports = {name: serve(path, name) for name in ["trusted", "expiring", "expired", "other", "self", "plain"]}
     print(json.dumps({"ca": path("ca.pem"), "ports": ports}), flush=True)
     sys.stdin.read()
 

@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// The HTTPS servers of `Tests/support/tls_servers.py` on free loopback ports, one per kind of
-/// certificate (trusted, expiring, expired, other, self), with the test CA that signs them in a
+/// certificate (trusted, expiring, expired, other, self; plain has no TLS), with the test CA that signs them in a
 /// temporary folder. They stop with `stop()`, or when the test process ends.
 final class TLSServers: @unchecked Sendable {
     /// The test CA's PEM file, trusted instead of the system's roots.
