@@ -350,6 +350,21 @@ struct DeckFileProblemTests {
               - id: site
                 dns: { name: example.com, type: A, server: "127.0.0.1:70000" }
             """, problem: #"deck.yaml:3: panels[0].dns.server: "127.0.0.1:70000" is not a server's IP address, with an optional port (203.0.113.53, 203.0.113.53:5353, [2001:db8::53]:5353)"#),
+        Case(name: "a tls source without its host", yaml: """
+            panels:
+              - id: certificate
+                tls: { port: 8443 }
+            """, problem: "deck.yaml:3: panels[0].tls.host: is required"),
+        Case(name: "a tls key misspelt", yaml: """
+            panels:
+              - id: certificate
+                tls: { host: example.com, serverName: www.example.com }
+            """, problem: "deck.yaml:3: panels[0].tls.serverName: unknown key; did you mean servername?"),
+        Case(name: "a certificate condition without validFor", yaml: """
+            panels:
+              - id: api
+                http: { url: "https://example.com/", expect: [{ certificate: {} }] }
+            """, problem: "deck.yaml:3: panels[0].http.expect[0].certificate.validFor: is required"),
         Case(name: "an empty dns name", yaml: """
             panels:
               - id: site
