@@ -9,8 +9,8 @@ public struct HTTPClientResponse: Sendable {
     /// From the request's turn to the end of the answer, redirects included (libcurl's total
     /// time): time waiting behind the limit per host is not counted.
     public var duration: Duration
-    /// The server's certificate, when the request asked for it (`readsCertificate`) and the
-    /// exchange made a handshake; nil over a reused connection or a resumed session.
+    /// The server's certificate, when the request asked for it (`readsCertificate`): the one its
+    /// handshake read or, over a connection already open, the last one read from the host.
     public var certificate: PeerCertificate?
 
     public init(status: Int = 0, reason: String = "", headers: [(name: String, value: String)] = [], body: [UInt8] = [],

@@ -10,7 +10,8 @@ extension ResponseCondition {
     /// `expect:`, a list of conditions, each a mapping of what it checks and how:
     /// `{ status: [200, "300-399"] }`, `{ header: X-Mode, equals: live }`,
     /// `{ body: { matches: "version [0-9]+" } }`, `{ pointer: /queue/depth, below: 100 }`,
-    /// `{ under: 500ms }`, `{ certificate: { validFor: 14d } }`. `timeout` is the source's, which an `under` must be shorter than.
+    /// `{ under: 500ms }`, `{ certificate: { validFor: 14d } }`. `timeout` is the source's, which an
+    /// `under` must be shorter than.
     static func list(reading node: ConfigNode, timeout: Duration) -> [ResponseCondition]? {
         node.conditions { ResponseCondition(reading: $0, timeout: timeout) }
     }

@@ -45,16 +45,20 @@ struct HTTPExchange {
             guard response.duration >= limit else { return nil }
             return "Answered in \(response.duration.shortText), expected under \(limit.shortText)."
         case .certificate(let validFor):
-            guard let certificate = response.certificate else { return "There is no certificate to check: the URL is not https." }
+            guard let certificate = response.certificate else {
+                return "There is no certificate to check: the URL is not https."
+            }
+            // Not checkFailed: the card to show is the certificate's own.
             try certificate.check(validFor: validFor, name: source.url.host ?? "", now: Int(Date().timeIntervalSince1970),
                                   detail: "\(source.method) \(source.url.absoluteString)")
             return nil
         }
     }
 
-    /// The status, the days the certificate has left (https), then the picked fields, or an excerpt of the body when nothing is picked. The
-    /// latency is left out: it differs on every check, and info that differs is a change to
-    /// record and send, so the panel's `loadMs` carries it instead.
+    /// The status, the days the certificate has left (https), then the picked fields, or an excerpt
+    /// of the body when nothing is picked. The latency is left out: it differs on every check, and
+    /// info that differs is a change to record and send, so the panel's `loadMs` carries it
+    /// instead; the days left change once a day.
     func info() throws(PanelError) -> Info {
         var fields = [Info.Field("Status", "\(status)")]
         if let certificate = response.certificate {

@@ -35,7 +35,8 @@ public struct HTTPSource: Sendable, Hashable {
     public var conditions: [ResponseCondition]
     /// Fields shown from a JSON body, in order; none shows an excerpt of the body instead.
     public var picks: [Pick]
-    /// A PEM file of roots trusted instead of the system's; nil for the system's.
+    /// A PEM file of roots trusted instead of the system's; nil for the system's. Set in Swift
+    /// only (a test's own CA): a deck file's http panel trusts the system's roots.
     public var trustedRoots: String?
 
     /// A source requesting `url`.
