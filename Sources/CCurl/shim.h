@@ -113,4 +113,12 @@ static inline curl_off_t statedeck_curl_info_off_t(statedeck_curl_api api, CURL 
     return value;
 }
 
+/// `curl_easy_getinfo(CURLINFO_CERTINFO)`: the chain of the handshake the transfer made, each
+/// certificate a list of "Name:value" lines (`CURLOPT_CERTINFO`); NULL when it made none.
+static inline struct curl_certinfo *statedeck_curl_info_certificates(statedeck_curl_api api, CURL *handle) {
+    struct curl_certinfo *chain = NULL;
+    api.easy_getinfo(handle, CURLINFO_CERTINFO, &chain);
+    return chain;
+}
+
 #endif

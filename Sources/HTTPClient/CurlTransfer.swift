@@ -14,6 +14,8 @@ final class CurlTransfer: @unchecked Sendable {
     /// Where `easy` came from and goes back to.
     private let handles: CurlHandlePool
     private let headerList: UnsafeMutablePointer<curl_slist>?
+    /// `CURLOPT_CONNECT_TO`'s one entry, kept until the transfer ends (libcurl does not copy it).
+    private var connectToList: UnsafeMutablePointer<curl_slist>?
     /// libcurl's own words for a failure (`CURLOPT_ERRORBUFFER`).
     private let errorText = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE))
     /// The line of the engine's admission queue it took its turn in.
@@ -21,6 +23,8 @@ final class CurlTransfer: @unchecked Sendable {
     let maxBodySize: Int
     let maxHeaderSize: Int
     let maxHeaderCount: Int
+    let readsCertificate: Bool
+    let handshakeOnly: Bool
     /// Filled by the header and body callbacks while the engine runs it.
     var response = HTTPClientResponse()
     /// The bytes of `response`'s status line and headers so far.
@@ -42,6 +46,8 @@ final class CurlTransfer: @unchecked Sendable {
         maxBodySize = request.maxBodySize
         maxHeaderSize = request.maxHeaderSize
         maxHeaderCount = request.maxHeaderCount
+        readsCertificate = request.readsCertificate || request.handshakeOnly
+        handshakeOnly = request.handshakeOnly
         headerList = request.headers.reduce(nil) { curl.slist_append($0, "\($1.name): \($1.value)") }
         errorText.initialize(to: 0)
         configure(for: request)
@@ -49,6 +55,7 @@ final class CurlTransfer: @unchecked Sendable {
 
     deinit {
         curl.slist_free_all(headerList)
+        curl.slist_free_all(connectToList)
         errorText.deallocate()
     }
 
@@ -68,6 +75,28 @@ final class CurlTransfer: @unchecked Sendable {
         set(CURLOPT_USERAGENT, "StateDeck")
         statedeck_curl_set_pointer(curl, easy, CURLOPT_HTTPHEADER, headerList)
         statedeck_curl_set_pointer(curl, easy, CURLOPT_ERRORBUFFER, errorText)
+        if readsCertificate {
+            set(CURLOPT_CERTINFO, 1)
+        }
+        if handshakeOnly {
+            // A handshake of its own every time, on a connection closed after it: a reused
+            // connection or a resumed session reads no certificate.
+            set(CURLOPT_CONNECT_ONLY, 1)
+            set(CURLOPT_FRESH_CONNECT, 1)
+            set(CURLOPT_FORBID_REUSE, 1)
+            set(CURLOPT_SSL_SESSIONID_CACHE, 0)
+        }
+        if !request.verifiesPeer {
+            set(CURLOPT_SSL_VERIFYPEER, 0)
+            set(CURLOPT_SSL_VERIFYHOST, 0)
+        }
+        if let roots = request.trustedRoots {
+            set(CURLOPT_CAINFO, roots)
+        }
+        if let connectTo = request.connectTo {
+            connectToList = curl.slist_append(nil, connectTo)
+            statedeck_curl_set_pointer(curl, easy, CURLOPT_CONNECT_TO, connectToList)
+        }
         if request.method == "HEAD" {
             set(CURLOPT_NOBODY, 1)
         } else if request.method != "GET" || request.body != nil {
@@ -100,14 +129,22 @@ final class CurlTransfer: @unchecked Sendable {
         handles.give(easy)
     }
 
-    /// Settles the outcome from libcurl's result `code` for this transfer.
-    func finish(_ code: CURLcode) {
+    /// Settles the outcome from libcurl's result `code` for this transfer. `certificates` holds
+    /// the last certificate read of each host, given to an answer that came over a connection
+    /// already open, which made no handshake to read one.
+    func finish(_ code: CURLcode, certificates: inout [String: PeerCertificate]) {
         guard code == CURLE_OK else {
             outcome.offer(.failure(failure(code)))
             return
         }
         response.status = statedeck_curl_info_long(curl, easy, CURLINFO_RESPONSE_CODE)
         response.duration = .microseconds(statedeck_curl_info_off_t(curl, easy, CURLINFO_TOTAL_TIME_T))
+        if readsCertificate {
+            let read = PeerCertificate(statedeck_curl_info_certificates(curl, easy))
+            // A handshake's certificate may be one read without verification: not kept.
+            if let read, !handshakeOnly { certificates[hostKey] = read }
+            response.certificate = read ?? certificates[hostKey]
+        }
         outcome.offer(.success(response))
     }
 
@@ -121,7 +158,9 @@ final class CurlTransfer: @unchecked Sendable {
             return HTTPClientError(.headersTooLarge, message: "a header is longer than libcurl takes (\(text))")
         }
         let systemError = Int32(statedeck_curl_info_long(curl, easy, CURLINFO_OS_ERRNO))
-        return HTTPClientError(HTTPClientError.Reason(code, systemError: systemError), message: text)
+        let verifyResult = statedeck_curl_info_long(curl, easy, CURLINFO_SSL_VERIFYRESULT)
+        return HTTPClientError(HTTPClientError.Reason(code, systemError: systemError, verifyResult: verifyResult),
+                               message: text)
     }
 
     /// `CURLE_TOO_LARGE`, which libcurl 8.6 added: newer than the headers built against, perhaps

@@ -8,8 +8,9 @@ import Musl
 
 extension HTTPClientError.Reason {
     /// The reason for libcurl's result `code`; `systemError` (`CURLINFO_OS_ERRNO`) tells a
-    /// refused connection from a missing route.
-    init(_ code: CURLcode, systemError: Int32) {
+    /// refused connection from a missing route, `verifyResult` (`CURLINFO_SSL_VERIFYRESULT`) why
+    /// a certificate was rejected.
+    init(_ code: CURLcode, systemError: Int32, verifyResult: Int) {
         switch code {
         case CURLE_OPERATION_TIMEDOUT:
             self = .timedOut
@@ -21,7 +22,9 @@ extension HTTPClientError.Reason {
             case ENETUNREACH, EHOSTUNREACH, ENETDOWN: self = .noRoute
             default: self = .connectFailed
             }
-        case CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CERTPROBLEM, CURLE_SSL_CIPHER,
+        case CURLE_PEER_FAILED_VERIFICATION:
+            self = .certificateRejected(CertificateProblem(verifyResult: verifyResult))
+        case CURLE_SSL_CONNECT_ERROR, CURLE_SSL_CERTPROBLEM, CURLE_SSL_CIPHER,
              CURLE_SSL_CACERT_BADFILE, CURLE_SSL_ISSUER_ERROR, CURLE_SSL_PINNEDPUBKEYNOTMATCH,
              CURLE_SSL_INVALIDCERTSTATUS, CURLE_SSL_CLIENTCERT:
             self = .insecure

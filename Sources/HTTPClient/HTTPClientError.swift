@@ -11,8 +11,10 @@ public struct HTTPClientError: Error, Sendable, Equatable {
         /// The system has no route to the address (no network).
         case noRoute
         case connectFailed
-        /// TLS failed: handshake, certificate, or trust.
+        /// TLS failed: the handshake, or a certificate of the client.
         case insecure
+        /// The server's certificate is not trusted, or not for the name connected to.
+        case certificateRejected(CertificateProblem)
         /// The connection broke before a whole answer came.
         case connectionLost
         /// What came back is not valid HTTP, or redirects went round in circles.
@@ -37,5 +39,11 @@ public struct HTTPClientError: Error, Sendable, Equatable {
     public init(_ reason: Reason, message: String) {
         self.reason = reason
         self.message = message
+    }
+
+    /// Why the server's certificate was rejected, nil for any other failure.
+    public var certificateProblem: CertificateProblem? {
+        if case .certificateRejected(let problem) = reason { return problem }
+        return nil
     }
 }

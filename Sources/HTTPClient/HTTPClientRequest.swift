@@ -18,6 +18,18 @@ public struct HTTPClientRequest: Sendable {
     public var maxHeaderSize: Int
     /// An answer with more header fields fails with `HTTPClientError.Reason.tooManyHeaders`.
     public var maxHeaderCount: Int
+    /// Reads the server's certificate into the answer, when there is a handshake (`https`).
+    public var readsCertificate = false
+    /// Completes the handshake on a fresh connection, reads the certificate and closes it,
+    /// sending no HTTP (`CURLOPT_CONNECT_ONLY`): what `HTTPClient.handshake` sends.
+    var handshakeOnly = false
+    /// Off only to read a certificate already rejected, in `HTTPClient.handshake`.
+    var verifiesPeer = true
+    /// A PEM file of the roots to trust instead of the system's (`CURLOPT_CAINFO`).
+    public var trustedRoots: String?
+    /// `CURLOPT_CONNECT_TO`'s `name:port:host:port`: connect to `host` while sending and checking
+    /// `name`.
+    var connectTo: String?
 
     public init(
         url: String, method: String = "GET", headers: [(name: String, value: String)] = [],

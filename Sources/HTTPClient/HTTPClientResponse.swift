@@ -9,6 +9,9 @@ public struct HTTPClientResponse: Sendable {
     /// From the request's turn to the end of the answer, redirects included (libcurl's total
     /// time): time waiting behind the limit per host is not counted.
     public var duration: Duration
+    /// The server's certificate, when the request asked for it (`readsCertificate`): the one its
+    /// handshake read or, over a connection already open, the last one read from the host.
+    public var certificate: PeerCertificate?
 
     public init(status: Int = 0, reason: String = "", headers: [(name: String, value: String)] = [], body: [UInt8] = [],
                 duration: Duration = .zero) {

@@ -106,6 +106,7 @@ final class HTTPEngine: @unchecked Sendable {
     private func serve() {
         DetachedThread.nameCurrentThread("http-engine")
         var running: [UnsafeMutableRawPointer: CurlTransfer] = [:]
+        var certificates: [String: PeerCertificate] = [:]
         while true {
             let work = inbox.withLock { inbox in
                 defer { inbox = Inbox() }
@@ -124,7 +125,7 @@ final class HTTPEngine: @unchecked Sendable {
             while let message = curl.multi_info_read(multi, &left) {
                 guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle,
                       let transfer = running[easy] else { continue }
-                transfer.finish(message.pointee.data.result)
+                transfer.finish(message.pointee.data.result, certificates: &certificates)
                 end(transfer, in: &running)
             }
             _ = curl.multi_poll(multi, nil, 0, Self.idlePoll, nil)

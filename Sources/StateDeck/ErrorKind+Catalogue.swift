@@ -13,7 +13,7 @@ extension ErrorKind {
         case .unreachable, .serverError, .dnsServerFailure: "server"
         case .serverMaintenance: "wrench"
         case .notFound, .dnsNameNotFound: "search"
-        case .unauthorized: "lock"
+        case .unauthorized, .certificateExpiring, .certificateUntrusted: "lock"
         case .invalidResponse, .checkFailed: "file-warning"
         case .commandFailed: "terminal"
         case .outOfSpace: "hard-drive"
@@ -30,7 +30,8 @@ extension ErrorKind {
         switch self {
         case .noNetwork, .unreachable, .timeout, .serverError, .serverMaintenance, .dnsServerFailure, .unknown: true
         case .notFound, .unauthorized, .invalidResponse, .checkFailed, .commandFailed, .outOfSpace,
-            .updateAvailable, .updateRequired, .dnsNameNotFound, .pingMissed, .jobFailed: false
+            .updateAvailable, .updateRequired, .dnsNameNotFound, .certificateExpiring, .certificateUntrusted, .pingMissed,
+            .jobFailed: false
         }
     }
 
@@ -39,11 +40,11 @@ extension ErrorKind {
     /// | kinds | buttons |
     /// | --- | --- |
     /// | noNetwork, unreachable, timeout, serverError, serverMaintenance, dnsServerFailure, commandFailed, unknown | Try again (primary), Dismiss |
-    /// | notFound, unauthorized, invalidResponse, checkFailed, updateAvailable, updateRequired, outOfSpace, dnsNameNotFound | Check again (secondary), Dismiss |
+    /// | notFound, unauthorized, invalidResponse, checkFailed, updateAvailable, updateRequired, outOfSpace, dnsNameNotFound, certificateExpiring, certificateUntrusted | Check again (secondary), Dismiss |
     /// | pingMissed, jobFailed | Dismiss |
     ///
     /// A retry may fix the first row; the second needs a fix elsewhere first (credentials, a URL,
-    /// a check, an update, disk space, a DNS zone), so loading again is offered but not as the primary action.
+    /// a check, an update, disk space, a DNS zone, a certificate), so loading again is offered but not as the primary action.
     /// A heartbeat loads nothing: only the job's next ping changes what it shows.
     public var recoveryOptions: [RecoveryOption] {
         switch self {
@@ -51,7 +52,7 @@ extension ErrorKind {
             .unknown:
             [.tryAgain, .cancel]
         case .notFound, .unauthorized, .invalidResponse, .checkFailed, .updateAvailable, .updateRequired, .outOfSpace,
-            .dnsNameNotFound:
+            .dnsNameNotFound, .certificateExpiring, .certificateUntrusted:
             [.checkAgain, .cancel]
         case .pingMissed, .jobFailed:
             [.cancel]
@@ -90,6 +91,10 @@ extension ErrorKind {
             ("No such name", "The DNS server says this name does not exist.")
         case .dnsServerFailure:
             ("DNS server failure", "The DNS server could not answer for this name.")
+        case .certificateExpiring:
+            ("Certificate expires soon", "The server's certificate expires soon. Renew it before it does.")
+        case .certificateUntrusted:
+            ("Certificate not trusted", "The server's certificate is not one a browser would trust.")
         case .pingMissed:
             ("No ping", "The job did not ping in time.")
         case .jobFailed:

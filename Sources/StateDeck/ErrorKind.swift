@@ -20,6 +20,10 @@ public enum ErrorKind: String, Sendable, Hashable, Codable, CaseIterable {
     case dnsNameNotFound
     /// A DNS server failed to answer (SERVFAIL) or refused to (REFUSED).
     case dnsServerFailure
+    /// A server's certificate expires within the panel's `validFor`.
+    case certificateExpiring
+    /// A server's certificate expired, is not signed by a trusted root, or is for another name.
+    case certificateUntrusted
     /// A heartbeat's job did not ping in time, or did not end within the grace of its start.
     case pingMissed
     /// A heartbeat's job said it failed.

@@ -113,7 +113,7 @@ struct ConditionReadingTests {
     static let cases: [Case] = [
         Case("a list that is a mapping", "{ status: 200 }", "panels[0].http.expect: must be a list"),
         Case("no subject", "[{ equals: live }]",
-             "panels[0].http.expect[0]: needs what it checks: one of status, header, body, pointer, under"),
+             "panels[0].http.expect[0]: needs what it checks: one of status, header, body, pointer, under, certificate"),
         Case("a misspelt subject", "[{ headr: X-Mode, equals: live }]",
              "panels[0].http.expect[0].headr: unknown key; did you mean header?"),
         Case("two subjects", "[{ header: X-Mode, pointer: /mode, equals: live }]",

@@ -40,7 +40,7 @@ struct DeckFileProblemTests {
             panels:
               - id: db
                 title: Database
-            """, problem: "deck.yaml:2: panels[0]: needs a source: one of http, tcp, dns, command, file, heartbeat"),
+            """, problem: "deck.yaml:2: panels[0]: needs a source: one of http, tcp, dns, tls, command, file, heartbeat"),
         Case(name: "a panel with two sources", yaml: """
             panels:
               - id: db
@@ -163,7 +163,7 @@ struct DeckFileProblemTests {
                 tcp: { host: localhost, port: 5432 }
                 recovery:
                   - { id: restart, label: Restart, run: [true], kinds: [unreachable, offline] }
-            """, problem: #"deck.yaml:5: panels[0].recovery[0].kinds[1]: "offline" is not allowed here (expected noNetwork, unreachable, timeout, serverError, serverMaintenance, notFound, unauthorized, invalidResponse, checkFailed, commandFailed, outOfSpace, updateAvailable, updateRequired, dnsNameNotFound, dnsServerFailure, pingMissed, jobFailed, unknown)"#),
+            """, problem: #"deck.yaml:5: panels[0].recovery[0].kinds[1]: "offline" is not allowed here (expected noNetwork, unreachable, timeout, serverError, serverMaintenance, notFound, unauthorized, invalidResponse, checkFailed, commandFailed, outOfSpace, updateAvailable, updateRequired, dnsNameNotFound, dnsServerFailure, certificateExpiring, certificateUntrusted, pingMissed, jobFailed, unknown)"#),
         Case(name: "an alignment a presentation beside the content cannot draw", yaml: """
             panels:
               - id: db
@@ -350,6 +350,21 @@ struct DeckFileProblemTests {
               - id: site
                 dns: { name: example.com, type: A, server: "127.0.0.1:70000" }
             """, problem: #"deck.yaml:3: panels[0].dns.server: "127.0.0.1:70000" is not a server's IP address, with an optional port (203.0.113.53, 203.0.113.53:5353, [2001:db8::53]:5353)"#),
+        Case(name: "a tls source without its host", yaml: """
+            panels:
+              - id: certificate
+                tls: { port: 8443 }
+            """, problem: "deck.yaml:3: panels[0].tls.host: is required"),
+        Case(name: "a tls key misspelt", yaml: """
+            panels:
+              - id: certificate
+                tls: { host: example.com, serverName: www.example.com }
+            """, problem: "deck.yaml:3: panels[0].tls.serverName: unknown key; did you mean servername?"),
+        Case(name: "a certificate condition without validFor", yaml: """
+            panels:
+              - id: api
+                http: { url: "https://example.com/", expect: [{ certificate: {} }] }
+            """, problem: "deck.yaml:3: panels[0].http.expect[0].certificate.validFor: is required"),
         Case(name: "an empty dns name", yaml: """
             panels:
               - id: site
@@ -386,7 +401,7 @@ struct DeckFileProblemTests {
             "deck.yaml:7: panels[1].tcp.port: must be a whole number from 1 to 65535, not 0",
             "deck.yaml:9: panels[2].command.run: needs at least the program to run",
             #"deck.yaml:9: panels[2].command.output: "csv" is not allowed here (expected auto, json, text, lines)"#,
-            "deck.yaml:10: panels[2].colour: unknown key (expected id, title, group, http, tcp, dns, command, file, heartbeat, refresh, timeout, retry, minimumLoading, loading, notify, placeholder, toasts, recovery, actions)",
+            "deck.yaml:10: panels[2].colour: unknown key (expected id, title, group, http, tcp, dns, tls, command, file, heartbeat, refresh, timeout, retry, minimumLoading, loading, notify, placeholder, toasts, recovery, actions)",
         ])
     }
 
@@ -396,7 +411,7 @@ struct DeckFileProblemTests {
             Issue.record("a broken file loaded")
         } catch {
             #expect(error.description == """
-                stack.yaml:1: panels[0]: needs a source: one of http, tcp, dns, command, file, heartbeat
+                stack.yaml:1: panels[0]: needs a source: one of http, tcp, dns, tls, command, file, heartbeat
                 stack.yaml:1: panels[0].id: "A" must be lowercase letters, digits and dashes, like api-health
                 """)
         }

@@ -12,7 +12,7 @@ struct DeckFileTests {
     @Test func theExampleLoads() throws {
         let deck = try DeckFile.load(path: Self.example, environment: [:])
         #expect(deck.title == "Local stack")
-        #expect(deck.panels.map(\.id) == ["api", "db", "worker", "build", "backup", "site-address"])
+        #expect(deck.panels.map(\.id) == ["api", "db", "worker", "build", "backup", "site-address", "site-certificate"])
         let api = deck.panels[0]
         let http = try #require(api.source.http)
         #expect(http.url.absoluteString == "http://127.0.0.1:3000/health")
@@ -35,7 +35,7 @@ struct DeckFileTests {
         #expect(api.recovery.first?.action?.message == "API restarted, checking it again")
         #expect(deck.panels[2].settings.retry == .none)
         #expect(deck.panels[2].actions.map(\.id) == ["restart", "logs-to-file"])
-        #expect(deck.panels.map(\.group?.id) == ["services", "services", "services", "tooling", "tooling", "services"])
+        #expect(deck.panels.map(\.group?.id) == ["services", "services", "services", "tooling", "tooling", "services", "services"])
         #expect(deck.panels[3].settings.refresh == .manual, "from its group's defaults")
         let backup = try #require(deck.panels[4].source.heartbeat)
         #expect(backup.expectation == .schedule(try CronSchedule(parsing: "30 2 * * *")))
@@ -44,6 +44,7 @@ struct DeckFileTests {
         #expect(deck.panelsWithoutPingKeys == ["backup"])
         let site = try #require(deck.panels[5].source.dns)
         #expect(site == DNSSource(name: "example.com", type: .a, timeout: .seconds(2)))
+        #expect(deck.panels[6].source.tls == TLSSource(host: "example.com", timeout: .seconds(5)))
         #expect(deck.statedeckPanel)
     }
 

@@ -5,12 +5,13 @@ import StateDeck
 
 extension ResponseCondition {
     /// What a condition of an http source checks, the key it starts with.
-    static let subjects = ["status", "header", "body", "pointer", "under"]
+    static let subjects = ["status", "header", "body", "pointer", "under", "certificate"]
 
     /// `expect:`, a list of conditions, each a mapping of what it checks and how:
     /// `{ status: [200, "300-399"] }`, `{ header: X-Mode, equals: live }`,
     /// `{ body: { matches: "version [0-9]+" } }`, `{ pointer: /queue/depth, below: 100 }`,
-    /// `{ under: 500ms }`. `timeout` is the source's, which an `under` must be shorter than.
+    /// `{ under: 500ms }`, `{ certificate: { validFor: 14d } }`. `timeout` is the source's, which an
+    /// `under` must be shorter than.
     static func list(reading node: ConfigNode, timeout: Duration) -> [ResponseCondition]? {
         node.conditions { ResponseCondition(reading: $0, timeout: timeout) }
     }
@@ -40,6 +41,10 @@ extension ResponseCondition {
             let test = condition.test.flatMap { $0.value.valueTest(named: $0.name) }
             guard let pointer, let test else { return nil }
             self = .pointer(pointer, test)
+        case "certificate":
+            guard let map = value.mapping(allowing: ["validFor"]),
+                  let validFor = map.required("validFor")?.duration(atLeast: .zero) else { return nil }
+            self = .certificate(validFor: validFor)
         default:
             guard let limit = value.time(under: timeout) else { return nil }
             self = .under(limit)
@@ -141,6 +146,7 @@ struct ConditionReading {
         case "status": "write { status: 200 }, or a list such as [200, \"300-399\"]"
         case "body": "write the test inside it, like { body: { contains: ok } }"
         case "banner": "write the test inside it, like { banner: { contains: SSH } }"
+        case "certificate": "write { certificate: { validFor: 14d } }"
         default: "write { under: 500ms }"
         }
     }

@@ -3,11 +3,12 @@ import HTTPClient
 import StateDeck
 
 /// A panel's one source of info: in a deck file, the panel's one key among `http`, `tcp`, `dns`,
-/// `command`, `file` and `heartbeat`.
+/// `tls`, `command`, `file` and `heartbeat`.
 public enum SourceSpec: Sendable, Hashable {
     case http(HTTPSource)
     case tcp(TCPSource)
     case dns(DNSSource)
+    case tls(TLSSource)
     case command(CommandSource)
     case file(FileSource)
     /// Told by a job's pings; it loads nothing.
@@ -19,18 +20,20 @@ public enum SourceSpec: Sendable, Hashable {
         case .http(let source): try await source.load()
         case .tcp(let source): try await source.load()
         case .dns(let source): try await source.load()
+        case .tls(let source): try await source.load()
         case .command(let source): try await source.load()
         case .file(let source): try await source.load()
         case .heartbeat: throw Heartbeat.loadsNothing
         }
     }
 
-    /// Its key in a deck file: `http`, `tcp`, `dns`, `command`, `file` or `heartbeat`.
+    /// Its key in a deck file: `http`, `tcp`, `dns`, `tls`, `command`, `file` or `heartbeat`.
     public var kind: String {
         switch self {
         case .http: "http"
         case .tcp: "tcp"
         case .dns: "dns"
+        case .tls: "tls"
         case .command: "command"
         case .file: "file"
         case .heartbeat: "heartbeat"
@@ -43,6 +46,7 @@ public enum SourceSpec: Sendable, Hashable {
         case .http(let source): source.timeout
         case .tcp(let source): source.timeout
         case .dns(let source): source.timeout
+        case .tls(let source): source.timeout
         case .command(let source): source.command.timeout
         case .file, .heartbeat: nil
         }
@@ -53,7 +57,7 @@ public enum SourceSpec: Sendable, Hashable {
 
 extension SourceSpec {
     /// The keys that name a panel's source, one of which a panel gives.
-    static let keys = ["http", "tcp", "dns", "command", "file", "heartbeat"]
+    static let keys = ["http", "tcp", "dns", "tls", "command", "file", "heartbeat"]
 
     /// The one source key of the panel `map`; `timeout` is the limit of a source that gives none.
     init?(readingOneOf map: ConfigMapping, timeout: Duration) {
@@ -69,6 +73,7 @@ extension SourceSpec {
         case "http": HTTPSource(reading: node, timeout: timeout).map(SourceSpec.http)
         case "tcp": TCPSource(reading: node, timeout: timeout).map(SourceSpec.tcp)
         case "dns": DNSSource(reading: node, timeout: timeout).map(SourceSpec.dns)
+        case "tls": TLSSource(reading: node, timeout: timeout).map(SourceSpec.tls)
         case "command": CommandSource(reading: node, timeout: timeout).map(SourceSpec.command)
         case "heartbeat": HeartbeatSource(reading: node).map(SourceSpec.heartbeat)
         default: FileSource(reading: node).map(SourceSpec.file)

@@ -1,3 +1,4 @@
+import FoundationEssentials
 import HTTPClient
 import StateDeck
 
@@ -43,14 +44,27 @@ struct HTTPExchange {
         case .under(let limit):
             guard response.duration >= limit else { return nil }
             return "Answered in \(response.duration.shortText), expected under \(limit.shortText)."
+        case .certificate(let validFor):
+            guard let certificate = response.certificate else {
+                return "There is no certificate to check: the URL is not https."
+            }
+            // Not checkFailed: the card to show is the certificate's own.
+            try certificate.check(validFor: validFor, name: source.url.host ?? "", now: Int(Date().timeIntervalSince1970),
+                                  detail: "\(source.method) \(source.url.absoluteString)")
+            return nil
         }
     }
 
-    /// The status, then the picked fields, or an excerpt of the body when nothing is picked. The
-    /// latency is left out: it differs on every check, and info that differs is a change to
-    /// record and send, so the panel's `loadMs` carries it instead.
+    /// The status, the days the certificate has left (https), then the picked fields, or an excerpt
+    /// of the body when nothing is picked. The latency is left out: it differs on every check, and
+    /// info that differs is a change to record and send, so the panel's `loadMs` carries it
+    /// instead; the days left change once a day.
     func info() throws(PanelError) -> Info {
         var fields = [Info.Field("Status", "\(status)")]
+        if let certificate = response.certificate {
+            let days = certificate.daysLeft(now: Int(Date().timeIntervalSince1970))
+            fields.append(Info.Field("Certificate", "valid \(days.counted("more day"))"))
+        }
         let document = source.picks.isEmpty ? nil : try json()
         for pick in source.picks {
             guard let value = document?[pick.pointer] else { throw invalid("The JSON has nothing at \(pick.pointer).") }

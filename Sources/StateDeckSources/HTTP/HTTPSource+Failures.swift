@@ -27,6 +27,9 @@ extension HTTPSource {
         case .connectionLost:
             return PanelError(.unreachable, failureReason: "The connection closed before an answer came.",
                               detail: detail)
+        case .certificateRejected(let problem):
+            return PanelError(.certificateUntrusted, failureReason: "\(host)'s certificate is not trusted: \(problem.reason).",
+                              detail: detail)
         case .insecure:
             return PanelError(.unreachable, failureReason: "The secure connection failed.", detail: detail)
         case .invalidAnswer:

@@ -35,6 +35,9 @@ public struct HTTPSource: Sendable, Hashable {
     public var conditions: [ResponseCondition]
     /// Fields shown from a JSON body, in order; none shows an excerpt of the body instead.
     public var picks: [Pick]
+    /// A PEM file of roots trusted instead of the system's; nil for the system's. Set in Swift
+    /// only (a test's own CA): a deck file's http panel trusts the system's roots.
+    public var trustedRoots: String?
 
     /// A source requesting `url`.
     public init(
@@ -59,12 +62,14 @@ public struct HTTPSource: Sendable, Hashable {
     /// A request waiting for its turn behind the per-host limit shows its panel as queued.
     public func load() async throws -> Info {
         let response: HTTPClientResponse
+        var request = HTTPClientRequest(
+            url: url.absoluteString, method: method, headers: headers.sorted { $0.key < $1.key }.map { ($0.key, $0.value) },
+            body: body.map { Array($0.utf8) }, timeout: timeout, maxBodySize: Self.maxBodySize,
+            maxHeaderSize: Self.maxHeaderSize, maxHeaderCount: Self.maxHeaderCount)
+        request.readsCertificate = url.scheme?.lowercased() == "https"
+        request.trustedRoots = trustedRoots
         do {
-            response = try await HTTPClient.send(HTTPClientRequest(
-                url: url.absoluteString, method: method, headers: headers.sorted { $0.key < $1.key }.map { ($0.key, $0.value) },
-                body: body.map { Array($0.utf8) }, timeout: timeout, maxBodySize: Self.maxBodySize,
-                maxHeaderSize: Self.maxHeaderSize, maxHeaderCount: Self.maxHeaderCount),
-                waiting: LoadProgress.waitingForTurn)
+            response = try await HTTPClient.send(request, waiting: LoadProgress.waitingForTurn)
         } catch {
             throw try failure(for: error)
         }

@@ -1,5 +1,5 @@
 /// A condition on an http source's answer: its status, a header, its body, a value of its JSON,
-/// or how long it took. A source's conditions must all hold.
+/// how long it took, or how long the server's certificate has left. A source's conditions must all hold.
 public enum ResponseCondition: Sendable, Hashable {
     /// The status is among these.
     case status(StatusSet)
@@ -11,6 +11,8 @@ public enum ResponseCondition: Sendable, Hashable {
     case pointer(JSONPointer, ValueTest)
     /// The answer came within this time (the exchange's, from its turn, redirects included).
     case under(Duration)
+    /// The server's certificate is valid for at least this long; failing it is `certificateExpiring`.
+    case certificate(validFor: Duration)
 }
 
 /// Statuses as ranges, written like `200`, `200-299`.

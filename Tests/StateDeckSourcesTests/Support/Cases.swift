@@ -6,6 +6,7 @@ extension SourceSpec {
     var http: HTTPSource? { if case .http(let source) = self { source } else { nil } }
     var tcp: TCPSource? { if case .tcp(let source) = self { source } else { nil } }
     var dns: DNSSource? { if case .dns(let source) = self { source } else { nil } }
+    var tls: TLSSource? { if case .tls(let source) = self { source } else { nil } }
     var command: CommandSource? { if case .command(let source) = self { source } else { nil } }
     var file: FileSource? { if case .file(let source) = self { source } else { nil } }
     var heartbeat: HeartbeatSource? { if case .heartbeat(let source) = self { source } else { nil } }
