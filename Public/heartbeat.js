@@ -15,27 +15,11 @@ import { h, button, clockTime } from "./dom.js";
 const COPY_STATUS_MS = 4_000;
 
 /**
- * A length as the server writes one ("10 min", "1 h 30 min", "5 s"): its largest unit, and the next
- * when it is not a whole number of the first.
- * @param {number} ms
- */
-export function lengthText(ms) {
-  const seconds = Math.max(0, Math.floor(ms / 1000));
-  const units = /** @type {[string, number][]} */ ([["d", 86_400], ["h", 3_600], ["min", 60], ["s", 1]]);
-  const first = units.findIndex(([, size]) => seconds >= size);
-  if (first < 0) return "0 s";
-  const [name, size] = units[first];
-  const [restName, restSize] = units[first + 1] ?? ["", 0];
-  const rest = restSize ? Math.floor((seconds % size) / restSize) : 0;
-  return `${Math.floor(seconds / size)} ${name}${rest ? ` ${rest} ${restName}` : ""}`;
-}
-
-/**
- * "Expected every 1 h, 10 min grace": the expectation as the server wrote it, and the grace.
+ * "Expected every 1 h, 10 min grace": the expectation and its grace as the server wrote them.
  * @param {HeartbeatStatus} hb
  */
 export function expectationText(hb) {
-  return `Expected ${hb.expects}, ${lengthText(hb.graceMs)} grace`;
+  return `Expected ${hb.expects}`;
 }
 
 /**

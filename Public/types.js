@@ -141,7 +141,7 @@
 /**
  * A heartbeat panel's expectation of its job and where it stands (its `heartbeat` field).
  * @typedef {object} HeartbeatStatus
- * @property {string} expects as the server writes it: "every 1 h", "0 3 * * * (Europe/Paris)"
+ * @property {string} expects the expectation and its grace as the server writes them: "every 1 h, 10 min grace"
  * @property {number} graceMs how late a run may come, and how long a started one may take
  * @property {string | null} [pingPath] the path the job pings, after the page's origin; null when
  *   the deck's own code pings the panel

@@ -41,9 +41,10 @@ public struct Heartbeat: Sendable {
         return "\(dayMinutes / 600)\(dayMinutes / 60 % 10):\(dayMinutes % 60 / 10)\(dayMinutes % 10) UTC"
     }
 
-    /// Where the panel stands, given its pings.
+    /// Where the panel stands, given its pings; it says the grace with the expectation, as people
+    /// read them together.
     func status(_ pings: HeartbeatPings) -> HeartbeatStatus {
-        HeartbeatStatus(expects: expects, graceMs: Int(grace / .milliseconds(1)), pingPath: pingPath,
+        HeartbeatStatus(expects: "\(expects), \(grace.lengthText) grace", graceMs: Int(grace / .milliseconds(1)), pingPath: pingPath,
                         lastPing: pings.last, lastRun: pings.lastRun, runningSince: pings.started?.date,
                         lateAt: pings.lateAt)
     }
@@ -82,6 +83,7 @@ public enum PingSignal: Sendable, Equatable {
 
 /// A heartbeat panel's expectation and where it stands, as the page draws it.
 public struct HeartbeatStatus: Sendable, Equatable, Encodable {
+    /// The expectation and its grace, as people read them: "every 1 h, 10 min grace".
     public var expects: String
     /// The grace in milliseconds.
     public var graceMs: Int
