@@ -5,7 +5,7 @@
 /// | --- | --- |
 /// | failure | once per outage, when the panel has failed `failures` loads in a row and has been down `down` (each when set; both when both are) |
 /// | reminder | only with `remind`: every `every` after the failure was told, at most `times` |
-/// | recovery | once, at the first good result after a told failure, with how long it was down |
+/// | recovery | once, when a told failure is followed by `successes` good results in a row (one by default), with how long it was down: from its first failed load to the first of those results |
 /// | debug-forced states | never count |
 ///
 /// The defaults wait for 3 failed loads in a row: one lost check never wakes anyone.
@@ -26,11 +26,16 @@ public struct NotifyRule: Sendable, Hashable {
     /// Time down before the failure is told; nil when only `failures` counts.
     public var down: Duration?
     public var remind: Reminder?
+    /// Good results in a row before a recovery is told: a panel that fails every other check is
+    /// not told up again at each good one.
+    public var successes: Int
 
-    public init(failures: Int? = 3, down: Duration? = nil, remind: Reminder? = nil) {
+    public init(failures: Int? = 3, down: Duration? = nil, successes: Int = 1, remind: Reminder? = nil) {
         precondition(failures != nil || down != nil, "a rule needs failures, down, or both")
+        precondition(successes >= 1, "a recovery needs at least one good result")
         self.failures = failures
         self.down = down
+        self.successes = successes
         self.remind = remind
     }
 
@@ -42,6 +47,13 @@ public struct NotifyRule: Sendable, Hashable {
     /// Told once the panel has been down for `duration`, however many loads failed.
     public static func down(_ duration: Duration) -> NotifyRule {
         NotifyRule(failures: nil, down: duration)
+    }
+
+    /// This rule, telling a recovery only after `count` good results in a row.
+    public func recovering(after count: Int) -> NotifyRule {
+        var rule = self
+        rule.successes = count
+        return rule
     }
 
     /// This rule with "still down" reminders every `every`, at most `times`.

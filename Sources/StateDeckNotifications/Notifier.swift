@@ -118,17 +118,26 @@ public actor Notifier {
         // The observer runs on the deck's actor, with every change of every panel: only what can
         // start, continue or end an outage is queued, never a healthy panel's loads. Outages
         // follow the health the deck decided: a failed result starts or continues one (its error
-        // is what is told), and only health up again ends it, so a dismissed card does not.
-        let watched = Set(subscriptions.keys)
-        let failing = Locked(Set(watches.keys.compactMap { subscriptionsByKey[$0]?.panel }))
+        // is what is told), and only health up again ends it, so a dismissed card does not. A
+        // failing panel's good results are queued as many in a row as the most any of its rules
+        // waits for before a recovery.
+        let successesNeeded = subscriptions.mapValues { list in list.map(\.rule.successes).max() ?? 1 }
+        let failing = Locked(Dictionary(watches.keys.compactMap { key in
+            subscriptionsByKey[key].map { ($0.panel, successesNeeded[$0.panel] ?? 1) }
+        }) { first, _ in first })
         await deck.observe { event in
             guard case .change(let change) = event, change.cause != .debug else { return }
             switch change.health {
             case .down:
-                guard watched.contains(change.panel), case .error = change.state else { return }
-                failing.withLock { _ = $0.insert(change.panel) }
+                guard let needed = successesNeeded[change.panel], case .error = change.state else { return }
+                failing.withLock { $0[change.panel] = needed }
             case .up:
-                guard failing.withLock({ $0.remove(change.panel) }) != nil else { return }
+                let queued = failing.withLock { failing -> Bool in
+                    guard let left = failing[change.panel] else { return false }
+                    failing[change.panel] = left > 1 ? left - 1 : nil
+                    return true
+                }
+                guard queued else { return }
             case .loading, .unknown:
                 return
             }
@@ -211,10 +220,10 @@ public actor Notifier {
                     told = notification(event, of: subscription, watch: watch, at: change.at)
                 }
             case .up:
-                if let (event, downSince) = watch.succeeded() {
+                if let (event, downSince, upSince) = watch.succeeded(at: change.at, rule: subscription.rule) {
                     var ended = OutageWatch()
                     ended.downSince = downSince
-                    told = notification(event, of: subscription, watch: ended, at: change.at)
+                    told = notification(event, of: subscription, watch: ended, at: upSince)
                 }
             case .loading, .unknown:
                 continue

@@ -13,6 +13,10 @@ public struct OutageWatch: Sendable, Hashable, Codable {
     public var remindersSent = 0
     /// The newest error of the outage.
     public var error: DeckNotification.ErrorSummary?
+    /// Good results in a row since the last failed one, while a told failure waits for the
+    /// rule's `successes`; and when the first of them came, when the outage ended if they are enough.
+    public var successes = 0
+    public var upSince: Date?
 
     public init() {}
 
@@ -22,17 +26,27 @@ public struct OutageWatch: Sendable, Hashable, Codable {
     /// A load failed at `date` with `error`: the failure, once `rule` holds.
     public mutating func failed(with error: DeckNotification.ErrorSummary, at date: Date, rule: NotifyRule) -> DeckNotification.Event? {
         failures += 1
+        successes = 0
+        upSince = nil
         downSince = downSince ?? date
         self.error = error
         return due(at: date, rule: rule)
     }
 
-    /// A load succeeded at `date`: the recovery when a failure was told, and the outage ends.
-    /// Returns the event and when the outage began.
-    public mutating func succeeded() -> (event: DeckNotification.Event, downSince: Date)? {
-        defer { self = OutageWatch() }
-        guard isTold, let downSince else { return nil }
-        return (.recovery, downSince)
+    /// A load succeeded at `date`. An outage never told ends at once; a told one ends with the
+    /// recovery once `rule`'s good results in a row have come. Returns the event, when the outage
+    /// began and when it ended (the first of those results).
+    public mutating func succeeded(at date: Date, rule: NotifyRule) -> (event: DeckNotification.Event, downSince: Date, upSince: Date)? {
+        guard isTold, let downSince else {
+            self = OutageWatch()
+            return nil
+        }
+        successes += 1
+        let upSince = upSince ?? date
+        self.upSince = upSince
+        guard successes >= rule.successes else { return nil }
+        self = OutageWatch()
+        return (.recovery, downSince, upSince)
     }
 
     /// What is due at `date` without a new load: the failure once it has been down long enough,
@@ -64,6 +78,25 @@ public struct OutageWatch: Sendable, Hashable, Codable {
         }
         guard let remind = rule.remind, remindersSent < remind.times else { return nil }
         return toldAt.adding(remind.every * (remindersSent + 1))
+    }
+}
+
+extension OutageWatch {
+    private enum CodingKeys: String, CodingKey {
+        case failures, downSince, toldAt, remindersSent, error, successes, upSince
+    }
+
+    /// Reads a watch kept before good results were counted (no `successes`, no `upSince`) as one
+    /// with none yet.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        failures = try container.decode(Int.self, forKey: .failures)
+        downSince = try container.decodeIfPresent(Date.self, forKey: .downSince)
+        toldAt = try container.decodeIfPresent(Date.self, forKey: .toldAt)
+        remindersSent = try container.decode(Int.self, forKey: .remindersSent)
+        error = try container.decodeIfPresent(DeckNotification.ErrorSummary.self, forKey: .error)
+        successes = try container.decodeIfPresent(Int.self, forKey: .successes) ?? 0
+        upSince = try container.decodeIfPresent(Date.self, forKey: .upSince)
     }
 }
 

@@ -276,7 +276,7 @@ struct DeckFileProblemTests {
               - id: api
                 tcp: { host: localhost, port: 1 }
                 notify: [{ command: { run: [true] }, after: {} }]
-            """, problem: "deck.yaml:4: panels[0].notify[0].after: needs failures (loads in a row), down (a time), or both"),
+            """, problem: "deck.yaml:4: panels[0].notify[0].after: needs failures (loads in a row), down (a time), or both; and successes for the way up"),
         Case(name: "reminders more often than a minute", yaml: """
             panels:
               - id: api

@@ -38,6 +38,7 @@ struct NotifyTests {
               - { id: db, tcp: { host: localhost, port: 2 } }
               - { id: quiet, notify: none, tcp: { host: localhost, port: 3 } }
               - { id: both, notify: [{ command: { run: [true] }, after: { failures: 2, down: 30s } }], tcp: { host: localhost, port: 4 } }
+              - { id: steady, notify: [{ command: { run: [true] }, after: { successes: 2 } }], tcp: { host: localhost, port: 5 } }
             """)
         let notify = Dictionary(uniqueKeysWithValues: file.panels.map { ($0.id, $0.settings.notify) })
         let hook = try #require(notify["stripe"]?.entries.first)
@@ -46,7 +47,8 @@ struct NotifyTests {
         #expect(notify["db"]?.entries.map(\.rule) == [NotifyRule(failures: 3)], "the defaults: three failed loads in a row")
         #expect(notify["quiet"] == NotifyDeclaration.none)
         #expect(notify["both"]?.entries.first?.rule == NotifyRule(failures: 2, down: .seconds(30)))
-        #expect(Notifier.Subscription.all(of: file.makeDeck()).map(\.key) == ["stripe#0", "db#0", "both#0"])
+        #expect(notify["steady"]?.entries.first?.rule == NotifyRule(failures: 3, successes: 2), "the way up alone; the way down keeps its default")
+        #expect(Notifier.Subscription.all(of: file.makeDeck()).map(\.key) == ["stripe#0", "db#0", "both#0", "steady#0"])
     }
 
     @Test func aDeckFileAndTheDSLSayingTheSameMakeTheSameSubscriptions() throws {

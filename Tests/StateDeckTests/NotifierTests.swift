@@ -128,6 +128,31 @@ import Testing
         #expect(target.sent.all.count == 2)
     }
 
+    /// With `successes: 2` a good result alone tells nothing; the second in a row does, even when it
+    /// only measured (it showed what the first did), and the time down ends at the first of them.
+    @Test func aRecoveryIsToldAfterItsSuccessesInARow() async {
+        let loader = ScriptedLoader(.failure(.server), .success(.one), .failure(.server), .success(.one), .success(.one))
+        let test = await Self.deck(loader)
+        let target = RecordingTarget()
+        let notifier = await Self.notifier(test, NotifyRule(failures: 1, successes: 2), target)
+        defer { Task { await notifier.stop() } }
+        await test.deck.start()
+        await test.until { $0.phase == .error && !$0.isLoading }
+        await test.advance(to: .seconds(10))
+        await test.until { $0.phase == .loaded }
+        await test.advance(to: .seconds(20))
+        await test.until { $0.phase == .error && !$0.isLoading }
+        await test.advance(to: .seconds(30))
+        await test.until { $0.phase == .loaded }
+        await test.settle()
+        #expect(target.sent.all.map(\.event) == [.failure], "one good result of two, twice")
+        await test.advance(to: .seconds(40))
+        let sent = await test.eventually { target.sent.all.count == 2 ? target.sent.all : nil }
+        #expect(sent?.map(\.event) == [.failure, .recovery])
+        #expect(sent?.last?.downSeconds == 30, "from the first failure to the first of the good results in a row")
+        #expect(sent?.last?.at == TestDeck.date(at: .seconds(30)))
+    }
+
     @Test func aDismissedCardNeitherEndsTheOutageNorTellsARecovery() async throws {
         let loader = ScriptedLoader(.success(.one), .failure(.server), .success(.two))
         let test = await Self.deck(loader)

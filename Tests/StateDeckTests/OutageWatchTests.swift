@@ -18,11 +18,37 @@ struct OutageWatchTests {
         #expect(watch.failed(with: Self.error, at: Self.at(.seconds(30)), rule: rule) == .failure)
         #expect(watch.failed(with: Self.error, at: Self.at(.seconds(45)), rule: rule) == nil)
         #expect(watch.nextDue(rule: rule) == nil, "only a load changes anything")
-        let recovery = watch.succeeded()
+        let recovery = watch.succeeded(at: Self.at(.seconds(60)), rule: rule)
         #expect(recovery?.event == .recovery)
         #expect(recovery?.downSince == Self.t0)
-        #expect(watch.succeeded() == nil)
+        #expect(recovery?.upSince == Self.at(.seconds(60)))
+        #expect(watch.succeeded(at: Self.at(.seconds(75)), rule: rule) == nil)
         #expect(watch == OutageWatch())
+    }
+
+    @Test func aRecoveryWaitsForItsSuccessesInARowAndAFailureStartsTheCountAgain() {
+        let rule = NotifyRule(failures: 1, successes: 2)
+        var watch = OutageWatch()
+        #expect(watch.failed(with: Self.error, at: Self.t0, rule: rule) == .failure)
+        #expect(watch.succeeded(at: Self.at(.seconds(15)), rule: rule) == nil, "one good result of two")
+        #expect(watch.failed(with: Self.error, at: Self.at(.seconds(30)), rule: rule) == nil, "still the same outage")
+        #expect(watch.succeeded(at: Self.at(.seconds(45)), rule: rule) == nil, "the count started again")
+        let recovery = watch.succeeded(at: Self.at(.seconds(60)), rule: rule)
+        #expect(recovery?.event == .recovery)
+        #expect(recovery?.downSince == Self.t0)
+        #expect(recovery?.upSince == Self.at(.seconds(45)), "up since the first of the good results in a row")
+        #expect(watch == OutageWatch())
+    }
+
+    @Test func aWatchKeptBeforeSuccessesWereCountedReadsAsNoneYet() throws {
+        let kept = #"{"failures":3,"downSince":0,"toldAt":10,"remindersSent":0}"#
+        let watch = try JSONDecoder().decode(OutageWatch.self, from: Data(kept.utf8))
+        #expect(watch.failures == 3)
+        #expect(watch.isTold)
+        #expect(watch.successes == 0)
+        #expect(watch.upSince == nil)
+        let again = try JSONDecoder().decode(OutageWatch.self, from: JSONEncoder().encode(watch))
+        #expect(again == watch)
     }
 
     @Test func anOutageTooShortToTellEndsWithoutARecovery() {
@@ -30,7 +56,7 @@ struct OutageWatchTests {
         var watch = OutageWatch()
         _ = watch.failed(with: Self.error, at: Self.t0, rule: rule)
         _ = watch.failed(with: Self.error, at: Self.at(.seconds(15)), rule: rule)
-        #expect(watch.succeeded() == nil)
+        #expect(watch.succeeded(at: Self.at(.seconds(30)), rule: rule) == nil)
         #expect(watch.failed(with: Self.error, at: Self.at(.seconds(45)), rule: rule) == nil, "the count starts again")
     }
 

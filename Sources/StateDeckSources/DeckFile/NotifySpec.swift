@@ -6,7 +6,7 @@ import StateDeck
 /// ```yaml
 /// notify:
 ///   - webhook: { url: "https://hooks.example/statedeck", headers: { Authorization: "Bearer ${TOKEN}" } }
-///     after: { failures: 3 }            # or { down: 2m }, or both
+///     after: { failures: 3 }            # or { down: 2m }, or both; successes: 2 for the way up
 ///   - command: { run: [apprise, -b, "{message}", "${APPRISE_URL}"] }
 ///     remind: { every: 1h, times: 3 }
 /// ```
@@ -72,20 +72,27 @@ extension NotifySpec {
 }
 
 extension NotifyRule {
-    /// `after: { failures, down }` and `remind: { every, times }`; without `after`, 3 failed loads
-    /// in a row.
+    /// `after: { failures, down, successes }` and `remind: { every, times }`; without `after`, 3
+    /// failed loads in a row, and a recovery at the first good result.
     init?(readingAfter after: ConfigNode?, remind: ConfigNode?) {
         var failures: Int? = 3
         var down: Duration?
+        var successes = 1
         if let after {
-            guard let map = after.mapping(allowing: ["failures", "down"]) else { return nil }
-            guard !map.present(["failures", "down"]).isEmpty else {
-                after.problem("needs failures (loads in a row), down (a time), or both")
+            guard let map = after.mapping(allowing: ["failures", "down", "successes"]) else { return nil }
+            let given = map.present(["failures", "down"])
+            if !given.isEmpty {
+                failures = map["failures"].flatMap { $0.int(in: 1...1_000) }
+                down = map["down"].flatMap { $0.duration(atLeast: .seconds(1)) }
+                if map["failures"] != nil && failures == nil || map["down"] != nil && down == nil { return nil }
+            } else if map["successes"] == nil {
+                after.problem("needs failures (loads in a row), down (a time), or both; and successes for the way up")
                 return nil
             }
-            failures = map["failures"].flatMap { $0.int(in: 1...1_000) }
-            down = map["down"].flatMap { $0.duration(atLeast: .seconds(1)) }
-            if map["failures"] != nil && failures == nil || map["down"] != nil && down == nil { return nil }
+            if let node = map["successes"] {
+                guard let count = node.int(in: 1...1_000) else { return nil }
+                successes = count
+            }
         }
         var reminder: Reminder?
         if let remind {
@@ -95,6 +102,6 @@ extension NotifyRule {
             guard let every, let times else { return nil }
             reminder = Reminder(every: every, times: times)
         }
-        self.init(failures: failures, down: down, remind: reminder)
+        self.init(failures: failures, down: down, successes: successes, remind: reminder)
     }
 }
