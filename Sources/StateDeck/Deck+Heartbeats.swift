@@ -49,8 +49,7 @@ extension Deck {
     /// waiting for its first ping has none.
     func watchHeartbeat(_ index: Int) {
         guard let heartbeat = panels[index].panel.heartbeat else { return }
-        panels[index].pings.alarm?.cancel()
-        panels[index].pings.alarm = nil
+        panels[index].pings.cancelAlarm()
         let pings = panels[index].pings
         let grace = heartbeat.grace / .seconds(1)
         let lateAt = if let started = pings.started {
@@ -133,4 +132,9 @@ struct HeartbeatPings {
     /// When the panel goes down unless a ping comes first.
     var lateAt: Date?
     var alarm: DeckClock.Alarm?
+
+    mutating func cancelAlarm() {
+        alarm?.cancel()
+        alarm = nil
+    }
 }

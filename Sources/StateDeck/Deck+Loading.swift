@@ -49,22 +49,19 @@ extension Deck {
         startWaveAlarm = clock.alarm(at: clock.now + Self.scheduleLeeway) { [weak self] in await self?.startNextWave() }
     }
 
-    /// Cancels all work: loads (so a command loader can kill its process), schedules, recovery
-    /// handlers, item actions and the toast expiry.
+    /// Cancels all work: loads (so a command loader can kill its process), schedules, heartbeats'
+    /// alarms, recovery handlers, item actions and the toast expiry.
     public func stop() {
         isStarted = false
         isStopped = true
         for index in panels.indices {
             abandonLoad(index)
+            panels[index].pings.cancelAlarm()
             publish(index)
         }
         loadSchedule.removeAll()
         startWaveAlarm?.cancel()
         waitingToStart = []
-        for index in panels.indices {
-            panels[index].pings.alarm?.cancel()
-            panels[index].pings.alarm = nil
-        }
         toastExpiry?.cancel()
         for activity in activities.values { activity.cancel() }
         activities = [:]

@@ -77,11 +77,14 @@ public actor Deck {
         feedback = Feedback(duration: configuration.toastDuration, position: configuration.toastPosition)
     }
 
-    /// A deck dropped without `stop()` cancels what still waits (loads, timers, the toast's
-    /// expiry, handlers): they hold the deck weakly, and would otherwise wait out their sleep.
+    /// A deck dropped without `stop()` cancels what still waits (loads, timers, heartbeats' alarms,
+    /// the toast's expiry, handlers): they hold the deck weakly, and would otherwise wait out their sleep.
     deinit {
         toastExpiry?.cancel()
-        for panel in panels { panel.load?.task.cancel() }
+        for panel in panels {
+            panel.load?.task.cancel()
+            panel.pings.alarm?.cancel()
+        }
         loadSchedule.removeAll()
         startWaveAlarm?.cancel()
         activities.values.forEach { $0.cancel() }

@@ -286,6 +286,11 @@ final class DeckFileReader {
     let environment: [String: String]
     /// With the column of each, to order problems of one line.
     private var found: [(problem: DeckFileProblem, column: Int)] = []
+    /// The time zones read so far, by name: a deck of thousands of heartbeats in one zone reads
+    /// its file once.
+    private var zones: [String: Result<ZoneRules, ZoneRules.LoadError>] = [:]
+    /// The machine's own zone, read once a file, when a heartbeat names none.
+    private(set) lazy var localZone = ZoneRules.local(environment: environment)
 
     init(file: String, folder: String, environment: [String: String]) {
         self.file = file
@@ -299,6 +304,14 @@ final class DeckFileReader {
     }
 
     var hasProblems: Bool { !found.isEmpty }
+
+    /// The zone `name` of the tz database, read once a file.
+    func zone(named name: String) -> Result<ZoneRules, ZoneRules.LoadError> {
+        if let read = zones[name] { return read }
+        let read = Result { () throws(ZoneRules.LoadError) in try ZoneRules.named(name) }
+        zones[name] = read
+        return read
+    }
 
     /// `path` made absolute: `~` is the home folder (`HOME`), and a relative path starts at the file's folder.
     func resolve(_ path: String) -> String {

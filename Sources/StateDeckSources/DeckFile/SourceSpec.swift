@@ -252,7 +252,7 @@ extension HeartbeatSource {
             map["schedule"]?.cronSchedule().map(Expectation.schedule)
         }
         let grace = map.required("grace")?.duration(atLeast: .seconds(1))
-        let zone = map["timezone"].map { $0.zoneRules() } ?? ZoneRules.local(environment: node.reader.environment)
+        let zone = map["timezone"].map { $0.zoneRules() } ?? node.reader.localZone
         let key = map["key"].map { $0.pingKey() } ?? .some(nil)
         guard expectations.count == 1, let expectation, let grace, let zone, let key else { return nil }
         self.init(expectation: expectation, grace: grace, zone: zone, key: key)
@@ -272,9 +272,9 @@ extension ConfigNode {
 
     fileprivate func zoneRules() -> ZoneRules? {
         guard let name = text() else { return nil }
-        do {
-            return try ZoneRules.named(name)
-        } catch {
+        switch reader.zone(named: name) {
+        case .success(let zone): return zone
+        case .failure(let error):
             problem(error.description)
             return nil
         }
