@@ -34,11 +34,9 @@ public struct Heartbeat: Sendable {
         self.nextDue = nextDue
     }
 
-    /// "03:02 UTC".
+    /// "03:02 UTC": the hours and minutes of the deck's own timestamps ("2026-11-22T03:02:00.000Z").
     public static let utcClockTime: @Sendable (Date) -> String = { date in
-        let minutes = Int((date.timeIntervalSince1970 / 60).rounded(.down)) % 1_440
-        let dayMinutes = minutes < 0 ? minutes + 1_440 : minutes
-        return "\(dayMinutes / 600)\(dayMinutes / 60 % 10):\(dayMinutes % 60 / 10)\(dayMinutes % 10) UTC"
+        DeckJSON.timestamp(date).dropFirst(11).prefix(5) + " UTC"
     }
 
     /// Where the panel stands, given its pings; it says the grace with the expectation, as people
