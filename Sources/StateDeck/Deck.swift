@@ -45,15 +45,19 @@ public actor Deck {
     var isStarted = false
     /// After `stop()`, a recovery or item action that ends late loads nothing.
     var isStopped = false
+    /// The maintenance windows, and the alarm for their next change.
+    var maintenance: MaintenanceBook
     private var observers: [@Sendable (DeckEvent) -> Void] = []
 
     /// A deck of `panels`, whose ids must be unique; panels named in `memories` continue from
-    /// where they were in the deck this one replaces.
+    /// where they were in the deck this one replaces. `windows` are its maintenance windows, with
+    /// unique ids, over its panels.
     public init(
         _ title: String,
         configuration: Configuration = Configuration(),
         panels: [Panel],
-        memories: [String: PanelMemory] = [:]
+        memories: [String: PanelMemory] = [:],
+        maintenance windows: [MaintenanceWindow] = []
     ) {
         let ids = panels.map(\.id)
         precondition(Set(ids).count == ids.count, "Panel ids must be unique within a deck: \(ids)")
@@ -75,6 +79,7 @@ public actor Deck {
             return runtime
         }
         feedback = Feedback(duration: configuration.toastDuration, position: configuration.toastPosition)
+        maintenance = MaintenanceBook(declared: windows)
     }
 
     /// A deck dropped without `stop()` cancels what still waits (loads, timers, heartbeats' alarms,
@@ -87,6 +92,7 @@ public actor Deck {
         }
         loadSchedule.removeAll()
         startWaveAlarm?.cancel()
+        maintenance.alarm?.cancel()
         activities.values.forEach { $0.cancel() }
     }
 
@@ -102,7 +108,8 @@ public actor Deck {
 
     /// Every panel and the current toast, at one moment.
     public func snapshot() -> DeckSnapshot {
-        DeckSnapshot(title: title, groups: groups, panels: panels.map { $0.state() }, toast: feedback.current)
+        DeckSnapshot(title: title, groups: groups, panels: panels.map { $0.state() }, toast: feedback.current,
+                     maintenance: maintenance.told)
     }
 
     /// The current state of panel `id`.

@@ -26,7 +26,8 @@ extension PanelRuntime {
             locations: locations,
             locationsSummary: locations.map(PanelLocation.summary(of:)),
             loadMs: latestLoadDuration.map { Int(($0 / .milliseconds(1)).rounded()) },
-            heartbeat: panel.heartbeat?.status(pings)
+            heartbeat: panel.heartbeat?.status(pings),
+            maintenance: maintenance
         )
     }
 

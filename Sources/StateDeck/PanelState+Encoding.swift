@@ -4,6 +4,7 @@ extension PanelState: Encodable {
         case latestValidError, latestError, latestNonLoading, modifyingIds, history, presentation
         case placeholder, retry, debugPinned, stale, restored, queued, locations, locationsSummary, loadMs
         case heartbeat
+        case maintenance
     }
 
     /// Every documented field is written, nil ones as JSON null.
@@ -34,6 +35,7 @@ extension PanelState: Encodable {
         try container.encode(locationsSummary, forKey: .locationsSummary)
         try container.encode(loadMs, forKey: .loadMs)
         try container.encode(heartbeat, forKey: .heartbeat)
+        try container.encode(maintenance, forKey: .maintenance)
     }
 }
 

@@ -59,6 +59,7 @@ public final class DeckRunner: Sendable {
         let shown = replica?.replicatedMemories() ?? [:]
         let kept = history?.memories(of: deck.panelIds) ?? [:]
         await deck.restore(kept.merging(shown) { _, newer in newer })
+        await deck.restoreMaintenance(history?.keptMaintenance ?? [])
         await follow(deck, announce: replica != nil)
     }
 
@@ -80,13 +81,15 @@ public final class DeckRunner: Sendable {
         current.withLock { $0 = fresh }
     }
 
-    /// Serves `newDeck` in place of the current deck, which is stopped; runs it when `running`.
+    /// Serves `newDeck` in place of the current deck, which is stopped, with the maintenance
+    /// windows started or ended by hand on it; runs it when `running`.
     func replace(with newDeck: Deck, running: Bool) async {
         let old = current.withLock { deck in
             defer { deck = newDeck }
             return deck
         }
         await old.stop()
+        await newDeck.restoreMaintenance(await old.keptMaintenance())
         guard running else { return }
         await follow(newDeck, announce: true)
         await newDeck.start()
@@ -106,10 +109,15 @@ public final class DeckRunner: Sendable {
         await notifier.stop()
     }
 
-    /// Hands every change of `deck` to `history`.
+    /// Hands every change of `deck` to `history`, and the maintenance windows started or ended
+    /// by hand.
     private static func record(_ deck: Deck, into history: any HistoryStore) async {
         await deck.observe { event in
-            if case .change(let change) = event { history.record(change) }
+            switch event {
+            case .change(let change): history.record(change)
+            case .maintenance(_, let keep) where !keep.isEmpty: history.keep(keep)
+            default: break
+            }
         }
     }
 

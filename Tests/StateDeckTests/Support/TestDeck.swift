@@ -19,6 +19,7 @@ struct TestDeck {
         clock: TestClock<Duration> = TestClock(),
         random: Double = 0.5,
         maximumInfoSize: Int = 1 << 20,
+        maintenance: [MaintenanceWindow] = [],
         @DeckBuilder panels: () -> [Panel]
     ) async {
         self.clock = clock
@@ -28,7 +29,7 @@ struct TestDeck {
             random: { random }
         )
         configuration.maximumInfoSize = maximumInfoSize
-        deck = Deck("Test deck", configuration: configuration, panels: panels())
+        deck = Deck("Test deck", configuration: configuration, panels: panels(), maintenance: maintenance)
         await deck.observe { [events] in events.append($0) }
         StopsDecks.made?.withLock { [deck] in $0.append(StopsDecks.WeakDeck(deck: deck)) }
     }
