@@ -71,6 +71,7 @@ struct APIRoutes: Sendable {
                 return .api(.ok, try DeckJSON.makeEncoder().encode(state))
             }
         }
+        registerMaintenance(on: &router)
         router.on(.get, "/api/panels/{id}/history") { request, parameters in
             historyRoute(panel: parameters["id"] ?? "") { history, panel throws(HistoryParameters.Invalid) in
                 let query = try HistoryParameters.historyQuery(request.query)
@@ -101,6 +102,26 @@ struct APIRoutes: Sendable {
         }
         BadgeRoute(mirror: mirror, historyReader: historyReader).register(on: &router)
         PingRoutes(deck: deck) { request, work in action(request, work) }.register(on: &router)
+    }
+
+    /// The maintenance windows: listed from the mirror (a replica answers too), started and ended
+    /// as the deck's other actions are.
+    private func registerMaintenance(on router: inout Router) {
+        router.on(.get, "/api/maintenance") { _, _ in
+            .response(.api(.ok, mirror.maintenanceDocument()))
+        }
+        router.on(.post, "/api/maintenance") { request, _ in
+            action(request) {
+                let span = try await MaintenanceBody.decode(from: request).start(on: deck())
+                return .api(.created, try DeckJSON.makeEncoder().encode(span))
+            }
+        }
+        router.on(.delete, "/api/maintenance/{id}") { request, parameters in
+            action(request) {
+                let span = try await deck().endMaintenance(parameters["id"] ?? "")
+                return .api(.ok, try DeckJSON.makeEncoder().encode(span))
+            }
+        }
     }
 
     /// A history route of `panel` whose answer is the JSON of what it read.

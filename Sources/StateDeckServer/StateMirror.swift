@@ -163,6 +163,11 @@ final class StateMirror: Sendable {
         return state.flatMap { try? encoder.encode($0) } ?? replicated
     }
 
+    /// The maintenance windows holding and next: the `GET /api/maintenance` document.
+    func maintenanceDocument() -> [UInt8] {
+        contents.withLock { $0.maintenance }
+    }
+
     /// Panel `id`'s label and health, or nil for an unknown id.
     func headline(of id: String) -> PanelHeadline? {
         contents.withLock { $0.panels[id].map(PanelHeadline.init) ?? $0.replicatedPanel(id)?.headline }
