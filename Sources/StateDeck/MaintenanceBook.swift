@@ -66,7 +66,7 @@ struct MaintenanceBook {
     /// What holds at `date`, and the next stretch of each declared window within the horizon.
     func status(at date: Date) -> MaintenanceStatus {
         let horizonEnd = date.addingTimeInterval(Self.horizon / .seconds(1))
-        let next = declared.compactMap { $0.span(after: date) }.filter { $0.from < horizonEnd }
+        let next = declared.compactMap { $0.span(after: date) }.filter { $0.from <= horizonEnd }
         return MaintenanceStatus(active: active(at: date), next: next.sorted(by: Self.byStart))
     }
 

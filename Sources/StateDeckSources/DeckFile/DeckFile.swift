@@ -24,6 +24,8 @@ public struct DeckFile: Sendable, Hashable {
     /// Whether the deck ends with StateDeck's own panel, "StateDeck itself" (id `statedeck`, in a
     /// group "StateDeck"): `statedeckPanel`, on by default.
     public var statedeckPanel = true
+    /// The maintenance windows (`maintenance:`), in the file's order.
+    public var maintenance: [MaintenanceSpec] = []
 
     /// A deck file's content, built in code.
     public init(
@@ -102,7 +104,7 @@ public struct DeckFile: Sendable, Hashable {
 // MARK: - Reading
 
 extension DeckFile {
-    static let keys = ["title", "defaults", "groups", "toasts", "history", "statedeckPanel", "panels"]
+    static let keys = ["title", "defaults", "groups", "toasts", "history", "statedeckPanel", "panels", "maintenance"]
     /// The id of StateDeck's own panel and of its group, which a file's panels and groups leave
     /// to it while it is on.
     public static let statedeckPanelID = "statedeck"
@@ -133,8 +135,10 @@ extension DeckFile {
         let panels = list.map { PanelSpec(reading: $0, defaults: defaults, groups: groups) }
         ConfigNode.reportReusedIds(zip(list, panels.map { $0?.id }))
         if statedeckPanel { Self.reportStatedeckIds(zip(list, panels)) }
+        let maintenance = map["maintenance"].flatMap { MaintenanceSpec.list(reading: $0, panels: panels.compactMap(\.self)) }
         guard !panels.contains(where: { $0 == nil }) else { return nil }
         self.init(title: title ?? "StateDeck", panels: panels.compactMap(\.self))
+        self.maintenance = maintenance ?? []
         toastDuration = duration ?? toastDuration
         toastPosition = position ?? toastPosition
         historyRetention = history ?? historyRetention
@@ -190,8 +194,8 @@ extension DeckFile {
         }
     }
 
-    /// The deck of the file's title, toast settings and panels, then `appended` (StateDeck's own
-    /// panel); panels in `memories` continue from the deck this one replaces.
+    /// The deck of the file's title, toast settings, panels, then `appended` (StateDeck's own
+    /// panel), and maintenance windows; panels in `memories` continue from the deck this one replaces.
     public func makeDeck(
         configuration: Deck.Configuration = Deck.Configuration(),
         memories: [String: PanelMemory] = [:],
@@ -202,7 +206,7 @@ extension DeckFile {
         configuration.toastDuration = toastDuration
         configuration.toastPosition = toastPosition
         return Deck(title, configuration: configuration, panels: makePanels(pingKeys: pingKeys) + appended,
-                    memories: memories)
+                    memories: memories, maintenance: maintenance.map(\.window))
     }
 
     /// Reloads each file panel of `deck` that watches its file whenever the file changes, until
