@@ -21,6 +21,7 @@ extension Deck {
         waitingToStart = ArraySlice(panels.indices.filter { panels[$0].panel.heartbeat == nil })
         startNextWave()
         startHeartbeats()
+        startFlapWatches()
     }
 
     /// How many first loads may run at once while a deck starts: the next panels start 50 ms
@@ -50,13 +51,14 @@ extension Deck {
     }
 
     /// Cancels all work: loads (so a command loader can kill its process), schedules, heartbeats'
-    /// alarms, recovery handlers, item actions and the toast expiry.
+    /// and flapping's alarms, recovery handlers, item actions and the toast expiry.
     public func stop() {
         isStarted = false
         isStopped = true
         for index in panels.indices {
             abandonLoad(index)
             panels[index].pings.cancelAlarm()
+            panels[index].flaps.cancelAlarm()
             publish(index)
         }
         loadSchedule.removeAll()

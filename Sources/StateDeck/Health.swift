@@ -17,10 +17,10 @@ public enum Health: Int, Sendable, Equatable, CaseIterable {
     /// down; so does a result that did not come when it was due (down). A first load makes an unknown panel loading. Nothing else changes it: a dismissed
     /// error card hides the card, it does not make the source work, so the panel stays down (its
     /// stale info or initial state shown) until a result says otherwise; a debug-forced state
-    /// says nothing of the source.
+    /// says nothing of the source, nor does a mark.
     public func after(_ state: ViewState, cause: PanelChange.Cause) -> Health {
         switch (cause, state) {
-        case (.debug, _): self
+        case (.debug, _), (.mark, _): self
         case (let cause, .loaded) where cause.isResult: .up
         case (let cause, .error) where cause.isResult: .down
         case (.deadline, .error): .down

@@ -20,13 +20,15 @@ public struct PanelChange: Sendable, Equatable {
         case view
         /// Forced by a debug command.
         case debug
+        /// A maintenance window opened or ended, or the panel began or stopped flapping: what the panel is under changed, not its state or its health
+        case mark
 
         /// Whether the change is a result (of a load, a push or a ping), which says whether the
         /// panel's source works.
         public var isResult: Bool {
             switch self {
             case .load, .push, .ping: true
-            case .view, .debug, .deadline: false
+            case .view, .debug, .deadline, .mark: false
             }
         }
     }
@@ -41,14 +43,18 @@ public struct PanelChange: Sendable, Equatable {
     /// False for a quiet load whose result is the one shown: no state was recorded, but the
     /// load ran and its duration counts.
     public var recorded: Bool
+    /// Whether the panel flaps after the change (``FlappingRule``).
+    public var flapping: Bool
 
-    public init(panel: String, at: Date, state: ViewState, cause: Cause, health: Health, recorded: Bool = true) {
+    public init(panel: String, at: Date, state: ViewState, cause: Cause, health: Health, recorded: Bool = true,
+                flapping: Bool = false) {
         self.panel = panel
         self.at = at
         self.state = state
         self.cause = cause
         self.health = health
         self.recorded = recorded
+        self.flapping = flapping
     }
 
     /// How long the load or the run ran, for a result that says.

@@ -7,7 +7,7 @@ extension PanelRuntime {
             title: panel.title,
             group: panel.group?.id,
             phase: history.phase,
-            health: debugPinned ? forcedHealth ?? health : health,
+            health: shownHealth,
             isInitialLoading: history.isInitialLoading,
             isLoading: history.isLoading,
             latestValidInfo: history.latestValidInfo,
@@ -26,7 +26,8 @@ extension PanelRuntime {
             locations: locations,
             locationsSummary: locations.map(PanelLocation.summary(of:)),
             loadMs: latestLoadDuration.map { Int(($0 / .milliseconds(1)).rounded()) },
-            heartbeat: panel.heartbeat?.status(pings)
+            heartbeat: panel.heartbeat?.status(pings),
+            dependsOn: panel.dependsOn
         )
     }
 

@@ -175,9 +175,12 @@ extension HealthAggregator.Track {
         }
     }
 
-    /// Takes the health the deck decided with the change; a result counts a load. Returns whether
+    /// Takes the health the deck decided with the change; a result counts a load; a mark is
+    /// skipped. Returns whether
     /// the open minute gained what time alone does not tell: a load, or a change of health or hold.
     mutating func apply(_ change: PanelChange, at: Int64) -> Bool {
+        // A mark changes what the panel is under, neither a load, its health nor a hold.
+        guard change.cause != .mark else { return false }
         let wasForced = forced
         forced = change.cause == .debug
         var gained = forced != wasForced

@@ -40,7 +40,7 @@ struct PanelPatch: Encodable {
     private enum CodingKeys: String, CodingKey {
         case id, title, group, phase, health, since, isInitialLoading, isLoading, latestValidInfo, latestInfo
         case latestValidError, latestError, modifyingIds, presentation, placeholder, retry, debugPinned, stale
-        case restored, queued, locations, locationsSummary, loadMs, heartbeat
+        case restored, queued, locations, locationsSummary, loadMs, heartbeat, dependsOn, probableCauses, flapping
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -169,6 +169,9 @@ struct PanelPatch: Encodable {
         .text(.locationsSummary, \.locationsSummary, default: nil),
         .measurement(.loadMs, \.loadMs),
         .value(.heartbeat, \.heartbeat, default: nil),
+        .value(.dependsOn, \.dependsOn, default: []),
+        .value(.probableCauses, \.probableCauses, default: []),
+        .value(.flapping, \.flapping, default: nil),
     ]
 }
 

@@ -19,6 +19,8 @@ struct TestDeck {
         clock: TestClock<Duration> = TestClock(),
         random: Double = 0.5,
         maximumInfoSize: Int = 1 << 20,
+        flapping: FlappingRule? = FlappingRule(),
+        memories: [String: PanelMemory] = [:],
         @DeckBuilder panels: () -> [Panel]
     ) async {
         self.clock = clock
@@ -28,7 +30,8 @@ struct TestDeck {
             random: { random }
         )
         configuration.maximumInfoSize = maximumInfoSize
-        deck = Deck("Test deck", configuration: configuration, panels: panels())
+        configuration.flapping = flapping
+        deck = Deck("Test deck", configuration: configuration, panels: panels(), memories: memories)
         await deck.observe { [events] in events.append($0) }
         StopsDecks.made?.withLock { [deck] in $0.append(StopsDecks.WeakDeck(deck: deck)) }
     }
