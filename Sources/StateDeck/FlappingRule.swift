@@ -9,7 +9,7 @@ import FoundationEssentials
 /// | begins | with the change that makes more than `changes` within `within` of it: it carries ``PanelChange/flapping`` true |
 /// | counts | the changes within `within` of the newest, the one exactly `within` before it no longer |
 /// | ends | `within` after the newest change, if no other came: the deck tells it with a ``PanelChange/Cause/mark`` change |
-public struct FlappingRule: Sendable, Equatable {
+public struct FlappingRule: Sendable, Hashable {
     /// The most changes of health within `within` that are not flapping (5).
     public var changes: Int
     /// How far back changes count, and how long a panel stays steady before flapping ends (10 min).

@@ -24,6 +24,9 @@ public struct DeckFile: Sendable, Hashable {
     /// Whether the deck ends with StateDeck's own panel, "StateDeck itself" (id `statedeck`, in a
     /// group "StateDeck"): `statedeckPanel`, on by default.
     public var statedeckPanel = true
+    /// When a panel is flapping (`flapping: { changes, within }`, more than 5 changes of health in
+    /// 10 min by default); nil for `flapping: off`.
+    public var flapping: FlappingRule? = FlappingRule()
 
     /// A deck file's content, built in code.
     public init(
@@ -102,7 +105,7 @@ public struct DeckFile: Sendable, Hashable {
 // MARK: - Reading
 
 extension DeckFile {
-    static let keys = ["title", "defaults", "groups", "toasts", "history", "statedeckPanel", "panels"]
+    static let keys = ["title", "defaults", "groups", "toasts", "history", "statedeckPanel", "flapping", "panels"]
     /// The id of StateDeck's own panel and of its group, which a file's panels and groups leave
     /// to it while it is on.
     public static let statedeckPanelID = "statedeck"
@@ -119,6 +122,7 @@ extension DeckFile {
         let position = toasts?["position"]?.choice(of: Toast.Position.allCases)
         let history = map["history"].map(Self.retention)
         let statedeckPanel = map["statedeckPanel"]?.bool() ?? true
+        let flapping = map["flapping"].map(Self.flapping)
         var defaults = PanelSettings()
         if let settings = map["defaults"]?.mapping(allowing: PanelSettings.keys) {
             defaults = defaults.overridden(by: settings)
@@ -134,11 +138,13 @@ extension DeckFile {
         ConfigNode.reportReusedIds(zip(list, panels.map { $0?.id }))
         if statedeckPanel { Self.reportStatedeckIds(zip(list, panels)) }
         guard !panels.contains(where: { $0 == nil }) else { return nil }
+        Self.reportDependencies(of: zip(list, panels.compactMap(\.self)), in: map)
         self.init(title: title ?? "StateDeck", panels: panels.compactMap(\.self))
         toastDuration = duration ?? toastDuration
         toastPosition = position ?? toastPosition
         historyRetention = history ?? historyRetention
         self.statedeckPanel = statedeckPanel
+        flapping.map { self.flapping = $0 }
     }
 
     /// Reports a panel, or a panel's group, taking the id of StateDeck's own panel or its group.
@@ -201,6 +207,7 @@ extension DeckFile {
         var configuration = configuration
         configuration.toastDuration = toastDuration
         configuration.toastPosition = toastPosition
+        configuration.flapping = flapping
         return Deck(title, configuration: configuration, panels: makePanels(pingKeys: pingKeys) + appended,
                     memories: memories)
     }
