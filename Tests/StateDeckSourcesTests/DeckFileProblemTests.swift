@@ -248,7 +248,7 @@ struct DeckFileProblemTests {
               - id: payments
                 defaults: { colour: red }
             panels: [{ id: db, tcp: { host: localhost, port: 5432 } }]
-            """, problem: "deck.yaml:3: groups[0].defaults.colour: unknown key (expected refresh, timeout, retry, minimumLoading, loading, notify)"),
+            """, problem: "deck.yaml:3: groups[0].defaults.colour: unknown key (expected refresh, timeout, retry, minimumLoading, loading, notify, dependsOn)"),
         Case(name: "an alias without anchor", yaml: """
             panels: *databases
             """, problem: "deck.yaml:1: YAML syntax: found undefined alias"),
@@ -379,11 +379,11 @@ struct DeckFileProblemTests {
 
     @Test(arguments: cases)
     func aBrokenFileNamesTheProblem(_ broken: Case) {
-        #expect(problems(broken.yaml) == [broken.problem])
+        #expect(deckFileProblems(broken.yaml) == [broken.problem])
     }
 
     @Test func everyProblemIsReportedInLineOrder() {
-        let report = problems("""
+        let report = deckFileProblems("""
             title: Stack
             panels:
               - id: api
@@ -401,7 +401,7 @@ struct DeckFileProblemTests {
             "deck.yaml:7: panels[1].tcp.port: must be a whole number from 1 to 65535, not 0",
             "deck.yaml:9: panels[2].command.run: needs at least the program to run",
             #"deck.yaml:9: panels[2].command.output: "csv" is not allowed here (expected auto, json, text, lines)"#,
-            "deck.yaml:10: panels[2].colour: unknown key (expected id, title, group, http, tcp, dns, tls, command, file, heartbeat, refresh, timeout, retry, minimumLoading, loading, notify, placeholder, toasts, recovery, actions)",
+            "deck.yaml:10: panels[2].colour: unknown key (expected id, title, group, http, tcp, dns, tls, command, file, heartbeat, refresh, timeout, retry, minimumLoading, loading, notify, dependsOn, placeholder, toasts, recovery, actions)",
         ])
     }
 
@@ -414,15 +414,6 @@ struct DeckFileProblemTests {
                 stack.yaml:1: panels[0]: needs a source: one of http, tcp, dns, tls, command, file, heartbeat
                 stack.yaml:1: panels[0].id: "A" must be lowercase letters, digits and dashes, like api-health
                 """)
-        }
-    }
-
-    func problems(_ yaml: String) -> [String] {
-        do {
-            _ = try DeckFile.parse(yaml, file: "deck.yaml", folder: "/stack", environment: [:])
-            return []
-        } catch {
-            return error.problems.map(\.description)
         }
     }
 }
