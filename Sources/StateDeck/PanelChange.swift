@@ -47,13 +47,11 @@ public struct PanelChange: Sendable, Equatable {
     /// The window the panel is under after the change, if any: set on every change of the panel.
     public var maintenance: MaintenanceMark?
 
-    public init(panel: String, at: Date, state: ViewState, cause: Cause, health: Health, recorded: Bool = true,
-                maintenance: MaintenanceMark? = nil) {
     /// Whether the panel flaps after the change (``FlappingRule``).
     public var flapping: Bool
 
     public init(panel: String, at: Date, state: ViewState, cause: Cause, health: Health, recorded: Bool = true,
-                flapping: Bool = false) {
+                maintenance: MaintenanceMark? = nil, flapping: Bool = false) {
         self.panel = panel
         self.at = at
         self.state = state
