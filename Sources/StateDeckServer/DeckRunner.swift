@@ -122,9 +122,11 @@ public final class DeckRunner: Sendable {
                                 ledger: notificationLedger)
         await notifier.onDelivery { [metrics, logger, current, onNotificationDelivery] delivery in
             guard delivery.target != PageAnnouncer.targetName else { return }
-            metrics.countNotification(delivery.outcome)
+            metrics.countNotifications(delivery)
             onNotificationDelivery?(delivery)
-            let told = "notification \(delivery.notification.event.rawValue) of \(delivery.notification.panel)"
+            let told = delivery.notifications.count == 1
+                ? "notification \(delivery.notifications[0].event.rawValue) of \(delivery.notifications[0].panel)"
+                : "\(delivery.notifications.count) notifications gathered"
             switch delivery.outcome {
             case .sent:
                 return
@@ -132,7 +134,7 @@ public final class DeckRunner: Sendable {
                 logger.error("\(told) not sent: \(failure)")
                 Task { await current.current.announce("A notification could not be sent: \(failure)", style: .error) }
             case .dropped(let reason):
-                logger.warning("\(told) to \(delivery.target) dropped (\(delivery.notification.message)): \(reason)")
+                logger.warning("\(told) to \(delivery.target) dropped (\(delivery.message)): \(reason)")
             }
         }
         await notifier.follow(deck)

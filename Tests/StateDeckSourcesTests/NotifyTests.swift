@@ -82,6 +82,7 @@ struct NotifyTests {
         let name = "page"
 
         func deliver(_ notification: DeckNotification) async throws {}
+        func deliver(_ gathered: GatheredNotification) async throws {}
     }
 
     /// What a subscription says, targets compared by what they deliver to.
