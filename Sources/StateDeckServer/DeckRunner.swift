@@ -23,6 +23,9 @@ public final class DeckRunner: Sendable {
     private let onNotificationDelivery: (@Sendable (Notifier.Delivery) -> Void)?
     /// Follows the deck run; replaced with it.
     private let notifier = Locked<Notifier?>(nil)
+    /// What the notifiers decided for `notify:` targets, and what became of it: one log for every
+    /// deck this runner serves (`GET /api/notify/log`).
+    public let notificationLog = NotificationLog()
     private let logger: Logger
 
     init(deck: Deck, source: StateMirror, replica: StateMirror?, history: (any HistoryStore)?, metrics: DeckMetrics,
@@ -114,12 +117,13 @@ public final class DeckRunner: Sendable {
     }
 
     /// Tells the outages of `deck`'s panels to their targets and to the page from now on, in place
-    /// of the deck followed before; call it before the deck starts, so no first load goes unheard.
-    /// A delivery that fails is logged and shown as a toast on the deck served then.
+    /// of the deck followed before, taking up what its notifier still gathered; call it before the
+    /// deck starts, so no first load goes unheard. A delivery that fails is logged and shown as a
+    /// toast on the deck served then.
     private func notify(_ deck: Deck) async {
-        await notifier.withLock { $0.take() }?.stop()
+        let carried = await notifier.withLock { $0.take() }?.stop() ?? []
         let notifier = Notifier(Notifier.Subscription.all(of: deck, page: PageAnnouncer(relay: source.relay)),
-                                ledger: notificationLedger)
+                                ledger: notificationLedger, carrying: carried, log: notificationLog)
         await notifier.onDelivery { [metrics, logger, current, onNotificationDelivery] delivery in
             guard delivery.target != PageAnnouncer.targetName else { return }
             metrics.countNotifications(delivery)
