@@ -39,6 +39,8 @@ struct NotifyTests {
               - { id: quiet, notify: none, tcp: { host: localhost, port: 3 } }
               - { id: both, notify: [{ command: { run: [true] }, after: { failures: 2, down: 30s } }], tcp: { host: localhost, port: 4 } }
               - { id: steady, notify: [{ command: { run: [true] }, after: { successes: 2 } }], tcp: { host: localhost, port: 5 } }
+              - { id: slow, notify: [{ command: { run: [true] }, gather: 1m }], tcp: { host: localhost, port: 6 } }
+              - { id: eager, notify: [{ command: { run: [true] }, gather: off }], tcp: { host: localhost, port: 7 } }
             """)
         let notify = Dictionary(uniqueKeysWithValues: file.panels.map { ($0.id, $0.settings.notify) })
         let hook = try #require(notify["stripe"]?.entries.first)
@@ -48,7 +50,10 @@ struct NotifyTests {
         #expect(notify["quiet"] == NotifyDeclaration.none)
         #expect(notify["both"]?.entries.first?.rule == NotifyRule(failures: 2, down: .seconds(30)))
         #expect(notify["steady"]?.entries.first?.rule == NotifyRule(failures: 3, successes: 2), "the way up alone; the way down keeps its default")
-        #expect(Notifier.Subscription.all(of: file.makeDeck()).map(\.key) == ["stripe#0", "db#0", "both#0", "steady#0"])
+        #expect(notify["db"]?.entries.first?.rule.gather == .seconds(10), "gathered for 10 s unless the entry says")
+        #expect(notify["slow"]?.entries.first?.rule == NotifyRule(failures: 3, gather: .seconds(60)))
+        #expect(notify["eager"]?.entries.first?.rule == NotifyRule(failures: 3, gather: .zero))
+        #expect(Notifier.Subscription.all(of: file.makeDeck()).map(\.key) == ["stripe#0", "db#0", "both#0", "steady#0", "slow#0", "eager#0"])
     }
 
     @Test func aDeckFileAndTheDSLSayingTheSameMakeTheSameSubscriptions() throws {
