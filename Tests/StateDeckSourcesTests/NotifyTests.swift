@@ -121,6 +121,38 @@ struct NotifyTests {
         #expect(json["downSeconds"] as? Int == 60)
     }
 
+    @Test func aGatheredMessageGivesACommandItsCountPanelsAndTitlesAndItsJSONOnItsInput() async throws {
+        let folder = try TemporaryFolder()
+        var web = Self.notification
+        web.panel = "web"
+        web.title = "Web"
+        let gathered = GatheredNotification([Self.notification, web], at: Self.notification.at)
+        let script = #"cat > "$1/input.json"; printf '%s|%s|%s|%s|%s|%s' "$STATEDECK_EVENT" "$STATEDECK_COUNT" "$STATEDECK_PANELS" "$STATEDECK_TITLES" "$2" "$3" > "$1/seen.txt""#
+        let target = CommandTarget(command: CommandSpec(arguments: ["sh", "-c", script, "sh", folder.path, "{message}", "{panel}"]))
+        try await target.deliver(gathered)
+        let seen = try String(contentsOfFile: folder.path("seen.txt"), encoding: .utf8)
+        #expect(seen == "failure|2|api,web|API\nWeb|2 panels down: API, Web|api,web")
+        let input = try Data(contentsOf: URL(fileURLWithPath: folder.path("input.json")))
+        let json = try #require(try JSONSerialization.jsonObject(with: input) as? [String: Any])
+        #expect(json["count"] as? Int == 2)
+        #expect(json["at"] as? String == "2026-11-22T10:01:00.000Z")
+        #expect(json["panel"] == nil, "no single panel")
+        let told = try #require(json["notifications"] as? [[String: Any]])
+        #expect(told.map { $0["panel"] as? String } == ["api", "web"])
+        #expect(told.first?["message"] as? String == "API is down: Timed out", "each as it is told alone")
+    }
+
+    @Test func entriesNamingTheSameTargetHaveOneAddress() {
+        let url = URL(string: "https://hooks.example/a")!
+        #expect(WebhookTarget.webhook(url, headers: ["X": "1"]).address == WebhookTarget.webhook(url, headers: ["X": "1"]).address)
+        #expect(WebhookTarget.webhook(url, headers: ["X": "1"]).address != WebhookTarget.webhook(url, headers: ["X": "2"]).address)
+        #expect(WebhookTarget.webhook(url).address != WebhookTarget.webhook(URL(string: "https://hooks.example/b")!).address,
+                "one host, two hooks")
+        let apprise = CommandSpec(arguments: ["apprise", "-b", "{message}", "mailto://ops"])
+        #expect(CommandTarget.command(apprise).address == CommandTarget.command(apprise).address)
+        #expect(CommandTarget.command(apprise).address != CommandTarget.command(CommandSpec(arguments: ["apprise", "-b", "{message}", "tgram://x"])).address)
+    }
+
     @Test func placeholdersAreFilledOnceWhateverTheValuesHold() {
         let fills = ["{title}": "A {panel} title", "{panel}": "api"]
         #expect(CommandSpec.fill("{title} / {panel} / {unknown} / {", with: fills) == "A {panel} title / api / {unknown} / {")
