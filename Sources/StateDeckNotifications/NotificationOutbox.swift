@@ -65,6 +65,30 @@ struct NotificationOutbox {
         var places: [String: Int] = [:]
         /// Whether `collecting` waits for its window's end.
         var windowOpen = false
+
+        /// Collects `delivery` by the table's rules; the address's limit was checked.
+        mutating func admit(_ delivery: PendingDelivery) -> Admission {
+            guard let place = places[delivery.key] else {
+                let opened = collecting.isEmpty
+                places[delivery.key] = collecting.count
+                collecting.append(delivery)
+                if opened { windowOpen = true }
+                return .joined(delivery, replacing: nil, opened: opened)
+            }
+            let collected = collecting[place]
+            let replacement: PendingDelivery
+            switch (collected.notification.event, delivery.notification.event) {
+            case (.failure, .reminder):
+                return .absorbed
+            case (.failure, .recovery):
+                replacement = PendingDelivery(id: delivery.id, key: delivery.key,
+                                              notification: delivery.notification.tellingWholeOutage(of: collected.notification))
+            default:
+                replacement = delivery
+            }
+            collecting[place] = replacement
+            return .joined(replacement, replacing: collected.id, opened: false)
+        }
     }
 
     /// The most deliveries one address may have sent or collecting.
@@ -80,33 +104,16 @@ struct NotificationOutbox {
     /// Deliveries sent or collecting, for every address.
     var owed: Int { owedByAddress.values.reduce(0, +) }
 
-    /// Takes `delivery`, a notification of one entry, for `group`'s next message.
+    /// Takes `delivery`, a notification of one entry, for `group`'s next message. The group's
+    /// queue is changed in place: a copy of its collection at each admission would make a storm
+    /// of 10,000 quadratic.
     mutating func admit(_ delivery: PendingDelivery, to group: Group) -> Admission {
-        var queue = queues[group] ?? Queue()
-        guard let place = queue.places[delivery.key] else {
+        let isNew = queues[group]?.places[delivery.key] == nil
+        if isNew {
             guard owedByAddress[group.address, default: 0] < limit else { return .dropped }
             owedByAddress[group.address, default: 0] += 1
-            let opened = queue.collecting.isEmpty
-            queue.places[delivery.key] = queue.collecting.count
-            queue.collecting.append(delivery)
-            if opened { queue.windowOpen = true }
-            queues[group] = queue
-            return .joined(delivery, replacing: nil, opened: opened)
         }
-        let collecting = queue.collecting[place]
-        let replacement: PendingDelivery
-        switch (collecting.notification.event, delivery.notification.event) {
-        case (.failure, .reminder):
-            return .absorbed
-        case (.failure, .recovery):
-            replacement = PendingDelivery(id: delivery.id, key: delivery.key,
-                                          notification: delivery.notification.tellingWholeOutage(of: collecting.notification))
-        default:
-            replacement = delivery
-        }
-        queue.collecting[place] = replacement
-        queues[group] = queue
-        return .joined(replacement, replacing: collecting.id, opened: false)
+        return queues[group, default: Queue()].admit(delivery)
     }
 
     /// `group`'s window ended: its message, unless it is still sending one.

@@ -139,7 +139,8 @@ extension Notifier {
         let others = message.deliveries.count - 1
         let logged: NotificationLog.Outcome = switch outcome {
         case .sent: others == 0 ? .sent : .gathered(others: others)
-        case .failed(let why), .dropped(let why): .failed(why)
+        case .failed(let why): .failed(why)
+        case .dropped(let why): .dropped(why)
         }
         for delivery in message.deliveries { log.settle(delivery.id, as: logged) }
     }
