@@ -48,7 +48,7 @@ extension Notifier {
     /// Takes up what an earlier run (or the notifier before this one) left undone, oldest first,
     /// by the outbox's rules, in windows opened now: what a target hanging for long left behind
     /// shrinks to what is still owed, and a delivery older than the horizon is dropped rather than
-    /// told late.
+    /// told late. The page's (carried from the notifier before) are never in the ledger.
     func resume(_ left: [PendingDelivery]) {
         let oldest = now().addingTimeInterval(-(limits.horizon / .seconds(1)))
         var done: [PendingDelivery.ID] = []
@@ -59,10 +59,13 @@ extension Notifier {
                 let why = "decided at \(delivery.notification.at), older than the \(limits.horizon.lengthText) a "
                     + "notification may wait across a restart"
                 report(.dropped(why), of: [delivery.notification], message: delivery.notification.message, to: subscription.target)
-                log.record(NotificationLog.Entry(delivery.notification, target: subscription.target.name, outcome: .dropped(why)))
+                if !subscription.isPage {
+                    log.record(NotificationLog.Entry(delivery.notification, target: subscription.target.name, outcome: .dropped(why)))
+                }
                 continue
             }
             admit(delivery, of: subscription) { admission in
+                guard !subscription.isPage else { return }
                 switch admission {
                 case .joined(let joined, let replaced?, _):
                     ledger?.keep(watches[delivery.key], for: delivery.key, delivering: joined, replacing: replaced)

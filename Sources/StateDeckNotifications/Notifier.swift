@@ -170,7 +170,7 @@ public actor Notifier {
     }
 
     /// Stops following: nothing more is decided, and no window ends here. Returns what the
-    /// targets of `notify:` entries were owed and not being sent (in a window, or behind a
+    /// targets (the page's included) were owed and not being sent (in a window, or behind a
     /// message under way): for the notifier of the deck served next (``init(_:ledger:carrying:log:limits:now:clock:)``),
     /// which the ledger does not hand it again.
     @discardableResult
@@ -180,7 +180,7 @@ public actor Notifier {
         timer?.cancel()
         windows.values.forEach { $0.cancel() }
         windows = [:]
-        return outbox.takeCollecting().filter { subscriptionsByKey[$0.key]?.isPage == false }
+        return outbox.takeCollecting()
     }
 
     /// Waits for the deliveries under way, `limit` at most: at the process's stop, so that one whose

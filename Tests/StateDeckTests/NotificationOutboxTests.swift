@@ -78,6 +78,17 @@ import Testing
         #expect(outbox.windowEnded(slow) == Message(group: slow, deliveries: [c]))
     }
 
+    /// A copy of the collection at each admission took a quadratic 10^10 bytes for this.
+    @Test func aStormOf10000GathersInTimeLinearInItsSize() {
+        var outbox = NotificationOutbox(limit: 10_000)
+        let deliveries = (0..<10_000).map { Self.delivery(.failure, at: 0, key: "p\($0)#0") }
+        let started = ContinuousClock.now
+        for delivery in deliveries { _ = outbox.admit(delivery, to: Self.hook) }
+        let message = outbox.windowEnded(Self.hook)
+        #expect(ContinuousClock.now - started < .seconds(3))
+        #expect(message?.deliveries == deliveries)
+    }
+
     @Test func anAddressPastItsLimitDropsWhatElseComesAndOthersGoOn() {
         var outbox = NotificationOutbox(limit: 3)
         let a = Self.delivery(.failure, at: 0, key: "a#0"), b = Self.delivery(.failure, at: 0, key: "b#0")

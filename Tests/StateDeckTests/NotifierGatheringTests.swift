@@ -199,18 +199,28 @@ import Testing
         #expect(after.gathered.all.count == 1)
     }
 
-    /// An edited deck file replaces the notifier: what it still collected goes to the next one.
+    /// An edited deck file replaces the notifier: what it still collected, for the entries and
+    /// the page, goes to the next one.
     @Test func theNextNotifierOfTheSameRunTakesUpTheWindowsLeftOpen() async throws {
         let ledger = MemoryLedger()
         let test = await Self.deck(panels: 2)
-        let target = RecordingTarget()
-        let first = await Self.notifier(test, panels: 2, [target], ledger: ledger)
+        let target = RecordingTarget(), page = RecordingTarget(name: "page")
+        let clock = test.clock
+        func subscriptions() -> [Notifier.Subscription] {
+            (0..<2).flatMap { index in
+                [Notifier.Subscription(panel: "p\(index)", rule: NotifyRule(failures: 1), target: target, index: 0),
+                 Notifier.Subscription(panel: "p\(index)", rule: NotifyRule(failures: 1), target: page, index: nil)]
+            }
+        }
+        let first = Notifier(subscriptions(), ledger: ledger,
+                             now: { TestDeck.date(at: TestClock<Duration>.Instant().duration(to: clock.now)) }, clock: clock)
+        await first.follow(test.deck)
         for index in 0..<2 { try await Self.push(.error(.server), index, at: .seconds(index), test, first) }
         let carried = await first.stop()
-        #expect(carried.map(\.notification.panel) == ["p0", "p1"])
-        let clock = test.clock
+        #expect(Set(carried.map(\.key)) == ["p0#0", "p0#page", "p1#0", "p1#page"])
+        #expect(ledger.pending.current.count == 2, "the page's are not kept")
         let next = Notifier(
-            (0..<2).map { Notifier.Subscription(panel: "p\($0)", rule: NotifyRule(failures: 1), target: target, index: 0) },
+            subscriptions(),
             ledger: ledger, carrying: carried,
             now: { TestDeck.date(at: TestClock<Duration>.Instant().duration(to: clock.now)) }, clock: clock)
         await next.follow(test.deck)
@@ -218,8 +228,10 @@ import Testing
         await test.advance(to: .seconds(11))
         let message = await test.eventually { target.gathered.all.first }
         #expect(message?.panels == ["p0", "p1"])
+        #expect(await test.eventually { page.gathered.all.first }?.panels == ["p0", "p1"])
         await test.eventually { ledger.pending.current.isEmpty ? true : nil }
         await test.settle()
-        #expect(target.gathered.all.count == 1)
+        #expect(target.gathered.all.count == 1 && page.gathered.all.count == 1)
+        #expect(ledger.pending.current.isEmpty, "nor were they kept when taken up")
     }
 }
