@@ -10,10 +10,11 @@ import FoundationEssentials
 /// | failures only | `failure` | "14 panels down: API, Web, Worker, and 11 more" |
 /// | reminders only | `reminder` | "3 panels still down: API, Web, Worker" |
 /// | recoveries only | `recovery` | "2 panels up again: API, Web" |
+/// | flapping only | `flapping` | "2 panels flapping: API, Web" |
 /// | more than one kind | `mixed` | each kind in that order, joined by "; ": "14 panels down: …; 2 up again: Mail, DNS" |
 public struct GatheredNotification: Sendable, Hashable, Codable {
     public enum Event: String, Sendable, Hashable, Codable {
-        case failure, reminder, recovery, mixed
+        case failure, reminder, recovery, flapping, mixed
     }
 
     public var event: Event
@@ -32,7 +33,8 @@ public struct GatheredNotification: Sendable, Hashable, Codable {
         self.notifications = notifications
         self.at = at
         count = notifications.count
-        let kinds: [(DeckNotification.Event, String)] = [(.failure, "down"), (.reminder, "still down"), (.recovery, "up again")]
+        let kinds: [(DeckNotification.Event, String)] = [(.failure, "down"), (.reminder, "still down"), (.recovery, "up again"),
+                                                           (.flapping, "flapping")]
         let told = kinds.compactMap { kind, said -> (event: DeckNotification.Event, said: String, titles: [String])? in
             let titles = notifications.filter { $0.event == kind }.map(\.title)
             return titles.isEmpty ? nil : (kind, said, titles)

@@ -84,7 +84,11 @@ public actor Notifier {
     var windows: [NotificationOutbox.Group: Task<Void, Never>] = [:]
     /// Deliveries under way, the page's included.
     var sending: Set<PendingDelivery.ID> = []
-    private var panels: [String: (title: String, group: String?)] = [:]
+    var panels: [String: (title: String, group: String?)] = [:]
+    /// What each panel is under that quiets its notifications, from the deck followed.
+    var quiet = NotificationQuiet(dependencies: [:], panels: [])
+    /// When the deck followed calls a panel flapping; nil when it never does.
+    var flappingRule: FlappingRule?
     private var timer: Task<Void, Never>?
     /// When `timer` wakes; nil when no timer waits.
     private var timerDue: Date?
@@ -129,6 +133,8 @@ public actor Notifier {
     public func follow(_ deck: Deck) async {
         let snapshot = await deck.snapshot()
         panels = Dictionary(uniqueKeysWithValues: snapshot.panels.map { ($0.id, ($0.title, $0.group)) })
+        quiet = NotificationQuiet(dependencies: deck.dependencies, panels: snapshot.panels)
+        flappingRule = deck.configuration.flapping
         let input = input
         // The observer runs on the deck's actor, with every change of every panel: only what can
         // start, continue or end an outage is queued, never a healthy panel's loads. Outages
@@ -140,23 +146,20 @@ public actor Notifier {
         let failing = Locked(Dictionary(watches.keys.compactMap { key in
             subscriptionsByKey[key].map { ($0.panel, successesNeeded[$0.panel] ?? 1) }
         }) { first, _ in first })
+        // What quiets notifications is queued too: every mark (a window opening or ending,
+        // flapping ending), and each change of health of a panel that depends or is depended on.
+        let followed = quiet.followed
+        let followedHealth = Locked(snapshot.panels.reduce(into: [String: Health]()) { health, panel in
+            if followed.contains(panel.id) { health[panel.id] = panel.health }
+        })
         await deck.observe { event in
             guard case .change(let change) = event, change.cause != .debug else { return }
-            switch change.health {
-            case .down:
-                guard let needed = successesNeeded[change.panel], case .error = change.state else { return }
-                failing.withLock { $0[change.panel] = needed }
-            case .up:
-                let queued = failing.withLock { failing -> Bool in
-                    guard let left = failing[change.panel] else { return false }
-                    failing[change.panel] = left > 1 ? left - 1 : nil
-                    return true
-                }
-                guard queued else { return }
-            case .loading, .unknown:
-                return
+            let healthChanged = followed.contains(change.panel)
+                && followedHealth.withLock { $0.updateValue(change.health, forKey: change.panel) != change.health }
+            if change.cause == .mark || Self.endsOrContinuesAnOutage(change, failing: failing, successesNeeded: successesNeeded)
+                || healthChanged {
+                input.yield(change)
             }
-            input.yield(change)
         }
         if consumer == nil {
             let changes = changes
@@ -200,14 +203,52 @@ public actor Notifier {
     /// Changes handled so far: what the deck's observer queued.
     var handledChanges = 0
 
+    /// Whether the deck's observer queues `change` for what it does to outages (a failed result, or
+    /// one of the good results a failing panel's recovery waits for), counting those good results.
+    private nonisolated static func endsOrContinuesAnOutage(_ change: PanelChange, failing: Locked<[String: Int]>,
+                                                            successesNeeded: [String: Int]) -> Bool {
+        guard change.cause != .mark else { return false }
+        switch change.health {
+        case .down:
+            guard let needed = successesNeeded[change.panel], case .error = change.state else { return false }
+            failing.withLock { $0[change.panel] = needed }
+            return true
+        case .up:
+            return failing.withLock { failing -> Bool in
+                guard let left = failing[change.panel] else { return false }
+                failing[change.panel] = left > 1 ? left - 1 : nil
+                return true
+            }
+        case .loading, .unknown:
+            return false
+        }
+    }
+
+    /// The subscriptions of `panel`.
+    func subscriptions(of panel: String) -> [Subscription] {
+        subscriptions[panel] ?? []
+    }
+
     private func handle(_ change: PanelChange) {
         handledChanges += 1
-        // Debug-forced states, and changes that neither fail nor end an outage, were left out by
-        // the deck's observer.
-        guard let list = subscriptions[change.panel] else { return }
+        let lifted = quiet.update(with: change)
+        // A mark changes what quiets the panel, not its outage.
+        if change.cause != .mark { decide(change) }
+        if lifted.beganFlapping { tellFlapping(change.panel, at: change.at) }
+        if lifted.ownQuiet { reconsider(change.panel, at: change.at) }
+        for panel in lifted.dependents { reconsider(panel, at: change.at, afterItsDependency: true) }
+    }
+
+    /// Takes `change`'s result into each outage of its panel. Debug-forced states, and changes that
+    /// neither fail nor end an outage, were left out by the deck's observer; a change of health of
+    /// a panel others depend on may reach here with no outage to change.
+    private func decide(_ change: PanelChange) {
+        let list = subscriptions(of: change.panel)
         let summary = change.state.errorSummary
+        let quietNow = quiet.quiet(for: change.panel)
         for subscription in list {
             var watch = watches[subscription.key] ?? OutageWatch()
+            let before = watch
             var told: DeckNotification?
             switch change.health {
             case .down:
@@ -223,6 +264,9 @@ public actor Notifier {
             case .loading, .unknown:
                 continue
             }
+            if let notification = told, let quietNow {
+                told = hush(notification, of: subscription, under: quietNow, watch: &watch, before: before)
+            }
             keep(watch, of: subscription, sending: told)
             if let due = watch.nextDue(rule: subscription.rule) { wake(at: due) }
         }
@@ -237,7 +281,11 @@ public actor Notifier {
             guard let subscription = subscriptionsByKey[key] else { continue }
             var watch = outage
             guard let event = watch.due(at: date, rule: subscription.rule) else { continue }
-            keep(watch, of: subscription, sending: notification(event, of: subscription, watch: watch, at: date))
+            var told: DeckNotification? = notification(event, of: subscription, watch: watch, at: date)
+            if let notification = told, let quietNow = quiet.quiet(for: subscription.panel) {
+                told = hush(notification, of: subscription, under: quietNow, watch: &watch, before: outage)
+            }
+            keep(watch, of: subscription, sending: told)
         }
         armTimer()
     }
@@ -255,7 +303,7 @@ public actor Notifier {
 
     /// Wakes at `date` unless the timer wakes earlier already. An outage that ends leaves its
     /// wake-up in place: the tick then finds nothing due and looks again.
-    private func wake(at date: Date) {
+    func wake(at date: Date) {
         if let timerDue, timerDue <= date { return }
         timer?.cancel()
         timerDue = date
@@ -270,7 +318,7 @@ public actor Notifier {
     /// the ledger keeps the outage with what the outbox owes when it is decided, before its window
     /// ends, so a told failure is on disk before it is sent. The page's deliveries are not kept:
     /// the page is whoever is connected when it is told.
-    private func keep(_ watch: OutageWatch, of subscription: Subscription, sending notification: DeckNotification?) {
+    func keep(_ watch: OutageWatch, of subscription: Subscription, sending notification: DeckNotification?) {
         let key = subscription.key
         let kept = watch.downSince == nil ? nil : watch
         let delivery = notification.map { PendingDelivery(key: key, notification: $0) }
@@ -292,9 +340,9 @@ public actor Notifier {
     func notification(_ event: DeckNotification.Event, of subscription: Subscription, watch: OutageWatch,
                       at date: Date) -> DeckNotification {
         let panel = panels[subscription.panel]
-        return DeckNotification(
+        return namingDependents(DeckNotification(
             event: event, panel: subscription.panel, title: panel?.title ?? subscription.panel, group: panel?.group,
-            error: event == .recovery ? nil : watch.error, downSince: watch.downSince ?? date, at: date)
+            error: event == .recovery ? nil : watch.error, downSince: watch.downSince ?? date, at: date))
     }
 }
 

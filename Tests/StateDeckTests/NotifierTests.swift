@@ -99,8 +99,9 @@ import Testing
     }
 
     /// A panel "p" ("API") refreshed every 10 s, its loads scripted, without retries.
-    static func deck(_ loader: ScriptedLoader, clock: TestClock<Duration> = TestClock()) async -> TestDeck {
-        await TestDeck(clock: clock) {
+    static func deck(_ loader: ScriptedLoader, clock: TestClock<Duration> = TestClock(),
+                     flapping: FlappingRule? = FlappingRule()) async -> TestDeck {
+        await TestDeck(clock: clock, flapping: flapping) {
             Panel("p", title: "API") { try loader.load() }
                 .refresh(every: .seconds(10))
                 .retry(.none)
