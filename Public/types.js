@@ -303,6 +303,17 @@
  */
 
 /**
+ * Notifications decided within one gathering window, told as one: the data of the `notification`
+ * event when more than one was gathered (PROTOCOL.md, "Notifications").
+ * @typedef {object} GatheredNotification
+ * @property {"failure" | "reminder" | "recovery" | "mixed"} event
+ * @property {string} at
+ * @property {number} count
+ * @property {DeckNotification[]} notifications each as it is told alone
+ * @property {string} message one line: "14 panels down: API, Web, Worker, and 11 more"
+ */
+
+/**
  * The stream's health as the page sees it.
  * @typedef {object} ConnectionState
  * @property {"connecting" | "open" | "down"} status

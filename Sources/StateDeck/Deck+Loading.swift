@@ -21,6 +21,7 @@ extension Deck {
         waitingToStart = ArraySlice(panels.indices.filter { panels[$0].panel.heartbeat == nil })
         startNextWave()
         startHeartbeats()
+        refreshMaintenance(keeping: [])
         startFlapWatches()
     }
 
@@ -63,6 +64,8 @@ extension Deck {
         }
         loadSchedule.removeAll()
         startWaveAlarm?.cancel()
+        maintenance.alarm?.cancel()
+        maintenance.alarm = nil
         waitingToStart = []
         toastExpiry?.cancel()
         for activity in activities.values { activity.cancel() }

@@ -63,7 +63,8 @@ extension Deck {
         panels[index].health = health
         if cause == .debug { panels[index].forcedHealth = (panels[index].forcedHealth ?? health).forced(state) }
         emit(.change(PanelChange(panel: panels[index].panel.id, at: date, state: state, cause: cause, health: health,
-                                 recorded: recorded, flapping: panels[index].flaps.since != nil)))
+                                 recorded: recorded, maintenance: panels[index].maintenance,
+                                 flapping: panels[index].flaps.since != nil)))
     }
 
     /// Shows a toast about the deck itself, such as a deck file that could not be reloaded.

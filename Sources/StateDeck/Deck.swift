@@ -51,16 +51,19 @@ public actor Deck {
     var isStarted = false
     /// After `stop()`, a recovery or item action that ends late loads nothing.
     var isStopped = false
+    /// The maintenance windows, and the alarm for their next change.
+    var maintenance: MaintenanceBook
     private var observers: [@Sendable (DeckEvent) -> Void] = []
 
     /// A deck of `panels`, whose ids must be unique and whose dependencies must be panels of the
-    /// deck that make no cycle; panels named in `memories` continue from
-    /// where they were in the deck this one replaces.
+    /// deck that make no cycle; panels named in `memories` continue from where they were in the
+    /// deck this one replaces. `windows` are its maintenance windows, with unique ids, over its panels.
     public init(
         _ title: String,
         configuration: Configuration = Configuration(),
         panels: [Panel],
-        memories: [String: PanelMemory] = [:]
+        memories: [String: PanelMemory] = [:],
+        maintenance windows: [MaintenanceWindow] = []
     ) {
         let ids = panels.map(\.id)
         precondition(Set(ids).count == ids.count, "Panel ids must be unique within a deck: \(ids)")
@@ -84,6 +87,7 @@ public actor Deck {
             return runtime
         }
         feedback = Feedback(duration: configuration.toastDuration, position: configuration.toastPosition)
+        maintenance = MaintenanceBook(declared: windows)
     }
 
     /// A deck dropped without `stop()` cancels what still waits (loads, timers, heartbeats' alarms,
@@ -97,6 +101,7 @@ public actor Deck {
         }
         loadSchedule.removeAll()
         startWaveAlarm?.cancel()
+        maintenance.alarm?.cancel()
         activities.values.forEach { $0.cancel() }
     }
 
@@ -112,7 +117,8 @@ public actor Deck {
 
     /// Every panel and the current toast, at one moment.
     public func snapshot() -> DeckSnapshot {
-        DeckSnapshot(title: title, groups: groups, panels: panels.indices.map(state), toast: feedback.current)
+        DeckSnapshot(title: title, groups: groups, panels: panels.indices.map(state), toast: feedback.current,
+                     maintenance: maintenance.told)
     }
 
     /// The current state of panel `id`.

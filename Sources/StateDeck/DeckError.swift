@@ -5,6 +5,9 @@ public enum DeckError: Error, Sendable, Equatable, CustomStringConvertible {
     case unknownItem(panel: String, item: String)
     case unknownAction(panel: String, item: String, action: String)
     case unknownOption(panel: String, option: String)
+    case unknownGroup(String)
+    /// No maintenance window of this id holds now.
+    case unknownMaintenance(String)
     case conflict(String)
 
     /// A sentence for a person, naming what was asked for.
@@ -18,6 +21,10 @@ public enum DeckError: Error, Sendable, Equatable, CustomStringConvertible {
             "Item '\(item)' of panel '\(panel)' offers no action '\(action)'."
         case .unknownOption(let panel, let option):
             "The error card of panel '\(panel)' offers no option '\(option)'."
+        case .unknownGroup(let group):
+            "There is no group '\(group)'."
+        case .unknownMaintenance(let id):
+            "No maintenance window '\(id)' is active."
         case .conflict(let message):
             message
         }

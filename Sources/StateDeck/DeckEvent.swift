@@ -6,4 +6,8 @@ public enum DeckEvent: Sendable, Equatable {
     case toast(Toast)
     /// A state recorded, or a load ended, on one panel: heard before the `panel` event it causes.
     case change(PanelChange)
+    /// The maintenance windows holding, or the next ones, changed: the whole status, and the
+    /// windows just started or ended by hand, for a history to keep (heard after the `.mark`
+    /// changes it caused).
+    case maintenance(MaintenanceStatus, keep: [MaintenanceSpan])
 }

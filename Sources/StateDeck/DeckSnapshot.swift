@@ -8,9 +8,11 @@ public struct DeckSnapshot: Sendable, Equatable, Encodable {
     public var panels: [PanelState]
     /// The current toast, until it expires; encoded as null when there is none.
     public var toast: Toast?
+    /// The maintenance windows holding, and the next of each the deck declares.
+    public var maintenance = MaintenanceStatus()
 
     private enum CodingKeys: String, CodingKey {
-        case title, groups, panels, toast
+        case title, groups, panels, toast, maintenance
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -19,5 +21,6 @@ public struct DeckSnapshot: Sendable, Equatable, Encodable {
         try container.encode(groups, forKey: .groups)
         try container.encode(panels, forKey: .panels)
         try container.encode(toast, forKey: .toast)
+        try container.encode(maintenance, forKey: .maintenance)
     }
 }

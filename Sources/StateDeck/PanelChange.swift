@@ -20,7 +20,8 @@ public struct PanelChange: Sendable, Equatable {
         case view
         /// Forced by a debug command.
         case debug
-        /// A maintenance window opened or ended, or the panel began or stopped flapping: what the panel is under changed, not its state or its health
+        /// A maintenance window opened or ended, or the panel began or stopped flapping: what the
+        /// panel is under changed, not its state or its health.
         case mark
 
         /// Whether the change is a result (of a load, a push or a ping), which says whether the
@@ -43,17 +44,21 @@ public struct PanelChange: Sendable, Equatable {
     /// False for a quiet load whose result is the one shown: no state was recorded, but the
     /// load ran and its duration counts.
     public var recorded: Bool
+    /// The window the panel is under after the change, if any: set on every change of the panel.
+    public var maintenance: MaintenanceMark?
+
     /// Whether the panel flaps after the change (``FlappingRule``).
     public var flapping: Bool
 
     public init(panel: String, at: Date, state: ViewState, cause: Cause, health: Health, recorded: Bool = true,
-                flapping: Bool = false) {
+                maintenance: MaintenanceMark? = nil, flapping: Bool = false) {
         self.panel = panel
         self.at = at
         self.state = state
         self.cause = cause
         self.health = health
         self.recorded = recorded
+        self.maintenance = maintenance
         self.flapping = flapping
     }
 

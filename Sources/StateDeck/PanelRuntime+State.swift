@@ -27,6 +27,7 @@ extension PanelRuntime {
             locationsSummary: locations.map(PanelLocation.summary(of:)),
             loadMs: latestLoadDuration.map { Int(($0 / .milliseconds(1)).rounded()) },
             heartbeat: panel.heartbeat?.status(pings),
+            maintenance: maintenance,
             dependsOn: panel.dependsOn
         )
     }

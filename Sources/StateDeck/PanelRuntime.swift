@@ -65,6 +65,8 @@ struct PanelRuntime {
     /// How the panel fares from other places (remote probes), pushed from outside; none makes
     /// the state carry no locations.
     var remoteLocations: [PanelLocation] = []
+    /// The maintenance window the panel is under, if any.
+    var maintenance: MaintenanceMark?
 
     init(_ panel: Panel, at date: Date, location: String = Deck.Configuration.ownLocation) {
         self.panel = panel

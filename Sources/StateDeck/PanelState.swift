@@ -54,6 +54,8 @@ public struct PanelState: Sendable, Equatable {
     public var loadMs: Int? = nil
     /// What a heartbeat panel's job is expected to do and where it stands; nil for other panels.
     public var heartbeat: HeartbeatStatus? = nil
+    /// The maintenance window the panel is under: its id, reason and end; nil otherwise.
+    public var maintenance: MaintenanceMark? = nil
     /// The ids of the panels it depends on, as declared (``Panel/dependsOn``).
     public var dependsOn: [String] = []
     /// The ids of its direct dependencies that are down, while it is down itself: what it

@@ -26,6 +26,8 @@ public struct HealthAggregator: Sendable {
         /// Time is counted up to here.
         var countedTo: Int64
         var forced = false
+        /// Under a maintenance window: time counts as maintenance.
+        var underMaintenance = false
         /// The open minute, hour and day.
         var minute: Bucket?
         var hour: Bucket?
@@ -59,7 +61,8 @@ public struct HealthAggregator: Sendable {
     }
 
     /// Continues panel `panel` from a store: its health since `since`, counted from `now` on (the
-    /// server was not running before), in buckets of this watch.
+    /// server was not running before), in buckets of this watch. Not under maintenance: a deck
+    /// that starts inside a window says so with its first change.
     public mutating func resume(_ panel: String, health: Health, since: Int64, now: Int64) {
         tracks[panel] = Track(health: health, since: since, countedTo: now)
     }
@@ -175,15 +178,15 @@ extension HealthAggregator.Track {
         }
     }
 
-    /// Takes the health the deck decided with the change; a result counts a load; a mark is
-    /// skipped. Returns whether
-    /// the open minute gained what time alone does not tell: a load, or a change of health or hold.
+    /// Takes the health the deck decided with the change, and whether the panel is under
+    /// maintenance; a result counts a load, and a mark changes neither the health nor a debug
+    /// command's hold. Returns whether the open minute gained what time alone does not tell: a
+    /// load, or a change of health, hold or maintenance.
     mutating func apply(_ change: PanelChange, at: Int64) -> Bool {
-        // A mark changes what the panel is under, neither a load, its health nor a hold.
-        guard change.cause != .mark else { return false }
-        let wasForced = forced
-        forced = change.cause == .debug
-        var gained = forced != wasForced
+        let (wasForced, wasUnderMaintenance) = (forced, underMaintenance)
+        if change.cause != .mark { forced = change.cause == .debug }
+        underMaintenance = change.maintenance != nil
+        var gained = forced != wasForced || underMaintenance != wasUnderMaintenance
         guard !forced else { return gained }
         switch change.state {
         case .loaded where change.cause.isResult, .error where change.cause.isResult:
@@ -211,9 +214,9 @@ extension HealthAggregator.Track {
             let minuteEnd = Resolution.minute.start(of: countedTo) + Resolution.minute.milliseconds
             let end = min(now, minuteEnd)
             if !forced, health != .unknown {
-                let (counted, from) = (health, countedTo)
+                let (counted, maintenance, from) = (health, underMaintenance, countedTo)
                 for resolution in Resolution.allCases {
-                    withOpen(resolution, at: from) { $0.add(counted, milliseconds: end - from) }
+                    withOpen(resolution, at: from) { $0.add(counted, underMaintenance: maintenance, milliseconds: end - from) }
                 }
             }
             countedTo = end

@@ -59,19 +59,23 @@ public struct StoredHistory: Sendable {
     /// What each panel showed, its health and since when; empty when not following.
     public var latest: [LatestRow]
     public var notifications: NotificationRecords
+    /// The maintenance windows started through the API and the stretches ended early.
+    public var maintenance: [MaintenanceSpan]
 
     public init(eventID: UInt64, watches: [HistoryWatch], lastPosition: Int64, latest: [LatestRow],
-                notifications: NotificationRecords) {
+                notifications: NotificationRecords, maintenance: [MaintenanceSpan] = []) {
         self.eventID = eventID
         self.watches = watches
         self.lastPosition = lastPosition
         self.latest = latest
         self.notifications = notifications
+        self.maintenance = maintenance
     }
 }
 
 /// One panel's `latest` row: what it shows, its health and since when, whether a debug command
-/// holds it (its time then counts nowhere), and when a heartbeat's newest run ended.
+/// holds it (its time then counts nowhere) or a maintenance window covers it (its time then counts
+/// as maintenance), and when a heartbeat's newest run ended.
 public struct LatestRow: Sendable {
     public var panel: String
     public var shown: ShownState.StoredColumns
@@ -81,15 +85,17 @@ public struct LatestRow: Sendable {
     public var forced: Bool
     /// Milliseconds since 1970; nil for a panel no job pings.
     public var lastRun: Int64?
+    public var underMaintenance: Bool
 
     public init(panel: String, shown: ShownState.StoredColumns, health: Health, since: Int64, forced: Bool,
-                lastRun: Int64? = nil) {
+                lastRun: Int64? = nil, underMaintenance: Bool = false) {
         self.panel = panel
         self.shown = shown
         self.health = health
         self.since = since
         self.forced = forced
         self.lastRun = lastRun
+        self.underMaintenance = underMaintenance
     }
 }
 
@@ -103,14 +109,17 @@ public struct HistoryBatch: Sendable {
     /// Written over the saved watch of the same id.
     public var watches: [HistoryWatch]
     public var notifications: [NotificationRecords.Write]
+    /// Maintenance windows started through the API or ended early, written over the saved row of
+    /// the same id and start.
+    public var maintenance: [MaintenanceSpan] = []
     /// The server's newest event id, when it changed.
     public var eventID: UInt64?
     /// What retention no longer keeps, once an hour.
     public var expiry: HistoryExpiry?
 }
 
-/// What a save deletes: changes, tallies and watches older than `retention` keeps at `now`,
-/// except the watch counting.
+/// What a save deletes: changes, tallies, watches and maintenance windows older than `retention`
+/// keeps at `now` (the days'), except the watch counting.
 public struct HistoryExpiry: Sendable {
     public var now: Int64
     public var retention: HistoryRetention

@@ -95,6 +95,16 @@ public final class HistoryKeeper: Sendable {
         writer.record(change)
     }
 
+    /// Keeps maintenance windows started through the API or ended early, saved with the next batch.
+    public func keep(_ maintenance: [MaintenanceSpan]) {
+        memory.withLock { $0.keep(maintenance) }
+    }
+
+    /// The maintenance windows started through the API and the stretches ended early, as kept.
+    public var keptMaintenance: [MaintenanceSpan] {
+        memory.withLock { $0.maintenance }
+    }
+
     /// Reads the server's newest event id with every save.
     public func trackEventIDs(_ newest: @escaping @Sendable () -> UInt64) {
         eventIDs.withLock { $0 = newest }

@@ -43,6 +43,10 @@ public struct HistoryState: Sendable {
     public private(set) var storedEventID: UInt64
     /// The hour retention last ran in.
     private var expiredHour: Int64 = 0
+    /// Maintenance windows started through the API and stretches ended early, by id and start.
+    public private(set) var maintenance: [MaintenanceSpan] = []
+    /// Those not saved yet.
+    private var unsavedMaintenance: [MaintenanceSpan] = []
 
     /// A wall clock that moved more than this apart from the time that ran has jumped.
     static let jumpTolerance: Int64 = 1_000
@@ -75,6 +79,7 @@ public struct HistoryState: Sendable {
             resume(row.panel, shown: ShownState(stored: row.shown), health: row.health, since: row.since, now: now)
             lastRuns[row.panel] = row.lastRun
         }
+        maintenance = stored.maintenance
     }
 
     /// Everything that waits to be saved, with the server's newest event id `eventID` when it
@@ -86,6 +91,7 @@ public struct HistoryState: Sendable {
             latest: unsavedShown.map(latest(of:)),
             watches: watches.filter { unsavedWatchIDs.contains($0.id) },
             notifications: [],
+            maintenance: unsavedMaintenance,
             eventID: eventID == storedEventID ? nil : eventID,
             expiry: isRetentionDue(at: now) ? HistoryExpiry(now: now, retention: retention, counting: aggregator.watch) : nil)
     }
@@ -118,15 +124,18 @@ public struct HistoryState: Sendable {
 
     /// Applies `change` to its panel's tallies and, when recorded, keeps it at the next position.
     private mutating func take(_ change: PanelChange) {
-        let wasForced = aggregator.tracks[change.panel]?.forced
+        let (wasForced, wasUnderMaintenance) = (aggregator.tracks[change.panel]?.forced,
+                                                aggregator.tracks[change.panel]?.underMaintenance)
         aggregator.apply(change)
         if case .ping = change.cause {
             lastRuns[change.panel] = change.at.millisecondsSince1970
             unsavedShown.insert(change.panel)
         }
-        // The `latest` row keeps the hold, so that a crash credits a held panel no time (one that
-        // never showed anything else has no row, and no health to credit).
-        if aggregator.tracks[change.panel]?.forced != wasForced, shown[change.panel] != nil {
+        // The `latest` row keeps the hold and the maintenance, so that a crash credits a held panel
+        // no time and a panel under maintenance none up or down (one that never showed anything
+        // else has no row, and no health to credit).
+        if aggregator.tracks[change.panel]?.forced != wasForced
+            || aggregator.tracks[change.panel]?.underMaintenance != wasUnderMaintenance, shown[change.panel] != nil {
             unsavedShown.insert(change.panel)
         }
         guard change.recorded else { return }
@@ -213,6 +222,7 @@ public struct HistoryState: Sendable {
                 let countedFrom = open.map { $0.countedTo ?? end } ?? watches[index].talliedTo
                 var track = HealthAggregator.Track(health: row.health, since: row.since, countedTo: countedFrom)
                 track.forced = row.forced
+                track.underMaintenance = row.underMaintenance
                 for resolution in Resolution.allCases {
                     let start = resolution.start(of: minute)
                     var tally = resolution == .minute ? Tally() : try stored(row.panel, watch, resolution, start)?.tally ?? Tally()
@@ -253,6 +263,17 @@ public struct HistoryState: Sendable {
     /// Whether changes wait to be saved.
     public var hasUnsavedChanges: Bool { unsavedChangeCount > 0 }
 
+    /// Keeps `spans` (maintenance windows started through the API or ended early) over those of
+    /// the same id and start.
+    public mutating func keep(_ spans: [MaintenanceSpan]) {
+        for span in spans {
+            maintenance.removeAll { $0.id == span.id && $0.from == span.from }
+            maintenance.append(span)
+            unsavedMaintenance.removeAll { $0.id == span.id && $0.from == span.from }
+            unsavedMaintenance.append(span)
+        }
+    }
+
     /// Whether a save at `now` (milliseconds since 1970) deletes what retention no longer keeps:
     /// once an hour.
     func isRetentionDue(at now: Int64) -> Bool {
@@ -269,6 +290,7 @@ public struct HistoryState: Sendable {
         aggregator.markOpenRows(saved: true)
         unsavedShown = []
         unsavedWatchIDs = []
+        unsavedMaintenance = []
         dropped = 0
         trouble = standingNotice
         if let eventID = batch.eventID { storedEventID = eventID }
@@ -276,6 +298,7 @@ public struct HistoryState: Sendable {
             expiredHour = Resolution.hour.start(of: expiry.now)
             let cutoff = retention.cutoff(of: .day, now: expiry.now)
             watches.removeAll { $0.watchedTo < cutoff && $0.id != aggregator.watch }
+            maintenance.removeAll { $0.until.millisecondsSince1970 < cutoff }
         }
     }
 
@@ -286,6 +309,7 @@ public struct HistoryState: Sendable {
         unsavedShown = Set(shown.keys)
         aggregator.markOpenRows(saved: false)
         unsavedWatchIDs = Set(watches.map(\.id))
+        unsavedMaintenance = maintenance
         storedEventID = 0
     }
 
@@ -293,7 +317,8 @@ public struct HistoryState: Sendable {
     func latest(of panel: String) -> LatestRow {
         let track = aggregator.tracks[panel]
         return LatestRow(panel: panel, shown: (shown[panel] ?? ShownState()).stored, health: track?.health ?? .unknown,
-                         since: track?.since ?? 0, forced: track?.forced ?? false, lastRun: lastRuns[panel])
+                         since: track?.since ?? 0, forced: track?.forced ?? false, lastRun: lastRuns[panel],
+                         underMaintenance: track?.underMaintenance ?? false)
     }
 
     /// Says why a save failed: "History is not being saved`place`. 12 changes wait in memory;

@@ -15,6 +15,14 @@ public protocol HistoryStore: AnyObject, Sendable {
     /// A page of `panel`'s stored changes, newest first.
     func changes(of panel: String, _ query: HistoryQuery) throws(HistoryStoreError) -> HistoryPage
 
+    /// Keeps maintenance windows started through the API, or ended early (a deck's: the stretch
+    /// ended), over those of the same id and start; returns at once.
+    func keep(_ maintenance: [MaintenanceSpan])
+
+    /// The maintenance windows kept: a deck continued from this history opens again those still
+    /// holding.
+    var keptMaintenance: [MaintenanceSpan] { get }
+
     /// `panel`'s uptime and timeline.
     func uptime(of panel: String, _ query: TimelineQuery) throws(HistoryStoreError) -> UptimeReport
 
@@ -44,6 +52,11 @@ public protocol HistoryStore: AnyObject, Sendable {
 extension HistoryStore {
     /// A store only this process uses: it writes from its open on.
     public func setWriting(_ writes: Bool) {}
+
+    /// A store that keeps no maintenance windows: a restart forgets those started by hand.
+    public func keep(_ maintenance: [MaintenanceSpan]) {}
+
+    public var keptMaintenance: [MaintenanceSpan] { [] }
 }
 
 /// A history query that could not be answered.

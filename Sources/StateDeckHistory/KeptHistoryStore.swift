@@ -24,6 +24,12 @@ extension KeptHistoryStore {
         try keeper.uptime(of: panel, query)
     }
 
+    public func keep(_ maintenance: [MaintenanceSpan]) {
+        keeper.keep(maintenance)
+    }
+
+    public var keptMaintenance: [MaintenanceSpan] { keeper.keptMaintenance }
+
     public var lastEventID: UInt64 { keeper.lastEventID }
 
     public func trackEventIDs(_ newest: @escaping @Sendable () -> UInt64) {

@@ -4,12 +4,15 @@ import StateDeck
 /// source was up, down or loading for the first time, and its loads' count, failures and
 /// durations. Tallies of consecutive buckets add up to the tally of the time they cover.
 ///
-/// Time forced by a debug command is in none of them.
+/// Time forced by a debug command is in none of them; time under maintenance is in
+/// `maintenanceMs` alone, whatever the health, so no uptime ratio counts it.
 public struct Tally: Sendable, Equatable {
     public var upMs: Int64 = 0
     public var downMs: Int64 = 0
     /// Loading with no result yet since the panel started or was reset.
     public var loadingMs: Int64 = 0
+    /// Under a maintenance window, in place of up, down or loading.
+    public var maintenanceMs: Int64 = 0
     /// Loads that ended, and how many of them failed.
     public var loads = 0
     public var failures = 0
@@ -21,7 +24,7 @@ public struct Tally: Sendable, Equatable {
     public init() {}
 
     /// Nothing was counted.
-    public var isEmpty: Bool { upMs == 0 && downMs == 0 && loadingMs == 0 && loads == 0 }
+    public var isEmpty: Bool { upMs == 0 && downMs == 0 && loadingMs == 0 && maintenanceMs == 0 && loads == 0 }
 
     /// Time up out of time up or down, when there was any.
     public var upRatio: Double? {
@@ -40,8 +43,11 @@ public struct Tally: Sendable, Equatable {
         durations.quantile(0.95).map { min($0, maxMs ?? $0) }
     }
 
-    mutating func add(_ health: Health, milliseconds: Int64) {
-        guard milliseconds > 0 else { return }
+    /// Counts time in `health`, or as maintenance `underMaintenance` (a panel with no health yet
+    /// counts nowhere).
+    mutating func add(_ health: Health, underMaintenance: Bool, milliseconds: Int64) {
+        guard milliseconds > 0, health != .unknown else { return }
+        guard !underMaintenance else { return maintenanceMs += milliseconds }
         switch health {
         case .up: upMs += milliseconds
         case .down: downMs += milliseconds
@@ -64,6 +70,7 @@ public struct Tally: Sendable, Equatable {
         upMs += other.upMs
         downMs += other.downMs
         loadingMs += other.loadingMs
+        maintenanceMs += other.maintenanceMs
         loads += other.loads
         failures += other.failures
         if let otherMin = other.minMs { minMs = min(minMs ?? otherMin, otherMin) }
@@ -75,12 +82,13 @@ public struct Tally: Sendable, Equatable {
 
 extension Tally {
     /// The tally a store kept as a `tallies` row, its durations as ``DurationHistogram/encoded``.
-    public init(upMs: Int64, downMs: Int64, loadingMs: Int64, loads: Int, failures: Int, minMs: Int64?,
-                maxMs: Int64?, totalMs: Int64, durations: [UInt8]) {
+    public init(upMs: Int64, downMs: Int64, loadingMs: Int64, maintenanceMs: Int64 = 0, loads: Int, failures: Int,
+                minMs: Int64?, maxMs: Int64?, totalMs: Int64, durations: [UInt8]) {
         self.init()
         self.upMs = upMs
         self.downMs = downMs
         self.loadingMs = loadingMs
+        self.maintenanceMs = maintenanceMs
         self.loads = loads
         self.failures = failures
         self.minMs = minMs

@@ -28,7 +28,8 @@ public struct TimelineQuery: Sendable, Equatable {
 /// cannot be split, so a `to` in the past counts up to the start of the bucket holding it (a
 /// bucket open now holds time only up to now, so a `to` from now on counts it whole).
 public struct UptimeReport: Sendable, Equatable {
-    /// Time up out of time up or down over the last 24 hours, 7 and 30 days; nil with no data.
+    /// Time up out of time up or down over the last 24 hours, 7 and 30 days (time under maintenance
+    /// is neither); nil with no data.
     public var day: Double?
     public var week: Double?
     public var month: Double?
@@ -72,9 +73,11 @@ public struct UptimeReport: Sendable, Equatable {
         public var to: Date
         public var tally: Tally
 
-        /// up: only up; down: only down; degraded: both; loading: only a first load; none: no data.
+        /// maintenance: under maintenance longer than up and down together; else up: only up;
+        /// down: only down; degraded: both; loading: only a first load; none: no data.
         public var state: String {
-            switch (tally.upMs > 0, tally.downMs > 0) {
+            if tally.maintenanceMs > 0, tally.maintenanceMs > tally.upMs + tally.downMs { return "maintenance" }
+            return switch (tally.upMs > 0, tally.downMs > 0) {
             case (true, true): "degraded"
             case (true, false): "up"
             case (false, true): "down"
@@ -173,7 +176,7 @@ extension UptimeReport.Stretch: Encodable {}
 
 extension UptimeReport.Slot: Encodable {
     private enum CodingKeys: String, CodingKey {
-        case from, to, state, upMs, downMs, loadingMs, loads, failures, avgMs, p95Ms, maxMs
+        case from, to, state, upMs, downMs, loadingMs, maintenanceMs, loads, failures, avgMs, p95Ms, maxMs
     }
 
     /// Durations are left out of a slot with no timed load.
@@ -185,6 +188,7 @@ extension UptimeReport.Slot: Encodable {
         try container.encode(tally.upMs, forKey: .upMs)
         try container.encode(tally.downMs, forKey: .downMs)
         try container.encode(tally.loadingMs, forKey: .loadingMs)
+        try container.encode(tally.maintenanceMs, forKey: .maintenanceMs)
         try container.encode(tally.loads, forKey: .loads)
         try container.encode(tally.failures, forKey: .failures)
         try container.encodeIfPresent(tally.averageMs, forKey: .avgMs)

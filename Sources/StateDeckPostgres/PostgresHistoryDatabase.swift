@@ -131,31 +131,40 @@ final class PostgresHistoryDatabase: HistoryDatabase {
                 String(try key(of: row.panel, session, &keys)), String(row.resolution.rawValue), String(row.start),
                 String(row.watch), String(tally.upMs), String(tally.downMs), String(tally.loadingMs), String(tally.loads),
                 String(tally.failures), tally.minMs.map(String.init), tally.maxMs.map(String.init), String(tally.totalMs),
-                ByteaText.encode(tally.durations.encoded), row.countedTo.map(String.init),
+                ByteaText.encode(tally.durations.encoded), row.countedTo.map(String.init), String(tally.maintenanceMs),
             ])
         }
         try insert(session, """
             INSERT INTO statedeck.tallies (panel, resolution, start, watch, up_ms, down_ms, loading_ms, loads, failures,
-                min_ms, max_ms, total_ms, durations, counted_to)
+                min_ms, max_ms, total_ms, durations, counted_to, maintenance_ms)
             """, tallies, then: """
             ON CONFLICT (panel, resolution, start, watch) DO UPDATE SET up_ms = EXCLUDED.up_ms, down_ms = EXCLUDED.down_ms,
                 loading_ms = EXCLUDED.loading_ms, loads = EXCLUDED.loads, failures = EXCLUDED.failures,
                 min_ms = EXCLUDED.min_ms, max_ms = EXCLUDED.max_ms, total_ms = EXCLUDED.total_ms,
-                durations = EXCLUDED.durations, counted_to = EXCLUDED.counted_to
+                durations = EXCLUDED.durations, counted_to = EXCLUDED.counted_to, maintenance_ms = EXCLUDED.maintenance_ms
             """)
         var latest: [[String?]] = []
         for row in batch.latest {
             latest.append([
                 String(try key(of: row.panel, session, &keys)), row.shown.shown, row.shown.info, row.shown.error,
                 row.shown.stale ? "true" : "false", String(row.health.rawValue), String(row.since),
-                row.forced ? "true" : "false", row.lastRun.map(String.init),
+                row.forced ? "true" : "false", row.lastRun.map(String.init), row.underMaintenance ? "true" : "false",
             ])
         }
-        try insert(session, "INSERT INTO statedeck.latest (panel, shown, info, error, stale, health, since, forced, last_run)",
-                   latest, then: """
+        try insert(session, """
+            INSERT INTO statedeck.latest (panel, shown, info, error, stale, health, since, forced, last_run, maintenance)
+            """, latest, then: """
             ON CONFLICT (panel) DO UPDATE SET shown = EXCLUDED.shown, info = EXCLUDED.info, error = EXCLUDED.error,
                 stale = EXCLUDED.stale, health = EXCLUDED.health, since = EXCLUDED.since, forced = EXCLUDED.forced,
-                last_run = EXCLUDED.last_run
+                last_run = EXCLUDED.last_run, maintenance = EXCLUDED.maintenance
+            """)
+        try insert(session, "INSERT INTO statedeck.maintenance (id, start, until, reason, panels, source, schedule)",
+                   batch.maintenance.map(\.stored).map { span in
+                       [span.id, String(span.from), String(span.until), span.reason, span.panels, span.source, span.schedule]
+                   },
+                   then: """
+            ON CONFLICT (id, start) DO UPDATE SET until = EXCLUDED.until, reason = EXCLUDED.reason, panels = EXCLUDED.panels,
+                source = EXCLUDED.source, schedule = EXCLUDED.schedule
             """)
         try insert(session, "INSERT INTO statedeck.watches (id, started, watched_to, tallied_to)",
                    batch.watches.map { [String($0.id), String($0.started), String($0.watchedTo), String($0.talliedTo)] },
@@ -217,6 +226,7 @@ final class PostgresHistoryDatabase: HistoryDatabase {
         }
         try session.query("DELETE FROM statedeck.watches WHERE watched_to < $1 AND id <> $2",
                           [String(retention.cutoff(of: .day, now: now)), String(expiry.counting)])
+        try session.query("DELETE FROM statedeck.maintenance WHERE until < $1", [String(retention.cutoff(of: .day, now: now))])
     }
 
     /// The id of `panel` in `statedeck.panels`, added on first use.
@@ -268,14 +278,27 @@ final class PostgresHistoryDatabase: HistoryDatabase {
                 },
                 lastPosition: try session.query("SELECT coalesce(max(id), 0) FROM statedeck.changes").integer(0, 0) ?? 0,
                 latest: following ? try Self.latest(session) : [],
-                notifications: following ? try Self.notifications(session) : NotificationRecords())
+                notifications: following ? try Self.notifications(session) : NotificationRecords(),
+                maintenance: try Self.maintenance(session))
+        }
+    }
+
+    /// The maintenance windows kept.
+    private static func maintenance(_ session: PostgresConnection) throws(PostgresError) -> [MaintenanceSpan] {
+        let rows = try session.query("SELECT id, start, until, reason, panels, source, schedule FROM statedeck.maintenance")
+        return (0..<rows.count).compactMap { row in
+            guard let id = rows[row, 0], let reason = rows[row, 3], let panels = rows[row, 4], let source = rows[row, 5]
+            else { return nil }
+            return MaintenanceSpan(stored: MaintenanceSpan.StoredColumns(
+                id: id, from: rows.integer(row, 1) ?? 0, until: rows.integer(row, 2) ?? 0, reason: reason, panels: panels,
+                source: source, schedule: rows[row, 6]))
         }
     }
 
     /// Every panel's `latest` row.
     private static func latest(_ session: PostgresConnection) throws(PostgresError) -> [LatestRow] {
         let rows = try session.query("""
-            SELECT p.name, l.shown, l.info, l.error, l.stale, l.health, l.since, l.forced, l.last_run
+            SELECT p.name, l.shown, l.info, l.error, l.stale, l.health, l.since, l.forced, l.last_run, l.maintenance
             FROM statedeck.latest l JOIN statedeck.panels p ON p.id = l.panel
             """)
         return (0..<rows.count).compactMap { row in
@@ -285,7 +308,8 @@ final class PostgresHistoryDatabase: HistoryDatabase {
                 shown: ShownState.StoredColumns(shown: rows[row, 1], info: rows[row, 2], error: rows[row, 3],
                                                 stale: rows.boolean(row, 4) ?? false),
                 health: Health(rawValue: Int(rows.integer(row, 5) ?? 0)) ?? .unknown, since: rows.integer(row, 6) ?? 0,
-                forced: rows.boolean(row, 7) ?? false, lastRun: rows.integer(row, 8))
+                forced: rows.boolean(row, 7) ?? false, lastRun: rows.integer(row, 8),
+                underMaintenance: rows.boolean(row, 9) ?? false)
         }
     }
 
@@ -323,7 +347,7 @@ final class PostgresHistoryDatabase: HistoryDatabase {
         try read { session throws(PostgresError) in
             let rows = try session.query("""
                 SELECT start, up_ms, down_ms, loading_ms, loads, failures, min_ms, max_ms, total_ms, durations, watch,
-                    counted_to
+                    counted_to, maintenance_ms
                 FROM statedeck.tallies
                 WHERE panel = (SELECT id FROM statedeck.panels WHERE name = $1) AND resolution = $2 AND start >= $3
                 ORDER BY start
@@ -332,7 +356,8 @@ final class PostgresHistoryDatabase: HistoryDatabase {
                 TallyRow(panel: panel, resolution: resolution, start: rows.integer(row, 0) ?? 0,
                          watch: rows.integer(row, 10) ?? 0,
                          tally: Tally(upMs: rows.integer(row, 1) ?? 0, downMs: rows.integer(row, 2) ?? 0,
-                                      loadingMs: rows.integer(row, 3) ?? 0, loads: Int(rows.integer(row, 4) ?? 0),
+                                      loadingMs: rows.integer(row, 3) ?? 0, maintenanceMs: rows.integer(row, 12) ?? 0,
+                                      loads: Int(rows.integer(row, 4) ?? 0),
                                       failures: Int(rows.integer(row, 5) ?? 0), minMs: rows.integer(row, 6),
                                       maxMs: rows.integer(row, 7), totalMs: rows.integer(row, 8) ?? 0,
                                       durations: ByteaText.decode(rows[row, 9] ?? "")),

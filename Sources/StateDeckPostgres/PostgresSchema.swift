@@ -54,6 +54,17 @@ enum PostgresSchema {
         """
         ALTER TABLE statedeck.latest ADD COLUMN last_run BIGINT;
         """,
+        // Maintenance: time under a window counts apart from up and down, `latest` says whether a
+        // window covers the panel (a crash then credits it maintenance), and the windows started
+        // through the API or ended early are kept, so a restart or a failover inside one continues it.
+        """
+        ALTER TABLE statedeck.tallies ADD COLUMN maintenance_ms BIGINT NOT NULL DEFAULT 0;
+        ALTER TABLE statedeck.latest ADD COLUMN maintenance BOOLEAN NOT NULL DEFAULT false;
+        CREATE TABLE statedeck.maintenance (
+            id TEXT NOT NULL, start BIGINT NOT NULL, until BIGINT NOT NULL, reason TEXT NOT NULL,
+            panels TEXT NOT NULL, source TEXT NOT NULL, schedule TEXT,
+            PRIMARY KEY (id, start));
+        """,
     ]
 
     static var currentVersion: Int { migrations.count }

@@ -66,6 +66,17 @@ enum HistorySchema {
         """
         ALTER TABLE latest ADD COLUMN last_run INTEGER;
         """,
+        // Maintenance: time under a window counts apart from up and down, `latest` says whether a
+        // window covers the panel (a crash then credits it maintenance), and the windows started
+        // through the API or ended early are kept, so a restart inside one continues it.
+        """
+        ALTER TABLE tallies ADD COLUMN maintenance_ms INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE latest ADD COLUMN maintenance INTEGER NOT NULL DEFAULT 0;
+        CREATE TABLE maintenance (
+            id TEXT NOT NULL, start INTEGER NOT NULL, until INTEGER NOT NULL, reason TEXT NOT NULL,
+            panels TEXT NOT NULL, source TEXT NOT NULL, schedule TEXT,
+            PRIMARY KEY (id, start)) WITHOUT ROWID;
+        """,
     ]
 
     static var currentVersion: Int { migrations.count }

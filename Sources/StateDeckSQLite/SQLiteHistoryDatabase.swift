@@ -64,7 +64,7 @@ final class SQLiteHistoryDatabase: HistoryDatabase {
                                          watchedTo: watches.integer(2), talliedTo: watches.integer(3)))
             }
             let rows = try connection.statement("""
-                SELECT p.name, l.shown, l.info, l.error, l.stale, l.health, l.since, l.forced, l.last_run
+                SELECT p.name, l.shown, l.info, l.error, l.stale, l.health, l.since, l.forced, l.last_run, l.maintenance
                 FROM latest l JOIN panels p ON p.id = l.panel
                 """)
             try rows.bind()
@@ -77,13 +77,30 @@ final class SQLiteHistoryDatabase: HistoryDatabase {
                     shown: ShownState.StoredColumns(shown: rows.text(1), info: rows.text(2), error: rows.text(3),
                                                     stale: rows.integer(4) != 0),
                     health: Health(rawValue: Int(rows.integer(5))) ?? .unknown, since: rows.integer(6),
-                    forced: rows.integer(7) != 0, lastRun: rows.optionalInteger(8)))
+                    forced: rows.integer(7) != 0, lastRun: rows.optionalInteger(8), underMaintenance: rows.integer(9) != 0))
             }
             return StoredHistory(
                 eventID: UInt64(try database.integer("SELECT value FROM meta WHERE key = 'last_event_id'") ?? 0),
                 watches: kept, lastPosition: try database.integer("SELECT max(rowid) FROM changes") ?? 0,
-                latest: following ? latest : [], notifications: try Self.notifications(&connection))
+                latest: following ? latest : [], notifications: try Self.notifications(&connection),
+                maintenance: try Self.maintenance(&connection))
         }
+    }
+
+    /// The maintenance windows kept.
+    private static func maintenance(_ connection: inout SQLiteConnection) throws(SQLiteError) -> [MaintenanceSpan] {
+        let rows = try connection.statement("SELECT id, start, until, reason, panels, source, schedule FROM maintenance")
+        try rows.bind()
+        defer { rows.reset() }
+        var spans: [MaintenanceSpan] = []
+        while try rows.step() {
+            guard let id = rows.text(0), let reason = rows.text(3), let panels = rows.text(4), let source = rows.text(5)
+            else { continue }
+            let columns = MaintenanceSpan.StoredColumns(id: id, from: rows.integer(1), until: rows.integer(2), reason: reason,
+                                                        panels: panels, source: source, schedule: rows.text(6))
+            if let span = MaintenanceSpan(stored: columns) { spans.append(span) }
+        }
+        return spans
     }
 
     /// The outages and the deliveries not done.
@@ -131,7 +148,7 @@ final class SQLiteHistoryDatabase: HistoryDatabase {
         try read { connection throws(SQLiteError) in
             let select = try connection.statement("""
                 SELECT start, up_ms, down_ms, loading_ms, loads, failures, min_ms, max_ms, total_ms, durations, watch,
-                    counted_to
+                    counted_to, maintenance_ms
                 FROM tallies WHERE panel = (SELECT id FROM panels WHERE name = ?) AND resolution = ? AND start >= ?
                 ORDER BY start
                 """)
@@ -142,7 +159,7 @@ final class SQLiteHistoryDatabase: HistoryDatabase {
                 rows.append(TallyRow(
                     panel: panel, resolution: resolution, start: select.integer(0), watch: select.integer(10),
                     tally: Tally(upMs: select.integer(1), downMs: select.integer(2), loadingMs: select.integer(3),
-                                 loads: Int(select.integer(4)), failures: Int(select.integer(5)),
+                                 maintenanceMs: select.integer(12), loads: Int(select.integer(4)), failures: Int(select.integer(5)),
                                  minMs: select.optionalInteger(6), maxMs: select.optionalInteger(7),
                                  totalMs: select.integer(8), durations: select.blob(9)),
                     countedTo: select.optionalInteger(11)))

@@ -165,7 +165,8 @@ struct SQLiteHistoryWriting {
         }
         let insertTally = try connection.statement("""
             INSERT OR REPLACE INTO tallies (panel, resolution, start, watch, up_ms, down_ms, loading_ms, loads,
-                failures, min_ms, max_ms, total_ms, durations, counted_to) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                failures, min_ms, max_ms, total_ms, durations, counted_to, maintenance_ms)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
         for row in batch.tallies {
             let tally = row.tally
@@ -175,19 +176,27 @@ struct SQLiteHistoryWriting {
                 .integer(tally.upMs), .integer(tally.downMs), .integer(tally.loadingMs), .integer(Int64(tally.loads)),
                 .integer(Int64(tally.failures)), tally.minMs.map(Statement.Value.integer) ?? .null,
                 tally.maxMs.map(Statement.Value.integer) ?? .null, .integer(tally.totalMs),
-                .blob(tally.durations.encoded), row.countedTo.map(Statement.Value.integer) ?? .null
+                .blob(tally.durations.encoded), row.countedTo.map(Statement.Value.integer) ?? .null,
+                .integer(tally.maintenanceMs)
             ).run()
         }
         let upsertLatest = try connection.statement("""
-            INSERT OR REPLACE INTO latest (panel, shown, info, error, stale, health, since, forced, last_run)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT OR REPLACE INTO latest (panel, shown, info, error, stale, health, since, forced, last_run, maintenance)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
         for latest in batch.latest {
             try upsertLatest.bind(
                 .integer(try key(of: latest.panel)), .optionalText(latest.shown.shown), .optionalText(latest.shown.info),
                 .optionalText(latest.shown.error), .integer(latest.shown.stale ? 1 : 0),
                 .integer(Int64(latest.health.rawValue)), .integer(latest.since), .integer(latest.forced ? 1 : 0),
-                latest.lastRun.map(Statement.Value.integer) ?? .null).run()
+                latest.lastRun.map(Statement.Value.integer) ?? .null, .integer(latest.underMaintenance ? 1 : 0)).run()
+        }
+        let upsertMaintenance = try connection.statement("""
+            INSERT OR REPLACE INTO maintenance (id, start, until, reason, panels, source, schedule) VALUES (?, ?, ?, ?, ?, ?, ?)
+            """)
+        for span in batch.maintenance.map(\.stored) {
+            try upsertMaintenance.bind(.text(span.id), .integer(span.from), .integer(span.until), .text(span.reason),
+                                       .text(span.panels), .text(span.source), .optionalText(span.schedule)).run()
         }
         let upsertWatch = try connection.statement("""
             INSERT OR REPLACE INTO watches (id, started, watched_to, tallied_to) VALUES (?, ?, ?, ?)
@@ -238,6 +247,7 @@ struct SQLiteHistoryWriting {
         }
         try connection.statement("DELETE FROM watches WHERE watched_to < ? AND id != ?")
             .bind(.integer(retention.cutoff(of: .day, now: now)), .integer(expiry.counting)).run()
+        try connection.statement("DELETE FROM maintenance WHERE until < ?").bind(.integer(retention.cutoff(of: .day, now: now))).run()
     }
 
     /// The row id of `panel` in `panels`, added on first use.

@@ -3,6 +3,7 @@ import FoundationEssentials
 import MicroHTTP
 import StateDeck
 import StateDeckHistory
+import StateDeckNotifications
 
 /// The routes of PROTOCOL.md over the deck being served.
 struct APIRoutes: Sendable {
@@ -12,6 +13,8 @@ struct APIRoutes: Sendable {
     /// Nil when no history is kept.
     let history: (any HistoryStore)?
     let metrics: DeckMetrics
+    /// What the notifiers decided and what became of it.
+    let notificationLog: NotificationLog
     /// The timeline the uptime route draws without parameters.
     let timeline: (span: Duration, slots: Int)
     let debugEnabled: Bool
@@ -71,6 +74,7 @@ struct APIRoutes: Sendable {
                 return .api(.ok, try DeckJSON.makeEncoder().encode(state))
             }
         }
+        registerMaintenance(on: &router)
         router.on(.get, "/api/panels/{id}/history") { request, parameters in
             historyRoute(panel: parameters["id"] ?? "") { history, panel throws(HistoryParameters.Invalid) in
                 let query = try HistoryParameters.historyQuery(request.query)
@@ -101,6 +105,27 @@ struct APIRoutes: Sendable {
         }
         BadgeRoute(mirror: mirror, historyReader: historyReader).register(on: &router)
         PingRoutes(deck: deck) { request, work in action(request, work) }.register(on: &router)
+        NotifyRoutes(log: notificationLog, forward: forward).register(on: &router)
+    }
+
+    /// The maintenance windows: listed from the mirror (a replica answers too), started and ended
+    /// as the deck's other actions are.
+    private func registerMaintenance(on router: inout Router) {
+        router.on(.get, "/api/maintenance") { _, _ in
+            .response(.api(.ok, mirror.maintenanceDocument()))
+        }
+        router.on(.post, "/api/maintenance") { request, _ in
+            action(request) {
+                let span = try await MaintenanceBody.decode(from: request).start(on: deck())
+                return .api(.created, try DeckJSON.makeEncoder().encode(span))
+            }
+        }
+        router.on(.delete, "/api/maintenance/{id}") { request, parameters in
+            action(request) {
+                let span = try await deck().endMaintenance(parameters["id"] ?? "")
+                return .api(.ok, try DeckJSON.makeEncoder().encode(span))
+            }
+        }
     }
 
     /// A history route of `panel` whose answer is the JSON of what it read.

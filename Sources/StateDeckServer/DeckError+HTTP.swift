@@ -2,8 +2,8 @@ import MicroHTTP
 import StateDeck
 
 extension DeckError {
-    /// Unknown panels, items, actions and options are 404; a request the panel's state does not
-    /// allow is 409.
+    /// Unknown panels, groups, items, actions, options and active maintenance windows are 404; a
+    /// request the panel's state does not allow is 409.
     var response: HTTPResponse {
         switch self {
         case .conflict:

@@ -23,6 +23,9 @@ public final class DeckRunner: Sendable {
     private let onNotificationDelivery: (@Sendable (Notifier.Delivery) -> Void)?
     /// Follows the deck run; replaced with it.
     private let notifier = Locked<Notifier?>(nil)
+    /// What the notifiers decided for `notify:` targets, and what became of it: one log for every
+    /// deck this runner serves (`GET /api/notify/log`).
+    public let notificationLog = NotificationLog()
     private let logger: Logger
 
     init(deck: Deck, source: StateMirror, replica: StateMirror?, history: (any HistoryStore)?, metrics: DeckMetrics,
@@ -59,6 +62,7 @@ public final class DeckRunner: Sendable {
         let shown = replica?.replicatedMemories() ?? [:]
         let kept = history?.memories(of: deck.panelIds) ?? [:]
         await deck.restore(kept.merging(shown) { _, newer in newer })
+        await deck.restoreMaintenance(history?.keptMaintenance ?? [])
         await follow(deck, announce: replica != nil)
     }
 
@@ -80,13 +84,15 @@ public final class DeckRunner: Sendable {
         current.withLock { $0 = fresh }
     }
 
-    /// Serves `newDeck` in place of the current deck, which is stopped; runs it when `running`.
+    /// Serves `newDeck` in place of the current deck, which is stopped, with the maintenance
+    /// windows started or ended by hand on it; runs it when `running`.
     func replace(with newDeck: Deck, running: Bool) async {
         let old = current.withLock { deck in
             defer { deck = newDeck }
             return deck
         }
         await old.stop()
+        await newDeck.restoreMaintenance(await old.keptMaintenance())
         guard running else { return }
         await follow(newDeck, announce: true)
         await newDeck.start()
@@ -106,25 +112,33 @@ public final class DeckRunner: Sendable {
         await notifier.stop()
     }
 
-    /// Hands every change of `deck` to `history`.
+    /// Hands every change of `deck` to `history`, and the maintenance windows started or ended
+    /// by hand.
     private static func record(_ deck: Deck, into history: any HistoryStore) async {
         await deck.observe { event in
-            if case .change(let change) = event { history.record(change) }
+            switch event {
+            case .change(let change): history.record(change)
+            case .maintenance(_, let keep) where !keep.isEmpty: history.keep(keep)
+            default: break
+            }
         }
     }
 
     /// Tells the outages of `deck`'s panels to their targets and to the page from now on, in place
-    /// of the deck followed before; call it before the deck starts, so no first load goes unheard.
-    /// A delivery that fails is logged and shown as a toast on the deck served then.
+    /// of the deck followed before, taking up what its notifier still gathered; call it before the
+    /// deck starts, so no first load goes unheard. A delivery that fails is logged and shown as a
+    /// toast on the deck served then.
     private func notify(_ deck: Deck) async {
-        await notifier.withLock { $0.take() }?.stop()
+        let carried = await notifier.withLock { $0.take() }?.stop() ?? []
         let notifier = Notifier(Notifier.Subscription.all(of: deck, page: PageAnnouncer(relay: source.relay)),
-                                ledger: notificationLedger)
+                                ledger: notificationLedger, carrying: carried, log: notificationLog)
         await notifier.onDelivery { [metrics, logger, current, onNotificationDelivery] delivery in
             guard delivery.target != PageAnnouncer.targetName else { return }
-            metrics.countNotification(delivery.outcome)
+            metrics.countNotifications(delivery)
             onNotificationDelivery?(delivery)
-            let told = "notification \(delivery.notification.event.rawValue) of \(delivery.notification.panel)"
+            let told = delivery.notifications.count == 1
+                ? "notification \(delivery.notifications[0].event.rawValue) of \(delivery.notifications[0].panel)"
+                : "\(delivery.notifications.count) notifications gathered"
             switch delivery.outcome {
             case .sent:
                 return
@@ -132,7 +146,7 @@ public final class DeckRunner: Sendable {
                 logger.error("\(told) not sent: \(failure)")
                 Task { await current.current.announce("A notification could not be sent: \(failure)", style: .error) }
             case .dropped(let reason):
-                logger.warning("\(told) to \(delivery.target) dropped (\(delivery.notification.message)): \(reason)")
+                logger.warning("\(told) to \(delivery.target) dropped (\(delivery.message)): \(reason)")
             }
         }
         await notifier.follow(deck)

@@ -27,6 +27,8 @@ final class StateMirror: Sendable {
         var toast: (bytes: [UInt8], expires: ContinuousClock.Instant)?
         /// The deck-level error card (the history cannot be saved, say) as JSON, or `null`.
         var notice = Array("null".utf8)
+        /// The maintenance windows holding and next (``MaintenanceStatus``) as JSON.
+        var maintenance = Array(#"{"active":[],"next":[]}"#.utf8)
         /// A replica's own error card, shown in place of `notice` while set (the cluster's store
         /// cannot be reached, so no event can say so).
         var ownNotice: [UInt8]?
@@ -91,6 +93,7 @@ final class StateMirror: Sendable {
         contents.compact = [:]
         contents.replicated = [:]
         contents.toast = nil
+        contents.maintenance = (try? encoder.encode(snapshot.maintenance)) ?? contents.maintenance
         contents.document = nil
     }
 
@@ -125,6 +128,15 @@ final class StateMirror: Sendable {
                 return true
             }
             if current { relay.relay(event: "toast", data: String(decoding: bytes, as: UTF8.self), panel: nil) }
+        case .maintenance(let status, _):
+            guard let bytes = try? encoder.encode(status) else { return }
+            let current = contents.withLock { contents in
+                guard contents.generation == generation else { return false }
+                contents.maintenance = bytes
+                contents.document = nil
+                return true
+            }
+            if current { relay.relay(event: "maintenance", data: String(decoding: bytes, as: UTF8.self), panel: nil) }
         case .change:
             break
         }
@@ -149,6 +161,11 @@ final class StateMirror: Sendable {
     func panel(_ id: String) -> [UInt8]? {
         let (state, replicated) = contents.withLock { ($0.panels[id], $0.replicatedPanel(id)?.document) }
         return state.flatMap { try? encoder.encode($0) } ?? replicated
+    }
+
+    /// The maintenance windows holding and next: the `GET /api/maintenance` document.
+    func maintenanceDocument() -> [UInt8] {
+        contents.withLock { $0.maintenance }
     }
 
     /// Panel `id`'s label and health, or nil for an unknown id.
@@ -179,6 +196,7 @@ final class StateMirror: Sendable {
                 bytes += compactForm(of: id, in: &contents)
             }
             bytes += Array("],\"notice\":".utf8) + (contents.ownNotice ?? contents.notice)
+            bytes += Array(",\"maintenance\":".utf8) + contents.maintenance
             bytes += Array(",\"toast\":".utf8)
             bytes += contents.toast?.bytes ?? Array("null".utf8)
             bytes.append(UInt8(ascii: "}"))
@@ -300,7 +318,7 @@ extension StateMirror {
         contents.withLock { $0.replicated[id] }?.memory
     }
 
-    /// Keeps what an event another process published changes (the notice) and publishes the
+    /// Keeps what an event another process published changes (the notice, the maintenance) and publishes the
     /// event on this server's hub as `id`, after a gap or not (``EventHub/publish(event:data:id:afterGap:)``).
     /// A `snapshot` is this replica's own state document at `id`: `replicate(header:order:panels:)`
     /// must have loaded the new deck first.
@@ -313,6 +331,11 @@ extension StateMirror {
         case "notice":
             contents.withLock { contents in
                 contents.notice = Array(data.utf8)
+                contents.document = nil
+            }
+        case "maintenance":
+            contents.withLock { contents in
+                contents.maintenance = Array(data.utf8)
                 contents.document = nil
             }
         case "snapshot":

@@ -259,6 +259,52 @@ public struct HistoryStoreContract<Store: FlushingHistoryStore>: Sendable {
         after.close()
     }
 
+    /// A window started by hand is kept, so a deck continued after a `kill -9` opens it again; an
+    /// early end is kept over its window; a panel's time under a window counts as maintenance, in no
+    /// uptime ratio; the mark that opened it is no change of the history.
+    public func aMaintenanceWindowOutlivesACrashAndItsTimeCountsApart() async throws {
+        let store = try open()
+        store.record(change("p", .loaded(Info())))
+        advance(by: .seconds(10))
+        store.record(change("p", .error(PanelError(.timeout)), health: .down))
+        advance(by: .seconds(10))
+        let window = MaintenanceSpan(id: "api-1", reason: "Disk swap", panels: ["p"], from: now,
+                                     until: now.addingTimeInterval(600), source: .api)
+        var ended = MaintenanceSpan(id: "api-2", reason: "Reboot", panels: ["q"], from: now,
+                                    until: now.addingTimeInterval(600), source: .api)
+        store.record(PanelChange(panel: "p", at: now, state: .error(PanelError(.timeout)), cause: .mark, health: .down,
+                                 recorded: false, maintenance: MaintenanceMark(id: "api-1", reason: "Disk swap", until: window.until)))
+        store.keep([window, ended])
+        advance(by: .seconds(10))
+        store.flush()
+        ended.until = now
+        store.keep([ended])
+        advance(by: .seconds(10))
+        store.flush()
+        // Killed here: the last save was at 40 s.
+        advance(by: .seconds(5))
+        let after = try openAfterCrash()
+        #expect(after.keptMaintenance.sorted { $0.id < $1.id } == [window, ended])
+        #expect(after.keptMaintenance.last { $0.id == "api-2" }?.until == at(30))
+        let report = try after.uptime(of: "p", TimelineQuery(span: .seconds(60), slots: 1, to: now))
+        let tally = try #require(report.slots.first?.tally)
+        #expect([tally.upMs, tally.downMs, tally.maintenanceMs] == [10_000, 10_000, 20_000])
+        #expect(tally.loads == 2 && tally.failures == 1, "the mark is no load")
+        #expect(report.day == 0.5, "time under maintenance is neither up nor down")
+        #expect(try after.changes(of: "p", HistoryQuery()).entries.map(\.state) == [.error, .loaded])
+
+        let deck = Deck("d", configuration: Deck.Configuration(now: { [clock] in clock.current.wall }), panels: [
+            Panel("p", title: "P", heartbeat: .every(.seconds(3_600), grace: .seconds(60))),
+            Panel("q", title: "Q", heartbeat: .every(.seconds(3_600), grace: .seconds(60))),
+        ])
+        await deck.restoreMaintenance(after.keptMaintenance)
+        await deck.start()
+        #expect(try await deck.panelState("p").maintenance == MaintenanceMark(id: "api-1", reason: "Disk swap", until: window.until))
+        #expect(try await deck.panelState("q").maintenance == nil, "ended before the crash")
+        await deck.stop()
+        after.close()
+    }
+
     /// A wall clock set forward (or a machine asleep) credits the jump to no one and shows it as
     /// not watched; set back, counting goes on at the new time, in tallies of their own.
     public func aWallClockThatJumpsCreditsOnlyTheTimeThatRan() throws {

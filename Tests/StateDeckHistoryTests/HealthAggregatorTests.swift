@@ -22,6 +22,14 @@ private func change(_ state: ViewState, _ milliseconds: Int64, cause: PanelChang
                 health: health ?? Health.unknown.after(state, cause: cause), recorded: recorded)
 }
 
+private extension PanelChange {
+    func marked(_ mark: MaintenanceMark) -> PanelChange {
+        var change = self
+        change.maintenance = mark
+        return change
+    }
+}
+
 struct HealthAggregatorTests {
     @Test func timeIsCountedInTheHealthItHadAndSplitAtMinuteEdges() throws {
         var aggregator = HealthAggregator(watch: 1)
@@ -53,6 +61,23 @@ struct HealthAggregatorTests {
         #expect(minute.downMs == 0)
         #expect(minute.failures == 0)
         #expect(aggregator.tracks["p"]?.health == .up)
+    }
+
+    @Test func aWindowOpeningMidOutageCountsMaintenanceInsteadOfDownUntilItEnds() throws {
+        let mark = MaintenanceMark(id: "w", reason: "Upgrade", until: at(40_000))
+        var aggregator = HealthAggregator(watch: 1)
+        aggregator.apply(change(.error(PanelError(.timeout)), 0))
+        aggregator.apply(change(.error(PanelError(.timeout)), 15_000, cause: .mark, health: .down, recorded: false)
+            .marked(mark))
+        aggregator.apply(change(.error(PanelError(.timeout)), 25_000, health: .down, recorded: false).marked(mark))
+        aggregator.apply(change(.error(PanelError(.timeout)), 40_000, cause: .mark, health: .down, recorded: false))
+        aggregator.advance(to: at(60_000))
+        let minute = try #require(aggregator.takeClosedRows().first { $0.resolution == .minute }?.tally)
+        #expect(minute.downMs == 35_000, "15 s before the window, 20 s after it")
+        #expect(minute.maintenanceMs == 25_000)
+        #expect(minute.loads == 2 && minute.failures == 2, "the loads go on counting; the marks are none")
+        #expect(minute.upRatio == 0)
+        #expect(aggregator.tracks["p"]?.since == day0, "down all along")
     }
 
     @Test func aMarkCountsNoLoadAndEndsNoHold() throws {

@@ -113,6 +113,12 @@ struct PostgresHistoryStoreTests {
         }
     }
 
+    @Test func aMaintenanceWindowOutlivesACrashAndItsTimeCountsApart() async throws {
+        try await TemporaryPostgres.with { server in
+            try await PostgresStoreFixture(server).contract.aMaintenanceWindowOutlivesACrashAndItsTimeCountsApart()
+        }
+    }
+
     @Test func aStopKeepsTheOpenMinuteAndTheTimeStoppedIsNoData() async throws {
         try await TemporaryPostgres.with { server in
             try PostgresStoreFixture(server).contract.aStopKeepsTheOpenMinuteAndTheTimeStoppedIsNoData()
@@ -140,6 +146,12 @@ struct PostgresHistoryStoreTests {
     @Test func outagesAndDeliveriesNotDoneComeBackAfterAReopenOnce() async throws {
         try await TemporaryPostgres.with { server in
             try PostgresStoreFixture(server).contract.outagesAndDeliveriesNotDoneComeBackAfterAReopenOnce()
+        }
+    }
+
+    @Test func aWindowOpenAtAStopIsToldGatheredAfterItOnce() async throws {
+        try await TemporaryPostgres.with { server in
+            try await PostgresStoreFixture(server).contract.aWindowOpenAtAStopIsToldGatheredAfterItOnce()
         }
     }
 

@@ -10,7 +10,7 @@ extension Routed {
             "id", "title", "group", "phase", "health", "isInitialLoading", "isLoading", "latestValidInfo", "latestInfo",
             "latestValidError", "latestError", "latestNonLoading", "modifyingIds", "history",
             "presentation", "placeholder", "retry", "debugPinned", "stale", "restored", "queued", "locations", "locationsSummary",
-            "loadMs", "heartbeat", "dependsOn", "probableCauses", "flapping",
+            "loadMs", "heartbeat", "maintenance", "dependsOn", "probableCauses", "flapping",
         ]
 
         // MARK: GET /api/state and /api/panels/{id}
@@ -21,7 +21,7 @@ extension Routed {
                 #expect(response.status == 200)
                 #expect(response.header("Content-Type")?.hasPrefix("application/json") == true)
                 #expect(response.header("Cache-Control") == "no-store")
-                #expect(jsonKeys(response.text) == ["title", "debug", "settings", "groups", "lastEventId", "panels", "notice", "toast"])
+                #expect(jsonKeys(response.text) == ["title", "debug", "settings", "groups", "lastEventId", "panels", "notice", "maintenance", "toast"])
 
                 let state = try response.decode(WireState.self)
                 #expect(state.title == TestDeck.title)

@@ -283,6 +283,18 @@ struct DeckFileProblemTests {
                 tcp: { host: localhost, port: 1 }
                 notify: [{ command: { run: [true] }, remind: { every: 10s, times: 3 } }]
             """, problem: "deck.yaml:4: panels[0].notify[0].remind.every: must be at least 1 min"),
+        Case(name: "a gathering window of a day", yaml: """
+            panels:
+              - id: api
+                tcp: { host: localhost, port: 1 }
+                notify: [{ command: { run: [true] }, gather: 1d }]
+            """, problem: "deck.yaml:4: panels[0].notify[0].gather: must be at most 1 h, or off"),
+        Case(name: "a gathering window that is no time", yaml: """
+            panels:
+              - id: api
+                tcp: { host: localhost, port: 1 }
+                notify: [{ command: { run: [true] }, gather: soon }]
+            """, problem: #"deck.yaml:4: panels[0].notify[0].gather: "soon" is not a duration; write it like 500ms, 5s, 2m, 1h or 7d"#),
         Case(name: "a placeholder in a notify command's shell script", yaml: """
             panels:
               - id: api

@@ -79,7 +79,7 @@ import Testing
              "latestNonLoading": null, "modifyingIds": null,
              "history": [{"state": "initial", "at": "2026-11-22T10:00:00.123Z"}],
              "presentation": \(Self.presentation), "placeholder": null, "retry": null, "debugPinned": false, "stale": false, "restored": false, "queued": false,
-             "locations": null, "locationsSummary": null, "loadMs": null, "heartbeat": null,
+             "locations": null, "locationsSummary": null, "loadMs": null, "heartbeat": null, "maintenance": null,
              "dependsOn": [], "probableCauses": [], "flapping": null}
             """)
     }
@@ -109,7 +109,7 @@ import Testing
                          {"state": "error", "at": "2026-11-22T10:00:00.123Z"}],
              "presentation": \(Self.presentation), "placeholder": null,
              "retry": {"attempt": 2, "of": 3, "nextAt": "2026-11-22T10:00:00.123Z"}, "debugPinned": false, "stale": false, "restored": false, "queued": false,
-             "locations": null, "locationsSummary": null, "loadMs": 5, "heartbeat": null,
+             "locations": null, "locationsSummary": null, "loadMs": 5, "heartbeat": null, "maintenance": null,
              "dependsOn": [], "probableCauses": [], "flapping": null}
             """)
     }
@@ -150,7 +150,7 @@ import Testing
 
     @Test func snapshotAndRetryResult() async throws {
         let deck = Deck("My stack", configuration: Deck.Configuration(now: { Self.date }), panels: [])
-        try expectJSON(await deck.snapshot(), #"{"title": "My stack", "groups": [], "panels": [], "toast": null}"#)
+        try expectJSON(await deck.snapshot(), #"{"title": "My stack", "groups": [], "panels": [], "toast": null, "maintenance": {"active": [], "next": []}}"#)
         try expectJSON(RetryResult(coalesced: true), #"{"coalesced": true}"#)
     }
 }

@@ -24,6 +24,8 @@ public struct DeckFile: Sendable, Hashable {
     /// Whether the deck ends with StateDeck's own panel, "StateDeck itself" (id `statedeck`, in a
     /// group "StateDeck"): `statedeckPanel`, on by default.
     public var statedeckPanel = true
+    /// The maintenance windows (`maintenance:`), in the file's order.
+    public var maintenance: [MaintenanceSpec] = []
     /// When a panel is flapping (`flapping: { changes, within }`, more than 5 changes of health in
     /// 10 min by default); nil for `flapping: off`.
     public var flapping: FlappingRule? = FlappingRule()
@@ -105,7 +107,8 @@ public struct DeckFile: Sendable, Hashable {
 // MARK: - Reading
 
 extension DeckFile {
-    static let keys = ["title", "defaults", "groups", "toasts", "history", "statedeckPanel", "flapping", "panels"]
+    static let keys = ["title", "defaults", "groups", "toasts", "history", "statedeckPanel", "flapping", "panels",
+                       "maintenance"]
     /// The id of StateDeck's own panel and of its group, which a file's panels and groups leave
     /// to it while it is on.
     public static let statedeckPanelID = "statedeck"
@@ -137,9 +140,11 @@ extension DeckFile {
         let panels = list.map { PanelSpec(reading: $0, defaults: defaults, groups: groups) }
         ConfigNode.reportReusedIds(zip(list, panels.map { $0?.id }))
         if statedeckPanel { Self.reportStatedeckIds(zip(list, panels)) }
+        let maintenance = map["maintenance"].flatMap { MaintenanceSpec.list(reading: $0, panels: panels.compactMap(\.self)) }
         guard !panels.contains(where: { $0 == nil }) else { return nil }
         Self.reportDependencies(of: zip(list, panels.compactMap(\.self)), in: map)
         self.init(title: title ?? "StateDeck", panels: panels.compactMap(\.self))
+        self.maintenance = maintenance ?? []
         toastDuration = duration ?? toastDuration
         toastPosition = position ?? toastPosition
         historyRetention = history ?? historyRetention
@@ -196,8 +201,8 @@ extension DeckFile {
         }
     }
 
-    /// The deck of the file's title, toast settings and panels, then `appended` (StateDeck's own
-    /// panel); panels in `memories` continue from the deck this one replaces.
+    /// The deck of the file's title, toast settings, panels, then `appended` (StateDeck's own
+    /// panel), and maintenance windows; panels in `memories` continue from the deck this one replaces.
     public func makeDeck(
         configuration: Deck.Configuration = Deck.Configuration(),
         memories: [String: PanelMemory] = [:],
@@ -209,7 +214,7 @@ extension DeckFile {
         configuration.toastPosition = toastPosition
         configuration.flapping = flapping
         return Deck(title, configuration: configuration, panels: makePanels(pingKeys: pingKeys) + appended,
-                    memories: memories)
+                    memories: memories, maintenance: maintenance.map(\.window))
     }
 
     /// Reloads each file panel of `deck` that watches its file whenever the file changes, until

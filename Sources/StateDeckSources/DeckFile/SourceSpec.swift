@@ -260,7 +260,7 @@ extension HeartbeatSource {
 }
 
 extension ConfigNode {
-    fileprivate func cronSchedule() -> CronSchedule? {
+    func cronSchedule() -> CronSchedule? {
         guard let text = text() else { return nil }
         do {
             return try CronSchedule(parsing: text)
@@ -270,7 +270,7 @@ extension ConfigNode {
         }
     }
 
-    fileprivate func zoneRules() -> ZoneRules? {
+    func zoneRules() -> ZoneRules? {
         guard let name = text() else { return nil }
         switch reader.zone(named: name) {
         case .success(let zone): return zone

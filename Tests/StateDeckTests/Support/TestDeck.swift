@@ -19,6 +19,7 @@ struct TestDeck {
         clock: TestClock<Duration> = TestClock(),
         random: Double = 0.5,
         maximumInfoSize: Int = 1 << 20,
+        maintenance: [MaintenanceWindow] = [],
         flapping: FlappingRule? = FlappingRule(),
         memories: [String: PanelMemory] = [:],
         @DeckBuilder panels: () -> [Panel]
@@ -31,7 +32,7 @@ struct TestDeck {
         )
         configuration.maximumInfoSize = maximumInfoSize
         configuration.flapping = flapping
-        deck = Deck("Test deck", configuration: configuration, panels: panels(), memories: memories)
+        deck = Deck("Test deck", configuration: configuration, panels: panels(), memories: memories, maintenance: maintenance)
         await deck.observe { [events] in events.append($0) }
         StopsDecks.made?.withLock { [deck] in $0.append(StopsDecks.WeakDeck(deck: deck)) }
     }
