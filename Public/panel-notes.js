@@ -21,7 +21,7 @@ export function flappingText(s) {
  * The probable causes' titles (the id of a panel the page does not hold), in the server's order.
  * @param {PanelState} s
  */
-export function causeTitles(s) {
+function causeTitles(s) {
   return (s.probableCauses ?? []).map((id) => ({ id, title: store.panel(id)?.title ?? id }));
 }
 
@@ -36,11 +36,10 @@ function listed(items) {
 
 /**
  * "Probably because Postgres is down", each title a link to its panel; null without probable causes.
- * @param {PanelState} s
+ * @param {{id: string, title: string}[]} causes
  * @param {(panelId: string) => void} openPanel
  */
-function causeNote(s, openPanel) {
-  const causes = causeTitles(s);
+function causeNote(causes, openPanel) {
   if (!causes.length) return null;
   const links = causes.map(({ id, title }) =>
     h("button", {
@@ -75,7 +74,7 @@ export function createPanelNotes(tag, openPanel) {
       if (next === said) return;
       said = next;
       const flap = flapping ? h("span", { class: "panel-flapping", text: flapping, data: { testid: "flapping" } }) : null;
-      const parts = /** @type {HTMLElement[]} */ ([causeNote(s, openPanel), flap].filter((n) => n !== null));
+      const parts = /** @type {HTMLElement[]} */ ([causeNote(causes, openPanel), flap].filter((n) => n !== null));
       el.replaceChildren(...parts);
       el.hidden = !parts.length;
       text = parts.map((n) => n.textContent).join("; ");
