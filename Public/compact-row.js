@@ -6,6 +6,7 @@ import { h, button } from "./dom.js";
 import { createPanelTimeline } from "./panel-timeline.js";
 import { healthOf } from "./overview-model.js";
 import { locationsDisagree } from "./locations.js";
+import { createPanelNotes } from "./panel-notes.js";
 
 /** @typedef {import('./types.js').PanelState} PanelState */
 /** @typedef {import('./panel.js').PanelActions} PanelActions */
@@ -49,6 +50,8 @@ function rowElements(panelId, opts) {
   const pinned = h("span", { class: ["badge", "badge-debug"], text: "debug", attrs: { hidden: true } });
   // A panel checked from several places: the server's line over them, after the summary.
   const locations = h("span", { class: "row-locations", data: { testid: "row-locations" } });
+  // Why it probably fails and whether it flaps, after the summary.
+  const notes = createPanelNotes("span", opts.actions.openPanel);
   const toggle = button({
     label: "Open card",
     icon: "chevron-down",
@@ -75,7 +78,7 @@ function rowElements(panelId, opts) {
     title,
     pinned,
     timeline.el,
-    h("span", { class: "row-text" }, summary, locations),
+    h("span", { class: "row-text" }, summary, notes.el, locations),
     toggle,
   );
   const el = h(
@@ -88,7 +91,7 @@ function rowElements(panelId, opts) {
     line,
     cardSlot,
   );
-  return { el, title, summary, pinned, locations, toggle, cardSlot, timeline };
+  return { el, title, summary, pinned, locations, notes, toggle, cardSlot, timeline };
 }
 
 /**
@@ -97,7 +100,7 @@ function rowElements(panelId, opts) {
  * @param {PanelState} s
  */
 function drawLine(row, s) {
-  const { el, title, summary, pinned, locations } = row;
+  const { el, title, summary, pinned, locations, notes } = row;
   const health = healthOf(s);
   el.dataset.health = health;
   el.dataset.phase = s.phase;
@@ -110,10 +113,12 @@ function drawLine(row, s) {
   const where = s.locations?.length ? s.locationsSummary ?? "" : "";
   if (locations.textContent !== where) locations.textContent = where;
   locations.dataset.disagree = String(locationsDisagree(s));
+  notes.update(s);
   // The group's name says the state too, so a screen reader hears it from the line alone.
   // A heartbeat with no result yet is not "not loaded": its summary says what it waits for.
   const said = s.heartbeat && health === "unknown" ? text : `${HEALTH_LABEL[health]}${text ? `, ${text}` : ""}`;
-  el.setAttribute("aria-label", `${s.title}: ${said}${where ? `; ${where}` : ""}`);
+  const noted = [notes.text, where].filter(Boolean).map((t) => `; ${t}`).join("");
+  el.setAttribute("aria-label", `${s.title}: ${said}${noted}`);
 }
 
 /**

@@ -136,6 +136,19 @@
  *   alone (a check whose result is the one shown sends no event)
  * @property {HeartbeatStatus | null} [heartbeat] a heartbeat panel's expectation and where it stands;
  *   null for a panel that loads
+ * @property {string[]} [dependsOn] the ids of the panels it depends on, as declared
+ * @property {string[]} [probableCauses] the ids of its dependencies that are down while it is down
+ *   itself: a failing panel with some is a consequence, one without a root cause
+ * @property {FlappingStatus | null} [flapping] since when its health keeps changing; null while steady
+ */
+
+/**
+ * A flapping panel's `flapping` field: its health changed between up and down more often than the
+ * deck's rule allows.
+ * @typedef {object} FlappingStatus
+ * @property {string} since ISO time of the change that began flapping
+ * @property {number} changes the changes of health within `within` of the newest
+ * @property {string} within the rule's window as the server writes it: "10 min"
  */
 
 /**

@@ -31,6 +31,12 @@ public struct FlappingStatus: Sendable, Equatable, Encodable {
     /// The rule's window as people read it, "10 min": the page writes "6 changes in 10 min".
     public var within: String
 
+    public init(since: Date, changes: Int, within: String) {
+        self.since = since
+        self.changes = changes
+        self.within = within
+    }
+
     private enum CodingKeys: String, CodingKey {
         case since, changes, within
     }
