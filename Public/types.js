@@ -288,10 +288,10 @@
  */
 
 /**
- * A panel went down, is still down, or is up again: the data of the `notification` event, as the
- * server decided it (PROTOCOL.md, "Notifications").
+ * A panel went down, is still down, is up again, or flaps: the data of the `notification` event,
+ * as the server decided it (PROTOCOL.md, "Notifications").
  * @typedef {object} DeckNotification
- * @property {"failure" | "reminder" | "recovery"} event
+ * @property {"failure" | "reminder" | "recovery" | "flapping"} event
  * @property {string} panel the panel's id
  * @property {string} title
  * @property {string | null} [group]
@@ -300,13 +300,14 @@
  * @property {number} downSeconds
  * @property {string} at
  * @property {string} message one line: "API is down: Timed out"
+ * @property {string[]} [dependents] in a failure, the panels failing with it that depend on it
  */
 
 /**
  * Notifications decided within one gathering window, told as one: the data of the `notification`
  * event when more than one was gathered (PROTOCOL.md, "Notifications").
  * @typedef {object} GatheredNotification
- * @property {"failure" | "reminder" | "recovery" | "mixed"} event
+ * @property {"failure" | "reminder" | "recovery" | "flapping" | "mixed"} event
  * @property {string} at
  * @property {number} count
  * @property {DeckNotification[]} notifications each as it is told alone
