@@ -6,6 +6,7 @@ import { h, button } from "./dom.js";
 import { createPanelTimeline } from "./panel-timeline.js";
 import { healthOf } from "./overview-model.js";
 import { locationsDisagree } from "./locations.js";
+import { maintenanceText } from "./maintenance.js";
 
 /** @typedef {import('./types.js').PanelState} PanelState */
 /** @typedef {import('./panel.js').PanelActions} PanelActions */
@@ -49,6 +50,7 @@ function rowElements(panelId, opts) {
   const pinned = h("span", { class: ["badge", "badge-debug"], text: "debug", attrs: { hidden: true } });
   // A panel checked from several places: the server's line over them, after the summary.
   const locations = h("span", { class: "row-locations", data: { testid: "row-locations" } });
+  const maintenance = h("span", { class: "row-maintenance", data: { testid: "row-maintenance" } });
   const toggle = button({
     label: "Open card",
     icon: "chevron-down",
@@ -75,7 +77,7 @@ function rowElements(panelId, opts) {
     title,
     pinned,
     timeline.el,
-    h("span", { class: "row-text" }, summary, locations),
+    h("span", { class: "row-text" }, summary, locations, maintenance),
     toggle,
   );
   const el = h(
@@ -88,7 +90,7 @@ function rowElements(panelId, opts) {
     line,
     cardSlot,
   );
-  return { el, title, summary, pinned, locations, toggle, cardSlot, timeline };
+  return { el, title, summary, pinned, locations, maintenance, toggle, cardSlot, timeline };
 }
 
 /**
@@ -97,7 +99,7 @@ function rowElements(panelId, opts) {
  * @param {PanelState} s
  */
 function drawLine(row, s) {
-  const { el, title, summary, pinned, locations } = row;
+  const { el, title, summary, pinned, locations, maintenance } = row;
   const health = healthOf(s);
   el.dataset.health = health;
   el.dataset.phase = s.phase;
@@ -110,10 +112,13 @@ function drawLine(row, s) {
   const where = s.locations?.length ? s.locationsSummary ?? "" : "";
   if (locations.textContent !== where) locations.textContent = where;
   locations.dataset.disagree = String(locationsDisagree(s));
+  const under = s.maintenance ? maintenanceText(s.maintenance) : "";
+  if (maintenance.textContent !== under) maintenance.textContent = under;
+  el.dataset.maintenance = String(Boolean(s.maintenance));
   // The group's name says the state too, so a screen reader hears it from the line alone.
   // A heartbeat with no result yet is not "not loaded": its summary says what it waits for.
   const said = s.heartbeat && health === "unknown" ? text : `${HEALTH_LABEL[health]}${text ? `, ${text}` : ""}`;
-  el.setAttribute("aria-label", `${s.title}: ${said}${where ? `; ${where}` : ""}`);
+  el.setAttribute("aria-label", `${s.title}: ${said}${where ? `; ${where}` : ""}${under ? `; ${under}` : ""}`);
 }
 
 /**

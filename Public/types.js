@@ -136,6 +136,33 @@
  *   alone (a check whose result is the one shown sends no event)
  * @property {HeartbeatStatus | null} [heartbeat] a heartbeat panel's expectation and where it stands;
  *   null for a panel that loads
+ * @property {MaintenanceMark | null} [maintenance] the maintenance window the panel is under; null otherwise
+ */
+
+/**
+ * The maintenance window a panel is under (its `maintenance` field).
+ * @typedef {object} MaintenanceMark
+ * @property {string} id
+ * @property {string} reason
+ * @property {string} until ISO time
+ */
+
+/**
+ * A maintenance window, or the stretch of a recurring one.
+ * @typedef {object} MaintenanceWindow
+ * @property {string} id
+ * @property {string} reason
+ * @property {string[]} panels the ids it covers, groups spelled out
+ * @property {string} from ISO time
+ * @property {string} until ISO time
+ * @property {"deck" | "api"} source
+ * @property {string} [schedule] a recurring window's schedule and zone
+ */
+
+/**
+ * The windows holding now and the next of each the deck file declares (the state document's and the
+ * `maintenance` event's).
+ * @typedef {{active: MaintenanceWindow[], next: MaintenanceWindow[]}} MaintenanceStatus
  */
 
 /**
@@ -179,10 +206,11 @@
  * @typedef {object} UptimeSlot
  * @property {string} from ISO time
  * @property {string} to ISO time
- * @property {"up" | "down" | "degraded" | "loading" | "none"} state
+ * @property {"up" | "down" | "degraded" | "loading" | "maintenance" | "none"} state
  * @property {number} upMs
  * @property {number} downMs
  * @property {number} loadingMs
+ * @property {number} [maintenanceMs] time under a maintenance window, counted in no ratio
  * @property {number} loads
  * @property {number} failures
  * @property {number} [avgMs] absent when no load in the slot was timed
@@ -272,6 +300,7 @@
  * @property {PanelState[]} panels
  * @property {Toast | null} [toast]
  * @property {Notice | null} [notice] the deck-level notice, null when there is none
+ * @property {MaintenanceStatus} [maintenance] the windows holding now and next
  */
 
 /**
