@@ -12,6 +12,9 @@ public struct PanelMemory: Sendable {
     let restored: Bool
     /// When a heartbeat's newest run ended: its next is due after it.
     let lastRun: Date?
+    /// The maintenance window the panel was under in the deck this one replaces: the new deck's
+    /// start tells a window it no longer has as ended.
+    var maintenance: MaintenanceMark?
 
     /// A panel's memory as a history store kept it: the newest entries (oldest first), what it
     /// showed, its health and a heartbeat's last run. Its state is what it showed, not a load that
@@ -48,6 +51,7 @@ extension Deck {
             memories[runtime.panel.id] = PanelMemory(
                 history: history, stale: runtime.stale, health: runtime.health, debugPinned: runtime.debugPinned,
                 restored: runtime.restored, lastRun: runtime.pings.lastRun)
+            memories[runtime.panel.id]?.maintenance = runtime.maintenance
         }
         return memories
     }
@@ -62,6 +66,7 @@ extension PanelRuntime {
         debugPinned = memory.debugPinned
         restored = memory.restored
         pings.lastRun = memory.lastRun
+        maintenance = memory.maintenance
     }
 }
 

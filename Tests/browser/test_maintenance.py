@@ -52,7 +52,6 @@ def test_a_declared_window_shows_on_its_card_and_its_compact_line(make_server, t
     expect(line).to_have_text(re.compile(LINE.format(reason="Database upgrade")))
     expect(panel(page, "web").locator(tid("maintenance-line"))).to_have_count(0)
     page.goto(srv.url + "/?density=compact")
-    wait_live(page)
     row = page.locator(f"{tid('panel-row')}[data-panel-id='db']")
     expect(row.locator(tid("row-maintenance"))).to_have_text(re.compile(LINE.format(reason="Database upgrade")))
     expect(row).to_have_attribute("aria-label", re.compile("; Maintenance: Database upgrade"))
