@@ -83,3 +83,26 @@ def test_the_maintenance_dialog_starts_a_window_and_ends_it(make_server, tmp_pat
     assert [w["id"] for w in active(srv)] == ["file-1"]
     dialog.locator(tid("maintenance-close")).click()
     expect(dialog).to_be_hidden()
+
+
+def test_a_slot_mostly_under_maintenance_has_its_own_colour_and_says_how_long(make_server, tmp_path, page: Page):
+    srv = make_server(config=maintenance_deck(tmp_path / "deck"))
+    page.goto(srv.url + "/")
+    wait_live(page)
+    slot = {"from": "2026-11-27T10:00:00.000Z", "to": "2026-11-27T10:16:00.000Z", "state": "maintenance",
+            "upMs": 60_000, "downMs": 0, "loadingMs": 0, "maintenanceMs": 900_000, "loads": 1, "failures": 0}
+    words = page.evaluate(
+        "async (slot) => { const t = await import('/timeline-text.js'); return [t.slotStateText(slot.state), ...t.slotFacts(slot)]; }",
+        slot)
+    assert words[0] == "Maintenance"
+    assert words[1] == "Up 1 min, under maintenance 15 min"
+    colours = page.evaluate("""() => ["up", "down", "maintenance"].map((state) => {
+        const el = document.createElement("button");
+        el.className = "slot";
+        el.dataset.state = state;
+        document.body.append(el);
+        const colour = getComputedStyle(el).backgroundColor;
+        el.remove();
+        return colour;
+    })""")
+    assert len(set(colours)) == 3, colours
