@@ -9,6 +9,7 @@ import { config } from "./config.js";
 /** @typedef {import('./types.js').Info} Info */
 /** @typedef {import('./types.js').UptimeReport} UptimeReport */
 /** @typedef {import('./types.js').HistoryPage} HistoryPage */
+/** @typedef {import('./types.js').MaintenanceWindow} MaintenanceWindow */
 
 /**
  * What a read answers: the document, or why there is none. Reads for drawing (the timeline, the
@@ -104,6 +105,28 @@ export function createApi(opts) {
      * @returns {Promise<ReadResult<HistoryPage>>}
      */
     history: (panelId, query) => send("GET", config.routes.history(panelId, query)),
+    ...maintenanceCalls(call),
+  };
+}
+
+/**
+ * Starting and ending maintenance windows, through `call`.
+ * @param {(method: string, path: string, body?: unknown) => Promise<any | null>} call
+ */
+function maintenanceCalls(call) {
+  return {
+    /**
+     * Starts a maintenance window now.
+     * @param {{panels: string[], groups: string[], minutes: number, reason: string}} body
+     * @returns {Promise<MaintenanceWindow | null>}
+     */
+    startMaintenance: (body) => call("POST", config.routes.maintenance, body),
+    /**
+     * Ends an active maintenance window now.
+     * @param {string} id
+     * @returns {Promise<MaintenanceWindow | null>}
+     */
+    endMaintenance: (id) => call("DELETE", config.routes.endMaintenance(id)),
   };
 }
 

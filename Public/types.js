@@ -140,6 +140,7 @@
  * @property {string[]} [probableCauses] the ids of its dependencies that are down while it is down
  *   itself: a failing panel with some is a consequence, one without a root cause
  * @property {FlappingStatus | null} [flapping] since when its health keeps changing; null while steady
+ * @property {MaintenanceMark | null} [maintenance] the maintenance window the panel is under; null otherwise
  */
 
 /**
@@ -149,6 +150,32 @@
  * @property {string} since ISO time of the change that began flapping
  * @property {number} changes the changes of health within `within` of the newest
  * @property {string} within the rule's window as the server writes it: "10 min"
+ */
+
+/**
+ * The maintenance window a panel is under (its `maintenance` field).
+ * @typedef {object} MaintenanceMark
+ * @property {string} id
+ * @property {string} reason
+ * @property {string} until ISO time
+ */
+
+/**
+ * A maintenance window, or the stretch of a recurring one.
+ * @typedef {object} MaintenanceWindow
+ * @property {string} id
+ * @property {string} reason
+ * @property {string[]} panels the ids it covers, groups spelled out
+ * @property {string} from ISO time
+ * @property {string} until ISO time
+ * @property {"deck" | "api"} source
+ * @property {string} [schedule] a recurring window's schedule and zone
+ */
+
+/**
+ * The windows holding now and the next of each the deck file declares (the state document's and the
+ * `maintenance` event's).
+ * @typedef {{active: MaintenanceWindow[], next: MaintenanceWindow[]}} MaintenanceStatus
  */
 
 /**
@@ -192,10 +219,11 @@
  * @typedef {object} UptimeSlot
  * @property {string} from ISO time
  * @property {string} to ISO time
- * @property {"up" | "down" | "degraded" | "loading" | "none"} state
+ * @property {"up" | "down" | "degraded" | "loading" | "maintenance" | "none"} state
  * @property {number} upMs
  * @property {number} downMs
  * @property {number} loadingMs
+ * @property {number} [maintenanceMs] time under a maintenance window, counted in no ratio
  * @property {number} loads
  * @property {number} failures
  * @property {number} [avgMs] absent when no load in the slot was timed
@@ -285,6 +313,7 @@
  * @property {PanelState[]} panels
  * @property {Toast | null} [toast]
  * @property {Notice | null} [notice] the deck-level notice, null when there is none
+ * @property {MaintenanceStatus} [maintenance] the windows holding now and next
  */
 
 /**
