@@ -10,6 +10,8 @@ import { config } from "./config.js";
 /** @typedef {import('./types.js').UptimeReport} UptimeReport */
 /** @typedef {import('./types.js').HistoryPage} HistoryPage */
 /** @typedef {import('./types.js').MaintenanceWindow} MaintenanceWindow */
+/** @typedef {import('./types.js').NotifyTestAnswer} NotifyTestAnswer */
+/** @typedef {import('./types.js').NotifyLog} NotifyLog */
 
 /**
  * What a read answers: the document, or why there is none. Reads for drawing (the timeline, the
@@ -106,6 +108,7 @@ export function createApi(opts) {
      */
     history: (panelId, query) => send("GET", config.routes.history(panelId, query)),
     ...maintenanceCalls(call),
+    ...notifyCalls(send),
   };
 }
 
@@ -127,6 +130,27 @@ function maintenanceCalls(call) {
      * @returns {Promise<MaintenanceWindow | null>}
      */
     endMaintenance: (id) => call("DELETE", config.routes.endMaintenance(id)),
+  };
+}
+
+/**
+ * A notify target's test and the notification log, through `send`: their failures are drawn in
+ * the notifications dialog, not toasted.
+ * @param {(method: string, path: string, body?: unknown) => Promise<ReadResult<any>>} send
+ */
+function notifyCalls(send) {
+  return {
+    /**
+     * A test notification sent to every notify target named `target`.
+     * @param {string} target
+     * @returns {Promise<ReadResult<NotifyTestAnswer>>}
+     */
+    notifyTest: (target) => send("POST", config.routes.notifyTest, { target }),
+    /**
+     * The notification log, newest first.
+     * @returns {Promise<ReadResult<NotifyLog>>}
+     */
+    notifyLog: () => send("GET", config.routes.notifyLog),
   };
 }
 

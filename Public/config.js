@@ -83,6 +83,8 @@ export const config = Object.freeze({
       `/api/panels/${enc(id)}/history${queryString(query)}`,
     maintenance: "/api/maintenance",
     endMaintenance: (/** @type {string} */ id) => `/api/maintenance/${enc(id)}`,
+    notifyTest: "/api/notify/test",
+    notifyLog: "/api/notify/log",
   }),
 });
 

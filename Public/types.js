@@ -294,6 +294,7 @@
  *   loadingAfterError: LoadingPresentation}} presentation a panel's presentations when it names none
  * @property {LoadingPresentation[]} presentationTypes every type with its default options
  * @property {HistorySettings | null} [history] the cards' timeline; null when the server keeps no history
+ * @property {{name: string}[]} [notifyTargets] the deck's notify targets, each name once
  */
 
 /**
@@ -320,7 +321,7 @@
  * A panel went down, is still down, is up again, or flaps: the data of the `notification` event,
  * as the server decided it (PROTOCOL.md, "Notifications").
  * @typedef {object} DeckNotification
- * @property {"failure" | "reminder" | "recovery" | "flapping"} event
+ * @property {"failure" | "reminder" | "recovery" | "flapping" | "test"} event
  * @property {string} panel the panel's id
  * @property {string} title
  * @property {string | null} [group]
@@ -342,6 +343,31 @@
  * @property {DeckNotification[]} notifications each as it is told alone
  * @property {string} message one line: "14 panels down: API, Web, Worker, and 11 more"
  */
+
+/**
+ * What one target made of a test notification (POST /api/notify/test).
+ * @typedef {object} NotifyTestResult
+ * @property {string} target
+ * @property {"sent" | "failed"} outcome
+ * @property {string | null} error what the target said, when it failed
+ * @property {number} ms how long it took
+ */
+
+/** @typedef {{results: NotifyTestResult[]}} NotifyTestAnswer one result per target of the name */
+
+/**
+ * One line of the notification log (GET /api/notify/log).
+ * @typedef {object} NotifyLogEntry
+ * @property {string} at
+ * @property {string} event "failure", "reminder", "recovery", "test", …
+ * @property {string[]} panels
+ * @property {string} message
+ * @property {string} target
+ * @property {string} outcome "sent", "failed", "dropped", "gathered", "waiting", "held", "silent", …
+ * @property {string | null} why
+ */
+
+/** @typedef {{entries: NotifyLogEntry[]}} NotifyLog newest first */
 
 /**
  * The stream's health as the page sees it.
