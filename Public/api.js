@@ -53,30 +53,7 @@ export function createApi(opts) {
    * @param {unknown} [body]
    * @returns {Promise<ReadResult<any>>}
    */
-  async function send(method, path, body) {
-    /** @type {RequestInit} */
-    const init = { method, headers: { Accept: "application/json" }, cache: "no-store" };
-    if (body !== undefined) {
-      init.body = JSON.stringify(body);
-      init.headers = { ...init.headers, "Content-Type": "application/json" };
-    }
-    let res;
-    try {
-      res = await doFetch(path, init);
-    } catch (err) {
-      return { ok: false, failure: { status: 0, code: "network", message: "Could not reach the StateDeck server." } };
-    }
-    const text = await res.text().catch(() => "");
-    /** @type {any} */
-    let json = null;
-    try {
-      json = text ? JSON.parse(text) : null;
-    } catch {
-      json = null;
-    }
-    if (!res.ok) return { ok: false, failure: describeFailure(res.status, json, path) };
-    return { ok: true, data: json ?? {} };
-  }
+  const send = (method, path, body) => request(doFetch, method, path, body);
 
   return {
     /** @returns {Promise<StateDocument | null>} */
@@ -152,6 +129,39 @@ function notifyCalls(send) {
      */
     notifyLog: () => send("GET", config.routes.notifyLog),
   };
+}
+
+/**
+ * One call: its JSON document, or why there is none.
+ * @param {typeof fetch} doFetch
+ * @param {string} method
+ * @param {string} path
+ * @param {unknown} [body]
+ * @returns {Promise<ReadResult<any>>}
+ */
+async function request(doFetch, method, path, body) {
+  /** @type {RequestInit} */
+  const init = { method, headers: { Accept: "application/json" }, cache: "no-store" };
+  if (body !== undefined) {
+    init.body = JSON.stringify(body);
+    init.headers = { ...init.headers, "Content-Type": "application/json" };
+  }
+  let res;
+  try {
+    res = await doFetch(path, init);
+  } catch (err) {
+    return { ok: false, failure: { status: 0, code: "network", message: "Could not reach the StateDeck server." } };
+  }
+  const text = await res.text().catch(() => "");
+  /** @type {any} */
+  let json = null;
+  try {
+    json = text ? JSON.parse(text) : null;
+  } catch {
+    json = null;
+  }
+  if (!res.ok) return { ok: false, failure: describeFailure(res.status, json, path) };
+  return { ok: true, data: json ?? {} };
 }
 
 /**

@@ -22,6 +22,7 @@ import { createSummaryBar, documentTitle } from "./summary.js";
 import { createFaviconBadge } from "./favicon.js";
 import { readView, writeView } from "./view-url.js";
 import { createDesktopNotifications } from "./desktop-notifications.js";
+import { installNotify } from "./notify.js";
 
 /** @typedef {import('./debug.js').Debug} Debug */
 /** @typedef {import('./view-url.js').View} View */
@@ -239,6 +240,16 @@ const maintenanceControl = installMaintenanceControl({
   host: headerTools,
   store,
   api,
+  onDialogOpen: (dialog) => toaster.hostIn(dialog),
+  onDialogClose: () => toaster.hostIn(document.body),
+});
+
+installNotify({
+  api,
+  store,
+  host: headerTools,
+  // After the desktop notifications toggle, before the connection's pill.
+  before: $("#connection-status"),
   onDialogOpen: (dialog) => toaster.hostIn(dialog),
   onDialogClose: () => toaster.hostIn(document.body),
 });

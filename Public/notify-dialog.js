@@ -145,14 +145,19 @@ function resultText(r) {
 export function drawLog(d, answer) {
   const { status, table, rows } = d.log;
   const entries = answer?.ok ? answer.data.entries ?? [] : [];
-  status.dataset.state = !answer ? "loading" : !answer.ok ? (answer.failure.status === 404 ? "unavailable" : "error") : entries.length ? "shown" : "empty";
-  status.textContent = {
-    loading: "Loading the log…",
-    unavailable: "The notification log is unavailable on this server.",
-    error: `Could not load the notification log: ${answer && !answer.ok ? answer.failure.message : ""}`,
-    empty: "No notification has been sent yet.",
-    shown: "",
-  }[status.dataset.state];
+  if (!answer) {
+    status.dataset.state = "loading";
+    status.textContent = "Loading the log…";
+  } else if (!answer.ok) {
+    const missing = answer.failure.status === 404;
+    status.dataset.state = missing ? "unavailable" : "error";
+    status.textContent = missing
+      ? "The notification log is unavailable on this server."
+      : `Could not load the notification log: ${answer.failure.message}`;
+  } else {
+    status.dataset.state = entries.length ? "shown" : "empty";
+    status.textContent = entries.length ? "" : "No notification has been sent yet.";
+  }
   replaceChildren(rows, entries.map(logRow));
   table.hidden = entries.length === 0;
 }
