@@ -12,6 +12,7 @@ from playwright.sync_api import Page, Route, expect
 from helpers import tid
 from polling import wait_for
 from receivers import Receiver
+from test_accessibility import describe, run_axe
 
 
 def quiet_deck(folder: Path, notify: str) -> Path:
@@ -121,7 +122,7 @@ LOG = {"entries": [
 ]}
 
 
-def test_the_log_is_a_table_newest_first_asked_for_each_time_the_dialog_opens(make_server, open_page, page, receiver, tmp_path):
+def test_the_log_is_a_table_newest_first_asked_for_on_opening_and_after_a_test(make_server, open_page, page, receiver, tmp_path):
     served: list[str] = []
 
     def log(route: Route) -> None:
@@ -142,14 +143,15 @@ def test_the_log_is_a_table_newest_first_asked_for_each_time_the_dialog_opens(ma
         ["sent", "held: dependency db down", "silent: maintenance 'upgrade'"])
     expect(rows.first.locator("time")).to_have_attribute("datetime", "2026-11-25T10:45:00.000Z")
     expect(dialog.locator(tid("notify-log-status"))).to_have_attribute("data-state", "shown")
+    send_test(page, "webhook 127.0.0.1")
+    violations = run_axe(page, context="[data-testid=notify-dialog]")
+    assert not violations, describe(violations)
     # Escape closes it and gives focus back to the header's button; opening it again asks again.
     page.keyboard.press("Escape")
     expect(dialog).to_be_hidden()
     expect(page.locator(tid("notify-open"))).to_be_focused()
+    # A test sent asked again, once it had answered; opening the dialog again asks again.
     open_dialog(page)
-    wait_for(lambda: len(served) == 2, message=lambda: f"the log was asked for {len(served)} times")
-    # A test sent asks again, once it has answered.
-    send_test(page, "webhook 127.0.0.1")
     wait_for(lambda: len(served) == 3, message=lambda: f"the log was asked for {len(served)} times")
     assert served == ["GET"] * 3
 
