@@ -74,8 +74,8 @@ struct NotifyTestRoute: Sendable {
 
     /// The 404's message: the name asked for and the names there are.
     private static func unknown(_ name: String, among targets: [any NotificationTarget]) -> String {
-        var names: [String] = []
-        for target in targets where !names.contains(target.name) { names.append(target.name) }
+        var seen = Set<String>()
+        let names = targets.map(\.name).filter { seen.insert($0).inserted }
         guard !names.isEmpty else { return "no notify target is named \"\(name)\": this deck has none" }
         return "no notify target is named \"\(name)\"; the deck's are " + names.map { "\"\($0)\"" }.joined(separator: ", ")
     }

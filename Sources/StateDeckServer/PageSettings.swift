@@ -20,7 +20,7 @@ struct PageSettings: Encodable {
     /// The names of the deck's notify targets, each once, that a test send may name.
     var notifyTargets: [NotifyTarget]
 
-    struct NotifyTarget: Encodable, Equatable {
+    struct NotifyTarget: Encodable {
         var name: String
     }
 
@@ -36,9 +36,8 @@ struct PageSettings: Encodable {
 
     init(pingInterval: Duration, deck: Deck.Configuration, history: HistorySettings?, notifyTargets: [String]) {
         self.history = history
-        self.notifyTargets = notifyTargets.reduce(into: []) { names, name in
-            if !names.contains(NotifyTarget(name: name)) { names.append(NotifyTarget(name: name)) }
-        }
+        var seen = Set<String>()
+        self.notifyTargets = notifyTargets.filter { seen.insert($0).inserted }.map(NotifyTarget.init)
         pingIntervalMs = Int(pingInterval / .milliseconds(1))
         toast = ToastSettings(durationMs: Int(deck.toastDuration / .milliseconds(1)), position: deck.toastPosition)
         errorKinds = ErrorKind.allCases
