@@ -57,6 +57,8 @@ export function installNotify(opts) {
     drawTargets();
     drawLog(d, null);
     void refreshLog();
+    // In the page from its first opening only, as the history dialog is.
+    if (!dialog.isConnected) document.body.appendChild(dialog);
     dialog.showModal();
     opts.onDialogOpen(dialog);
     const first = d.targets.list.querySelector("button");
@@ -68,7 +70,6 @@ export function installNotify(opts) {
     if (opener?.isConnected) opener.focus({ preventScroll: true });
     opener = null;
   });
-  document.body.appendChild(dialog);
 
   const openButton = button({
     label: "Notifications",
