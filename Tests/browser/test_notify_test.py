@@ -66,10 +66,6 @@ def test_a_test_from_the_page_reaches_the_webhook_and_the_dialog_says_sent(make_
     assert told["event"] == "test" and told["panel"] == "statedeck" and told["title"] == "Notify tests", told
     assert told["message"] == "Test notification from StateDeck: Notify tests"
     assert told["downSeconds"] == 0 and told["downSince"] == told["at"] and "error" not in told
-    # Until the server keeps a log, the dialog says so instead of an empty table.
-    expect(dialog.locator(tid("notify-log-status"))).to_have_attribute("data-state", "unavailable")
-    expect(dialog.locator(tid("notify-log-status"))).to_have_text("The notification log is unavailable on this server.")
-    expect(dialog.locator(tid("notify-log"))).to_be_hidden()
 
 
 def test_a_webhook_answering_500_shows_its_error_after_one_attempt(make_server, open_page, receiver, tmp_path):
@@ -154,6 +150,21 @@ def test_the_log_is_a_table_newest_first_asked_for_on_opening_and_after_a_test(m
     open_dialog(page)
     wait_for(lambda: len(served) == 3, message=lambda: f"the log was asked for {len(served)} times")
     assert served == ["GET"] * 3
+
+
+def test_a_server_without_a_log_is_said_to_have_none(make_server, open_page, page, receiver, tmp_path):
+    not_found = {"error": {"code": "not_found", "message": "no route"}}
+    page.route("**/api/notify/log", lambda route: route.fulfill(status=404, content_type="application/json",
+                                                                body=json.dumps(not_found)))
+    server = make_server(config=quiet_deck(tmp_path / "deck", webhook(receiver)))
+    server.settle()
+    open_page(server)
+    dialog = open_dialog(page)
+    status = dialog.locator(tid("notify-log-status"))
+    expect(status).to_have_attribute("data-state", "unavailable")
+    expect(status).to_have_text("The notification log is unavailable on this server.")
+    expect(dialog.locator(tid("notify-log"))).to_be_hidden()
+    expect(page.locator(tid("toast"))).to_have_count(0)
 
 
 def test_a_refused_test_and_a_deck_without_targets_are_said_in_the_dialog(make_server, open_page, page, receiver, tmp_path):
