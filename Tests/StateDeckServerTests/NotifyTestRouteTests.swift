@@ -60,7 +60,7 @@ extension Routed {
             }
         }
 
-        @Test func aTargetThatThrowsIsAFailedSendAnsweredAsOne() async throws {
+        @Test func aTargetThatThrowsIsAFailedSendAnsweredAsOneAndLogged() async throws {
             let clock = TestClock<Duration>()
             let target = ScriptedTarget("command notify-send", .refuse("command notify-send exited with status 3: no display"))
             try await RoutedDeckServer.run(Self.deck([target], clock: clock)) { server in
@@ -70,6 +70,15 @@ extension Routed {
                 #expect(result["outcome"] as? String == "failed")
                 #expect(result["error"] as? String == "command notify-send exited with status 3: no display")
                 #expect(result["ms"] as? Int == 0)
+                let log = try await server.request("GET", "/api/notify/log", headers: [("Host", server.hostHeader)])
+                let entries = try #require(try JSONSerialization.jsonObject(with: Data(log.body)) as? [String: Any])["entries"]
+                let logged = try #require((entries as? [[String: Any]])?.first)
+                #expect(logged["event"] as? String == "test" && logged["panels"] as? [String] == ["statedeck"])
+                #expect(logged["message"] as? String == "Test notification from StateDeck: Ops")
+                #expect(logged["target"] as? String == "command notify-send")
+                #expect(logged["outcome"] as? String == "failed")
+                #expect(logged["why"] as? String == "command notify-send exited with status 3: no display")
+                #expect(logged["at"] as? String == "2026-11-25T10:00:00.000Z")
             }
         }
 

@@ -1,6 +1,7 @@
 """The notifications dialog: each notify target's "Send test" button sends the `test` notification
 through the real target (a webhook receiver on loopback, a command) and draws what came back, and the
-notification log is drawn as a table, newest first (PROTOCOL.md, "Notifications")."""
+notification log is drawn as a table, newest first: the server's own, and fixed documents served in
+its place for what a test cannot make happen (PROTOCOL.md, "Notifications")."""
 from __future__ import annotations
 
 import json
@@ -66,6 +67,12 @@ def test_a_test_from_the_page_reaches_the_webhook_and_the_dialog_says_sent(make_
     assert told["event"] == "test" and told["panel"] == "statedeck" and told["title"] == "Notify tests", told
     assert told["message"] == "Test notification from StateDeck: Notify tests"
     assert told["downSeconds"] == 0 and told["downSince"] == told["at"] and "error" not in told
+    # The server's log has it, and the dialog asked again once the test had answered.
+    logged = dialog.locator(tid("notify-log-entry")).first
+    expect(logged).to_have_attribute("data-event", "test")
+    expect(logged.locator(tid("notify-log-message"))).to_have_text("Test notification from StateDeck: Notify tests")
+    expect(logged.locator(tid("notify-log-target"))).to_have_text("webhook 127.0.0.1")
+    expect(logged.locator(tid("notify-log-outcome"))).to_have_text("sent")
 
 
 def test_a_webhook_answering_500_shows_its_error_after_one_attempt(make_server, open_page, receiver, tmp_path):
@@ -78,6 +85,7 @@ def test_a_webhook_answering_500_shows_its_error_after_one_attempt(make_server, 
     expect(result).to_have_attribute("data-outcome", "failed")
     expect(result).to_have_text(re.compile(r"^Failed: webhook 127\.0\.0\.1: HTTP 500 \(after \d+ ms\)$"))
     assert receiver.refused == 1, "a test is one attempt, not retried"
+    expect(page.locator(tid("notify-log-outcome")).first).to_have_text("failed: webhook 127.0.0.1: HTTP 500")
     status, answer = server.request("POST", "/api/notify/test", {"target": "webhook 127.0.0.1"})
     assert status == 200, "a failed delivery is still an answer"
     [only] = answer["results"]
