@@ -20,7 +20,7 @@ function targetsSection() {
   const section = h(
     "section",
     { class: "notify-section", attrs: { "aria-labelledby": "notify-targets-heading" } },
-    h("h3", { class: "notify-subhead", attrs: { id: "notify-targets-heading" }, text: "Targets" }),
+    h("h3", { class: "history-subhead", attrs: { id: "notify-targets-heading" }, text: "Targets" }),
     h("p", { class: "notify-hint", text: "Send a test notification to check a target before an outage depends on it." }),
     list,
     none,
@@ -46,7 +46,7 @@ function logSection() {
   const section = h(
     "section",
     { class: "notify-section", attrs: { "aria-labelledby": "notify-log-heading" } },
-    h("h3", { class: "notify-subhead", attrs: { id: "notify-log-heading" }, text: "Log, newest first" }),
+    h("h3", { class: "history-subhead", attrs: { id: "notify-log-heading" }, text: "Log, newest first" }),
     status,
     h("div", { class: "notify-log-scroll" }, table),
   );
@@ -66,8 +66,13 @@ export function createNotifyDialog() {
   });
   const dialog = h(
     "dialog",
-    { class: "notify-dialog", data: { testid: "notify-dialog" }, attrs: { "aria-labelledby": "notify-title" } },
-    h("header", { class: "notify-head" }, h("h2", { attrs: { id: "notify-title" } }, icon("bell"), "Notifications"), closeButton),
+    { class: ["history-dialog", "notify-dialog"], data: { testid: "notify-dialog" }, attrs: { "aria-labelledby": "notify-title" } },
+    h(
+      "header",
+      { class: "history-head" },
+      h("div", { class: "history-heading" }, icon("bell"), h("h2", { attrs: { id: "notify-title" }, text: "Notifications" })),
+      closeButton,
+    ),
     targets.section,
     log.section,
   );
