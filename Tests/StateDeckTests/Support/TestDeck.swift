@@ -29,7 +29,8 @@ struct TestDeck {
             random: { random }
         )
         configuration.maximumInfoSize = maximumInfoSize
-        deck = Deck("Test deck", configuration: configuration, panels: panels(), maintenance: maintenance)
+        let declared = panels()
+        deck = Deck("Test deck", configuration: configuration, maintenance: maintenance) { declared }
         await deck.observe { [events] in events.append($0) }
         StopsDecks.made?.withLock { [deck] in $0.append(StopsDecks.WeakDeck(deck: deck)) }
     }
