@@ -79,6 +79,7 @@ const panelActions = {
   itemAction: (id, item, action) => api.itemAction(id, item, action),
   uptime: (id, query) => api.uptime(id, query),
   openHistory: (id, opener, slot) => historyView.open(id, opener, slot),
+  openPanel: (id) => overview.focusPanel(id),
 };
 
 const model = createOverviewModel();

@@ -4,11 +4,16 @@
 // (PROTOCOL.md, "Notifications"); the page only shows it. Permission is asked on the toggle's click,
 // never before; the choice is kept in localStorage. A notification replaces the panel's previous one
 // (its tag is the panel), so a recovery takes the place of the failure; clicking it brings the window
-// forward on the panel.
+// forward on the panel. A gathered message (several panels' notifications in one) shows its message,
+// in place of the previous gathered one; clicking it brings the window forward.
 import { config } from "./config.js";
 import { h, icon, whileBusy } from "./dom.js";
 
 /** @typedef {import('./types.js').DeckNotification} DeckNotification */
+/** @typedef {import('./types.js').GatheredNotification} GatheredNotification */
+
+/** The tag of gathered messages: each takes the place of the one before. */
+const gatheredTag = "statedeck-gathered";
 
 /**
  * @param {{
@@ -54,11 +59,12 @@ export function createDesktopNotifications(opts) {
   return {
     /**
      * Shows `notification` as a desktop notification when they are on and the page is hidden.
-     * @param {DeckNotification} notification
+     * @param {DeckNotification | GatheredNotification} notification
      * @param {string | null} id the event's id
      */
     hear(notification, id) {
-      if (!notification || typeof notification.message !== "string" || typeof notification.panel !== "string") return;
+      if (!notification || typeof notification.message !== "string") return;
+      if (!("panel" in notification && typeof notification.panel === "string") && !("notifications" in notification)) return;
       const eventId = Number(id ?? 0);
       if (eventId) {
         if (eventId <= lastHeard) return;
@@ -124,21 +130,21 @@ function drawToggle({ toggle, state, blockedNote }, supported, on) {
 }
 
 /**
- * Shows a notification, in place of the panel's previous one; its click brings the window forward
- * on the panel.
- * @param {DeckNotification} notification
+ * Shows a notification, in place of the panel's previous one (a gathered message: of the previous
+ * gathered one); its click brings the window forward, on the panel when there is one.
+ * @param {DeckNotification | GatheredNotification} notification
  * @param {(id: string) => void} onOpenPanel
  */
 function notify(notification, onOpenPanel) {
+  const panel = "panel" in notification ? notification.panel : null;
   const shown = new Notification(notification.message, {
-    tag: notification.panel,
-    body: notification.error?.message ?? "",
+    tag: panel ?? gatheredTag,
+    body: "error" in notification ? (notification.error?.message ?? "") : "",
   });
-  const panel = notification.panel;
   shown.addEventListener("click", () => {
     window.focus();
     shown.close();
-    onOpenPanel(panel);
+    if (panel !== null) onOpenPanel(panel);
   });
 }
 

@@ -21,6 +21,13 @@ export const STATE_FILTERS = /** @type {const} */ (["up", "failing", "loading", 
 
 const RANK = /** @type {Record<Health, number>} */ ({ failing: 0, loading: 1, unknown: 2, up: 3 });
 
+/**
+ * Where a panel goes in "problems first" order: by health, and among the failing ones the root causes
+ * before their consequences (those that fail with a dependency down).
+ * @param {Entry} e
+ */
+const rank = (e) => RANK[e.health] * 2 + (e.consequence ? 1 : 0);
+
 /** The page's name of each health the server sends: a source down is drawn as failing. */
 const PAGE_HEALTH = /** @type {Record<PanelHealth, Health>} */ ({
   up: "up", down: "failing", loading: "loading", unknown: "unknown",
@@ -42,16 +49,22 @@ export function healthOf(s) {
  * @property {string} title
  * @property {Health} health
  * @property {boolean} pinned
+ * @property {boolean} consequence failing with a dependency down (`probableCauses`): not a root cause
+ * @property {boolean} flapping
  * @property {string | null} group
  * @property {string | null} text lower-case title, id and group, what the search looks in; made by the
  *   first search that needs it (searchText), not for every panel of a new state document
  */
 
-/** @typedef {Record<StateFilter, number>} Counts */
+/**
+ * The panels of each state, and of the failing ones how many are consequences of another (the rest are
+ * root causes), and how many panels flap.
+ * @typedef {Record<StateFilter, number> & {consequences: number, flapping: number}} Counts
+ */
 
 /** @returns {Counts} */
 export function zeroCounts() {
-  return { up: 0, failing: 0, loading: 0, unknown: 0, pinned: 0 };
+  return { up: 0, failing: 0, loading: 0, unknown: 0, pinned: 0, consequences: 0, flapping: 0 };
 }
 
 /**
@@ -107,6 +120,8 @@ function count(data, e, sign) {
   for (const c of [data.counts, inGroup]) {
     c[e.health] += sign;
     if (e.pinned) c.pinned += sign;
+    if (e.consequence) c.consequences += sign;
+    if (e.flapping) c.flapping += sign;
   }
 }
 
@@ -131,7 +146,17 @@ function entryOf(s, before) {
   const group = typeof s.group === "string" && s.group ? s.group : null;
   const title = typeof s.title === "string" ? s.title : s.id;
   const text = before && before.title === title && before.group === group ? before.text : null;
-  return { id: s.id, title, health: healthOf(s), pinned: Boolean(s.debugPinned), group, text };
+  const health = healthOf(s);
+  const consequence = health === "failing" && Array.isArray(s.probableCauses) && s.probableCauses.length > 0;
+  return { id: s.id, title, health, pinned: Boolean(s.debugPinned), consequence, flapping: Boolean(s.flapping), group, text };
+}
+
+/**
+ * Whether two entries of a panel count the same and rank the same.
+ * @param {Entry} a @param {Entry} b
+ */
+function countedAlike(a, b) {
+  return a.health === b.health && a.pinned === b.pinned && a.consequence === b.consequence && a.flapping === b.flapping;
 }
 
 /**
@@ -168,8 +193,8 @@ function sectionsOf(data, view) {
   const result = [...byKey.values()].filter((s) => s.matching > 0);
   if (view.sort === "problems") {
     for (const s of result) {
-      // Array.prototype.sort is stable: declared order within each health.
-      s.ids.sort((a, b) => RANK[/** @type {Entry} */ (data.entries.get(a)).health] - RANK[/** @type {Entry} */ (data.entries.get(b)).health]);
+      // Array.prototype.sort is stable: declared order within each rank.
+      s.ids.sort((a, b) => rank(/** @type {Entry} */ (data.entries.get(a))) - rank(/** @type {Entry} */ (data.entries.get(b))));
     }
   }
   return result;
@@ -215,8 +240,9 @@ export function createOverviewModel() {
      * Follows one panel's new state.
      * @param {PanelState} s
      * @returns {"list" | "state" | "none"} what changed for the overview: "list", what any view
-     *   lists (a new panel, its title or group); "state", its health or pin, which changes the counts
-     *   and what a view filtering or ordering by state lists; "none", only its own drawing
+     *   lists (a new panel, its title or group); "state", its health, pin, being a consequence or
+     *   flapping, which changes the counts and what a view filtering or ordering by state lists;
+     *   "none", only its own drawing
      */
     update(s) {
       const before = entries.get(s.id);
@@ -226,7 +252,7 @@ export function createOverviewModel() {
       entries.set(s.id, e);
       count(data, e, 1);
       if (!before || before.title !== e.title || before.group !== e.group) return "list";
-      return before.health !== e.health || before.pinned !== e.pinned ? "state" : "none";
+      return countedAlike(before, e) ? "none" : "state";
     },
 
     /**

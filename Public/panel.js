@@ -15,6 +15,7 @@ import { createPanelTimeline } from "./panel-timeline.js";
 import { createPanelShell, drawShell, drawLocationsAndFooter, drawHeartbeat, drawMaintenance } from "./panel-shell.js";
 import { chooseView, renderBody } from "./panel-body.js";
 import { createIndicatorClock } from "./panel-indicators.js";
+import { createPanelNotes } from "./panel-notes.js";
 
 /** @typedef {import('./types.js').PanelState} PanelState */
 /** @typedef {import('./types.js').UptimeReport} UptimeReport */
@@ -27,6 +28,8 @@ import { createIndicatorClock } from "./panel-indicators.js";
  * @property {(panelId: string, query: {span: string, slots: number}) => Promise<import('./api.js').ReadResult<UptimeReport>>} uptime
  * @property {(panelId: string, opener: HTMLElement, slot?: import('./types.js').UptimeSlot) => void} openHistory
  *   slot: the time to show (a timeline slot that was activated); the default range without it
+ * @property {(panelId: string) => void} openPanel brings a panel's card or line into view (a probable
+ *   cause's link)
  */
 
 /**
@@ -38,6 +41,9 @@ export function createPanelView(panelId, actions) {
   const { el, body, historyButton } = shell;
   const timeline = panelTimeline(panelId, actions, shell);
   const indicators = createIndicatorClock(body);
+  // Over the body: why the panel probably fails, and whether it flaps.
+  const notes = createPanelNotes("p", actions.openPanel);
+  el.insertBefore(notes.el, body);
   /** @type {ReturnType<typeof setTimeout> | undefined} */
   let holdTimer;
   let detailsOpen = false;
@@ -90,6 +96,7 @@ export function createPanelView(panelId, actions) {
     drawLocationsAndFooter(shell, s, view);
     drawMaintenance(shell, s);
     drawHeartbeat(shell, s, view);
+    notes.update(s);
     if (focusKey) restoreFocus(el, focusKey);
   }
 

@@ -46,6 +46,7 @@ function blankPanel(id, settings) {
     modifyingIds: null, presentation: /** @type {PanelState["presentation"]} */ (settings?.presentation ?? {}),
     placeholder: null, retry: null, debugPinned: false, stale: false, restored: false, queued: false,
     locations: null, locationsSummary: null, loadMs: null, heartbeat: null,
+    dependsOn: [], probableCauses: [], flapping: null,
   };
 }
 

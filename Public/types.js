@@ -136,7 +136,20 @@
  *   alone (a check whose result is the one shown sends no event)
  * @property {HeartbeatStatus | null} [heartbeat] a heartbeat panel's expectation and where it stands;
  *   null for a panel that loads
+ * @property {string[]} [dependsOn] the ids of the panels it depends on, as declared
+ * @property {string[]} [probableCauses] the ids of its dependencies that are down while it is down
+ *   itself: a failing panel with some is a consequence, one without a root cause
+ * @property {FlappingStatus | null} [flapping] since when its health keeps changing; null while steady
  * @property {MaintenanceMark | null} [maintenance] the maintenance window the panel is under; null otherwise
+ */
+
+/**
+ * A flapping panel's `flapping` field: its health changed between up and down more often than the
+ * deck's rule allows.
+ * @typedef {object} FlappingStatus
+ * @property {string} since ISO time of the change that began flapping
+ * @property {number} changes the changes of health within `within` of the newest
+ * @property {string} within the rule's window as the server writes it: "10 min"
  */
 
 /**
@@ -304,10 +317,10 @@
  */
 
 /**
- * A panel went down, is still down, or is up again: the data of the `notification` event, as the
- * server decided it (PROTOCOL.md, "Notifications").
+ * A panel went down, is still down, is up again, or flaps: the data of the `notification` event,
+ * as the server decided it (PROTOCOL.md, "Notifications").
  * @typedef {object} DeckNotification
- * @property {"failure" | "reminder" | "recovery"} event
+ * @property {"failure" | "reminder" | "recovery" | "flapping"} event
  * @property {string} panel the panel's id
  * @property {string} title
  * @property {string | null} [group]
@@ -316,6 +329,18 @@
  * @property {number} downSeconds
  * @property {string} at
  * @property {string} message one line: "API is down: Timed out"
+ * @property {string[]} [dependents] in a failure, the panels failing with it that depend on it
+ */
+
+/**
+ * Notifications decided within one gathering window, told as one: the data of the `notification`
+ * event when more than one was gathered (PROTOCOL.md, "Notifications").
+ * @typedef {object} GatheredNotification
+ * @property {"failure" | "reminder" | "recovery" | "flapping" | "mixed"} event
+ * @property {string} at
+ * @property {number} count
+ * @property {DeckNotification[]} notifications each as it is told alone
+ * @property {string} message one line: "14 panels down: API, Web, Worker, and 11 more"
  */
 
 /**

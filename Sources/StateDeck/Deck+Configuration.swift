@@ -2,7 +2,8 @@ import FoundationEssentials
 import Threading
 
 extension Deck {
-    /// What a deck takes from its surroundings: time, randomness, toast settings and limits.
+    /// What a deck takes from its surroundings: time, randomness, toast settings, limits and the
+    /// flapping rule.
     public struct Configuration: Sendable {
         /// Every wait of the deck (schedules, timeouts, retries, minimum loading time, toast
         /// expiry) goes through it; a test clock makes them instant and exact.
@@ -30,6 +31,8 @@ extension Deck {
         /// checked from several (``PanelState/locations``): ``ownLocation`` unless a probe or
         /// server names it.
         public var location = Configuration.ownLocation
+        /// When a panel is flapping (more than 5 changes of health in 10 min); nil turns it off.
+        public var flapping: FlappingRule? = FlappingRule()
 
         /// The name of a server's own place among a panel's locations.
         public static let ownLocation = "local"

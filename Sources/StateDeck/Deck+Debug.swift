@@ -22,7 +22,7 @@ extension Deck {
             update(index) { $0.history.modifyingIds = ids.isEmpty ? nil : ids }
         }
         publish(index)
-        return panels[index].state()
+        return state(index)
     }
 
     /// Holds the panel for debugging: no scheduled load, and the load in flight is abandoned.

@@ -22,6 +22,7 @@ extension Deck {
         startNextWave()
         startHeartbeats()
         refreshMaintenance(keeping: [])
+        startFlapWatches()
     }
 
     /// How many first loads may run at once while a deck starts: the next panels start 50 ms
@@ -51,13 +52,14 @@ extension Deck {
     }
 
     /// Cancels all work: loads (so a command loader can kill its process), schedules, heartbeats'
-    /// alarms, recovery handlers, item actions and the toast expiry.
+    /// and flapping's alarms, recovery handlers, item actions and the toast expiry.
     public func stop() {
         isStarted = false
         isStopped = true
         for index in panels.indices {
             abandonLoad(index)
             panels[index].pings.cancelAlarm()
+            panels[index].flaps.cancelAlarm()
             publish(index)
         }
         loadSchedule.removeAll()

@@ -59,10 +59,12 @@ extension Deck {
     /// observers of the change with it.
     func emitChange(_ state: ViewState, on index: Int, at date: Date, cause: PanelChange.Cause, recorded: Bool = true) {
         let health = panels[index].health.after(state, cause: cause)
+        countFlap(index, from: panels[index].health, to: health, at: date)
         panels[index].health = health
         if cause == .debug { panels[index].forcedHealth = (panels[index].forcedHealth ?? health).forced(state) }
         emit(.change(PanelChange(panel: panels[index].panel.id, at: date, state: state, cause: cause, health: health,
-                                 recorded: recorded, maintenance: panels[index].maintenance)))
+                                 recorded: recorded, maintenance: panels[index].maintenance,
+                                 flapping: panels[index].flaps.since != nil)))
     }
 
     /// Shows a toast about the deck itself, such as a deck file that could not be reloaded.

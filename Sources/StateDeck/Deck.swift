@@ -18,6 +18,8 @@ public actor Deck {
     public nonisolated let sourceKinds: [String: String]
     /// The heartbeat panels' ids, by the path their job pings (``Heartbeat/pingPath``).
     public nonisolated let pingTargets: [String: String]
+    /// The panels each panel depends on (``Panel/dependsOn``), by id, for the panels that declare any.
+    public nonisolated let dependencies: [String: [String]]
     /// What each panel declares about notifications (``Panel/notify``), by id.
     public nonisolated let notifyDeclarations: [String: NotifyDeclaration<NotifyEntry>]
     /// The panels' groups, in the order of their first panels; the first panel's title of a
@@ -26,6 +28,10 @@ public actor Deck {
     /// Time, randomness, toast settings and limits.
     public nonisolated let configuration: Configuration
     let clock: DeckClock
+    /// Each panel's dependencies, and the panels that depend on it, by index: a change of health
+    /// republishes only its dependents, however many panels the deck has.
+    let dependencyIndices: [[Int]]
+    let dependentIndices: [[Int]]
     let runner: Runner
     var panels: [PanelRuntime]
     var feedback: Feedback
@@ -49,9 +55,9 @@ public actor Deck {
     var maintenance: MaintenanceBook
     private var observers: [@Sendable (DeckEvent) -> Void] = []
 
-    /// A deck of `panels`, whose ids must be unique; panels named in `memories` continue from
-    /// where they were in the deck this one replaces. `windows` are its maintenance windows, with
-    /// unique ids, over its panels.
+    /// A deck of `panels`, whose ids must be unique and whose dependencies must be panels of the
+    /// deck that make no cycle; panels named in `memories` continue from where they were in the
+    /// deck this one replaces. `windows` are its maintenance windows, with unique ids, over its panels.
     public init(
         _ title: String,
         configuration: Configuration = Configuration(),
@@ -64,6 +70,8 @@ public actor Deck {
         self.title = title
         panelIds = ids
         sourceKinds = Dictionary(uniqueKeysWithValues: panels.compactMap { panel in panel.sourceKind.map { (panel.id, $0) } })
+        dependencies = Dictionary(uniqueKeysWithValues: panels.compactMap { $0.dependsOn.isEmpty ? nil : ($0.id, $0.dependsOn) })
+        (dependencyIndices, dependentIndices) = Self.dependencyIndices(of: panels, ids: ids)
         notifyDeclarations = Dictionary(uniqueKeysWithValues: panels.map { ($0.id, $0.notify) })
         pingTargets = Dictionary(panels.compactMap { panel in panel.heartbeat?.pingPath.map { ($0, panel.id) } }) { first, _ in first }
         var seen = Set<String>()
@@ -89,6 +97,7 @@ public actor Deck {
         for panel in panels {
             panel.load?.task.cancel()
             panel.pings.alarm?.cancel()
+            panel.flaps.alarm?.cancel()
         }
         loadSchedule.removeAll()
         startWaveAlarm?.cancel()
@@ -109,13 +118,22 @@ public actor Deck {
 
     /// Every panel and the current toast, at one moment.
     public func snapshot() -> DeckSnapshot {
-        DeckSnapshot(title: title, groups: groups, panels: panels.map { $0.state() }, toast: feedback.current,
+        DeckSnapshot(title: title, groups: groups, panels: panels.indices.map(state), toast: feedback.current,
                      maintenance: maintenance.told)
     }
 
     /// The current state of panel `id`.
     public func panelState(_ id: String) throws(DeckError) -> PanelState {
-        panels[try index(of: id)].state()
+        state(try index(of: id))
+    }
+
+    /// Panel `index`'s state, with what the deck decides from beyond the panel: its probable
+    /// causes and its flapping.
+    func state(_ index: Int) -> PanelState {
+        var state = panels[index].state()
+        state.probableCauses = probableCauses(of: index)
+        state.flapping = configuration.flapping.flatMap(panels[index].flaps.status)
+        return state
     }
 
     func index(of id: String) throws(DeckError) -> Int {
@@ -129,12 +147,15 @@ public actor Deck {
         publish(index)
     }
 
-    /// Tells observers about panel `index` if its state changed since they last heard.
+    /// Tells observers about panel `index` if its state changed since they last heard, and
+    /// about its dependents if its health did.
     func publish(_ index: Int) {
-        let state = panels[index].state()
-        guard state != panels[index].published else { return }
+        let state = state(index)
+        let previous = panels[index].published
+        guard state != previous else { return }
         panels[index].published = state
         emit(.panel(state))
+        if state.health != previous?.health { publishDependents(of: index) }
     }
 
     func emit(_ event: DeckEvent) {

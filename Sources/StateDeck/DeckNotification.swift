@@ -1,11 +1,11 @@
 import FoundationEssentials
 
-/// What a target is told: a panel went down, is still down, or is up again. Its JSON is the
+/// What a target is told: a panel went down, is still down, is up again, or flaps. Its JSON is the
 /// webhook's body, a command's standard input and the page's `notification` event (PROTOCOL.md,
 /// "Notifications").
 public struct DeckNotification: Sendable, Hashable, Codable {
     public enum Event: String, Sendable, Hashable, Codable {
-        case failure, reminder, recovery
+        case failure, reminder, recovery, flapping
     }
 
     public var event: Event
@@ -21,6 +21,8 @@ public struct DeckNotification: Sendable, Hashable, Codable {
     public var at: Date
     /// One line for chat and mail: "API is down: Timed out", "API is up again after 4 min".
     public var message: String
+    /// For a failure of a panel others depend on: those of them failing with it, at any depth.
+    public var dependents: [String]?
 
     public struct ErrorSummary: Sendable, Hashable, Codable {
         public var kind: String
@@ -48,6 +50,28 @@ public struct DeckNotification: Sendable, Hashable, Codable {
         case .failure: "\(title) is down" + (error.map { ": \($0.title)" } ?? "")
         case .reminder: "\(title) is still down after \(downFor)" + (error.map { ": \($0.title)" } ?? "")
         case .recovery: "\(title) is up again after \(downFor)"
+        case .flapping: "\(title) is flapping"
         }
+    }
+
+    /// That panel `panel` began flapping at `date`, its health having changed `changes` times
+    /// within `within`: "API is flapping: 6 changes in 10 min".
+    public static func flapping(panel: String, title: String, group: String?, changes: Int, within: Duration,
+                                at date: Date) -> DeckNotification {
+        var told = DeckNotification(event: .flapping, panel: panel, title: title, group: group, error: nil,
+                                    downSince: date, at: date)
+        told.message += ": \(changes) changes in \(within.lengthText)"
+        return told
+    }
+
+    /// This failure, naming `ids`, the panels failing with it that depend on it: "Postgres is
+    /// down: Timed out; 12 panels that depend on it are failing too".
+    public func naming(failingDependents ids: [String]) -> DeckNotification {
+        guard !ids.isEmpty else { return self }
+        var told = self
+        told.dependents = ids
+        told.message += ids.count == 1 ? "; 1 panel that depends on it is failing too"
+            : "; \(ids.count) panels that depend on it are failing too"
+        return told
     }
 }

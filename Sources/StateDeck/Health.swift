@@ -17,7 +17,8 @@ public enum Health: Int, Sendable, Equatable, CaseIterable {
     /// down; so does a result that did not come when it was due (down). A first load makes an unknown panel loading. Nothing else changes it: a dismissed
     /// error card hides the card, it does not make the source work, so the panel stays down (its
     /// stale info or initial state shown) until a result says otherwise; a debug-forced state
-    /// says nothing of the source, nor does a mark (a maintenance window opening or ending).
+    /// says nothing of the source, nor does a mark (a maintenance window opening or ending, flapping
+    /// beginning or ending).
     public func after(_ state: ViewState, cause: PanelChange.Cause) -> Health {
         switch (cause, state) {
         case (.debug, _), (.mark, _): self

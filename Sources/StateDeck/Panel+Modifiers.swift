@@ -115,6 +115,14 @@ extension Panel {
         with { $0.notify = declaration }
     }
 
+    /// Declares that the panel depends on the panels `ids` (each once): while one of them is down
+    /// and the panel is too, the page names it as the probable cause.
+    public func depends(on ids: String...) -> Panel {
+        with { panel in
+            for id in ids where !panel.dependsOn.contains(id) { panel.dependsOn.append(id) }
+        }
+    }
+
     private func with(_ change: (inout Panel) -> Void) -> Panel {
         var copy = self
         change(&copy)

@@ -53,6 +53,9 @@ public struct Panel: Sendable {
     /// Where the panel's outages are told (``notify(_:_:)``); also to the page's desktop
     /// notifications unless it is `none`.
     public var notify: NotifyDeclaration<NotifyEntry> = .entries([])
+    /// The ids of the panels it depends on (a database under an API): while one of them is down
+    /// too, it is its probable cause (``PanelState/probableCauses``).
+    public var dependsOn: [String] = []
     /// What a job that pings the panel is expected to do; such a panel never runs `load`, its
     /// results are the job's pings (``Deck/ping(panel:_:body:)``).
     public var heartbeat: Heartbeat?

@@ -47,8 +47,11 @@ public struct PanelChange: Sendable, Equatable {
     /// The window the panel is under after the change, if any: set on every change of the panel.
     public var maintenance: MaintenanceMark?
 
+    /// Whether the panel flaps after the change (``FlappingRule``).
+    public var flapping: Bool
+
     public init(panel: String, at: Date, state: ViewState, cause: Cause, health: Health, recorded: Bool = true,
-                maintenance: MaintenanceMark? = nil) {
+                maintenance: MaintenanceMark? = nil, flapping: Bool = false) {
         self.panel = panel
         self.at = at
         self.state = state
@@ -56,6 +59,7 @@ public struct PanelChange: Sendable, Equatable {
         self.health = health
         self.recorded = recorded
         self.maintenance = maintenance
+        self.flapping = flapping
     }
 
     /// How long the load or the run ran, for a result that says.

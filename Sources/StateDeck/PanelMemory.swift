@@ -2,7 +2,7 @@ import FoundationEssentials
 
 /// What a panel carries into a deck that replaces its own (a deck file edited while serving),
 /// or into a new server run from a history store: its history, staleness, health and debug pin,
-/// and a heartbeat's last run, so a panel does not start over.
+/// a heartbeat's last run and, from a replaced deck only, its flapping, so a panel does not start over.
 public struct PanelMemory: Sendable {
     let history: ViewStateHistory
     let stale: Bool
@@ -12,6 +12,9 @@ public struct PanelMemory: Sendable {
     let restored: Bool
     /// When a heartbeat's newest run ended: its next is due after it.
     let lastRun: Date?
+    /// Its changes of health and flapping; a history store keeps none (a new server run starts
+    /// counting afresh).
+    let flaps: FlapWatch
     /// The maintenance window the panel was under in the deck this one replaces: the new deck's
     /// start tells a window it no longer has as ended.
     var maintenance: MaintenanceMark?
@@ -28,15 +31,18 @@ public struct PanelMemory: Sendable {
         debugPinned = false
         restored = true
         self.lastRun = lastRun
+        flaps = FlapWatch()
     }
 
-    init(history: ViewStateHistory, stale: Bool, health: Health, debugPinned: Bool, restored: Bool, lastRun: Date?) {
+    init(history: ViewStateHistory, stale: Bool, health: Health, debugPinned: Bool, restored: Bool, lastRun: Date?,
+         flaps: FlapWatch) {
         self.history = history
         self.stale = stale
         self.health = health
         self.debugPinned = debugPinned
         self.restored = restored
         self.lastRun = lastRun
+        self.flaps = flaps
     }
 }
 
@@ -50,7 +56,8 @@ extension Deck {
             history.modifyingIds = nil
             memories[runtime.panel.id] = PanelMemory(
                 history: history, stale: runtime.stale, health: runtime.health, debugPinned: runtime.debugPinned,
-                restored: runtime.restored, lastRun: runtime.pings.lastRun)
+                restored: runtime.restored, lastRun: runtime.pings.lastRun,
+                flaps: FlapWatch(changes: runtime.flaps.changes, since: runtime.flaps.since))
             memories[runtime.panel.id]?.maintenance = runtime.maintenance
         }
         return memories
@@ -66,6 +73,7 @@ extension PanelRuntime {
         debugPinned = memory.debugPinned
         restored = memory.restored
         pings.lastRun = memory.lastRun
+        flaps = memory.flaps
         maintenance = memory.maintenance
     }
 }

@@ -7,7 +7,7 @@ extension PanelRuntime {
             title: panel.title,
             group: panel.group?.id,
             phase: history.phase,
-            health: debugPinned ? forcedHealth ?? health : health,
+            health: shownHealth,
             isInitialLoading: history.isInitialLoading,
             isLoading: history.isLoading,
             latestValidInfo: history.latestValidInfo,
@@ -27,7 +27,8 @@ extension PanelRuntime {
             locationsSummary: locations.map(PanelLocation.summary(of:)),
             loadMs: latestLoadDuration.map { Int(($0 / .milliseconds(1)).rounded()) },
             heartbeat: panel.heartbeat?.status(pings),
-            maintenance: maintenance
+            maintenance: maintenance,
+            dependsOn: panel.dependsOn
         )
     }
 

@@ -24,6 +24,8 @@ struct PanelRuntime {
     var stale = false
     /// Whether the source is up, as ``Health/after(_:cause:)`` decided at each change.
     var health = Health.unknown
+    /// The health its state shows: while a debug command holds it, what the forced state shows.
+    var shownHealth: Health { debugPinned ? forcedHealth ?? health : health }
     /// What the forced state shows while a debug command holds the panel; nil otherwise.
     var forcedHealth: Health?
     var debugPinned = false
@@ -43,6 +45,8 @@ struct PanelRuntime {
     var latestLoadDuration: Duration?
     /// A heartbeat panel's pings.
     var pings = HeartbeatPings()
+    /// Its changes of health, for flapping.
+    var flaps = FlapWatch()
     /// When the newest load asked for by hand started: the next one keeps a floor after it.
     var lastManualLoadStart: Duration?
     /// A load asked for by hand waits for the next timer, which was moved up for it.

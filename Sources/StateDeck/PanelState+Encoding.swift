@@ -3,8 +3,7 @@ extension PanelState: Encodable {
         case id, title, group, phase, health, isInitialLoading, isLoading, latestValidInfo, latestInfo
         case latestValidError, latestError, latestNonLoading, modifyingIds, history, presentation
         case placeholder, retry, debugPinned, stale, restored, queued, locations, locationsSummary, loadMs
-        case heartbeat
-        case maintenance
+        case heartbeat, maintenance, dependsOn, probableCauses, flapping
     }
 
     /// Every documented field is written, nil ones as JSON null.
@@ -36,6 +35,9 @@ extension PanelState: Encodable {
         try container.encode(loadMs, forKey: .loadMs)
         try container.encode(heartbeat, forKey: .heartbeat)
         try container.encode(maintenance, forKey: .maintenance)
+        try container.encode(dependsOn, forKey: .dependsOn)
+        try container.encode(probableCauses, forKey: .probableCauses)
+        try container.encode(flapping, forKey: .flapping)
     }
 }
 

@@ -56,6 +56,14 @@ public struct PanelState: Sendable, Equatable {
     public var heartbeat: HeartbeatStatus? = nil
     /// The maintenance window the panel is under: its id, reason and end; nil otherwise.
     public var maintenance: MaintenanceMark? = nil
+    /// The ids of the panels it depends on, as declared (``Panel/dependsOn``).
+    public var dependsOn: [String] = []
+    /// The ids of its direct dependencies that are down, while it is down itself: what it
+    /// probably fails because of. Empty otherwise.
+    public var probableCauses: [String] = []
+    /// Since when, and how often, its health changes between up and down (``FlappingRule``); nil
+    /// while it does not flap.
+    public var flapping: FlappingStatus? = nil
 
     /// What the panel shows: its valid info, else its valid error, else nothing.
     public var latestNonLoading: Outcome? {

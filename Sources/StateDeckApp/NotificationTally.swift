@@ -14,15 +14,16 @@ struct NotificationTally: Sendable {
     /// Counts `delivery`; true when the targets failing changed.
     mutating func count(_ delivery: Notifier.Delivery) -> Bool {
         let before = failing
+        let count = delivery.notifications.count
         switch delivery.outcome {
         case .sent:
-            sent += 1
+            sent += count
             failing[delivery.target] = nil
         case .failed(let failure):
-            failed += 1
+            failed += count
             failing[delivery.target] = failure.hasPrefix(delivery.target) ? failure : "\(delivery.target): \(failure)"
         case .dropped:
-            dropped += 1
+            dropped += count
         }
         return failing != before
     }

@@ -179,11 +179,12 @@ extension HealthAggregator.Track {
     }
 
     /// Takes the health the deck decided with the change, and whether the panel is under
-    /// maintenance; a result counts a load. Returns whether the open minute gained what time alone
-    /// does not tell: a load, or a change of health, hold or maintenance.
+    /// maintenance; a result counts a load, and a mark changes neither the health nor a debug
+    /// command's hold. Returns whether the open minute gained what time alone does not tell: a
+    /// load, or a change of health, hold or maintenance.
     mutating func apply(_ change: PanelChange, at: Int64) -> Bool {
         let (wasForced, wasUnderMaintenance) = (forced, underMaintenance)
-        forced = change.cause == .debug
+        if change.cause != .mark { forced = change.cause == .debug }
         underMaintenance = change.maintenance != nil
         var gained = forced != wasForced || underMaintenance != wasUnderMaintenance
         guard !forced else { return gained }

@@ -10,8 +10,9 @@ public protocol NotificationLedger: Sendable {
     /// deliver in place of `replaced` (a delivery waiting that nothing owes any more): all of it is
     /// kept before this returns when there is a delivery, as it is about to be sent.
     func keep(_ watch: OutageWatch?, for key: String, delivering delivery: PendingDelivery?, replacing replaced: PendingDelivery.ID?)
-    /// Forgets a delivery that is done: delivered, or given up by its target.
-    func finished(_ delivery: PendingDelivery.ID)
+    /// Forgets deliveries that are done: delivered (one message may carry many), or given up by
+    /// their target; all of them before this returns.
+    func finished(_ deliveries: [PendingDelivery.ID])
     /// The deliveries an earlier run kept and never finished, oldest first. Handed out once: the
     /// next notifier of the same run (the deck file was edited) must not send them again while the
     /// first still does.
@@ -23,5 +24,10 @@ extension NotificationLedger {
     /// ``keep(_:for:delivering:replacing:)`` replacing nothing.
     public func keep(_ watch: OutageWatch?, for key: String, delivering delivery: PendingDelivery?) {
         keep(watch, for: key, delivering: delivery, replacing: nil)
+    }
+
+    /// ``finished(_:)`` of one delivery.
+    public func finished(_ delivery: PendingDelivery.ID) {
+        finished([delivery])
     }
 }

@@ -1,107 +1,163 @@
 import FoundationEssentials
 import StateDeck
 
-/// What is owed to the targets of `notify:` entries: for each entry, at most one delivery being
-/// sent and one waiting behind it, and for each target at most `limit` of both. A target that
-/// hangs or fails then holds a bounded backlog however often its panels flap, and what waits is
-/// what is still true, not every change since it stopped answering.
+/// What is owed to the targets of `notify:` entries, gathered into messages: for each target (by
+/// its address and gathering window) at most one message being sent and one collecting behind it,
+/// in which each entry has at most one delivery; and for each address at most `limit` deliveries
+/// in both. A target that hangs or fails then holds a bounded backlog however often its panels
+/// flap, and what waits is what is still true, not every change since it stopped answering.
+///
+/// A collection opens a window when its first delivery joins; it goes out as one message when the
+/// window has ended and the target is sending nothing (at the window's end, or once the message
+/// before it is done). Without gathering, each entry is a target of its own and its window ends as
+/// it opens: sent at once, or after the one being sent.
 ///
 /// | a notification for an entry that … | becomes |
 /// | --- | --- |
-/// | is sending nothing | sent now |
-/// | is sending one, with nothing waiting | waiting |
-/// | has a failure waiting, and this is the recovery | one recovery waiting that tells the whole outage: "API was down for 3 min (Timed out) and is up again" |
-/// | has a failure waiting, and this is a reminder | nothing: the failure waiting says it is down |
-/// | has anything else waiting | waiting in its place: only the newest is owed |
-/// | would take its target past `limit` deliveries sent or waiting | dropped, and counted by the caller |
+/// | has nothing collecting | collecting, in the next message |
+/// | has a failure collecting, and this is the recovery | one recovery collecting that tells the whole outage: "API was down for 3 min (Timed out) and is up again" |
+/// | has a failure collecting, and this is a reminder | nothing: the failure collecting says it is down |
+/// | has anything else collecting | collecting in its place: only the newest is owed |
+/// | would take its address past `limit` deliveries sent or collecting | dropped, and counted by the caller |
 struct NotificationOutbox {
+    /// Whose deliveries gather into one message.
+    struct Group: Hashable {
+        /// The target's ``NotificationTarget/address``.
+        var address: String
+        var window: Duration
+        /// The entry's key when it does not gather: its deliveries go alone.
+        var entry: String?
+    }
+
     /// What became of a notification handed to ``admit(_:to:)``.
     enum Admission: Equatable {
-        /// To send now.
-        case send(PendingDelivery)
-        /// Waits behind the one being sent, in place of `replacing` (forgotten: nothing owes it).
-        case wait(PendingDelivery, replacing: PendingDelivery.ID?)
-        /// The delivery waiting already says as much.
+        /// Collecting for its group's next message, in place of `replacing` (forgotten: nothing
+        /// owes it); `opened` when it opened the group's window.
+        case joined(PendingDelivery, replacing: PendingDelivery.ID?, opened: Bool)
+        /// The delivery collecting already says as much.
         case absorbed
-        /// Over its target's limit.
+        /// Over its address's limit.
         case dropped
 
         /// The delivery the entry owes from now on, to keep in the ledger; nil when nothing new is.
         var owed: PendingDelivery? {
-            switch self {
-            case .send(let delivery), .wait(let delivery, _): delivery
-            case .absorbed, .dropped: nil
-            }
+            if case .joined(let delivery, _, _) = self { delivery } else { nil }
         }
 
-        /// The delivery waiting before, which `owed` replaces: the ledger forgets it.
+        /// The delivery collecting before, which `owed` replaces: the ledger forgets it.
         var replaced: PendingDelivery.ID? {
-            if case .wait(_, let replaced) = self { replaced } else { nil }
+            if case .joined(_, let replaced, _) = self { replaced } else { nil }
         }
     }
 
-    private struct Entry {
-        var target: String
-        var sending: PendingDelivery.ID
-        var waiting: PendingDelivery?
+    /// A group's deliveries going out as one message.
+    struct Message: Equatable {
+        var group: Group
+        var deliveries: [PendingDelivery]
     }
 
-    /// The most deliveries one target may have sent or waiting.
+    private struct Queue {
+        /// The message being sent; empty while none is.
+        var sending: [PendingDelivery.ID] = []
+        /// In the order they joined; an entry's replacement keeps its place.
+        var collecting: [PendingDelivery] = []
+        /// Each collecting delivery's place, by entry key.
+        var places: [String: Int] = [:]
+        /// Whether `collecting` waits for its window's end.
+        var windowOpen = false
+
+        /// Collects `delivery` by the table's rules; the address's limit was checked.
+        mutating func admit(_ delivery: PendingDelivery) -> Admission {
+            guard let place = places[delivery.key] else {
+                let opened = collecting.isEmpty
+                places[delivery.key] = collecting.count
+                collecting.append(delivery)
+                if opened { windowOpen = true }
+                return .joined(delivery, replacing: nil, opened: opened)
+            }
+            let collected = collecting[place]
+            let replacement: PendingDelivery
+            switch (collected.notification.event, delivery.notification.event) {
+            case (.failure, .reminder):
+                return .absorbed
+            case (.failure, .recovery):
+                replacement = PendingDelivery(id: delivery.id, key: delivery.key,
+                                              notification: delivery.notification.tellingWholeOutage(of: collected.notification))
+            default:
+                replacement = delivery
+            }
+            collecting[place] = replacement
+            return .joined(replacement, replacing: collected.id, opened: false)
+        }
+    }
+
+    /// The most deliveries one address may have sent or collecting.
     let limit: Int
-    /// By entry key (``Notifier/Subscription/key``), while it is sending.
-    private var entries: [String: Entry] = [:]
-    /// Deliveries sent or waiting, by target name.
-    private var owedByTarget: [String: Int] = [:]
+    private var queues: [Group: Queue] = [:]
+    /// Deliveries sent or collecting, by address.
+    private var owedByAddress: [String: Int] = [:]
 
     init(limit: Int) {
         self.limit = limit
     }
 
-    /// Deliveries sent or waiting, for every target.
-    var owed: Int { owedByTarget.values.reduce(0, +) }
+    /// Deliveries sent or collecting, for every address.
+    var owed: Int { owedByAddress.values.reduce(0, +) }
 
-    /// Takes `delivery`, a notification of one entry to `target`.
-    mutating func admit(_ delivery: PendingDelivery, to target: String) -> Admission {
-        guard var entry = entries[delivery.key] else {
-            guard owedByTarget[target, default: 0] < limit else { return .dropped }
-            owedByTarget[target, default: 0] += 1
-            entries[delivery.key] = Entry(target: target, sending: delivery.id)
-            return .send(delivery)
+    /// Takes `delivery`, a notification of one entry, for `group`'s next message. The group's
+    /// queue is changed in place: a copy of its collection at each admission would make a storm
+    /// of 10,000 quadratic.
+    mutating func admit(_ delivery: PendingDelivery, to group: Group) -> Admission {
+        let isNew = queues[group]?.places[delivery.key] == nil
+        if isNew {
+            guard owedByAddress[group.address, default: 0] < limit else { return .dropped }
+            owedByAddress[group.address, default: 0] += 1
         }
-        guard let waiting = entry.waiting else {
-            guard owedByTarget[target, default: 0] < limit else { return .dropped }
-            owedByTarget[target, default: 0] += 1
-            entry.waiting = delivery
-            entries[delivery.key] = entry
-            return .wait(delivery, replacing: nil)
-        }
-        let replacement: PendingDelivery
-        switch (waiting.notification.event, delivery.notification.event) {
-        case (.failure, .reminder):
-            return .absorbed
-        case (.failure, .recovery):
-            replacement = PendingDelivery(id: delivery.id, key: delivery.key,
-                                          notification: delivery.notification.tellingWholeOutage(of: waiting.notification))
-        default:
-            replacement = delivery
-        }
-        entry.waiting = replacement
-        entries[delivery.key] = entry
-        return .wait(replacement, replacing: waiting.id)
+        return queues[group, default: Queue()].admit(delivery)
     }
 
-    /// The delivery `key`'s entry was sending is done: the one waiting behind it, now being sent.
-    mutating func finished(_ key: String) -> PendingDelivery? {
-        guard var entry = entries[key] else { return nil }
-        owedByTarget[entry.target, default: 1] -= 1
-        guard let next = entry.waiting else {
-            entries[key] = nil
+    /// `group`'s window ended: its message, unless it is still sending one.
+    mutating func windowEnded(_ group: Group) -> Message? {
+        queues[group]?.windowOpen = false
+        return takeMessage(of: group)
+    }
+
+    /// `group`'s message is done: the next one, when its window has ended.
+    mutating func finished(_ group: Group) -> Message? {
+        guard var queue = queues[group] else { return nil }
+        owedByAddress[group.address, default: 0] -= queue.sending.count
+        if owedByAddress[group.address] == 0 { owedByAddress[group.address] = nil }
+        queue.sending = []
+        queues[group] = queue
+        return takeMessage(of: group)
+    }
+
+    private mutating func takeMessage(of group: Group) -> Message? {
+        guard var queue = queues[group], queue.sending.isEmpty, !queue.windowOpen else { return nil }
+        guard !queue.collecting.isEmpty else {
+            queues[group] = nil
             return nil
         }
-        entry.sending = next.id
-        entry.waiting = nil
-        entries[key] = entry
-        return next
+        let message = Message(group: group, deliveries: queue.collecting)
+        queue.sending = queue.collecting.map(\.id)
+        queue.collecting = []
+        queue.places = [:]
+        queues[group] = queue
+        return message
+    }
+
+    /// Everything collecting, no longer owed here: what a notifier that stops hands to the next.
+    mutating func takeCollecting() -> [PendingDelivery] {
+        var taken: [PendingDelivery] = []
+        for (group, var queue) in queues where !queue.collecting.isEmpty {
+            owedByAddress[group.address, default: 0] -= queue.collecting.count
+            taken += queue.collecting
+            queue.collecting = []
+            queue.places = [:]
+            queue.windowOpen = false
+            queues[group] = queue
+        }
+        return taken.sorted { ($0.notification.at, $0.id.uuidString) < ($1.notification.at, $1.id.uuidString) }
     }
 }
 

@@ -4,14 +4,16 @@ import StateDeck
 
 /// Tells targets when panels go down, stay down and come back, by the rules of ``NotifyRule``.
 ///
-/// It hears the deck's changes in order through one queue, never on the deck's actor, and sends
-/// each notification in a task of its own: a slow or failing target holds up nothing. What a
-/// target has not taken yet is bounded by ``NotificationOutbox``'s rules and ``Limits``.
+/// It hears the deck's changes in order through one queue, never on the deck's actor, gathers
+/// what it decides for each target within the rule's window (``NotificationOutbox``), and sends
+/// each message in a task of its own: a slow or failing target holds up nothing. What a target has
+/// not taken yet is bounded by the outbox's rules and ``Limits``. What it decided, and what became
+/// of it, goes in its ``NotificationLog``.
 public actor Notifier {
     /// How much a target that does not answer may have owed to it.
     public struct Limits: Sendable {
-        /// Deliveries one target may have sent or waiting; more are dropped. Each notify entry
-        /// has at most two (``NotificationOutbox``), so this bounds a deck of many panels.
+        /// Deliveries one target (by address) may have sent or collecting; more are dropped. Each
+        /// notify entry has at most two (``NotificationOutbox``), so this bounds a deck of many panels.
         public var owedPerTarget = 1_000
         /// How old a delivery an earlier run left undone may be and still be sent at start: an
         /// outage told an hour late is news nobody can act on.
@@ -44,7 +46,8 @@ public actor Notifier {
         public var isPage: Bool { index == nil }
     }
 
-    /// What happened to a delivery.
+    /// What happened to a message: one notification, or several gathered; or to a notification
+    /// never sent.
     public struct Delivery: Sendable {
         public enum Outcome: Sendable, Equatable {
             case sent
@@ -54,52 +57,68 @@ public actor Notifier {
             case dropped(String)
         }
 
-        public var notification: DeckNotification
+        /// What the message told, each as it would have been told alone: one unless gathered.
+        public var notifications: [DeckNotification]
+        /// The message's line: the notification's, or the gathered one's.
+        public var message: String
         public var target: String
         public var outcome: Outcome
     }
 
     private let subscriptions: [String: [Subscription]]
     /// The same subscriptions by key, the key outages are kept under.
-    private let subscriptionsByKey: [String: Subscription]
-    private let ledger: (any NotificationLedger)?
-    private let now: @Sendable () -> Date
-    private let clock: any Clock<Duration>
-    private let limits: Limits
-    private var watches: [String: OutageWatch]
-    /// What an earlier run decided and never delivered, sent once the notifier follows a deck.
+    let subscriptionsByKey: [String: Subscription]
+    let ledger: (any NotificationLedger)?
+    /// The decisions for `notify:` targets and what became of them.
+    public nonisolated let log: NotificationLog
+    let now: @Sendable () -> Date
+    let clock: any Clock<Duration>
+    let limits: Limits
+    var watches: [String: OutageWatch]
+    /// What an earlier run, or the notifier before this one, decided and never delivered, taken up
+    /// once the notifier follows a deck.
     private var undelivered: [PendingDelivery]
-    /// What the targets of `notify:` entries are owed.
-    private var outbox: NotificationOutbox
+    /// What the targets are owed, gathered.
+    var outbox: NotificationOutbox
+    /// Each gathering window open, by group: it ends when its task wakes.
+    var windows: [NotificationOutbox.Group: Task<Void, Never>] = [:]
     /// Deliveries under way, the page's included.
-    private var sending: Set<PendingDelivery.ID> = []
-    private var panels: [String: (title: String, group: String?)] = [:]
+    var sending: Set<PendingDelivery.ID> = []
+    var panels: [String: (title: String, group: String?)] = [:]
+    /// What each panel is under that quiets its notifications, from the deck followed.
+    var quiet = NotificationQuiet(dependencies: [:], panels: [])
+    /// When the deck followed calls a panel flapping; nil when it never does.
+    var flappingRule: FlappingRule?
     private var timer: Task<Void, Never>?
     /// When `timer` wakes; nil when no timer waits.
     private var timerDue: Date?
-    private var deliveries: [@Sendable (Delivery) -> Void] = []
+    var deliveries: [@Sendable (Delivery) -> Void] = []
     private let changes: AsyncStream<PanelChange>
     private let input: AsyncStream<PanelChange>.Continuation
     private var consumer: Task<Void, Never>?
 
-    /// Rules of `subscriptions`, outages and deliveries left undone continued from `ledger`; `now`
+    /// Rules of `subscriptions`, outages and deliveries left undone continued from `ledger`, with
+    /// `carried`, what the notifier stopped before this one still collected (``stop()``); `now`
     /// and `clock` are the wall time and the clock of waits (a test's are virtual).
     public init(
-        _ subscriptions: [Subscription], ledger: (any NotificationLedger)?, limits: Limits = Limits(),
+        _ subscriptions: [Subscription], ledger: (any NotificationLedger)?, carrying carried: [PendingDelivery] = [],
+        log: NotificationLog = NotificationLog(), limits: Limits = Limits(),
         now: @escaping @Sendable () -> Date = { Date() }, clock: any Clock<Duration> = ContinuousClock()
     ) {
         self.subscriptions = Dictionary(grouping: subscriptions, by: \.panel)
         subscriptionsByKey = Dictionary(subscriptions.map { ($0.key, $0) }, uniquingKeysWith: { $1 })
         self.ledger = ledger
+        self.log = log
         self.limits = limits
         outbox = NotificationOutbox(limit: limits.owedPerTarget)
         self.now = now
         self.clock = clock
         let keys = Set(subscriptions.map(\.key))
         watches = (ledger?.outages() ?? [:]).filter { keys.contains($0.key) }
-        let left = ledger?.takeUndelivered() ?? []
+        let left = ((ledger?.takeUndelivered() ?? []) + carried)
+            .sorted { ($0.notification.at, $0.id.uuidString) < ($1.notification.at, $1.id.uuidString) }
         // A delivery of an entry the deck no longer has goes nowhere: nobody asks for it any more.
-        for delivery in left where !keys.contains(delivery.key) { ledger?.finished(delivery.id) }
+        ledger?.finished(left.filter { !keys.contains($0.key) }.map(\.id))
         undelivered = left.filter { keys.contains($0.key) }
         (changes, input) = AsyncStream.makeStream(bufferingPolicy: .unbounded)
     }
@@ -114,6 +133,8 @@ public actor Notifier {
     public func follow(_ deck: Deck) async {
         let snapshot = await deck.snapshot()
         panels = Dictionary(uniqueKeysWithValues: snapshot.panels.map { ($0.id, ($0.title, $0.group)) })
+        quiet = NotificationQuiet(dependencies: deck.dependencies, panels: snapshot.panels)
+        flappingRule = deck.configuration.flapping
         let input = input
         // The observer runs on the deck's actor, with every change of every panel: only what can
         // start, continue or end an outage is queued, never a healthy panel's loads. Outages
@@ -125,23 +146,20 @@ public actor Notifier {
         let failing = Locked(Dictionary(watches.keys.compactMap { key in
             subscriptionsByKey[key].map { ($0.panel, successesNeeded[$0.panel] ?? 1) }
         }) { first, _ in first })
+        // What quiets notifications is queued too: every mark (a window opening or ending,
+        // flapping ending), and each change of health of a panel that depends or is depended on.
+        let followed = quiet.followed
+        let followedHealth = Locked(snapshot.panels.reduce(into: [String: Health]()) { health, panel in
+            if followed.contains(panel.id) { health[panel.id] = panel.health }
+        })
         await deck.observe { event in
             guard case .change(let change) = event, change.cause != .debug else { return }
-            switch change.health {
-            case .down:
-                guard let needed = successesNeeded[change.panel], case .error = change.state else { return }
-                failing.withLock { $0[change.panel] = needed }
-            case .up:
-                let queued = failing.withLock { failing -> Bool in
-                    guard let left = failing[change.panel] else { return false }
-                    failing[change.panel] = left > 1 ? left - 1 : nil
-                    return true
-                }
-                guard queued else { return }
-            case .loading, .unknown:
-                return
+            let healthChanged = followed.contains(change.panel)
+                && followedHealth.withLock { $0.updateValue(change.health, forKey: change.panel) != change.health }
+            if change.cause == .mark || Self.endsOrContinuesAnOutage(change, failing: failing, successesNeeded: successesNeeded)
+                || healthChanged {
+                input.yield(change)
             }
-            input.yield(change)
         }
         if consumer == nil {
             let changes = changes
@@ -154,38 +172,18 @@ public actor Notifier {
         armTimer()
     }
 
-    /// Takes up what an earlier run left undone, oldest first, by the outbox's rules: what a
-    /// target hanging for long left behind shrinks to what is still owed, and a delivery older
-    /// than the horizon is dropped rather than told late.
-    private func resume(_ left: [PendingDelivery]) {
-        let oldest = now().addingTimeInterval(-(limits.horizon / .seconds(1)))
-        for delivery in left {
-            guard let subscription = subscriptionsByKey[delivery.key] else { continue }
-            guard delivery.notification.at >= oldest else {
-                ledger?.finished(delivery.id)
-                report(delivery, to: subscription.target, .dropped("decided at \(delivery.notification.at), older than "
-                    + "the \(limits.horizon.lengthText) a notification may wait across a restart"))
-                continue
-            }
-            switch outbox.admit(delivery, to: subscription.target.name) {
-            case .send(let sent):
-                send(sent, to: subscription.target)
-            case .wait(let waiting, let replaced):
-                ledger?.keep(watches[delivery.key], for: delivery.key, delivering: waiting, replacing: replaced)
-            case .absorbed:
-                ledger?.finished(delivery.id)
-            case .dropped:
-                ledger?.finished(delivery.id)
-                report(delivery, to: subscription.target, .dropped(overLimit(of: subscription.target)))
-            }
-        }
-    }
-
-    /// Stops following: nothing more is sent.
-    public func stop() {
+    /// Stops following: nothing more is decided, and no window ends here. Returns what the
+    /// targets (the page's included) were owed and not being sent (in a window, or behind a
+    /// message under way): for the notifier of the deck served next (``init(_:ledger:carrying:log:limits:now:clock:)``),
+    /// which the ledger does not hand it again.
+    @discardableResult
+    public func stop() -> [PendingDelivery] {
         input.finish()
         consumer?.cancel()
         timer?.cancel()
+        windows.values.forEach { $0.cancel() }
+        windows = [:]
+        return outbox.takeCollecting()
     }
 
     /// Waits for the deliveries under way, `limit` at most: at the process's stop, so that one whose
@@ -205,14 +203,52 @@ public actor Notifier {
     /// Changes handled so far: what the deck's observer queued.
     var handledChanges = 0
 
+    /// Whether the deck's observer queues `change` for what it does to outages (a failed result, or
+    /// one of the good results a failing panel's recovery waits for), counting those good results.
+    private nonisolated static func endsOrContinuesAnOutage(_ change: PanelChange, failing: Locked<[String: Int]>,
+                                                            successesNeeded: [String: Int]) -> Bool {
+        guard change.cause != .mark else { return false }
+        switch change.health {
+        case .down:
+            guard let needed = successesNeeded[change.panel], case .error = change.state else { return false }
+            failing.withLock { $0[change.panel] = needed }
+            return true
+        case .up:
+            return failing.withLock { failing -> Bool in
+                guard let left = failing[change.panel] else { return false }
+                failing[change.panel] = left > 1 ? left - 1 : nil
+                return true
+            }
+        case .loading, .unknown:
+            return false
+        }
+    }
+
+    /// The subscriptions of `panel`.
+    func subscriptions(of panel: String) -> [Subscription] {
+        subscriptions[panel] ?? []
+    }
+
     private func handle(_ change: PanelChange) {
         handledChanges += 1
-        // Debug-forced states, and changes that neither fail nor end an outage, were left out by
-        // the deck's observer.
-        guard let list = subscriptions[change.panel] else { return }
+        let lifted = quiet.update(with: change)
+        // A mark changes what quiets the panel, not its outage.
+        if change.cause != .mark { decide(change) }
+        if lifted.beganFlapping { tellFlapping(change.panel, at: change.at) }
+        if lifted.ownQuiet { reconsider(change.panel, at: change.at) }
+        for panel in lifted.dependents { reconsider(panel, at: change.at, afterItsDependency: true) }
+    }
+
+    /// Takes `change`'s result into each outage of its panel. Debug-forced states, and changes that
+    /// neither fail nor end an outage, were left out by the deck's observer; a change of health of
+    /// a panel others depend on may reach here with no outage to change.
+    private func decide(_ change: PanelChange) {
+        let list = subscriptions(of: change.panel)
         let summary = change.state.errorSummary
+        let quietNow = quiet.quiet(for: change.panel)
         for subscription in list {
             var watch = watches[subscription.key] ?? OutageWatch()
+            let before = watch
             var told: DeckNotification?
             switch change.health {
             case .down:
@@ -228,6 +264,9 @@ public actor Notifier {
             case .loading, .unknown:
                 continue
             }
+            if let notification = told, let quietNow {
+                told = hush(notification, of: subscription, under: quietNow, watch: &watch, before: before)
+            }
             keep(watch, of: subscription, sending: told)
             if let due = watch.nextDue(rule: subscription.rule) { wake(at: due) }
         }
@@ -242,7 +281,11 @@ public actor Notifier {
             guard let subscription = subscriptionsByKey[key] else { continue }
             var watch = outage
             guard let event = watch.due(at: date, rule: subscription.rule) else { continue }
-            keep(watch, of: subscription, sending: notification(event, of: subscription, watch: watch, at: date))
+            var told: DeckNotification? = notification(event, of: subscription, watch: watch, at: date)
+            if let notification = told, let quietNow = quiet.quiet(for: subscription.panel) {
+                told = hush(notification, of: subscription, under: quietNow, watch: &watch, before: outage)
+            }
+            keep(watch, of: subscription, sending: told)
         }
         armTimer()
     }
@@ -260,7 +303,7 @@ public actor Notifier {
 
     /// Wakes at `date` unless the timer wakes earlier already. An outage that ends leaves its
     /// wake-up in place: the tick then finds nothing due and looks again.
-    private func wake(at date: Date) {
+    func wake(at date: Date) {
         if let timerDue, timerDue <= date { return }
         timer?.cancel()
         timerDue = date
@@ -272,67 +315,34 @@ public actor Notifier {
     }
 
     /// Keeps `watch` as `subscription`'s outage and hands `notification`, if any, to the outbox:
-    /// the ledger keeps the outage with what the outbox owes before the delivery starts, so a
-    /// told failure is on disk as it is sent. The page's deliveries are neither kept nor limited:
-    /// the page is whoever is connected when it is told, and takes each at once.
-    private func keep(_ watch: OutageWatch, of subscription: Subscription, sending notification: DeckNotification?) {
+    /// the ledger keeps the outage with what the outbox owes when it is decided, before its window
+    /// ends, so a told failure is on disk before it is sent. The page's deliveries are not kept:
+    /// the page is whoever is connected when it is told.
+    func keep(_ watch: OutageWatch, of subscription: Subscription, sending notification: DeckNotification?) {
         let key = subscription.key
         let kept = watch.downSince == nil ? nil : watch
         let delivery = notification.map { PendingDelivery(key: key, notification: $0) }
         guard watches[key] != kept || delivery != nil else { return }
         watches[key] = kept
-        guard let delivery, !subscription.isPage else {
+        guard let delivery else {
             ledger?.keep(kept, for: key, delivering: nil, replacing: nil)
-            if let delivery { send(delivery, to: subscription.target, recorded: false) }
             return
         }
-        let admission = outbox.admit(delivery, to: subscription.target.name)
-        ledger?.keep(kept, for: key, delivering: admission.owed, replacing: admission.replaced)
-        switch admission {
-        case .send(let sent): send(sent, to: subscription.target)
-        case .dropped: report(delivery, to: subscription.target, .dropped(overLimit(of: subscription.target)))
-        case .wait, .absorbed: break
+        admit(delivery, of: subscription) { admission in
+            if subscription.isPage {
+                ledger?.keep(kept, for: key, delivering: nil, replacing: nil)
+            } else {
+                ledger?.keep(kept, for: key, delivering: admission.owed, replacing: admission.replaced)
+            }
         }
     }
 
-    private func overLimit(of target: any NotificationTarget) -> String {
-        "\(target.name) already has the most notifications owed that a target may have (\(limits.owedPerTarget))"
-    }
-
-    private func notification(_ event: DeckNotification.Event, of subscription: Subscription, watch: OutageWatch,
-                              at date: Date) -> DeckNotification {
+    func notification(_ event: DeckNotification.Event, of subscription: Subscription, watch: OutageWatch,
+                      at date: Date) -> DeckNotification {
         let panel = panels[subscription.panel]
-        return DeckNotification(
+        return namingDependents(DeckNotification(
             event: event, panel: subscription.panel, title: panel?.title ?? subscription.panel, group: panel?.group,
-            error: event == .recovery ? nil : watch.error, downSince: watch.downSince ?? date, at: date)
-    }
-
-    /// Delivers in a task of its own, then forgets the delivery in the ledger and sends what
-    /// waited behind it. A stop before it is forgotten (SIGTERM while a webhook waits to retry)
-    /// leaves it to the next run, which sends it then. The one window that repeats a notification:
-    /// the process killed (`kill -9`, or a stop that waited ``finishDeliveries(within:)`` in vain
-    /// for a slow target) after the target took it and before the ledger's write just after.
-    private func send(_ delivery: PendingDelivery, to target: any NotificationTarget, recorded: Bool = true) {
-        let ledger = recorded ? ledger : nil
-        sending.insert(delivery.id)
-        Task { [weak self] in
-            var outcome = Delivery.Outcome.sent
-            do { try await target.deliver(delivery.notification) } catch { outcome = .failed("\(error)") }
-            ledger?.finished(delivery.id)
-            await self?.delivered(delivery, to: target, recorded: recorded, outcome)
-        }
-    }
-
-    private func delivered(_ delivery: PendingDelivery, to target: any NotificationTarget, recorded: Bool,
-                           _ outcome: Delivery.Outcome) {
-        sending.remove(delivery.id)
-        if recorded, let next = outbox.finished(delivery.key) { send(next, to: target) }
-        report(delivery, to: target, outcome)
-    }
-
-    private func report(_ delivery: PendingDelivery, to target: any NotificationTarget, _ outcome: Delivery.Outcome) {
-        let done = Delivery(notification: delivery.notification, target: target.name, outcome: outcome)
-        deliveries.forEach { $0(done) }
+            error: event == .recovery ? nil : watch.error, downSince: watch.downSince ?? date, at: date))
     }
 }
 

@@ -16,7 +16,7 @@ public final class OutageTable: NotificationLedger {
         table.withLock { $0[key] = watch }
     }
 
-    public func finished(_ delivery: PendingDelivery.ID) {}
+    public func finished(_ deliveries: [PendingDelivery.ID]) {}
 
     public func takeUndelivered() -> [PendingDelivery] { [] }
 }

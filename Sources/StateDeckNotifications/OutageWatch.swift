@@ -17,6 +17,15 @@ public struct OutageWatch: Sendable, Hashable, Codable {
     /// rule's `successes`; and when the first of them came, when the outage ended if they are enough.
     public var successes = 0
     public var upSince: Date?
+    /// The failure was decided under a maintenance window and not sent: told as new if the panel
+    /// is still down when the window ends (``Notifier/Quiet``).
+    public var silenced = false
+    /// The failure was due and held (the panel flaps, or a panel it depends on is down): told
+    /// when its rule still holds once that is over.
+    public var held = false
+    /// When the outage ended, for a told one whose recovery waits for a maintenance window or
+    /// flapping to end.
+    public var recoveredAt: Date?
 
     public init() {}
 
@@ -28,6 +37,7 @@ public struct OutageWatch: Sendable, Hashable, Codable {
         failures += 1
         successes = 0
         upSince = nil
+        recoveredAt = nil
         downSince = downSince ?? date
         self.error = error
         return due(at: date, rule: rule)
@@ -41,6 +51,8 @@ public struct OutageWatch: Sendable, Hashable, Codable {
             self = OutageWatch()
             return nil
         }
+        // Its recovery was decided already, and waits for a quiet to end.
+        guard recoveredAt == nil else { return nil }
         successes += 1
         let upSince = upSince ?? date
         self.upSince = upSince
@@ -71,7 +83,8 @@ public struct OutageWatch: Sendable, Hashable, Codable {
     /// When ``due(at:rule:)`` may next have something: the time down the rule asks for, or the
     /// next reminder; nil when only a load can change anything.
     public func nextDue(rule: NotifyRule) -> Date? {
-        guard let downSince else { return nil }
+        // What the quiet holds back waits for it to end, not for a time.
+        guard let downSince, !held, !silenced, recoveredAt == nil else { return nil }
         guard let toldAt else {
             guard let down = rule.down, rule.failures.map({ failures >= $0 }) ?? true else { return nil }
             return downSince.adding(down)
@@ -83,11 +96,11 @@ public struct OutageWatch: Sendable, Hashable, Codable {
 
 extension OutageWatch {
     private enum CodingKeys: String, CodingKey {
-        case failures, downSince, toldAt, remindersSent, error, successes, upSince
+        case failures, downSince, toldAt, remindersSent, error, successes, upSince, silenced, held, recoveredAt
     }
 
     /// Reads a watch kept before good results were counted (no `successes`, no `upSince`) as one
-    /// with none yet.
+    /// with none yet, and one kept before notifications were quieted as one quieted by nothing.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         failures = try container.decode(Int.self, forKey: .failures)
@@ -97,6 +110,9 @@ extension OutageWatch {
         error = try container.decodeIfPresent(DeckNotification.ErrorSummary.self, forKey: .error)
         successes = try container.decodeIfPresent(Int.self, forKey: .successes) ?? 0
         upSince = try container.decodeIfPresent(Date.self, forKey: .upSince)
+        silenced = try container.decodeIfPresent(Bool.self, forKey: .silenced) ?? false
+        held = try container.decodeIfPresent(Bool.self, forKey: .held) ?? false
+        recoveredAt = try container.decodeIfPresent(Date.self, forKey: .recoveredAt)
     }
 }
 

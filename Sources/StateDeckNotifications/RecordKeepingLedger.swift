@@ -1,7 +1,7 @@
 /// A ledger a store keeps as ``NotificationRecords`` under its own lock: the ``NotificationLedger``
 /// calls, the same for every store, in terms of the records.
 ///
-/// A keep with a delivery, and a delivery's end, are written before the call returns (`saving`),
+/// A keep with a delivery, and the end of deliveries (every one a message carried at once), are written before the call returns (`saving`),
 /// so that a failure is stored as it is sent and a delivery done is not sent again after a stop;
 /// outages that change without a delivery go with the store's next batch.
 public protocol RecordKeepingLedger: NotificationLedger {
@@ -23,8 +23,10 @@ extension RecordKeepingLedger {
         }
     }
 
-    public func finished(_ delivery: PendingDelivery.ID) {
-        withRecords(saving: true) { $0.finish(delivery) }
+    public func finished(_ deliveries: [PendingDelivery.ID]) {
+        withRecords(saving: true) { records in
+            for delivery in deliveries { records.finish(delivery) }
+        }
     }
 
     public func takeUndelivered() -> [PendingDelivery] {

@@ -3,6 +3,7 @@ import FoundationEssentials
 import MicroHTTP
 import StateDeck
 import StateDeckHistory
+import StateDeckNotifications
 
 /// The routes of PROTOCOL.md over the deck being served.
 struct APIRoutes: Sendable {
@@ -12,6 +13,8 @@ struct APIRoutes: Sendable {
     /// Nil when no history is kept.
     let history: (any HistoryStore)?
     let metrics: DeckMetrics
+    /// What the notifiers decided and what became of it.
+    let notificationLog: NotificationLog
     /// The timeline the uptime route draws without parameters.
     let timeline: (span: Duration, slots: Int)
     let debugEnabled: Bool
@@ -102,6 +105,7 @@ struct APIRoutes: Sendable {
         }
         BadgeRoute(mirror: mirror, historyReader: historyReader).register(on: &router)
         PingRoutes(deck: deck) { request, work in action(request, work) }.register(on: &router)
+        NotifyRoutes(log: notificationLog, forward: forward).register(on: &router)
     }
 
     /// The maintenance windows: listed from the mirror (a replica answers too), started and ended

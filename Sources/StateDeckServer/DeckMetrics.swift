@@ -92,12 +92,13 @@ final class DeckMetrics: Sendable {
         notificationsDropped = registry.makeCounter(descriptor: notifications, labels: [("result", "dropped")])
     }
 
-    /// Counts a notification by what became of it.
-    func countNotification(_ outcome: Notifier.Delivery.Outcome) {
-        switch outcome {
-        case .sent: notificationsSent.increment()
-        case .failed: notificationsFailed.increment()
-        case .dropped: notificationsDropped.increment()
+    /// Counts the notifications of a message (gathered ones each) by what became of it.
+    func countNotifications(_ delivery: Notifier.Delivery) {
+        let count = Int64(delivery.notifications.count)
+        switch delivery.outcome {
+        case .sent: notificationsSent.increment(by: count)
+        case .failed: notificationsFailed.increment(by: count)
+        case .dropped: notificationsDropped.increment(by: count)
         }
     }
 

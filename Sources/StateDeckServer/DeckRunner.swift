@@ -23,6 +23,9 @@ public final class DeckRunner: Sendable {
     private let onNotificationDelivery: (@Sendable (Notifier.Delivery) -> Void)?
     /// Follows the deck run; replaced with it.
     private let notifier = Locked<Notifier?>(nil)
+    /// What the notifiers decided for `notify:` targets, and what became of it: one log for every
+    /// deck this runner serves (`GET /api/notify/log`).
+    public let notificationLog = NotificationLog()
     private let logger: Logger
 
     init(deck: Deck, source: StateMirror, replica: StateMirror?, history: (any HistoryStore)?, metrics: DeckMetrics,
@@ -122,17 +125,20 @@ public final class DeckRunner: Sendable {
     }
 
     /// Tells the outages of `deck`'s panels to their targets and to the page from now on, in place
-    /// of the deck followed before; call it before the deck starts, so no first load goes unheard.
-    /// A delivery that fails is logged and shown as a toast on the deck served then.
+    /// of the deck followed before, taking up what its notifier still gathered; call it before the
+    /// deck starts, so no first load goes unheard. A delivery that fails is logged and shown as a
+    /// toast on the deck served then.
     private func notify(_ deck: Deck) async {
-        await notifier.withLock { $0.take() }?.stop()
+        let carried = await notifier.withLock { $0.take() }?.stop() ?? []
         let notifier = Notifier(Notifier.Subscription.all(of: deck, page: PageAnnouncer(relay: source.relay)),
-                                ledger: notificationLedger)
+                                ledger: notificationLedger, carrying: carried, log: notificationLog)
         await notifier.onDelivery { [metrics, logger, current, onNotificationDelivery] delivery in
             guard delivery.target != PageAnnouncer.targetName else { return }
-            metrics.countNotification(delivery.outcome)
+            metrics.countNotifications(delivery)
             onNotificationDelivery?(delivery)
-            let told = "notification \(delivery.notification.event.rawValue) of \(delivery.notification.panel)"
+            let told = delivery.notifications.count == 1
+                ? "notification \(delivery.notifications[0].event.rawValue) of \(delivery.notifications[0].panel)"
+                : "\(delivery.notifications.count) notifications gathered"
             switch delivery.outcome {
             case .sent:
                 return
@@ -140,7 +146,7 @@ public final class DeckRunner: Sendable {
                 logger.error("\(told) not sent: \(failure)")
                 Task { await current.current.announce("A notification could not be sent: \(failure)", style: .error) }
             case .dropped(let reason):
-                logger.warning("\(told) to \(delivery.target) dropped (\(delivery.notification.message)): \(reason)")
+                logger.warning("\(told) to \(delivery.target) dropped (\(delivery.message)): \(reason)")
             }
         }
         await notifier.follow(deck)

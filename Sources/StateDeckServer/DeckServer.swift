@@ -89,6 +89,7 @@ public final class DeckServer: Sendable {
         let files = try StaticFiles(directory: configuration.publicDirectory)
         var router = Router { request, _ in .response(files.respond(to: request)) }
         APIRoutes(deck: { [runner] in runner.deck }, mirror: mirror, history: history, metrics: metrics,
+                  notificationLog: runner.notificationLog,
                   timeline: configuration.timeline, debugEnabled: configuration.debug,
                   streamCapacity: configuration.streamCapacity, catchUp: host == nil ? nil : .seconds(2),
                   settled: { await host?.settled() }) { request in
@@ -171,6 +172,10 @@ public final class DeckServer: Sendable {
 
     /// The deck being served.
     public var deck: Deck { runner.deck }
+
+    /// What this server's notifiers decided for `notify:` targets (`GET /api/notify/log`); a
+    /// program embedding StateDeck may add its own decisions with ``NotificationLog/record(_:)``.
+    public var notificationLog: NotificationLog { runner.notificationLog }
 
     /// Serves `newDeck` in place of the current deck, which is stopped. Every open page gets the
     /// new deck as a `snapshot` event.

@@ -14,7 +14,16 @@ struct PageAnnouncer: NotificationTarget {
     var name: String { Self.targetName }
 
     func deliver(_ notification: DeckNotification) throws {
-        let data = try DeckJSON.makeEncoder().encode(notification)
+        try announce(notification)
+    }
+
+    /// A gathered message goes as its JSON, with `count` and `notifications`.
+    func deliver(_ gathered: GatheredNotification) throws {
+        try announce(gathered)
+    }
+
+    private func announce(_ told: some Encodable) throws {
+        let data = try DeckJSON.makeEncoder().encode(told)
         relay.relay(event: "notification", data: String(decoding: data, as: UTF8.self), panel: nil)
     }
 }

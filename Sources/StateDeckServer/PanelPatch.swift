@@ -40,7 +40,8 @@ struct PanelPatch: Encodable {
     private enum CodingKeys: String, CodingKey {
         case id, title, group, phase, health, since, isInitialLoading, isLoading, latestValidInfo, latestInfo
         case latestValidError, latestError, modifyingIds, presentation, placeholder, retry, debugPinned, stale
-        case restored, queued, locations, locationsSummary, loadMs, heartbeat, maintenance
+        case restored, queued, locations, locationsSummary, loadMs, heartbeat, maintenance, dependsOn, probableCauses
+        case flapping
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -170,6 +171,9 @@ struct PanelPatch: Encodable {
         .measurement(.loadMs, \.loadMs),
         .value(.heartbeat, \.heartbeat, default: nil),
         .value(.maintenance, \.maintenance, default: nil),
+        .value(.dependsOn, \.dependsOn, default: []),
+        .value(.probableCauses, \.probableCauses, default: []),
+        .value(.flapping, \.flapping, default: nil),
     ]
 }
 

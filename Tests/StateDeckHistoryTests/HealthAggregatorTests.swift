@@ -80,6 +80,18 @@ struct HealthAggregatorTests {
         #expect(aggregator.tracks["p"]?.since == day0, "down all along")
     }
 
+    @Test func aMarkCountsNoLoadAndEndsNoHold() throws {
+        var aggregator = HealthAggregator(watch: 1)
+        aggregator.apply(change(.loaded(Info()), 0))
+        aggregator.apply(change(.error(PanelError(.unknown)), 10_000, cause: .debug))
+        aggregator.apply(change(.loaded(Info()), 20_000, cause: .mark, health: .up, recorded: false))
+        aggregator.advance(to: at(60_000))
+        let minute = try #require(aggregator.takeClosedRows().first { $0.resolution == .minute }?.tally)
+        #expect(minute.loads == 1, "the first load only")
+        #expect(minute.upMs == 10_000, "held from 10 s on, the mark between")
+        #expect(aggregator.tracks["p"]?.forced == true)
+    }
+
     @Test func quietLoadsCountTheirDurationWithoutChangingAnything() throws {
         var aggregator = HealthAggregator(watch: 1)
         aggregator.apply(change(.loaded(Info()), 0, cause: .load(.milliseconds(10))))

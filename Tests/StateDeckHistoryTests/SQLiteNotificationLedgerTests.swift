@@ -18,6 +18,10 @@ import Testing
         try StoreFixture().contract.outagesAndDeliveriesNotDoneComeBackAfterAReopenOnce()
     }
 
+    @Test func aWindowOpenAtAStopIsToldGatheredAfterItOnce() async throws {
+        try await StoreFixture().contract.aWindowOpenAtAStopIsToldGatheredAfterItOnce()
+    }
+
     @Test func undeliveredComeOldestFirstAndThisRunsOwnAreNeverHandedOut() throws {
         let fixture = StoreFixture()
         let later = LedgerSamples.delivery(.reminder, at: fixture.now.addingTimeInterval(3_600))

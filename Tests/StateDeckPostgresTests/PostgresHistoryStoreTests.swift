@@ -149,6 +149,12 @@ struct PostgresHistoryStoreTests {
         }
     }
 
+    @Test func aWindowOpenAtAStopIsToldGatheredAfterItOnce() async throws {
+        try await TemporaryPostgres.with { server in
+            try await PostgresStoreFixture(server).contract.aWindowOpenAtAStopIsToldGatheredAfterItOnce()
+        }
+    }
+
     @Test func changesAndTalliesAreSavedAndMakeTheUptime() async throws {
         try await TemporaryPostgres.with { server in
             let fixture = PostgresStoreFixture(server)

@@ -37,6 +37,29 @@ import Testing
         #expect(try size(PanelPatch(from: nil, to: loaded)) < 300)
     }
 
+    @Test func dependenciesCausesAndFlappingTravelOnlyWhenSet() async throws {
+        let failed = try await Self.state(after: [.loading, .error(.timeout)])
+        var caused = failed
+        caused.dependsOn = ["db"]
+        caused.probableCauses = ["db"]
+        caused.flapping = FlappingStatus(since: Self.start, changes: 6, within: "10 min")
+        let compact = try json(PanelPatch(from: nil, to: caused))
+        #expect(compact["dependsOn"] as? [String] == ["db"])
+        #expect(compact["probableCauses"] as? [String] == ["db"])
+        let flapping = try #require(compact["flapping"] as? [String: Any])
+        #expect(flapping["since"] as? String == "2026-11-22T10:00:00.000Z")
+        #expect(flapping["changes"] as? Int == 6)
+        #expect(flapping["within"] as? String == "10 min")
+        #expect(try json(PanelPatch(from: nil, to: failed)).keys.allSatisfy { !["dependsOn", "probableCauses", "flapping"].contains($0) })
+        var calm = caused
+        calm.probableCauses = []
+        calm.flapping = nil
+        let patch = try json(PanelPatch(from: caused, to: calm))
+        #expect(Set(patch.keys) == ["id", "probableCauses", "flapping"])
+        #expect(patch["probableCauses"] as? [String] == [])
+        #expect(patch["flapping"] is NSNull)
+    }
+
     @Test func aChangeCarriesOnlyWhatChanged() async throws {
         let loaded = try await Self.state(after: [.loading, .loaded(Self.info)])
         let reloading = try await Self.state(after: [.loading, .loaded(Self.info), .loading])

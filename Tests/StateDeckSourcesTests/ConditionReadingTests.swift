@@ -169,6 +169,6 @@ struct ConditionReadingTests {
 
     @Test(arguments: cases)
     func aBrokenConditionNamesTheProblem(_ broken: Case) {
-        #expect(DeckFileProblemTests().problems(broken.yaml) == ["deck.yaml:5: " + broken.problem])
+        #expect(deckFileProblems(broken.yaml) == ["deck.yaml:5: " + broken.problem])
     }
 }

@@ -248,7 +248,7 @@ struct DeckFileProblemTests {
               - id: payments
                 defaults: { colour: red }
             panels: [{ id: db, tcp: { host: localhost, port: 5432 } }]
-            """, problem: "deck.yaml:3: groups[0].defaults.colour: unknown key (expected refresh, timeout, retry, minimumLoading, loading, notify)"),
+            """, problem: "deck.yaml:3: groups[0].defaults.colour: unknown key (expected refresh, timeout, retry, minimumLoading, loading, notify, dependsOn)"),
         Case(name: "an alias without anchor", yaml: """
             panels: *databases
             """, problem: "deck.yaml:1: YAML syntax: found undefined alias"),
@@ -283,6 +283,18 @@ struct DeckFileProblemTests {
                 tcp: { host: localhost, port: 1 }
                 notify: [{ command: { run: [true] }, remind: { every: 10s, times: 3 } }]
             """, problem: "deck.yaml:4: panels[0].notify[0].remind.every: must be at least 1 min"),
+        Case(name: "a gathering window of a day", yaml: """
+            panels:
+              - id: api
+                tcp: { host: localhost, port: 1 }
+                notify: [{ command: { run: [true] }, gather: 1d }]
+            """, problem: "deck.yaml:4: panels[0].notify[0].gather: must be at most 1 h, or off"),
+        Case(name: "a gathering window that is no time", yaml: """
+            panels:
+              - id: api
+                tcp: { host: localhost, port: 1 }
+                notify: [{ command: { run: [true] }, gather: soon }]
+            """, problem: #"deck.yaml:4: panels[0].notify[0].gather: "soon" is not a duration; write it like 500ms, 5s, 2m, 1h or 7d"#),
         Case(name: "a placeholder in a notify command's shell script", yaml: """
             panels:
               - id: api
@@ -379,11 +391,11 @@ struct DeckFileProblemTests {
 
     @Test(arguments: cases)
     func aBrokenFileNamesTheProblem(_ broken: Case) {
-        #expect(problems(broken.yaml) == [broken.problem])
+        #expect(deckFileProblems(broken.yaml) == [broken.problem])
     }
 
     @Test func everyProblemIsReportedInLineOrder() {
-        let report = problems("""
+        let report = deckFileProblems("""
             title: Stack
             panels:
               - id: api
@@ -401,7 +413,7 @@ struct DeckFileProblemTests {
             "deck.yaml:7: panels[1].tcp.port: must be a whole number from 1 to 65535, not 0",
             "deck.yaml:9: panels[2].command.run: needs at least the program to run",
             #"deck.yaml:9: panels[2].command.output: "csv" is not allowed here (expected auto, json, text, lines)"#,
-            "deck.yaml:10: panels[2].colour: unknown key (expected id, title, group, http, tcp, dns, tls, command, file, heartbeat, refresh, timeout, retry, minimumLoading, loading, notify, placeholder, toasts, recovery, actions)",
+            "deck.yaml:10: panels[2].colour: unknown key (expected id, title, group, http, tcp, dns, tls, command, file, heartbeat, refresh, timeout, retry, minimumLoading, loading, notify, dependsOn, placeholder, toasts, recovery, actions)",
         ])
     }
 
@@ -414,15 +426,6 @@ struct DeckFileProblemTests {
                 stack.yaml:1: panels[0]: needs a source: one of http, tcp, dns, tls, command, file, heartbeat
                 stack.yaml:1: panels[0].id: "A" must be lowercase letters, digits and dashes, like api-health
                 """)
-        }
-    }
-
-    func problems(_ yaml: String) -> [String] {
-        do {
-            _ = try DeckFile.parse(yaml, file: "deck.yaml", folder: "/stack", environment: [:])
-            return []
-        } catch {
-            return error.problems.map(\.description)
         }
     }
 }

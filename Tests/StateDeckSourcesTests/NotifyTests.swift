@@ -39,6 +39,8 @@ struct NotifyTests {
               - { id: quiet, notify: none, tcp: { host: localhost, port: 3 } }
               - { id: both, notify: [{ command: { run: [true] }, after: { failures: 2, down: 30s } }], tcp: { host: localhost, port: 4 } }
               - { id: steady, notify: [{ command: { run: [true] }, after: { successes: 2 } }], tcp: { host: localhost, port: 5 } }
+              - { id: slow, notify: [{ command: { run: [true] }, gather: 1m }], tcp: { host: localhost, port: 6 } }
+              - { id: eager, notify: [{ command: { run: [true] }, gather: off }], tcp: { host: localhost, port: 7 } }
             """)
         let notify = Dictionary(uniqueKeysWithValues: file.panels.map { ($0.id, $0.settings.notify) })
         let hook = try #require(notify["stripe"]?.entries.first)
@@ -48,7 +50,10 @@ struct NotifyTests {
         #expect(notify["quiet"] == NotifyDeclaration.none)
         #expect(notify["both"]?.entries.first?.rule == NotifyRule(failures: 2, down: .seconds(30)))
         #expect(notify["steady"]?.entries.first?.rule == NotifyRule(failures: 3, successes: 2), "the way up alone; the way down keeps its default")
-        #expect(Notifier.Subscription.all(of: file.makeDeck()).map(\.key) == ["stripe#0", "db#0", "both#0", "steady#0"])
+        #expect(notify["db"]?.entries.first?.rule.gather == .seconds(10), "gathered for 10 s unless the entry says")
+        #expect(notify["slow"]?.entries.first?.rule == NotifyRule(failures: 3, gather: .seconds(60)))
+        #expect(notify["eager"]?.entries.first?.rule == NotifyRule(failures: 3, gather: .zero))
+        #expect(Notifier.Subscription.all(of: file.makeDeck()).map(\.key) == ["stripe#0", "db#0", "both#0", "steady#0", "slow#0", "eager#0"])
     }
 
     @Test func aDeckFileAndTheDSLSayingTheSameMakeTheSameSubscriptions() throws {
@@ -82,6 +87,7 @@ struct NotifyTests {
         let name = "page"
 
         func deliver(_ notification: DeckNotification) async throws {}
+        func deliver(_ gathered: GatheredNotification) async throws {}
     }
 
     /// What a subscription says, targets compared by what they deliver to.
@@ -113,6 +119,38 @@ struct NotifyTests {
         #expect(json["event"] as? String == "failure")
         #expect(json["downSince"] as? String == "2026-11-22T10:00:00.000Z")
         #expect(json["downSeconds"] as? Int == 60)
+    }
+
+    @Test func aGatheredMessageGivesACommandItsCountPanelsAndTitlesAndItsJSONOnItsInput() async throws {
+        let folder = try TemporaryFolder()
+        var web = Self.notification
+        web.panel = "web"
+        web.title = "Web"
+        let gathered = GatheredNotification([Self.notification, web], at: Self.notification.at)
+        let script = #"cat > "$1/input.json"; printf '%s|%s|%s|%s|%s|%s' "$STATEDECK_EVENT" "$STATEDECK_COUNT" "$STATEDECK_PANELS" "$STATEDECK_TITLES" "$2" "$3" > "$1/seen.txt""#
+        let target = CommandTarget(command: CommandSpec(arguments: ["sh", "-c", script, "sh", folder.path, "{message}", "{panel}"]))
+        try await target.deliver(gathered)
+        let seen = try String(contentsOfFile: folder.path("seen.txt"), encoding: .utf8)
+        #expect(seen == "failure|2|api,web|API\nWeb|2 panels down: API, Web|api,web")
+        let input = try Data(contentsOf: URL(fileURLWithPath: folder.path("input.json")))
+        let json = try #require(try JSONSerialization.jsonObject(with: input) as? [String: Any])
+        #expect(json["count"] as? Int == 2)
+        #expect(json["at"] as? String == "2026-11-22T10:01:00.000Z")
+        #expect(json["panel"] == nil, "no single panel")
+        let told = try #require(json["notifications"] as? [[String: Any]])
+        #expect(told.map { $0["panel"] as? String } == ["api", "web"])
+        #expect(told.first?["message"] as? String == "API is down: Timed out", "each as it is told alone")
+    }
+
+    @Test func entriesNamingTheSameTargetHaveOneAddress() {
+        let url = URL(string: "https://hooks.example/a")!
+        #expect(WebhookTarget.webhook(url, headers: ["X": "1"]).address == WebhookTarget.webhook(url, headers: ["X": "1"]).address)
+        #expect(WebhookTarget.webhook(url, headers: ["X": "1"]).address != WebhookTarget.webhook(url, headers: ["X": "2"]).address)
+        #expect(WebhookTarget.webhook(url).address != WebhookTarget.webhook(URL(string: "https://hooks.example/b")!).address,
+                "one host, two hooks")
+        let apprise = CommandSpec(arguments: ["apprise", "-b", "{message}", "mailto://ops"])
+        #expect(CommandTarget.command(apprise).address == CommandTarget.command(apprise).address)
+        #expect(CommandTarget.command(apprise).address != CommandTarget.command(CommandSpec(arguments: ["apprise", "-b", "{message}", "tgram://x"])).address)
     }
 
     @Test func placeholdersAreFilledOnceWhateverTheValuesHold() {

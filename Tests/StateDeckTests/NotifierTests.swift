@@ -7,17 +7,24 @@ import Testing
 
 /// The notifier on a deck on a test clock: what is sent, when, once.
 @Suite(.stopsDecks) struct NotifierTests {
-    /// Keeps what it is sent.
+    /// Keeps what it is sent: notifications told alone in `sent`, gathered messages in `gathered`.
     final class RecordingTarget: NotificationTarget {
         let name: String
+        let address: String
         let sent = Recorder<DeckNotification>()
+        let gathered = Recorder<GatheredNotification>()
 
-        init(name: String = "recorder") {
+        init(name: String = "recorder", address: String? = nil) {
             self.name = name
+            self.address = address ?? name
         }
 
         func deliver(_ notification: DeckNotification) async throws {
             sent.append(notification)
+        }
+
+        func deliver(_ gathered: GatheredNotification) async throws {
+            self.gathered.append(gathered)
         }
     }
 
@@ -41,6 +48,10 @@ import Testing
             attempts.append(notification)
             await gate.wait()
             throw GaveUp()
+        }
+
+        func deliver(_ gathered: GatheredNotification) async throws {
+            Issue.record("the tests of a stalled target gather nothing")
         }
     }
 
@@ -73,8 +84,9 @@ import Testing
             }
         }
 
-        func finished(_ delivery: PendingDelivery.ID) {
-            pending.withLock { $0.removeAll { $0.id == delivery } }
+        func finished(_ deliveries: [PendingDelivery.ID]) {
+            let done = Set(deliveries)
+            pending.withLock { $0.removeAll { done.contains($0.id) } }
         }
 
         func takeUndelivered() -> [PendingDelivery] {
@@ -87,8 +99,9 @@ import Testing
     }
 
     /// A panel "p" ("API") refreshed every 10 s, its loads scripted, without retries.
-    static func deck(_ loader: ScriptedLoader, clock: TestClock<Duration> = TestClock()) async -> TestDeck {
-        await TestDeck(clock: clock) {
+    static func deck(_ loader: ScriptedLoader, clock: TestClock<Duration> = TestClock(),
+                     flapping: FlappingRule? = FlappingRule()) async -> TestDeck {
+        await TestDeck(clock: clock, flapping: flapping) {
             Panel("p", title: "API") { try loader.load() }
                 .refresh(every: .seconds(10))
                 .retry(.none)
@@ -96,10 +109,13 @@ import Testing
         }
     }
 
-    static func notifier(_ test: TestDeck, _ rule: NotifyRule, _ target: any NotificationTarget, ledger: MemoryLedger? = nil) async -> Notifier {
+    /// A notifier of panel "p"'s first entry, by `rule` gathering within `gather` (off unless the
+    /// test is about gathering).
+    static func notifier(_ test: TestDeck, _ rule: NotifyRule, _ target: any NotificationTarget, ledger: MemoryLedger? = nil,
+                         gather: Duration = .zero) async -> Notifier {
         let clock = test.clock
         let notifier = Notifier(
-            [Notifier.Subscription(panel: "p", rule: rule, target: target, index: 0)], ledger: ledger,
+            [Notifier.Subscription(panel: "p", rule: rule.gathering(gather), target: target, index: 0)], ledger: ledger,
             now: { TestDeck.date(at: TestClock<Duration>.Instant().duration(to: clock.now)) }, clock: clock)
         await notifier.follow(test.deck)
         return notifier
@@ -276,7 +292,7 @@ import Testing
         let test = await Self.deck(loader)
         let clock = test.clock
         let notifier = Notifier(
-            [Notifier.Subscription(panel: "p", rule: NotifyRule(failures: 1), target: page, index: nil)], ledger: ledger,
+            [Notifier.Subscription(panel: "p", rule: NotifyRule(failures: 1).gathering(.zero), target: page, index: nil)], ledger: ledger,
             now: { TestDeck.date(at: TestClock<Duration>.Instant().duration(to: clock.now)) }, clock: clock)
         await notifier.follow(test.deck)
         defer { page.gate.open(); Task { await notifier.stop() } }

@@ -9,14 +9,14 @@ from pathlib import Path
 def flapping_deck(folder: Path, count: int, webhook_port: int | None) -> Path:
     """`count` command panels, each failing and succeeding by turns, one load a second, until the
     file `up` in `folder` exists; every failure and recovery is told to the webhook on
-    `webhook_port` (none: nothing is told)."""
+    `webhook_port` (none: nothing is told), each as it is decided (`gather: off`)."""
     folder.mkdir(parents=True, exist_ok=True)
     up = folder / "up"
     panels = "".join(
         f"  - id: flap-{n}\n"
         f'    command: {{ run: ["sh", "-c", "test -f {up} || {{ test -f {folder}/{n} && rm {folder}/{n}; }} || {{ touch {folder}/{n}; exit 1; }}"] }}\n'
         for n in range(count))
-    notify = (f'  notify: [{{ webhook: {{ url: "http://127.0.0.1:{webhook_port}/hook" }}, after: {{ failures: 1 }} }}]\n'
+    notify = (f'  notify: [{{ webhook: {{ url: "http://127.0.0.1:{webhook_port}/hook" }}, after: {{ failures: 1 }}, gather: off }}]\n'
               if webhook_port else "  notify: none\n")
     deck = folder / "deck.yaml"
     deck.write_text("title: Flapping\n"

@@ -173,10 +173,10 @@ def listener_pid(port: int) -> int:
     return int(re.search(r"pid=(\d+)", listing).group(1))
 
 
-def switchable_deck(folder: Path, receiver) -> tuple[Path, Path]:
+def switchable_deck(folder: Path, receiver, gather: str = "off") -> tuple[Path, Path]:
     """A deck of one command panel, "payments", checked every second, failing while the file
-    `down` exists; each outage is told to `receiver` after two failed loads. Returns the deck
-    file and the `down` file."""
+    `down` exists; each outage is told to `receiver` after two failed loads, gathered for
+    `gather` (off: at once). Returns the deck file and the `down` file."""
     folder.mkdir(parents=True, exist_ok=True)
     down = folder / "down"
     deck = folder / "deck.yaml"
@@ -186,7 +186,7 @@ def switchable_deck(folder: Path, receiver) -> tuple[Path, Path]:
         "panels:\n"
         "  - id: payments\n"
         f'    command: {{ run: ["sh", "-c", "test ! -f {down}"] }}\n'
-        f'    notify: [{{ webhook: {{ url: "http://127.0.0.1:{receiver.port}/hook" }}, after: {{ failures: 2 }} }}]\n')
+        f'    notify: [{{ webhook: {{ url: "http://127.0.0.1:{receiver.port}/hook" }}, after: {{ failures: 2 }}, gather: {gather} }}]\n')
     return deck, down
 
 
@@ -262,6 +262,34 @@ def test_a_failover_after_an_outage_ended_tells_nothing_more(store, receiver, tm
         for server in (first, second):
             if server:
                 server.stop()
+
+
+def test_a_failover_while_a_window_is_open_tells_its_notification_once(store, receiver, tmp_path):
+    deck, down = switchable_deck(tmp_path / "deck", receiver, gather="6s")
+    servers = [Server(["--config", str(deck), "--store", store], f"window-{n}").start() for n in range(2)]
+    try:
+        first = wait_for(lambda: leader(servers), 10, "no server leads")
+        second = next(server for server in servers if server is not first)
+        down.touch()
+
+        def waiting() -> bool:
+            with urllib.request.urlopen(first.url + "/api/notify/log", timeout=10) as answer:
+                return [e["outcome"] for e in json.loads(answer.read())["entries"]] == ["waiting"]
+
+        wait_for(waiting, 10, "the failure was never decided")
+        first.kill()
+        assert receiver.bodies == [], "killed with the window open"
+        wait_for(lambda: leader([second]), 10, "no server took over")
+        failure = receiver.wait(1)[0]["json"]
+        assert failure["event"] == "failure" and failure["panel"] == "payments", "alone, as it was decided"
+        wait_for(lambda: delivered(second) == 1, 10, "the failure's delivery was never recorded")
+        # Past another window of its own failed loads: the failure is not told again.
+        now = loads(second)
+        wait_for(lambda: loads(second) >= now + 8, 20, "the new leader stopped loading")
+        assert told(receiver) == ["failure"]
+    finally:
+        for server in servers:
+            server.stop()
 
 
 def events_after(server: Server, last_id: int, count: int, opened=lambda: None) -> list[tuple[int, str]]:

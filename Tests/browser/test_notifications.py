@@ -1,6 +1,7 @@
 """Notifications from a deck file's notify: entries, to receivers on loopback: a webhook, and
-Apprise's own CLI (a command target) posting to a json:// receiver; and to the page, as the stream's
-`notification` events and the page's desktop notifications (PROTOCOL.md, "Notifications")."""
+Apprise's own CLI (a command target) posting to a json:// receiver, each alone (`gather: off`) or
+gathered into one message; and to the page, as the stream's `notification` events and the page's
+desktop notifications (PROTOCOL.md, "Notifications")."""
 from __future__ import annotations
 
 import json
@@ -66,7 +67,8 @@ def settled_after(server, sample: str, more: int, **labels) -> None:
 def test_a_webhook_hears_the_failure_once_and_the_recovery_once(make_server, receiver, tmp_path):
     deck = flaky_deck(tmp_path / "deck", (
         f'      - webhook: {{ url: "http://127.0.0.1:{receiver.port}/hook", headers: {{ Authorization: "Bearer t0ken" }} }}\n'
-        "        after: { failures: 2 }\n"))
+        "        after: { failures: 2 }\n"
+        "        gather: off\n"))
     server = make_server(config=deck)
     failure = receiver.wait(1)[0]
     assert failure["authorization"] == "Bearer t0ken"
@@ -98,7 +100,8 @@ def test_apprise_carries_the_message_to_its_json_receiver(make_server, receiver,
 
 def webhook(receiver: Receiver, failures: int) -> str:
     return (f'      - webhook: {{ url: "http://127.0.0.1:{receiver.port}/hook" }}\n'
-            f"        after: {{ failures: {failures} }}\n")
+            f"        after: {{ failures: {failures} }}\n"
+            "        gather: off\n")
 
 
 def stop(server) -> None:
@@ -156,7 +159,8 @@ def test_statedeck_itself_counts_notifications_and_shows_a_failing_target(make_s
     accepts = folder / "accepts"
     deck = flaky_deck(folder, (
         f'      - command: {{ run: ["sh", "-c", "test -f {accepts}"] }}\n'
-        "        after: { failures: 1 }\n"))
+        "        after: { failures: 1 }\n"
+        "        gather: off\n"))
     server = make_server(config=deck)
 
     def itself() -> dict:
@@ -214,7 +218,8 @@ def test_a_notification_left_undelivered_for_over_an_hour_is_dropped_not_sent_la
     try:
         deck = flaky_deck(tmp_path / "deck", (
             f'      - webhook: {{ url: "http://127.0.0.1:{hanging.port}/hook" }}\n'
-            "        after: { failures: 1 }\n"))
+            "        after: { failures: 1 }\n"
+            "        gather: off\n"))
         server = make_server(config=deck)
         wait_for(lambda: owed_rows(server.data_dir) == 1)
         stop(server)
@@ -245,6 +250,106 @@ def test_a_notification_left_undelivered_for_over_an_hour_is_dropped_not_sent_la
     settled_after(server, LOADS, 2, source="command")
     assert len(receiver.bodies) == 1, receiver.bodies
     assert owed_rows(server.data_dir) == 0
+
+
+# ---- gathering ---------------------------------------------------------------------------------
+
+
+def storm_deck(folder: Path, count: int, notify: str) -> Path:
+    """`count` command panels, "Service 0"…, failing from their first load until the file `up`
+    exists, each told to the same targets after one failed load."""
+    folder.mkdir(parents=True, exist_ok=True)
+    up = folder / "up"
+    panels = "".join(
+        f"  - {{ id: svc-{n}, title: Service {n}, command: {{ run: [sh, -c, \"test -f {up} && echo fine\"] }} }}\n"
+        for n in range(count))
+    deck = folder / "deck.yaml"
+    deck.write_text("title: Storm\n"
+                    f"defaults:\n  refresh: 1s\n  retry: none\n  minimumLoading: 0ms\n  notify:\n{notify}"
+                    f"panels:\n{panels}")
+    return deck
+
+
+def notification_log(server) -> list[dict]:
+    with urllib.request.urlopen(server.url + "/api/notify/log", timeout=10) as answer:
+        return json.loads(answer.read())["entries"]
+
+
+def test_a_storm_is_one_gathered_message_at_a_webhook_and_at_a_command(make_server, receiver, tmp_path):
+    folder = tmp_path / "deck"
+    seen = tmp_path / "seen"
+    seen.mkdir()
+    # Variables only: a shell script takes no placeholders.
+    script = (f'cat > {seen}/input.json; printf "%s|%s|%s|%s" "$STATEDECK_EVENT" "$STATEDECK_COUNT" '
+              f'"$STATEDECK_PANELS" "$STATEDECK_MESSAGE" > {seen}/env; printf "%s" "$STATEDECK_TITLES" > {seen}/titles')
+    deck = storm_deck(folder, 6, (
+        f'    - webhook: {{ url: "http://127.0.0.1:{receiver.port}/hook" }}\n'
+        "      after: { failures: 1 }\n"
+        "      gather: 3s\n"
+        f"    - command: {{ shell: '{script}' }}\n"
+        "      after: { failures: 1 }\n"
+        "      gather: 3s\n"))
+    server = make_server(config=deck)
+    [message] = receiver.wait(1)
+    body = message["json"]
+    ids = [f"svc-{n}" for n in range(6)]
+    assert body["event"] == "failure" and body["count"] == 6, body
+    assert "panel" not in body, "no single panel"
+    assert sorted(n["panel"] for n in body["notifications"]) == ids
+    assert all(n["message"].startswith(f"{n['title']} is down: ") for n in body["notifications"]), body
+    titles = [n["title"] for n in body["notifications"]]
+    assert body["message"] == f"6 panels down: {', '.join(titles[:3])}, and 3 more"
+    wait_for(lambda: (seen / "env").exists() and (seen / "titles").exists())
+    event, count, panels, said = (seen / "env").read_text().split("|", 3)
+    assert (event, count, said) == ("failure", "6", body["message"])
+    assert sorted(panels.split(",")) == ids
+    assert sorted((seen / "titles").read_text().split("\n")) == sorted(titles)
+    told = json.loads((seen / "input.json").read_text())
+    assert told["count"] == 6 and sorted(n["panel"] for n in told["notifications"]) == ids
+    settled_after(server, FAILURES, 6, source="command")
+    assert len(receiver.bodies) == 1, "one message per target"
+    log = notification_log(server)
+    assert len(log) == 12, log
+    assert {(entry["outcome"], entry["why"]) for entry in log} == {("gathered", "with 5 others")}, log
+    assert {entry["target"] for entry in log} == {"command /bin/sh", "webhook 127.0.0.1"}
+    # Every panel up within one window: one message of recoveries.
+    (folder / "up").touch()
+    recovered = receiver.wait(2)[1]["json"]
+    assert recovered["event"] == "recovery" and recovered["count"] == 6, recovered
+    assert recovered["message"].startswith("6 panels up again: "), recovered
+    with urllib.request.urlopen(server.url + "/metrics", timeout=10) as answer:
+        assert 'statedeck_notifications_total{result="sent"} 24' in answer.read().decode(), "each notification counted"
+
+
+def test_a_stop_while_a_window_is_open_tells_its_notifications_after_the_restart_once(make_server, receiver, tmp_path):
+    folder = tmp_path / "deck"
+    deck = storm_deck(folder, 3, (
+        f'    - webhook: {{ url: "http://127.0.0.1:{receiver.port}/hook" }}\n'
+        "      after: { failures: 1 }\n"
+        "      gather: 1h\n"))
+    server = make_server(config=deck)
+    wait_for(lambda: owed_rows(server.data_dir) == 3, message=lambda: f"{owed_rows(server.data_dir)} of 3 kept")
+    stop(server)
+    assert receiver.bodies == [], "stopped with the window open"
+    deck.write_text(deck.read_text().replace("gather: 1h", "gather: 2s"))
+    server.restart()
+    [message] = receiver.wait(1)
+    body = message["json"]
+    assert body["count"] == 3 and sorted(n["panel"] for n in body["notifications"]) == ["svc-0", "svc-1", "svc-2"]
+    wait_for(lambda: owed_rows(server.data_dir) == 0)
+    settled_after(server, FAILURES, 6, source="command")
+    assert len(receiver.bodies) == 1, "nothing told twice"
+
+
+def test_apprise_carries_a_gathered_message_to_its_json_receiver(make_server, receiver, tmp_path):
+    deck = storm_deck(tmp_path / "deck", 3, (
+        f'    - command: {{ run: ["{APPRISE}", "-t", "StateDeck", "-b", "{{message}}", "json://127.0.0.1:{receiver.port}/"] }}\n'
+        "      after: { failures: 1 }\n"
+        "      gather: 2s\n"))
+    make_server(config=deck)
+    sent = receiver.wait(1)[0]["json"]
+    assert sent["title"] == "StateDeck"
+    assert sent["message"].startswith("3 panels down: Service "), sent
 
 
 # ---- the page ---------------------------------------------------------------------------------
@@ -290,7 +395,7 @@ def test_the_stream_announces_a_failing_panels_notification(make_server, tmp_pat
         "panels:\n"
         f"  - {{ id: quiet, group: quiet, notify: none, tcp: {{ host: 127.0.0.1, port: {port} }} }}\n"
         f"  - {{ id: db, title: Database, tcp: {{ host: 127.0.0.1, port: {port} }},\n"
-        "      notify: [{ command: { run: [\"true\"] }, after: { failures: 2 } }] }\n")
+        "      notify: [{ command: { run: [\"true\"] }, after: { failures: 2 }, gather: off }] }\n")
     server = make_server(config=deck)
     [told] = notification_events(server.url, 1)
     assert told["event"] == "failure" and told["panel"] == "db" and told["title"] == "Database"
@@ -348,7 +453,7 @@ def switchable_deck(folder: Path) -> Path:
         "  - id: payments\n"
         "    title: Payments\n"
         f'    command: {{ run: ["sh", "-c", "test ! -f {folder / "down"} && echo fine"] }}\n'
-        "    notify: [{ command: { run: [\"true\"] }, after: { failures: 1 } }]\n")
+        "    notify: [{ command: { run: [\"true\"] }, after: { failures: 1 }, gather: off }]\n")
     return deck
 
 
@@ -359,6 +464,17 @@ def recorded(page: Page) -> list[dict]:
 def wait_recorded(page: Page, count: int) -> list[dict]:
     page.wait_for_function(f"() => window.__notifications.length >= {count}", timeout=20_000)
     return recorded(page)
+
+
+def hide_with_notifications_on(page: Page, open_page, server, loaded: str) -> None:
+    """Opens the page with notifications recorded, once panel `loaded` has loaded turns desktop
+    notifications on, and hides the page."""
+    page.add_init_script(RECORDED_NOTIFICATIONS)
+    open_page(server)
+    expect(panel(page, loaded)).to_have_attribute("data-view", "loaded")
+    page.locator(tid("desktop-notifications")).click()
+    expect(page.locator(tid("desktop-notifications"))).to_have_attribute("aria-pressed", "true")
+    page.evaluate("() => { window.__hidden = true; }")
 
 
 def test_the_toggle_asks_permission_only_when_clicked_and_remembers_the_choice(server, new_context, problems):
@@ -401,14 +517,8 @@ def test_a_denied_permission_is_shown_on_the_toggle(server, page, open_page):
 
 
 def test_a_hidden_page_shows_each_notification_and_a_click_opens_the_panel(make_server, page, open_page, tmp_path):
-    deck = switchable_deck(tmp_path / "deck")
-    server = make_server(config=deck)
-    page.add_init_script(RECORDED_NOTIFICATIONS)
-    open_page(server)
-    expect(panel(page, "payments")).to_have_attribute("data-view", "loaded")
-    page.locator(tid("desktop-notifications")).click()
-    expect(page.locator(tid("desktop-notifications"))).to_have_attribute("aria-pressed", "true")
-    page.evaluate("() => { window.__hidden = true; }")
+    server = make_server(config=switchable_deck(tmp_path / "deck"))
+    hide_with_notifications_on(page, open_page, server, "payments")
     (tmp_path / "deck" / "down").touch()
     [failure] = wait_recorded(page, 1)
     assert failure["tag"] == "payments"
@@ -445,3 +555,18 @@ def test_a_visible_page_shows_no_notification(make_server, page, tmp_path):
     (tmp_path / "deck" / "down").unlink()
     [only] = wait_recorded(page, 1)
     assert only["title"].startswith("Payments is up again after "), "the failure came while visible"
+
+
+def test_a_hidden_page_shows_a_gathered_message_as_one_notification(make_server, page, open_page, tmp_path):
+    folder = tmp_path / "deck"
+    # The page follows the first entry's rule, its window included.
+    deck = storm_deck(folder, 3, '    - command: { run: ["true"] }\n      after: { failures: 1 }\n      gather: 2s\n')
+    (folder / "up").touch()
+    hide_with_notifications_on(page, open_page, make_server(config=deck), "svc-2")
+    (folder / "up").unlink()
+    [gathered] = wait_recorded(page, 1)
+    assert gathered["tag"] == "statedeck-gathered"
+    assert gathered["title"].startswith("3 panels down: Service "), gathered
+    page.evaluate("() => { window.__hidden = false; window.__notifications[0].dispatchEvent(new Event('click')); }")
+    assert page.evaluate("() => window.__notifications[0].closed")
+    assert len(recorded(page)) == 1, "one notification for the three"

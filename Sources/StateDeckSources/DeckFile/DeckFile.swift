@@ -26,6 +26,9 @@ public struct DeckFile: Sendable, Hashable {
     public var statedeckPanel = true
     /// The maintenance windows (`maintenance:`), in the file's order.
     public var maintenance: [MaintenanceSpec] = []
+    /// When a panel is flapping (`flapping: { changes, within }`, more than 5 changes of health in
+    /// 10 min by default); nil for `flapping: off`.
+    public var flapping: FlappingRule? = FlappingRule()
 
     /// A deck file's content, built in code.
     public init(
@@ -104,7 +107,8 @@ public struct DeckFile: Sendable, Hashable {
 // MARK: - Reading
 
 extension DeckFile {
-    static let keys = ["title", "defaults", "groups", "toasts", "history", "statedeckPanel", "panels", "maintenance"]
+    static let keys = ["title", "defaults", "groups", "toasts", "history", "statedeckPanel", "flapping", "panels",
+                       "maintenance"]
     /// The id of StateDeck's own panel and of its group, which a file's panels and groups leave
     /// to it while it is on.
     public static let statedeckPanelID = "statedeck"
@@ -121,6 +125,7 @@ extension DeckFile {
         let position = toasts?["position"]?.choice(of: Toast.Position.allCases)
         let history = map["history"].map(Self.retention)
         let statedeckPanel = map["statedeckPanel"]?.bool() ?? true
+        let flapping = map["flapping"].map(Self.flapping)
         var defaults = PanelSettings()
         if let settings = map["defaults"]?.mapping(allowing: PanelSettings.keys) {
             defaults = defaults.overridden(by: settings)
@@ -137,12 +142,14 @@ extension DeckFile {
         if statedeckPanel { Self.reportStatedeckIds(zip(list, panels)) }
         let maintenance = map["maintenance"].flatMap { MaintenanceSpec.list(reading: $0, panels: panels.compactMap(\.self)) }
         guard !panels.contains(where: { $0 == nil }) else { return nil }
+        Self.reportDependencies(of: zip(list, panels.compactMap(\.self)), in: map)
         self.init(title: title ?? "StateDeck", panels: panels.compactMap(\.self))
         self.maintenance = maintenance ?? []
         toastDuration = duration ?? toastDuration
         toastPosition = position ?? toastPosition
         historyRetention = history ?? historyRetention
         self.statedeckPanel = statedeckPanel
+        flapping.map { self.flapping = $0 }
     }
 
     /// Reports a panel, or a panel's group, taking the id of StateDeck's own panel or its group.
@@ -205,6 +212,7 @@ extension DeckFile {
         var configuration = configuration
         configuration.toastDuration = toastDuration
         configuration.toastPosition = toastPosition
+        configuration.flapping = flapping
         return Deck(title, configuration: configuration, panels: makePanels(pingKeys: pingKeys) + appended,
                     memories: memories, maintenance: maintenance.map(\.window))
     }

@@ -9,6 +9,7 @@ import StateDeck
 ///     after: { failures: 3 }            # or { down: 2m }, or both; successes: 2 for the way up
 ///   - command: { run: [apprise, -b, "{message}", "${APPRISE_URL}"] }
 ///     remind: { every: 1h, times: 3 }
+///     gather: 30s                       # 10s without it; off sends each at once
 /// ```
 public struct NotifySpec: Sendable, Hashable {
     public enum Target: Sendable, Hashable {
@@ -34,7 +35,9 @@ extension NotifySpec {
 // MARK: - Reading
 
 extension NotifySpec {
-    static let keys = ["webhook", "command", "after", "remind"]
+    static let keys = ["webhook", "command", "after", "remind", "gather"]
+    /// The longest gathering window: a message later than that is news nobody can act on.
+    static let longestGather = Duration.seconds(3_600)
     /// How long a notify command may run when the file does not say.
     static let commandTimeout = Duration.seconds(30)
 
@@ -47,7 +50,7 @@ extension NotifySpec {
         return entries.contains(nil) ? nil : .entries(entries.compactMap(\.self))
     }
 
-    /// `{ webhook | command, after, remind }`.
+    /// `{ webhook | command, after, remind, gather }`.
     init?(reading node: ConfigNode) {
         guard let map = node.mapping(allowing: Self.keys) else { return nil }
         let targets = map.present(["webhook", "command"])
@@ -66,8 +69,20 @@ extension NotifySpec {
             }
         }
         let rule = NotifyRule(readingAfter: map["after"], remind: map["remind"])
-        guard let target, let rule else { return nil }
-        self.init(target: target, rule: rule)
+        let gather = map["gather"].map(Self.gather(reading:)) ?? NotifyRule.defaultGather
+        guard let target, let rule, let gather else { return nil }
+        self.init(target: target, rule: rule.gathering(gather))
+    }
+
+    /// `gather: 30s`, or `off` (each notification sent at once): at least 1 s, at most 1 h.
+    static func gather(reading node: ConfigNode) -> Duration? {
+        if node.node.bool == false { return .zero }
+        guard let window = node.duration(atLeast: .seconds(1)) else { return nil }
+        guard window <= longestGather else {
+            node.problem("must be at most 1 h, or off")
+            return nil
+        }
+        return window
     }
 }
 

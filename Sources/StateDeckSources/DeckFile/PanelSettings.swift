@@ -16,6 +16,9 @@ public struct PanelSettings: Sendable, Hashable {
     /// Where the panel's outages are told; a panel's or group's list, or `none`, replaces the one
     /// it inherits.
     public var notify: NotifyDeclaration<NotifySpec> = .entries([])
+    /// The ids of the panels it depends on (``Panel/dependsOn``); a panel's or group's list
+    /// replaces the one it inherits.
+    public var dependsOn: [String] = []
 
     /// The settings of a deck file without `defaults`: the core's defaults.
     public init(
@@ -36,7 +39,7 @@ public struct PanelSettings: Sendable, Hashable {
 // MARK: - Reading
 
 extension PanelSettings {
-    static let keys = ["refresh", "timeout", "retry", "minimumLoading", "loading", "notify"]
+    static let keys = ["refresh", "timeout", "retry", "minimumLoading", "loading", "notify", "dependsOn"]
 
     /// These settings with the keys of `map` applied.
     func overridden(by map: ConfigMapping) -> PanelSettings {
@@ -47,6 +50,9 @@ extension PanelSettings {
         if let minimum = map["minimumLoading"]?.duration(atLeast: .zero) { settings.minimumLoadingTime = minimum }
         if let node = map["loading"] { settings.presentation = presentation.overridden(by: node) }
         if let notify = map["notify"].flatMap(NotifySpec.list(reading:)) { settings.notify = notify }
+        if let ids = map["dependsOn"]?.list()?.compactMap({ $0.identifier() }) {
+            settings.dependsOn = ids.reduce(into: []) { unique, id in if !unique.contains(id) { unique.append(id) } }
+        }
         return settings
     }
 }

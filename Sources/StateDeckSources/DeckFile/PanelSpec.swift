@@ -157,6 +157,7 @@ extension PanelSpec {
         panel.recoveryOptions = recovery.map { $0.recoveryOption(runner: runner) }
         panel.itemActions = actions.map { $0.itemAction(runner: runner) }
         panel.notify = settings.notify.map { $0.entry(runner: runner) }
+        panel.dependsOn = settings.dependsOn
         if case .heartbeat(let heartbeat) = source {
             panel.heartbeat = heartbeat.heartbeat(pingPath: (heartbeat.key ?? pingKeys[id]).map { "/ping/\($0)" })
         }

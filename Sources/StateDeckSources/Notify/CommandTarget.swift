@@ -5,6 +5,10 @@ import StateDeck
 /// its arguments are replaced (never in a shell's script, which reads the variables), the
 /// notification is in `STATEDECK_*` variables, and its JSON is on standard input. A status other
 /// than 0 is a failed delivery, not retried: a command that wants retries (Apprise, say) has its own.
+///
+/// A gathered message gives `{message}` and `{event}` its own, `{panel}` the panels' ids joined by
+/// commas and `{title}` their titles joined by ", "; `STATEDECK_COUNT`, `STATEDECK_PANELS` (ids,
+/// comma-separated) and `STATEDECK_TITLES` (one a line) besides.
 public struct CommandTarget: NotificationTarget {
     public struct Failure: Error, CustomStringConvertible {
         public var description: String
@@ -19,6 +23,12 @@ public struct CommandTarget: NotificationTarget {
     }
 
     public var name: String { "command \(command.arguments.first ?? "")" }
+
+    /// What it runs, where and with which variables: entries running the same command gather.
+    public var address: String {
+        let environment = command.environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+        return (["command", command.workingDirectory ?? ""] + command.arguments + environment).joined(separator: "\u{1F}")
+    }
 
     /// The command for `notification`: its values given as ``CommandPlaceholder`` says (never
     /// into a shell's script), the rest of it in variables, its JSON on standard input.
@@ -37,15 +47,39 @@ public struct CommandTarget: NotificationTarget {
         return command
     }
 
+    /// The command for `gathered`, as ``command(for:)-(DeckNotification)`` for one notification.
+    public func command(for gathered: GatheredNotification) throws -> CommandSpec {
+        let panels = gathered.panels.joined(separator: ",")
+        var command = command.giving([
+            .message: gathered.message, .event: gathered.event.rawValue, .panel: panels,
+            .title: gathered.notifications.map(\.title).joined(separator: ", "),
+        ])
+        let variables = [
+            "STATEDECK_COUNT": String(gathered.count), "STATEDECK_PANELS": panels,
+            "STATEDECK_TITLES": gathered.notifications.map(\.title).joined(separator: "\n"),
+        ]
+        command.environment.merge(variables) { $1 }
+        command.standardInput = try Array(DeckJSON.makeEncoder().encode(gathered))
+        return command
+    }
+
     public func deliver(_ notification: DeckNotification) async throws {
-        let result = try await runner.run(command(for: notification))
+        try await run(command(for: notification))
+    }
+
+    public func deliver(_ gathered: GatheredNotification) async throws {
+        try await run(command(for: gathered))
+    }
+
+    private func run(_ command: CommandSpec) async throws {
+        let result = try await runner.run(command)
         switch result.termination {
         case .exited(0): return
         case .exited(let status):
             let said = result.standardError.trimmed().split(separator: "\n").last
             throw Failure(description: "\(name) exited with status \(status)" + (said.map { ": \($0)" } ?? ""))
         case .signaled(let signal): throw Failure(description: "\(name) was ended by signal \(signal)")
-        case .timedOut: throw Failure(description: "\(name) ran past its \(command.timeout.shortText)")
+        case .timedOut: throw Failure(description: "\(name) ran past its \(self.command.timeout.shortText)")
         case .launchFailed(let reason, _): throw Failure(description: reason)
         }
     }

@@ -26,8 +26,22 @@ public struct WebhookTarget: NotificationTarget {
 
     public var name: String { "webhook \(url.host ?? url.absoluteString)" }
 
+    /// Its method, URL and headers: entries posting to the same URL with the same headers gather.
+    public var address: String {
+        (["webhook POST", url.absoluteString] + headers.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" })
+            .joined(separator: "\n")
+    }
+
     public func deliver(_ notification: DeckNotification) async throws {
-        let body = try Array(DeckJSON.makeEncoder().encode(notification))
+        try await post(Array(DeckJSON.makeEncoder().encode(notification)))
+    }
+
+    /// Posts the gathered message's JSON, as one notification's.
+    public func deliver(_ gathered: GatheredNotification) async throws {
+        try await post(Array(DeckJSON.makeEncoder().encode(gathered)))
+    }
+
+    private func post(_ body: [UInt8]) async throws {
         let fields = [("Content-Type", "application/json"), ("User-Agent", "StateDeck")]
             + headers.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
         let request = HTTPClientRequest(url: url.absoluteString, method: "POST", headers: fields.map { (name: $0.0, value: $0.1) },

@@ -20,6 +20,8 @@ struct TestDeck {
         random: Double = 0.5,
         maximumInfoSize: Int = 1 << 20,
         maintenance: [MaintenanceWindow] = [],
+        flapping: FlappingRule? = FlappingRule(),
+        memories: [String: PanelMemory] = [:],
         @DeckBuilder panels: () -> [Panel]
     ) async {
         self.clock = clock
@@ -29,8 +31,8 @@ struct TestDeck {
             random: { random }
         )
         configuration.maximumInfoSize = maximumInfoSize
-        let declared = panels()
-        deck = Deck("Test deck", configuration: configuration, maintenance: maintenance) { declared }
+        configuration.flapping = flapping
+        deck = Deck("Test deck", configuration: configuration, panels: panels(), memories: memories, maintenance: maintenance)
         await deck.observe { [events] in events.append($0) }
         StopsDecks.made?.withLock { [deck] in $0.append(StopsDecks.WeakDeck(deck: deck)) }
     }

@@ -1,0 +1,156 @@
+import FoundationEssentials
+import StateDeck
+
+/// How a notifier hands what it decides to the outbox, ends gathering windows, sends messages and
+/// says what became of them.
+extension Notifier {
+    /// Whose messages `subscription`'s deliveries join: its target's address and window, or with
+    /// `gather: off`, the entry alone.
+    func group(of subscription: Subscription) -> NotificationOutbox.Group {
+        let window = subscription.rule.gather
+        return NotificationOutbox.Group(address: subscription.target.address, window: window,
+                                        entry: window > .zero ? nil : subscription.key)
+    }
+
+    /// Hands `delivery` to the outbox for `subscription`'s target, `record`ing the admission in
+    /// the ledger before anything is sent, and opens the target's window when it is the first.
+    func admit(_ delivery: PendingDelivery, of subscription: Subscription,
+               record: (NotificationOutbox.Admission) -> Void) {
+        let group = group(of: subscription)
+        let admission = outbox.admit(delivery, to: group)
+        record(admission)
+        let logged = !subscription.isPage
+        let target = subscription.target
+        switch admission {
+        case .joined(let joined, let replaced, let opened):
+            if logged {
+                log.record(NotificationLog.Entry(joined.notification, target: target.name, outcome: .waiting), for: joined.id)
+                if let replaced {
+                    log.settle(replaced, as: .dropped("replaced before it went out by a newer notification of the same entry"))
+                }
+            }
+            if opened { openWindow(group) }
+        case .absorbed:
+            if logged {
+                log.record(NotificationLog.Entry(delivery.notification, target: target.name,
+                                                 outcome: .dropped("the failure waiting to go out says it is still down")))
+            }
+        case .dropped:
+            report(.dropped(overLimit(of: target)), of: [delivery.notification], message: delivery.notification.message,
+                   to: target)
+            if logged {
+                log.record(NotificationLog.Entry(delivery.notification, target: target.name,
+                                                 outcome: .dropped(overLimit(of: target))))
+            }
+        }
+    }
+
+    /// Takes up what an earlier run (or the notifier before this one) left undone, oldest first,
+    /// by the outbox's rules, in windows opened now: what a target hanging for long left behind
+    /// shrinks to what is still owed, and a delivery older than the horizon is dropped rather than
+    /// told late. The page's (carried from the notifier before) are never in the ledger.
+    func resume(_ left: [PendingDelivery]) {
+        let oldest = now().addingTimeInterval(-(limits.horizon / .seconds(1)))
+        var done: [PendingDelivery.ID] = []
+        for delivery in left {
+            guard let subscription = subscriptionsByKey[delivery.key] else { continue }
+            guard delivery.notification.at >= oldest else {
+                done.append(delivery.id)
+                let why = "decided at \(delivery.notification.at), older than the \(limits.horizon.lengthText) a "
+                    + "notification may wait across a restart"
+                report(.dropped(why), of: [delivery.notification], message: delivery.notification.message, to: subscription.target)
+                if !subscription.isPage {
+                    log.record(NotificationLog.Entry(delivery.notification, target: subscription.target.name, outcome: .dropped(why)))
+                }
+                continue
+            }
+            admit(delivery, of: subscription) { admission in
+                guard !subscription.isPage else { return }
+                switch admission {
+                case .joined(let joined, let replaced?, _):
+                    ledger?.keep(watches[delivery.key], for: delivery.key, delivering: joined, replacing: replaced)
+                case .joined:
+                    break
+                case .absorbed, .dropped:
+                    done.append(delivery.id)
+                }
+            }
+        }
+        ledger?.finished(done)
+    }
+
+    /// Ends `group`'s window after its length on the notifier's clock; a window of zero ends now.
+    private func openWindow(_ group: NotificationOutbox.Group) {
+        guard group.window > .zero else {
+            windowEnded(group)
+            return
+        }
+        windows[group] = Self.task(after: group.window, on: clock) { [weak self] in await self?.windowEnded(group) }
+    }
+
+    /// Runs `body` once `delay` has passed on `clock`, counted from now, however late the task starts.
+    private static func task<C: Clock<Duration>>(after delay: Duration, on clock: C,
+                                                 _ body: @escaping @Sendable () async -> Void) -> Task<Void, Never> {
+        let deadline = clock.now.advanced(by: delay)
+        return Task {
+            guard (try? await clock.sleep(until: deadline, tolerance: nil)) != nil else { return }
+            await body()
+        }
+    }
+
+    private func windowEnded(_ group: NotificationOutbox.Group) {
+        windows[group] = nil
+        if let message = outbox.windowEnded(group) { send(message) }
+    }
+
+    private func overLimit(of target: any NotificationTarget) -> String {
+        "\(target.name) already has the most notifications owed that a target may have (\(limits.owedPerTarget))"
+    }
+
+    /// Delivers `message` in a task of its own, alone as it was decided or gathered, then forgets
+    /// every delivery it carried in the ledger and sends what collected behind it. A stop before
+    /// they are forgotten (SIGTERM while a webhook waits to retry) leaves them to the next run,
+    /// which sends them then. The one window that repeats a notification: the process killed
+    /// (`kill -9`, or a stop that waited ``finishDeliveries(within:)`` in vain for a slow target)
+    /// after the target took it and before the ledger's write just after.
+    private func send(_ message: NotificationOutbox.Message) {
+        guard let subscription = subscriptionsByKey[message.deliveries[0].key] else { return }
+        let target = subscription.target
+        let ledger = subscription.isPage ? nil : ledger
+        let ids = message.deliveries.map(\.id)
+        let notifications = message.deliveries.map(\.notification)
+        let gathered = notifications.count > 1 ? GatheredNotification(notifications, at: now()) : nil
+        sending.formUnion(ids)
+        Task { [weak self] in
+            var outcome = Delivery.Outcome.sent
+            do {
+                if let gathered { try await target.deliver(gathered) } else { try await target.deliver(notifications[0]) }
+            } catch {
+                outcome = .failed("\(error)")
+            }
+            ledger?.finished(ids)
+            await self?.delivered(message, to: subscription, told: gathered?.message ?? notifications[0].message, outcome)
+        }
+    }
+
+    private func delivered(_ message: NotificationOutbox.Message, to subscription: Subscription, told: String,
+                           _ outcome: Delivery.Outcome) {
+        sending.subtract(message.deliveries.map(\.id))
+        if let next = outbox.finished(message.group) { send(next) }
+        report(outcome, of: message.deliveries.map(\.notification), message: told, to: subscription.target)
+        guard !subscription.isPage else { return }
+        let others = message.deliveries.count - 1
+        let logged: NotificationLog.Outcome = switch outcome {
+        case .sent: others == 0 ? .sent : .gathered(others: others)
+        case .failed(let why): .failed(why)
+        case .dropped(let why): .dropped(why)
+        }
+        for delivery in message.deliveries { log.settle(delivery.id, as: logged) }
+    }
+
+    private func report(_ outcome: Delivery.Outcome, of notifications: [DeckNotification], message: String,
+                        to target: any NotificationTarget) {
+        let done = Delivery(notifications: notifications, message: message, target: target.name, outcome: outcome)
+        deliveries.forEach { $0(done) }
+    }
+}
