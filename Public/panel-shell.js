@@ -133,7 +133,7 @@ export function drawShell(shell, s, view, loading) {
 }
 
 /**
- * Draws a state's locations over the body, and its footer.
+ * Draws a state's locations and maintenance window over the body, and its footer.
  * @param {PanelShell} shell @param {PanelState} s @param {ViewKind} view
  */
 export function drawLocationsAndFooter(shell, s, view) {
@@ -142,6 +142,7 @@ export function drawLocationsAndFooter(shell, s, view) {
   else if (nextLocations) shell.el.insertBefore(nextLocations, shell.body);
   else shell.locations?.remove();
   shell.locations = nextLocations;
+  drawMaintenance(shell, s);
 
   shell.phaseLabel.textContent = s.queued && s.isLoading ? "Queued"
     : s.heartbeat && s.phase === "initial" ? "Waiting" : PHASE_LABEL[s.phase] ?? s.phase;
@@ -159,7 +160,7 @@ export function drawLocationsAndFooter(shell, s, view) {
  * Draws the maintenance window a panel is under over its body, or removes the line.
  * @param {PanelShell} shell @param {PanelState} s
  */
-export function drawMaintenance(shell, s) {
+function drawMaintenance(shell, s) {
   const next = maintenanceLine(s.maintenance);
   if (shell.maintenance && next) shell.maintenance.replaceWith(next);
   else if (next) shell.el.insertBefore(next, shell.locations ?? shell.body);

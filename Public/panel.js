@@ -12,7 +12,7 @@
 import { store } from "./store.js";
 import { replaceChildren } from "./dom.js";
 import { createPanelTimeline } from "./panel-timeline.js";
-import { createPanelShell, drawShell, drawLocationsAndFooter, drawHeartbeat, drawMaintenance } from "./panel-shell.js";
+import { createPanelShell, drawShell, drawLocationsAndFooter, drawHeartbeat } from "./panel-shell.js";
 import { chooseView, renderBody } from "./panel-body.js";
 import { createIndicatorClock } from "./panel-indicators.js";
 import { createPanelNotes } from "./panel-notes.js";
@@ -92,7 +92,6 @@ export function createPanelView(panelId, actions) {
     drawShell(shell, s, view, loading);
     replaceChildren(body, parts);
     drawLocationsAndFooter(shell, s, view);
-    drawMaintenance(shell, s);
     drawHeartbeat(shell, s, view);
     notes.update(s);
     if (focusKey) restoreFocus(el, focusKey);

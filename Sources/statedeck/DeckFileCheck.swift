@@ -39,11 +39,13 @@ enum DeckFileCheck {
         }
     }
 
-    /// "3 panels in 2 groups", or "1 panel" when no panel has a group.
+    /// "3 panels in 2 groups", or "1 panel" when no panel has a group; then the maintenance
+    /// windows, when the file declares some: "3 panels, 2 maintenance windows".
     static func summary(of file: DeckFile) -> String {
         let panels = counted(file.panels.count, "panel")
         let groups = Set(file.panels.compactMap(\.group?.id)).count
-        return groups == 0 ? panels : "\(panels) in \(counted(groups, "group"))"
+        let windows = file.maintenance.isEmpty ? "" : ", " + counted(file.maintenance.count, "maintenance window")
+        return (groups == 0 ? panels : "\(panels) in \(counted(groups, "group"))") + windows
     }
 
     private static func counted(_ count: Int, _ noun: String) -> String {

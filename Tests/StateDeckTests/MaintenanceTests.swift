@@ -183,4 +183,14 @@ import Testing
         #expect(ended.cause == .mark)
         #expect(ended.maintenance == nil)
     }
+
+    @Test func aDeckDeclaredWithTheDSLTakesItsWindows() async throws {
+        let now = Date()
+        let window = MaintenanceWindow(id: "now", reason: "Patching", panels: ["p"],
+                                       timing: .once(from: now.addingTimeInterval(-1), until: now.addingTimeInterval(3_600)))
+        let deck = Deck("DSL", maintenance: [window]) { Self.panel() }
+        await deck.start()
+        #expect(try await deck.panelState("p").maintenance?.id == "now")
+        await deck.stop()
+    }
 }
