@@ -84,11 +84,15 @@ function dialogElements(fields, active) {
 }
 
 /**
- * Installs the button in `host` and the dialog in the document.
- * @param {{host: HTMLElement, store: Store, api: Api, onDialogOpen: (dialog: HTMLDialogElement) => void,
- *   onDialogClose: () => void}} opts
+ * @typedef {{host: HTMLElement, store: Store, api: Api, onDialogOpen: (dialog: HTMLDialogElement) => void,
+ *   onDialogClose: () => void}} MaintenanceControlOptions
  */
-export function installMaintenanceControl(opts) {
+
+/**
+ * The dialog, joined to the document: its drawing from the store and its form's submission.
+ * @param {MaintenanceControlOptions} opts
+ */
+function maintenanceDialog(opts) {
   const { store, api } = opts;
   const fields = formFields();
   const active = h("ul", { class: "maintenance-list", data: { testid: "maintenance-list" } });
@@ -130,17 +134,35 @@ export function installMaintenanceControl(opts) {
     if (started) fields.reason.value = "";
   }
 
+  return {
+    dialog,
+    drawActive,
+    show() {
+      drawChoices();
+      drawActive();
+      fields.problem.textContent = "";
+      opts.onDialogOpen(dialog);
+      dialog.showModal();
+    },
+  };
+}
+
+/**
+ * Installs the button in `host`; the dialog joins the document at its first opening, as the
+ * history dialog does.
+ * @param {MaintenanceControlOptions} opts
+ */
+export function installMaintenanceControl(opts) {
+  /** @type {ReturnType<typeof maintenanceDialog> | null} */
+  let built = null;
   const open = button({
     label: "Maintenance",
     icon: "wrench",
     class: ["btn-small", "btn-secondary", "maintenance-open"],
     testid: "maintenance-open",
     onClick: () => {
-      drawChoices();
-      drawActive();
-      fields.problem.textContent = "";
-      opts.onDialogOpen(dialog);
-      dialog.showModal();
+      built ??= maintenanceDialog(opts);
+      built.show();
     },
   });
   opts.host.prepend(open);
@@ -148,10 +170,10 @@ export function installMaintenanceControl(opts) {
   return {
     /** The store's maintenance changed: the open dialog's list follows it, the button counts it. */
     update() {
-      const count = store.maintenance.active.length;
+      const count = opts.store.maintenance.active.length;
       open.dataset.active = String(count);
       open.title = count ? `${count} maintenance window${count === 1 ? "" : "s"} active` : "Maintenance windows";
-      if (dialog.open) drawActive();
+      if (built?.dialog.open) built.drawActive();
     },
   };
 }
