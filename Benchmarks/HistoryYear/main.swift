@@ -111,9 +111,10 @@ if replicas > panels {
                 INSERT INTO changes SELECT panel + \(shift), at, state, duration_ms, error_kind, title, summary, detail, debug
                     FROM changes WHERE panel <= \(panels);
                 INSERT INTO tallies SELECT panel + \(shift), resolution, start, watch, up_ms, down_ms, loading_ms, loads,
-                    failures, min_ms, max_ms, total_ms, durations, counted_to FROM tallies WHERE panel <= \(panels);
-                INSERT INTO latest SELECT panel + \(shift), shown, info, error, stale, health, since, forced FROM latest
+                    failures, min_ms, max_ms, total_ms, durations, counted_to, maintenance_ms FROM tallies
                     WHERE panel <= \(panels);
+                INSERT INTO latest SELECT panel + \(shift), shown, info, error, stale, health, since, forced, last_run,
+                    maintenance FROM latest WHERE panel <= \(panels);
                 """)
         }
     }
