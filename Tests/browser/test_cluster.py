@@ -22,6 +22,7 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from conftest import BIN, REPO, Server, write_deck
 from helpers import panel, sse_events, wait_live
+from maintenance import REASON, Window, active
 from polling import wait_for
 
 TEMPORARY_POSTGRES = REPO / "scripts" / "temporary-postgres"
@@ -173,15 +174,17 @@ def listener_pid(port: int) -> int:
     return int(re.search(r"pid=(\d+)", listing).group(1))
 
 
-def switchable_deck(folder: Path, receiver, gather: str = "off") -> tuple[Path, Path]:
+def switchable_deck(folder: Path, receiver, gather: str = "off", extra: str = "") -> tuple[Path, Path]:
     """A deck of one command panel, "payments", checked every second, failing while the file
     `down` exists; each outage is told to `receiver` after two failed loads, gathered for
-    `gather` (off: at once). Returns the deck file and the `down` file."""
+    `gather` (off: at once); `extra` is more of the file's top level. Returns the deck file and
+    the `down` file."""
     folder.mkdir(parents=True, exist_ok=True)
     down = folder / "down"
     deck = folder / "deck.yaml"
     deck.write_text(
         "title: Failover\n"
+        f"{extra}"
         "defaults: { refresh: 1s, retry: none, minimumLoading: 0ms }\n"
         "panels:\n"
         "  - id: payments\n"
@@ -213,6 +216,17 @@ def delivered(server: Server) -> float:
     return counted(server, "statedeck_notifications_total", result="sent")
 
 
+def recovery_told_once(receiver, leading: Server, down: Path, failure: dict) -> None:
+    """Ends the outage whose `failure` was told: its recovery is told, once, and nothing more."""
+    down.unlink()
+    recovery = receiver.wait(2)[1]["json"]
+    assert recovery["event"] == "recovery" and recovery["downSince"] == failure["downSince"], recovery
+    # Two good loads after the one that told the recovery: anything told again would be by then.
+    recovered_at = loads(leading)
+    wait_for(lambda: loads(leading) >= recovered_at + 2, 15, "the leader stopped loading")
+    assert told(receiver) == ["failure", "recovery"]
+
+
 def test_a_failover_mid_outage_tells_it_once_and_its_recovery_once(store, receiver, tmp_path):
     deck, down = switchable_deck(tmp_path / "deck", receiver)
     # Both start before the outage: what the second read of the ledger then is empty.
@@ -228,13 +242,7 @@ def test_a_failover_mid_outage_tells_it_once_and_its_recovery_once(store, receiv
         # Its own failed loads: two would make an outage, a third comes after anything they told.
         wait_for(lambda: loads(second) >= 3, 15, "the new leader never loaded three times")
         assert told(receiver) == ["failure"], "the outage was told already"
-        down.unlink()
-        recovery = receiver.wait(2)[1]["json"]
-        assert recovery["event"] == "recovery" and recovery["downSince"] == failure["downSince"]
-        # Two good loads after the one that told the recovery: a second recovery would be told by then.
-        recovered_at = loads(second)
-        wait_for(lambda: loads(second) >= recovered_at + 2, 15, "the new leader stopped loading")
-        assert told(receiver) == ["failure", "recovery"]
+        recovery_told_once(receiver, second, down, failure)
     finally:
         for server in servers:
             server.stop()
@@ -291,6 +299,52 @@ def test_a_failover_while_a_window_is_open_tells_its_notification_once(store, re
         for server in servers:
             server.stop()
 
+
+
+def notify_log(server: Server) -> list[dict]:
+    """What `server` decided for notify: targets and what became of it, newest first."""
+    status, document = server.request("GET", "/api/notify/log")
+    assert status == 200, document
+    return document["entries"]
+
+
+def stored_outage(store: str, key: str) -> dict | None:
+    """The outage the store keeps for notify entry `key` ("payments#0"): what a next leader takes up."""
+    found = subprocess.run(["psql", store, "-Atc", f"SELECT watch FROM statedeck.notify_outages WHERE key = '{key}'"],
+                           capture_output=True, text=True, check=True).stdout.strip()
+    return json.loads(found) if found else None
+
+
+@pytest.mark.parametrize("kind", ["file", "api"])
+def test_a_failover_under_maintenance_tells_the_outage_once_at_the_windows_end_and_its_recovery_once(
+        kind, store, receiver, tmp_path):
+    # Long enough for two servers to start, the outage to begin and a takeover, on a busy machine.
+    window = Window(kind, "payments", seconds=20)
+    deck, down = switchable_deck(tmp_path / "deck", receiver, extra=window.declared())
+    servers = [Server(["--config", str(deck), "--store", store], f"maintenance-{kind}-{n}").start() for n in range(2)]
+    try:
+        first = wait_for(lambda: leader(servers), 10, "no server leads")
+        second = next(server for server in servers if server is not first)
+        window.start(first)
+        down.touch()
+        silent = wait_for(lambda: [e for e in notify_log(first) if e["outcome"] != "sent"], 10,
+                          "the failure was never decided")
+        assert [(e["event"], e["outcome"], e["why"]) for e in silent] == [("failure", "silent", f"maintenance '{REASON}'")]
+        wait_for(lambda: (stored_outage(store, "payments#0") or {}).get("silenced"), 10,
+                 "the failure kept quiet was never stored")
+        assert receiver.bodies == [], "nothing is told under the window"
+        first.kill()
+        wait_for(lambda: leader([second]), 10, "no server took over")
+        assert window.id in active(second), \
+            f"the window still holds on the new leader ({window.seconds_left():.1f} s were left)"
+        # Its own failed loads under the window: a failure told now would come with the first.
+        wait_for(lambda: loads(second) >= 2, 15, "the new leader never loaded twice")
+        assert receiver.bodies == []
+        failure = window.end_telling_the_failure(second, receiver)
+        recovery_told_once(receiver, second, down, failure)
+    finally:
+        for server in servers:
+            server.stop()
 
 def events_after(server: Server, last_id: int, count: int, opened=lambda: None) -> list[tuple[int, str]]:
     """The first `count` events `server` sends a page reconnecting with `Last-Event-ID: last_id`,
