@@ -43,13 +43,14 @@ class Window:
                 f"from: \"{begins}\", to: \"{ends}\" }}\n")
 
     def start(self, server) -> None:
-        """Has `server` (the one running the deck) hold the window now."""
+        """Has `server` (the one running the deck) hold the window now. Of several processes, each
+        lists what the store told it: the window started here a moment later."""
         if self.kind == "api":
             status, window = server.request("POST", "/api/maintenance",
                                             {"panels": [self.panel], "minutes": 1, "reason": REASON})
             assert status == 201, window
             self.id = window["id"]
-        assert self.id in active(server), f"the window holds ({self.seconds_left():.1f} s left)"
+        wait_for(lambda: self.id in active(server), 5, lambda: f"the window never held ({self.seconds_left():.1f} s left)")
 
     def seconds_left(self) -> float:
         return self.until - time.time() if self.until is not None else 60.0
