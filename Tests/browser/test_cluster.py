@@ -13,6 +13,7 @@ import tempfile
 import threading
 import time
 import urllib.request
+from datetime import datetime
 from pathlib import Path
 
 import pytest
@@ -22,7 +23,7 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from conftest import BIN, REPO, Server, write_deck
 from helpers import panel, sse_events, wait_live
-from maintenance import REASON, Window
+from maintenance import REASON, Window, active
 from polling import wait_for
 
 TEMPORARY_POSTGRES = REPO / "scripts" / "temporary-postgres"
@@ -357,6 +358,32 @@ def test_a_failover_under_maintenance_tells_the_outage_once_at_the_windows_end_a
         for server in (first, second):
             server.stop()
 
+
+
+def test_a_window_ending_between_two_leaders_is_listed_no_more_and_the_failure_it_kept_quiet_is_told_once(
+        store, receiver, tmp_path):
+    window = Window("file", "payments", seconds=12)
+    deck, down = switchable_deck(tmp_path / "deck", receiver, extra=window.declared())
+    first, second = two_servers(deck, store, "window-between")
+    try:
+        window.start(first)
+        down.touch()
+        wait_for(lambda: (stored_outage(store, "payments#0") or {}).get("silenced"), 10,
+                 "the failure kept quiet was never stored")
+        wait_for(lambda: window.id in active(second), 5, "the other server never listed the window")
+        # The gap under test: the leader dies just before the window's end, which comes while no
+        # process leads (a takeover takes a second or more).
+        time.sleep(max(0.0, window.seconds_left() - 0.3))
+        first.kill()
+        wait_for(lambda: leader([second]), 10, "no server took over")
+        failure = receiver.wait(1)[0]["json"]
+        assert failure["event"] == "failure" and failure["downSince"] == failure["at"], ("told as new", failure)
+        assert datetime.fromisoformat(failure["at"]).timestamp() >= window.until, ("after the window", failure)
+        wait_for(lambda: active(second) == [], 5, "the new leader's process still lists the window")
+        recovery_told_once(receiver, second, down, failure)
+    finally:
+        for server in (first, second):
+            server.stop()
 
 def test_a_window_answered_just_before_the_leader_is_killed_holds_on_the_next_leader(store, receiver, tmp_path):
     deck, _ = switchable_deck(tmp_path / "deck", receiver)
