@@ -199,6 +199,7 @@ let package = Package(
             dependencies: [
                 "StateDeckServer", "StateDeckCluster", "StateDeck", "StateDeckHistory", "StateDeckSQLite",
                 "StateDeckSources", "SQLite", "MicroHTTP", "DeckTestSupport", "TestSupport", "Locking",
+                .product(name: "Clocks", package: "swift-clocks"),
             ]
         ),
         // `statedeck` itself, run as a child process.

@@ -9,6 +9,9 @@ import { config } from "./config.js";
 /** @typedef {import('./types.js').Info} Info */
 /** @typedef {import('./types.js').UptimeReport} UptimeReport */
 /** @typedef {import('./types.js').HistoryPage} HistoryPage */
+/** @typedef {import('./types.js').MaintenanceWindow} MaintenanceWindow */
+/** @typedef {import('./types.js').NotifyTestAnswer} NotifyTestAnswer */
+/** @typedef {import('./types.js').NotifyLog} NotifyLog */
 
 /**
  * What a read answers: the document, or why there is none. Reads for drawing (the timeline, the
@@ -50,30 +53,7 @@ export function createApi(opts) {
    * @param {unknown} [body]
    * @returns {Promise<ReadResult<any>>}
    */
-  async function send(method, path, body) {
-    /** @type {RequestInit} */
-    const init = { method, headers: { Accept: "application/json" }, cache: "no-store" };
-    if (body !== undefined) {
-      init.body = JSON.stringify(body);
-      init.headers = { ...init.headers, "Content-Type": "application/json" };
-    }
-    let res;
-    try {
-      res = await doFetch(path, init);
-    } catch (err) {
-      return { ok: false, failure: { status: 0, code: "network", message: "Could not reach the StateDeck server." } };
-    }
-    const text = await res.text().catch(() => "");
-    /** @type {any} */
-    let json = null;
-    try {
-      json = text ? JSON.parse(text) : null;
-    } catch {
-      json = null;
-    }
-    if (!res.ok) return { ok: false, failure: describeFailure(res.status, json, path) };
-    return { ok: true, data: json ?? {} };
-  }
+  const send = (method, path, body) => request(doFetch, method, path, body);
 
   return {
     /** @returns {Promise<StateDocument | null>} */
@@ -104,7 +84,84 @@ export function createApi(opts) {
      * @returns {Promise<ReadResult<HistoryPage>>}
      */
     history: (panelId, query) => send("GET", config.routes.history(panelId, query)),
+    ...maintenanceCalls(call),
+    ...notifyCalls(send),
   };
+}
+
+/**
+ * Starting and ending maintenance windows, through `call`.
+ * @param {(method: string, path: string, body?: unknown) => Promise<any | null>} call
+ */
+function maintenanceCalls(call) {
+  return {
+    /**
+     * Starts a maintenance window now.
+     * @param {{panels: string[], groups: string[], minutes: number, reason: string}} body
+     * @returns {Promise<MaintenanceWindow | null>}
+     */
+    startMaintenance: (body) => call("POST", config.routes.maintenance, body),
+    /**
+     * Ends an active maintenance window now.
+     * @param {string} id
+     * @returns {Promise<MaintenanceWindow | null>}
+     */
+    endMaintenance: (id) => call("DELETE", config.routes.endMaintenance(id)),
+  };
+}
+
+/**
+ * A notify target's test and the notification log, through `send`: their failures are drawn in
+ * the notifications dialog, not toasted.
+ * @param {(method: string, path: string, body?: unknown) => Promise<ReadResult<any>>} send
+ */
+function notifyCalls(send) {
+  return {
+    /**
+     * A test notification sent to every notify target named `target`.
+     * @param {string} target
+     * @returns {Promise<ReadResult<NotifyTestAnswer>>}
+     */
+    notifyTest: (target) => send("POST", config.routes.notifyTest, { target }),
+    /**
+     * The notification log, newest first.
+     * @returns {Promise<ReadResult<NotifyLog>>}
+     */
+    notifyLog: () => send("GET", config.routes.notifyLog),
+  };
+}
+
+/**
+ * One call: its JSON document, or why there is none.
+ * @param {typeof fetch} doFetch
+ * @param {string} method
+ * @param {string} path
+ * @param {unknown} [body]
+ * @returns {Promise<ReadResult<any>>}
+ */
+async function request(doFetch, method, path, body) {
+  /** @type {RequestInit} */
+  const init = { method, headers: { Accept: "application/json" }, cache: "no-store" };
+  if (body !== undefined) {
+    init.body = JSON.stringify(body);
+    init.headers = { ...init.headers, "Content-Type": "application/json" };
+  }
+  let res;
+  try {
+    res = await doFetch(path, init);
+  } catch (err) {
+    return { ok: false, failure: { status: 0, code: "network", message: "Could not reach the StateDeck server." } };
+  }
+  const text = await res.text().catch(() => "");
+  /** @type {any} */
+  let json = null;
+  try {
+    json = text ? JSON.parse(text) : null;
+  } catch {
+    json = null;
+  }
+  if (!res.ok) return { ok: false, failure: describeFailure(res.status, json, path) };
+  return { ok: true, data: json ?? {} };
 }
 
 /**

@@ -13,6 +13,7 @@ import { refreshCountdowns } from "./error-card.js";
 import { refreshSince } from "./timeline-figures.js";
 import { installHistory } from "./history.js";
 import { createNoticeView } from "./notice.js";
+import { installMaintenanceControl } from "./maintenance-control.js";
 import { createOverviewModel, listsByState } from "./overview-model.js";
 import { createOverview } from "./overview.js";
 import { createOverviewControls } from "./overview-controls.js";
@@ -21,6 +22,7 @@ import { createSummaryBar, documentTitle } from "./summary.js";
 import { createFaviconBadge } from "./favicon.js";
 import { readView, writeView } from "./view-url.js";
 import { createDesktopNotifications } from "./desktop-notifications.js";
+import { installNotify } from "./notify.js";
 
 /** @typedef {import('./debug.js').Debug} Debug */
 /** @typedef {import('./view-url.js').View} View */
@@ -234,6 +236,23 @@ const historyView = installHistory({
   },
 });
 const noticeView = createNoticeView($("#deck-notice"));
+const maintenanceControl = installMaintenanceControl({
+  host: headerTools,
+  store,
+  api,
+  onDialogOpen: (dialog) => toaster.hostIn(dialog),
+  onDialogClose: () => toaster.hostIn(document.body),
+});
+
+installNotify({
+  api,
+  store,
+  host: headerTools,
+  // After the desktop notifications toggle, before the connection's pill.
+  before: $("#connection-status"),
+  onDialogOpen: (dialog) => toaster.hostIn(dialog),
+  onDialogClose: () => toaster.hostIn(document.body),
+});
 
 
 // ---- debug (loaded only when the server runs with --debug) ---------------------------------------
@@ -288,6 +307,9 @@ store.subscribe((change) => {
     }
     case "notice":
       noticeView.update(store.notice);
+      break;
+    case "maintenance":
+      maintenanceControl.update();
       break;
     case "panel": {
       const state = store.panel(change.id);

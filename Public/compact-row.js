@@ -7,6 +7,7 @@ import { createPanelTimeline } from "./panel-timeline.js";
 import { healthOf } from "./overview-model.js";
 import { locationsDisagree } from "./locations.js";
 import { createPanelNotes } from "./panel-notes.js";
+import { maintenanceText } from "./maintenance.js";
 
 /** @typedef {import('./types.js').PanelState} PanelState */
 /** @typedef {import('./panel.js').PanelActions} PanelActions */
@@ -52,6 +53,7 @@ function rowElements(panelId, opts) {
   const locations = h("span", { class: "row-locations", data: { testid: "row-locations" } });
   // Why it probably fails and whether it flaps, after the summary.
   const notes = createPanelNotes("span", opts.actions.openPanel);
+  const maintenance = h("span", { class: "row-maintenance", data: { testid: "row-maintenance" } });
   const toggle = button({
     label: "Open card",
     icon: "chevron-down",
@@ -78,7 +80,7 @@ function rowElements(panelId, opts) {
     title,
     pinned,
     timeline.el,
-    h("span", { class: "row-text" }, summary, notes.el, locations),
+    h("span", { class: "row-text" }, summary, notes.el, locations, maintenance),
     toggle,
   );
   const el = h(
@@ -91,7 +93,7 @@ function rowElements(panelId, opts) {
     line,
     cardSlot,
   );
-  return { el, title, summary, pinned, locations, notes, toggle, cardSlot, timeline };
+  return { el, title, summary, pinned, locations, notes, maintenance, toggle, cardSlot, timeline };
 }
 
 /**
@@ -100,7 +102,7 @@ function rowElements(panelId, opts) {
  * @param {PanelState} s
  */
 function drawLine(row, s) {
-  const { el, title, summary, pinned, locations, notes } = row;
+  const { el, title, summary, pinned, locations, notes, maintenance } = row;
   const health = healthOf(s);
   el.dataset.health = health;
   el.dataset.phase = s.phase;
@@ -114,10 +116,13 @@ function drawLine(row, s) {
   if (locations.textContent !== where) locations.textContent = where;
   locations.dataset.disagree = String(locationsDisagree(s));
   notes.update(s);
+  const under = s.maintenance ? maintenanceText(s.maintenance) : "";
+  if (maintenance.textContent !== under) maintenance.textContent = under;
+  el.dataset.maintenance = String(Boolean(s.maintenance));
   // The group's name says the state too, so a screen reader hears it from the line alone.
   // A heartbeat with no result yet is not "not loaded": its summary says what it waits for.
   const said = s.heartbeat && health === "unknown" ? text : `${HEALTH_LABEL[health]}${text ? `, ${text}` : ""}`;
-  const noted = [notes.text, where].filter(Boolean).map((t) => `; ${t}`).join("");
+  const noted = [notes.text, where, under].filter(Boolean).map((t) => `; ${t}`).join("");
   el.setAttribute("aria-label", `${s.title}: ${said}${noted}`);
 }
 

@@ -81,6 +81,10 @@ export const config = Object.freeze({
       `/api/panels/${enc(id)}/uptime${queryString(query)}`,
     history: (/** @type {string} */ id, /** @type {Record<string, string | number | null | undefined>} */ query) =>
       `/api/panels/${enc(id)}/history${queryString(query)}`,
+    maintenance: "/api/maintenance",
+    endMaintenance: (/** @type {string} */ id) => `/api/maintenance/${enc(id)}`,
+    notifyTest: "/api/notify/test",
+    notifyLog: "/api/notify/log",
   }),
 });
 

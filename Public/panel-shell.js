@@ -1,13 +1,14 @@
 // @ts-check
 // A card's shell, built once: the header (status dot, title, badges, the History and Refresh
 // buttons), the place of the body, and the footer (phase, since when, how long the newest load took,
-// the retry line). The draw functions put a state's title, badges, labels, locations, heartbeat and
-// footer in it.
+// the retry line). The draw functions put a state's title, badges, labels, locations, maintenance,
+// heartbeat and footer in it.
 import { h, button, whileBusy, replaceChildren, clockTime } from "./dom.js";
 import { retryLine } from "./error-card.js";
 import { loadTimeText } from "./timeline-text.js";
 import { renderLocations } from "./locations.js";
 import { createHeartbeatView } from "./heartbeat.js";
+import { maintenanceLine } from "./maintenance.js";
 
 /** @typedef {import('./types.js').PanelState} PanelState */
 /** @typedef {import('./panel.js').PanelActions} PanelActions */
@@ -97,6 +98,8 @@ export function createPanelShell(panelId, actions) {
     locations: null,
     /** @type {import('./heartbeat.js').HeartbeatView | null} under the body, for a heartbeat panel; made at its first status */
     heartbeat: null,
+    /** @type {HTMLElement | null} over the body while the panel is under a maintenance window */
+    maintenance: null,
   };
 }
 
@@ -130,7 +133,7 @@ export function drawShell(shell, s, view, loading) {
 }
 
 /**
- * Draws a state's locations over the body, and its footer.
+ * Draws a state's locations and maintenance window over the body, and its footer.
  * @param {PanelShell} shell @param {PanelState} s @param {ViewKind} view
  */
 export function drawLocationsAndFooter(shell, s, view) {
@@ -139,6 +142,7 @@ export function drawLocationsAndFooter(shell, s, view) {
   else if (nextLocations) shell.el.insertBefore(nextLocations, shell.body);
   else shell.locations?.remove();
   shell.locations = nextLocations;
+  drawMaintenance(shell, s);
 
   shell.phaseLabel.textContent = s.queued && s.isLoading ? "Queued"
     : s.heartbeat && s.phase === "initial" ? "Waiting" : PHASE_LABEL[s.phase] ?? s.phase;
@@ -150,6 +154,19 @@ export function drawLocationsAndFooter(shell, s, view) {
   // nothing, so this is the newest load time as of the newest change or snapshot.
   shell.loadTime.textContent = typeof s.loadMs === "number" && s.phase !== "initial" ? `took ${loadTimeText(s.loadMs)}` : "";
   replaceChildren(shell.footerExtra, view === "loaded" && !s.stale && s.retry ? retryLine(s.retry) : null);
+}
+
+/**
+ * Draws the maintenance window a panel is under over its body, or removes the line.
+ * @param {PanelShell} shell @param {PanelState} s
+ */
+function drawMaintenance(shell, s) {
+  const next = maintenanceLine(s.maintenance);
+  if (shell.maintenance && next) shell.maintenance.replaceWith(next);
+  else if (next) shell.el.insertBefore(next, shell.locations ?? shell.body);
+  else shell.maintenance?.remove();
+  shell.maintenance = next;
+  shell.el.dataset.maintenance = String(Boolean(next));
 }
 
 /**

@@ -41,9 +41,7 @@ export function createPanelView(panelId, actions) {
   const { el, body, historyButton } = shell;
   const timeline = panelTimeline(panelId, actions, shell);
   const indicators = createIndicatorClock(body);
-  // Over the body: why the panel probably fails, and whether it flaps.
-  const notes = createPanelNotes("p", actions.openPanel);
-  el.insertBefore(notes.el, body);
+  const notes = notesOverBody(shell, actions);
   /** @type {ReturnType<typeof setTimeout> | undefined} */
   let holdTimer;
   let detailsOpen = false;
@@ -118,6 +116,16 @@ export function createPanelView(panelId, actions) {
 }
 
 /** @typedef {ReturnType<typeof createPanelView>} PanelView */
+
+/**
+ * Why the panel probably fails, and whether it flaps, drawn over the card's body.
+ * @param {import('./panel-shell.js').PanelShell} shell @param {PanelActions} actions
+ */
+function notesOverBody(shell, actions) {
+  const notes = createPanelNotes("p", actions.openPanel);
+  shell.el.insertBefore(notes.el, shell.body);
+  return notes;
+}
 
 /**
  * The card's timeline, under its body; the History button shows once the server has answered with it.

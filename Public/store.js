@@ -1,7 +1,8 @@
 // @ts-check
 // The page's copy of the server's state: panel states by id (in deck order), the deck title and debug
-// flag, the groups, the last toast, the deck-level notice and the stream's health. It applies the
-// stream events of PROTOCOL.md (snapshot, panel, toast, notice) and tells its listeners what changed.
+// flag, the groups, the last toast, the deck-level notice, the maintenance windows and the stream's
+// health. It applies the stream events of PROTOCOL.md (snapshot, panel, toast, notice, maintenance)
+// and tells its listeners what changed.
 // Panels travel as patches (only what changed; a new panel's fields that are not at their default), and
 // the store keeps each one whole: it derives nothing beyond the three fields the protocol leaves out
 // because they repeat others (see applyPatch).
@@ -13,10 +14,11 @@
 /** @typedef {import('./types.js').Settings} Settings */
 /** @typedef {import('./types.js').Notice} Notice */
 /** @typedef {import('./types.js').PanelGroup} PanelGroup */
+/** @typedef {import('./types.js').MaintenanceStatus} MaintenanceStatus */
 
 /**
  * @typedef {{kind: "snapshot"} | {kind: "panel", id: string} | {kind: "toast", toast: Toast}
- *   | {kind: "connection"} | {kind: "meta"} | {kind: "notice"}} Change
+ *   | {kind: "connection"} | {kind: "meta"} | {kind: "notice"} | {kind: "maintenance"}} Change
  */
 
 /**
@@ -97,6 +99,7 @@ function withRepeatedFields(next) {
  * @property {number | null} lastEventId
  * @property {Toast | null} toast
  * @property {Notice | null} notice
+ * @property {MaintenanceStatus} maintenance
  * @property {ConnectionState} connection
  */
 
@@ -113,6 +116,7 @@ function nothingHeld() {
     lastEventId: null,
     toast: null,
     notice: null,
+    maintenance: { active: [], next: [] },
     connection: { status: "connecting", attempt: 0, downSince: null, nextRetryAt: null },
   };
 }
@@ -158,6 +162,8 @@ function applySnapshot(held, doc, opts, emit) {
   if (metaChanged) emit({ kind: "meta" });
   emit({ kind: "snapshot" });
   if (noticeChanged) emit({ kind: "notice" });
+  held.maintenance = asMaintenance(doc.maintenance);
+  emit({ kind: "maintenance" });
   // The toast in a state document is news only if it differs from the last one heard
   // (a reconnecting tab must not re-show, and re-arm, the toast it is already showing).
   if (doc.toast && JSON.stringify(doc.toast) !== JSON.stringify(held.toast)) {
@@ -195,7 +201,21 @@ function applyChange(held, type, data, eventId, emit) {
     if (id !== null) held.lastEventId = id;
     held.notice = asNotice(data);
     emit({ kind: "notice" });
+  } else if (type === "maintenance") {
+    if (id !== null) held.lastEventId = id;
+    held.maintenance = asMaintenance(data);
+    emit({ kind: "maintenance" });
   }
+}
+
+/**
+ * The maintenance status as sent; nothing active or next when the value is not one.
+ * @param {any} v
+ * @returns {MaintenanceStatus}
+ */
+function asMaintenance(v) {
+  const list = (/** @type {any} */ l) => (Array.isArray(l) ? l.filter((w) => w && typeof w.id === "string") : []);
+  return { active: list(v?.active), next: list(v?.next) };
 }
 
 /**
@@ -203,8 +223,8 @@ function applyChange(held, type, data, eventId, emit) {
  * @returns {StateDocument}
  */
 function snapshotOf(held) {
-  const { title, debug, settings, groups, lastEventId, panels, order, notice } = held;
-  return { title, debug, settings: settings ?? undefined, groups, lastEventId: lastEventId ?? 0, panels: order.map((id) => /** @type {PanelState} */ (panels.get(id))), toast: null, notice };
+  const { title, debug, settings, groups, lastEventId, panels, order, notice, maintenance } = held;
+  return { title, debug, settings: settings ?? undefined, groups, lastEventId: lastEventId ?? 0, panels: order.map((id) => /** @type {PanelState} */ (panels.get(id))), toast: null, notice, maintenance };
 }
 
 /** Who hears a store's changes. */
@@ -246,7 +266,7 @@ export function createStore() {
     /**
      * Applies one stream event. Events whose id is not newer than the last applied one are dropped
      * (a tab can hear the same event twice: relayed, and in a state document).
-     * @param {string} type "snapshot" | "panel" | "toast" | "notice"; others are ignored
+     * @param {string} type "snapshot" | "panel" | "toast" | "notice" | "maintenance"; others are ignored
      * @param {any} data the parsed JSON: for "panel", a patch of the panel's state
      * @param {number | string | null} [eventId]
      */
@@ -296,6 +316,8 @@ export function createStore() {
     get notice() {
       return held.notice;
     },
+    /** The maintenance windows holding now and next. */
+    get maintenance() { return held.maintenance; },
     get connection() {
       return held.connection;
     },

@@ -16,6 +16,7 @@ const SLOT_STATE = /** @type {Record<string, string>} */ ({
   down: "Down",
   degraded: "Up and down",
   loading: "Loading",
+  maintenance: "Maintenance",
   none: "No data",
 });
 
@@ -180,6 +181,8 @@ export function slotFacts(slot) {
   if (slot.upMs > 0) times.push(`up ${durationText(slot.upMs)}`);
   if (slot.downMs > 0) times.push(`down ${durationText(slot.downMs)}`);
   if (slot.loadingMs > 0) times.push(`loading ${durationText(slot.loadingMs)}`);
+  // Time under a maintenance window is in no uptime ratio; the tooltip says how much of the slot it was.
+  if ((slot.maintenanceMs ?? 0) > 0) times.push(`under maintenance ${durationText(slot.maintenanceMs ?? 0)}`);
   if (times.length) lines.push(capitalize(times.join(", ")));
   lines.push(`${countText(slot.loads, "load", "loads")}, ${slot.failures ? countText(slot.failures, "failure", "failures") : "no failures"}`);
   const durations = [];

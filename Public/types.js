@@ -140,6 +140,7 @@
  * @property {string[]} [probableCauses] the ids of its dependencies that are down while it is down
  *   itself: a failing panel with some is a consequence, one without a root cause
  * @property {FlappingStatus | null} [flapping] since when its health keeps changing; null while steady
+ * @property {MaintenanceMark | null} [maintenance] the maintenance window the panel is under; null otherwise
  */
 
 /**
@@ -149,6 +150,32 @@
  * @property {string} since ISO time of the change that began flapping
  * @property {number} changes the changes of health within `within` of the newest
  * @property {string} within the rule's window as the server writes it: "10 min"
+ */
+
+/**
+ * The maintenance window a panel is under (its `maintenance` field).
+ * @typedef {object} MaintenanceMark
+ * @property {string} id
+ * @property {string} reason
+ * @property {string} until ISO time
+ */
+
+/**
+ * A maintenance window, or the stretch of a recurring one.
+ * @typedef {object} MaintenanceWindow
+ * @property {string} id
+ * @property {string} reason
+ * @property {string[]} panels the ids it covers, groups spelled out
+ * @property {string} from ISO time
+ * @property {string} until ISO time
+ * @property {"deck" | "api"} source
+ * @property {string} [schedule] a recurring window's schedule and zone
+ */
+
+/**
+ * The windows holding now and the next of each the deck file declares (the state document's and the
+ * `maintenance` event's).
+ * @typedef {{active: MaintenanceWindow[], next: MaintenanceWindow[]}} MaintenanceStatus
  */
 
 /**
@@ -192,10 +219,11 @@
  * @typedef {object} UptimeSlot
  * @property {string} from ISO time
  * @property {string} to ISO time
- * @property {"up" | "down" | "degraded" | "loading" | "none"} state
+ * @property {"up" | "down" | "degraded" | "loading" | "maintenance" | "none"} state
  * @property {number} upMs
  * @property {number} downMs
  * @property {number} loadingMs
+ * @property {number} [maintenanceMs] time under a maintenance window, counted in no ratio
  * @property {number} loads
  * @property {number} failures
  * @property {number} [avgMs] absent when no load in the slot was timed
@@ -266,6 +294,7 @@
  *   loadingAfterError: LoadingPresentation}} presentation a panel's presentations when it names none
  * @property {LoadingPresentation[]} presentationTypes every type with its default options
  * @property {HistorySettings | null} [history] the cards' timeline; null when the server keeps no history
+ * @property {{name: string}[]} [notifyTargets] the deck's notify targets, each name once
  */
 
 /**
@@ -285,13 +314,14 @@
  * @property {PanelState[]} panels
  * @property {Toast | null} [toast]
  * @property {Notice | null} [notice] the deck-level notice, null when there is none
+ * @property {MaintenanceStatus} [maintenance] the windows holding now and next
  */
 
 /**
- * A panel went down, is still down, or is up again: the data of the `notification` event, as the
- * server decided it (PROTOCOL.md, "Notifications").
+ * A panel went down, is still down, is up again, or flaps: the data of the `notification` event,
+ * as the server decided it (PROTOCOL.md, "Notifications").
  * @typedef {object} DeckNotification
- * @property {"failure" | "reminder" | "recovery"} event
+ * @property {"failure" | "reminder" | "recovery" | "flapping" | "test"} event
  * @property {string} panel the panel's id
  * @property {string} title
  * @property {string | null} [group]
@@ -300,18 +330,44 @@
  * @property {number} downSeconds
  * @property {string} at
  * @property {string} message one line: "API is down: Timed out"
+ * @property {string[]} [dependents] in a failure, the panels failing with it that depend on it
  */
 
 /**
  * Notifications decided within one gathering window, told as one: the data of the `notification`
  * event when more than one was gathered (PROTOCOL.md, "Notifications").
  * @typedef {object} GatheredNotification
- * @property {"failure" | "reminder" | "recovery" | "mixed"} event
+ * @property {"failure" | "reminder" | "recovery" | "flapping" | "mixed"} event
  * @property {string} at
  * @property {number} count
  * @property {DeckNotification[]} notifications each as it is told alone
  * @property {string} message one line: "14 panels down: API, Web, Worker, and 11 more"
  */
+
+/**
+ * What one target made of a test notification (POST /api/notify/test).
+ * @typedef {object} NotifyTestResult
+ * @property {string} target
+ * @property {"sent" | "failed"} outcome
+ * @property {string | null} error what the target said, when it failed
+ * @property {number} ms how long it took
+ */
+
+/** @typedef {{results: NotifyTestResult[]}} NotifyTestAnswer one result per target of the name */
+
+/**
+ * One line of the notification log (GET /api/notify/log).
+ * @typedef {object} NotifyLogEntry
+ * @property {string} at
+ * @property {string} event "failure", "reminder", "recovery", "test", …
+ * @property {string[]} panels
+ * @property {string} message
+ * @property {string} target
+ * @property {string} outcome "sent", "failed", "dropped", "gathered", "waiting", "held", "silent", …
+ * @property {string | null} why
+ */
+
+/** @typedef {{entries: NotifyLogEntry[]}} NotifyLog newest first */
 
 /**
  * The stream's health as the page sees it.

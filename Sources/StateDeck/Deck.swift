@@ -105,9 +105,10 @@ public actor Deck {
         activities.values.forEach { $0.cancel() }
     }
 
-    /// A deck declared with the DSL.
-    public init(_ title: String, configuration: Configuration = Configuration(), @DeckBuilder panels: () -> [Panel]) {
-        self.init(title, configuration: configuration, panels: panels())
+    /// A deck declared with the DSL, with maintenance windows `windows` over its panels.
+    public init(_ title: String, configuration: Configuration = Configuration(), maintenance windows: [MaintenanceWindow] = [],
+                @DeckBuilder panels: () -> [Panel]) {
+        self.init(title, configuration: configuration, panels: panels(), maintenance: windows)
     }
 
     /// Registers `observer`, called on the deck, synchronously and in order, for every event.

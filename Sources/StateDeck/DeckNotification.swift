@@ -1,12 +1,15 @@
 import FoundationEssentials
 
-/// What a target is told: a panel went down, is still down, is up again, or flaps. Its JSON is the
-/// webhook's body, a command's standard input and the page's `notification` event (PROTOCOL.md,
-/// "Notifications").
+/// What a target is told: a panel went down, is still down, is up again, or flaps; or, asked for
+/// by a person, that the target works (`test`). Its JSON is the webhook's body, a command's
+/// standard input and the page's `notification` event (PROTOCOL.md, "Notifications").
 public struct DeckNotification: Sendable, Hashable, Codable {
     public enum Event: String, Sendable, Hashable, Codable {
-        case failure, reminder, recovery, flapping
+        case failure, reminder, recovery, flapping, test
     }
+
+    /// The panel a test notification names: StateDeck's own, where the server has one.
+    public static let testPanel = "statedeck"
 
     public var event: Event
     public var panel: String
@@ -51,7 +54,14 @@ public struct DeckNotification: Sendable, Hashable, Codable {
         case .reminder: "\(title) is still down after \(downFor)" + (error.map { ": \($0.title)" } ?? "")
         case .recovery: "\(title) is up again after \(downFor)"
         case .flapping: "\(title) is flapping"
+        case .test: "Test notification from StateDeck: \(title)"
         }
+    }
+
+    /// What a test send tells a target: the deck's title as the title, ``testPanel`` as the
+    /// panel, no group, no error, down for nothing.
+    public static func test(ofDeck title: String, at date: Date) -> DeckNotification {
+        DeckNotification(event: .test, panel: testPanel, title: title, group: nil, error: nil, downSince: date, at: date)
     }
 
     /// That panel `panel` began flapping at `date`, its health having changed `changes` times

@@ -10,8 +10,16 @@ public protocol NotificationTarget: Sendable {
     var address: String { get }
     func deliver(_ notification: DeckNotification) async throws
     func deliver(_ gathered: GatheredNotification) async throws
+    /// Delivers `notification` in one attempt, without the retries of ``deliver(_:)``: a test
+    /// send, whose answer a person waits for. Throws what the attempt met.
+    func attempt(_ notification: DeckNotification) async throws
 }
 
 extension NotificationTarget {
     public var address: String { name }
+
+    /// A target that does not retry attempts as it delivers.
+    public func attempt(_ notification: DeckNotification) async throws {
+        try await deliver(notification)
+    }
 }

@@ -15,6 +15,9 @@ public struct PanelMemory: Sendable {
     /// Its changes of health and flapping; a history store keeps none (a new server run starts
     /// counting afresh).
     let flaps: FlapWatch
+    /// The maintenance window the panel was under in the deck this one replaces: the new deck's
+    /// start tells a window it no longer has as ended.
+    var maintenance: MaintenanceMark?
 
     /// A panel's memory as a history store kept it: the newest entries (oldest first), what it
     /// showed, its health and a heartbeat's last run. Its state is what it showed, not a load that
@@ -55,6 +58,7 @@ extension Deck {
                 history: history, stale: runtime.stale, health: runtime.health, debugPinned: runtime.debugPinned,
                 restored: runtime.restored, lastRun: runtime.pings.lastRun,
                 flaps: FlapWatch(changes: runtime.flaps.changes, since: runtime.flaps.since))
+            memories[runtime.panel.id]?.maintenance = runtime.maintenance
         }
         return memories
     }
@@ -70,6 +74,7 @@ extension PanelRuntime {
         restored = memory.restored
         pings.lastRun = memory.lastRun
         flaps = memory.flaps
+        maintenance = memory.maintenance
     }
 }
 

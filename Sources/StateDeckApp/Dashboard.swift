@@ -2,6 +2,7 @@ import FoundationEssentials
 import Locking
 import StateDeck
 import StateDeckCluster
+import StateDeckDemo
 import StateDeckHistory
 import StateDeckNotifications
 import StateDeckPostgres
@@ -42,8 +43,10 @@ public final class Dashboard: Sendable {
     private let history: (any HistoryStore & NotificationLedger)?
     /// The deck file's reloading and the probes' reports, while it serves.
     private let work: [Task<Void, Never>]
-    /// Where it serves.
+    /// Where it serves, with the token to open it with when one is required.
     public let url: String
+    /// Where it serves, without the token: what its ping URLs start with.
+    public let address: String
 
     /// Opens the history (and the cluster) the settings name, makes the deck and serves it.
     public static func start(_ settings: Settings) async throws(Failure) -> Dashboard {
@@ -56,10 +59,14 @@ public final class Dashboard: Sendable {
                                           server: running)
             return session
         }
-        if let session { try await keepPingKeys(session) }
-        let seed = settings.seed
-        let makeDeck: @Sendable () async -> Deck = {
-            if let session { await session.makeDeck() } else { ServedDemoDeck.make(seed: seed, server: running) }
+        let makeDeck: @Sendable () async -> Deck
+        if let session {
+            try await keepPingKeys(session)
+            makeDeck = { await session.makeDeck() }
+        } else {
+            let seed = settings.seed
+            let backupPingKey = try demoPingKey(settings)
+            makeDeck = { ServedDemoDeck.make(seed: seed, server: running, backupPingKey: backupPingKey) }
         }
         let host = try settings.store.map { store throws(Failure) in
             ClusterDeckHost(cluster: try joinable(store), makeDeck: makeDeck)
@@ -82,15 +89,28 @@ public final class Dashboard: Sendable {
         if let session { work.append(Task { await session.run(serving: server) }) }
         // What probes elsewhere report, shown on each panel while this process runs the deck.
         if let store = settings.store { work.append(Task { await ProbeReports(url: store).run(serving: server) }) }
-        return Dashboard(server: server, history: history, work: work, url: settings.server.url(port: port))
+        return Dashboard(server: server, history: history, work: work, url: settings.server.url(port: port),
+                         address: settings.server.address(port: port))
     }
 
     private init(server: DeckServer, history: (any HistoryStore & NotificationLedger)?, work: [Task<Void, Never>],
-                 url: String) {
+                 url: String, address: String) {
         self.server = server
         self.history = history
         self.work = work
         self.url = url
+        self.address = address
+    }
+
+    /// The heartbeat panels of the deck served, in its order.
+    public func heartbeatPanels() async -> [Panel] {
+        let deck = server.deck
+        let pinged = Set(deck.pingTargets.values)
+        var panels: [Panel] = []
+        for id in deck.panelIds where pinged.contains(id) {
+            if let panel = await deck.declaration(of: id) { panels.append(panel) }
+        }
+        return panels
     }
 
     /// Stops serving; a delivery answered meanwhile is forgotten in the history, not sent again
@@ -136,6 +156,18 @@ public final class Dashboard: Sendable {
         }
         do {
             return try PingKeys(folder: HistoryFolder.path(option: settings.data, deckFile: settings.deckFile?.path))
+        } catch {
+            throw Failure(description: error.description, status: 2)
+        }
+    }
+
+    /// The demo's backup job's ping key, kept with the demo's history so that its URL holds
+    /// across restarts; for the run only with no history folder, and in a cluster, where every
+    /// process would make a key of its own (a deck file sets the one they all answer).
+    private static func demoPingKey(_ settings: Settings) throws(Failure) -> String {
+        do {
+            var keys = try PingKeys(folder: settings.store == nil ? HistoryFolder.path(option: settings.data, deckFile: nil) : nil)
+            return try keys.key(for: DemoDeck.backupId)
         } catch {
             throw Failure(description: error.description, status: 2)
         }

@@ -3,11 +3,13 @@ import StateDeck
 
 extension DemoDeck {
     /// A redacted placeholder: a user profile drawn as a skeleton of its placeholder until it
-    /// loads.
-    static func profile(seed: UInt64) -> Panel {
+    /// loads. It is read from Postgres, so it fails while Postgres is down.
+    static func profile(seed: UInt64, database: DemoDatabase) -> Panel {
         let simulation = Simulation(seed: seed, panel: "profile")
         return Panel("profile", title: "User profile") {
             try await simulation.latency(1_500...2_500)
+            try database.query(failing: PanelError(.serverError, failureReason: "The profile service can't reach its database.",
+                                                   detail: "GET /profile → HTTP 503: no connection to postgres:5432"))
             return Info(summary: "🦊 Ada Fox", fields: [
                 Info.Field("Name", "Ada Fox"), Info.Field("Age", "36"),
                 demoField("Redacted placeholder while loading"),
@@ -19,6 +21,9 @@ extension DemoDeck {
         ]))
         .presentation(initialLoading: .redacted)
         .refresh(every: .seconds(40))
+        .depends(on: postgresId)
+        // Its failure with Postgres shows at once: what it demonstrates there is the probable cause.
+        .retry(.none)
     }
 
     static let pokemon = ["Bulbasaur", "Charmander", "Squirtle", "Pikachu", "Eevee"]

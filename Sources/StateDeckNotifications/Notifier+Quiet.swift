@@ -56,7 +56,8 @@ extension Notifier {
             watch = before
             watch.recoveredAt = notification.at
             outcome = .held(quiet.ending)
-        case (_, .recovery), (_, .reminder), (_, .flapping):
+        // A test is sent by a person's request, never decided here.
+        case (_, .recovery), (_, .reminder), (_, .flapping), (_, .test):
             break
         }
         if !subscription.isPage {

@@ -106,6 +106,7 @@ struct APIRoutes: Sendable {
         BadgeRoute(mirror: mirror, historyReader: historyReader).register(on: &router)
         PingRoutes(deck: deck) { request, work in action(request, work) }.register(on: &router)
         NotifyRoutes(log: notificationLog, forward: forward).register(on: &router)
+        NotifyTestRoute(deck: deck, log: notificationLog) { request, work in action(request, work) }.register(on: &router)
     }
 
     /// The maintenance windows: listed from the mirror (a replica answers too), started and ended

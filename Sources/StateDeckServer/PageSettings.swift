@@ -17,6 +17,12 @@ struct PageSettings: Encodable {
 
     /// The timeline each panel draws, or nil when no history is kept (`--data none`).
     var history: HistorySettings?
+    /// The names of the deck's notify targets, each once, that a test send may name.
+    var notifyTargets: [NotifyTarget]
+
+    struct NotifyTarget: Encodable {
+        var name: String
+    }
 
     struct HistorySettings: Encodable {
         var timelineSpanMs: Int
@@ -28,8 +34,10 @@ struct PageSettings: Encodable {
         var position: Toast.Position
     }
 
-    init(pingInterval: Duration, deck: Deck.Configuration, history: HistorySettings?) {
+    init(pingInterval: Duration, deck: Deck.Configuration, history: HistorySettings?, notifyTargets: [String]) {
         self.history = history
+        var seen = Set<String>()
+        self.notifyTargets = notifyTargets.filter { seen.insert($0).inserted }.map(NotifyTarget.init)
         pingIntervalMs = Int(pingInterval / .milliseconds(1))
         toast = ToastSettings(durationMs: Int(deck.toastDuration / .milliseconds(1)), position: deck.toastPosition)
         errorKinds = ErrorKind.allCases
@@ -38,7 +46,7 @@ struct PageSettings: Encodable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case pingIntervalMs, toast, errorKinds, presentation, presentationTypes, history
+        case pingIntervalMs, toast, errorKinds, presentation, presentationTypes, history, notifyTargets
     }
 
     /// Every field is written, `history` as null when it is off.
@@ -50,5 +58,6 @@ struct PageSettings: Encodable {
         try container.encode(presentation, forKey: .presentation)
         try container.encode(presentationTypes, forKey: .presentationTypes)
         try container.encode(history, forKey: .history)
+        try container.encode(notifyTargets, forKey: .notifyTargets)
     }
 }

@@ -55,8 +55,12 @@ public struct ServerConfiguration: Sendable {
 
     /// The address printed on start, with an IPv6 host in brackets and the token to open it with.
     public func url(port: Int) -> String {
-        let shownHost = host.contains(":") ? "[\(host)]" : host
-        return "http://\(shownHost):\(port)/" + (token.map { "?token=\($0)" } ?? "")
+        address(port: port) + (token.map { "?token=\($0)" } ?? "")
+    }
+
+    /// Where it serves, with an IPv6 host in brackets and no token: what a ping URL starts with.
+    public func address(port: Int) -> String {
+        "http://\(host.contains(":") ? "[\(host)]" : host):\(port)/"
     }
 
     /// Whether `host` can only be reached from this machine.

@@ -3,6 +3,7 @@ import FoundationEssentials
 import Locking
 import MicroHTTP
 import StateDeck
+import StateDeckNotifications
 
 /// The server's copy of the deck's state, kept in step with the deck's events, or with another
 /// process's copy (a replica: several servers sharing one deck through a store).
@@ -74,7 +75,8 @@ final class StateMirror: Sendable {
         }
         await deck.observe { [self] event in apply(event, generation: generation) }
         let snapshot = await deck.snapshot()
-        let settings = PageSettings(pingInterval: pingInterval, deck: deck.configuration, history: history)
+        let settings = PageSettings(pingInterval: pingInterval, deck: deck.configuration, history: history,
+                                    notifyTargets: deck.notifyTargets.map(\.name))
         let settingsBytes = (try? encoder.encode(settings)) ?? Array("{}".utf8)
         contents.withLock { load(snapshot, settings: settingsBytes, into: &$0) }
         if announce {

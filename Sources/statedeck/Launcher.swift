@@ -30,6 +30,8 @@ struct Launcher {
             Self.fail(error.description, status: error.status)
         }
         print("StateDeck serving on \(dashboard.url)")
+        // The demo's heartbeat has a key StateDeck made, and no deck file to `check` for its URL.
+        if options.config == nil { PingURLs.print(PingURLs.lines(of: await dashboard.heartbeatPanels(), url: dashboard.address)) }
         fflush(nil)
         if options.open {
             Browser.open(dashboard.url)

@@ -76,6 +76,25 @@ import Testing
         #expect(check.standardError == startUp.standardError)
     }
 
+    @Test func maintenanceWindowsAreCountedAndABadOneNamesItsLineAndKey() async throws {
+        let folder = try Folder()
+        let windows = """
+
+            maintenance:
+              - { reason: Upgrade, groups: [services], from: 2026-12-01T02:00:00Z, to: 2026-12-01T04:00:00Z }
+              - { reason: Backup, panels: [db], schedule: "0 3 * * 0", duration: 1h, timezone: UTC }
+            """
+        let deck = try folder.file("deck.yaml", Data((Self.validDeck + windows).utf8))
+        let run = try await StatedeckBinary.run(["check", deck])
+        #expect(run.status == 0, "\(run.standardError)")
+        #expect(run.standardOutput == "\(deck): 3 panels in 1 group, 2 maintenance windows, OK\n")
+        let bad = try folder.file("bad.yaml", Data((Self.validDeck + windows.replacingOccurrences(of: "[db]", with: "[dbb]")).utf8))
+        let check = try await StatedeckBinary.run(["check", bad])
+        #expect(check.status == 2)
+        #expect(check.standardError.contains("\(bad):15: maintenance[1].panels[0]: no panel dbb in the file's panels; did you mean db?"),
+                "\(check.standardError)")
+    }
+
     @Test func aMissingFileIsStatus2NamingIt() async throws {
         let folder = try Folder()
         let missing = folder.path + "/absent.yaml"

@@ -68,6 +68,17 @@ import Testing
         #expect(try PingKeys(folder: folder.path).keys["nightly"] != nil, "a new panel's key is kept too")
     }
 
+    @Test func onePanelsKeyIsMadeOnceAndKept() throws {
+        let folder = try TemporaryFolder()
+        var keys = try PingKeys(folder: folder.path)
+        let key = try keys.key(for: "backup")
+        #expect(HeartbeatSource.isKey(key))
+        #expect(try keys.key(for: "backup") == key)
+        var again = try PingKeys(folder: folder.path)
+        #expect(try again.key(for: "backup") == key, "the same key after a restart")
+        #expect(try again.key(for: "nightly") != key)
+    }
+
     @Test func aFileThatIsNotKeysIsRefusedByName() throws {
         let folder = try TemporaryFolder()
         let path = try folder.write("[1, 2]", to: PingKeys.fileName)

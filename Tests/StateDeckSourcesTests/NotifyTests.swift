@@ -184,4 +184,29 @@ struct NotifyTests {
         }
         #expect(server.requests.count == 3)
     }
+
+    @Test func aWebhooksAttemptIsOnePostNotRetried() async throws {
+        let server = try TestHTTPServer(routes: ["/hook": .init(status: 503)])
+        let target = WebhookTarget(url: server.url("/hook"), retryDelays: [.milliseconds(10), .milliseconds(20)])
+        await #expect { try await target.attempt(Self.notification) } throws: { error in
+            "\(error)" == "webhook 127.0.0.1: HTTP 503"
+        }
+        #expect(server.requests.count == 1)
+    }
+
+    @Test func aDeckFilesTargetsAreEachOnceWhicheverPanelsNameThem() throws {
+        let file = try deck(Self.inherited + """
+            panels:
+              - { id: stripe, group: payments, tcp: { host: localhost, port: 1 } }
+              - { id: db, tcp: { host: localhost, port: 2 } }
+              - { id: cache, tcp: { host: localhost, port: 3 } }
+              - { id: refunds, group: payments, tcp: { host: localhost, port: 4 } }
+              - { id: quiet, notify: none, tcp: { host: localhost, port: 5 } }
+              - { id: other, notify: [{ webhook: { url: "https://hooks.example/other" } }], tcp: { host: localhost, port: 6 } }
+            """)
+        let targets = file.makeDeck().notifyTargets
+        #expect(targets.map(\.name) == ["webhook hooks.example", "command notify-send", "webhook hooks.example"],
+                "one per target, two webhooks on one host being two")
+        #expect(targets.compactMap { ($0 as? WebhookTarget)?.url.path } == ["/pay", "/other"])
+    }
 }

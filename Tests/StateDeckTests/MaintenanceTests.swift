@@ -176,4 +176,31 @@ import Testing
         let next = try await test.deck.startMaintenance(panels: ["p"], groups: [], for: .seconds(60), reason: "Later")
         #expect(next.id == "api-2", "a number no window has taken")
     }
+
+    @Test func aDeckThatReplacesAnotherTellsAWindowItNoLongerHasAsEnded() async throws {
+        let old = await TestDeck(maintenance: [Self.upgrade]) { Self.panel() }
+        await old.deck.start()
+        await old.advance(to: .seconds(60))
+        await old.until { $0.maintenance != nil }
+        let memories = await old.deck.memories(of: ["p"])
+        await old.deck.stop()
+        let new = await TestDeck { Self.panel() }
+        await new.deck.restore(memories)
+        #expect(try await new.deck.panelState("p").maintenance?.id == "upgrade", "carried over until the start")
+        await new.deck.start()
+        await new.until { $0.maintenance == nil }
+        let ended = try #require(Self.changes(new).last)
+        #expect(ended.cause == .mark)
+        #expect(ended.maintenance == nil)
+    }
+
+    @Test func aDeckDeclaredWithTheDSLTakesItsWindows() async throws {
+        let now = Date()
+        let window = MaintenanceWindow(id: "now", reason: "Patching", panels: ["p"],
+                                       timing: .once(from: now.addingTimeInterval(-1), until: now.addingTimeInterval(3_600)))
+        let deck = Deck("DSL", maintenance: [window]) { Self.panel() }
+        await deck.start()
+        #expect(try await deck.panelState("p").maintenance?.id == "now")
+        await deck.stop()
+    }
 }

@@ -19,10 +19,12 @@ import Testing
         id: "upgrade", reason: "Database upgrade", panels: ["p"],
         timing: .once(from: TestDeck.date(at: .seconds(60)), until: TestDeck.date(at: .seconds(180))))
 
+    /// A notifier of the first entry of each of `panels`, by `rule` gathering within `gather`
+    /// (off unless the test is about gathering).
     static func notifier(_ test: TestDeck, panels: [String], _ rule: NotifyRule, _ target: RecordingTarget,
-                         ledger: MemoryLedger? = nil) async -> Notifier {
+                         ledger: MemoryLedger? = nil, gather: Duration = .zero) async -> Notifier {
         let clock = test.clock
-        let subscriptions = panels.map { Notifier.Subscription(panel: $0, rule: rule.gathering(.zero), target: target, index: 0) }
+        let subscriptions = panels.map { Notifier.Subscription(panel: $0, rule: rule.gathering(gather), target: target, index: 0) }
         let notifier = Notifier(subscriptions, ledger: ledger,
                                 now: { TestDeck.date(at: TestClock<Duration>.Instant().duration(to: clock.now)) }, clock: clock)
         await notifier.follow(test.deck)
@@ -238,5 +240,31 @@ import Testing
         #expect(recovery.event == .recovery)
         #expect(recovery.downSince == TestDeck.date(at: .seconds(10)))
         #expect(recovery.at == TestDeck.date(at: .seconds(25)))
+    }
+
+    @Test func aStormUnderAWindowIsToldAsOneGatheredMessageWhenTheWindowEnds() async throws {
+        let ids = (0..<200).map { "p\($0)" }
+        let window = MaintenanceWindow(id: "w", reason: "Network work", panels: ids,
+                                       timing: .once(from: TestDeck.date(at: .zero), until: TestDeck.date(at: .seconds(60))))
+        let test = await TestDeck(maintenance: [window]) {
+            for id in ids { Self.panel(id, title: id.uppercased()) }
+        }
+        let target = RecordingTarget()
+        let notifier = await Self.notifier(test, panels: ids, NotifyRule(failures: 1), target, gather: .seconds(10))
+        defer { Task { await notifier.stop() } }
+        await test.deck.start()
+        await test.until("p199") { $0.maintenance != nil }
+        await test.advance(to: .seconds(1))
+        for id in ids { try await test.deck.ping(panel: id, .failure(exitStatus: 1), body: "") }
+        await test.advance(to: .seconds(60))
+        await test.settle()
+        #expect(target.sent.all.isEmpty && target.gathered.all.isEmpty)
+        await test.advance(to: .seconds(70))
+        let message = try #require(await test.eventually { target.gathered.all.first })
+        #expect(message.count == 200)
+        #expect(message.message == "200 panels down: P0, P1, P2, and 197 more")
+        #expect(message.notifications.allSatisfy { $0.downSince == TestDeck.date(at: .seconds(60)) })
+        await test.settle()
+        #expect(target.gathered.all.count == 1 && target.sent.all.isEmpty)
     }
 }

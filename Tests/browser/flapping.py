@@ -9,7 +9,8 @@ from pathlib import Path
 def flapping_deck(folder: Path, count: int, webhook_port: int | None) -> Path:
     """`count` command panels, each failing and succeeding by turns, one load a second, until the
     file `up` in `folder` exists; every failure and recovery is told to the webhook on
-    `webhook_port` (none: nothing is told), each as it is decided (`gather: off`)."""
+    `webhook_port` (none: nothing is told), each as it is decided (`gather: off`). The deck's
+    flapping rule is off: the outbox is what is under test, not how flapping quiets it."""
     folder.mkdir(parents=True, exist_ok=True)
     up = folder / "up"
     panels = "".join(
@@ -19,7 +20,7 @@ def flapping_deck(folder: Path, count: int, webhook_port: int | None) -> Path:
     notify = (f'  notify: [{{ webhook: {{ url: "http://127.0.0.1:{webhook_port}/hook" }}, after: {{ failures: 1 }}, gather: off }}]\n'
               if webhook_port else "  notify: none\n")
     deck = folder / "deck.yaml"
-    deck.write_text("title: Flapping\n"
+    deck.write_text("title: Flapping\nflapping: off\n"
                     f"defaults:\n  refresh: 1s\n  retry: none\n  minimumLoading: 0ms\n{notify}"
                     f"panels:\n{panels}")
     return deck

@@ -58,6 +58,10 @@ Selectors (data-testid unless noted) — the page keeps these stable for tests:
                        data-at): history-entry-state, history-entry-time, history-entry-facts,
                        history-entry-title, history-entry-summary, history-entry-details; history-older
   deck-notice          the deck-level notice region (role=alert, above the panels) holding an error-card
+  maintenance-line     "Maintenance: reason (until 04:00)" over a card's body (data-maintenance-id); a compact
+                       line's row-maintenance; maintenance-open (header) opens maintenance-dialog: maintenance-active
+                       (data-maintenance-id) with maintenance-end, maintenance-panel / maintenance-group (checkboxes),
+                       maintenance-minutes, maintenance-reason, maintenance-start, maintenance-problem, maintenance-close
   debug-bar, debug-open, panel-debug        debug controls (exist only with --debug)
   debug-dialog         the <dialog>; debug-panel (select), debug-current, debug-loading, debug-loaded,
                        debug-error-kind (select), debug-error, debug-reset, debug-live, debug-info,

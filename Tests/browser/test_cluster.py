@@ -249,6 +249,26 @@ def test_a_failover_mid_outage_tells_it_once_and_its_recovery_once(store, receiv
             server.stop()
 
 
+def test_a_test_sent_to_a_process_that_does_not_lead_is_sent_once_by_the_leader(store, receiver, tmp_path):
+    deck, _ = switchable_deck(tmp_path / "deck", receiver)
+    servers = [Server(["--config", str(deck), "--store", store], f"notify-test-{n}").start() for n in range(2)]
+    try:
+        running = wait_for(lambda: leader(servers), 10, "no server leads")
+        other = next(server for server in servers if server is not running)
+        for server in servers:
+            assert server.state()["settings"]["notifyTargets"] == [{"name": "webhook 127.0.0.1"}]
+        status, answer = other.request("POST", "/api/notify/test", {"target": "webhook 127.0.0.1"})
+        assert status == 200, answer
+        [result] = answer["results"]
+        assert result["outcome"] == "sent" and result["error"] is None, result
+        assert [body["json"]["event"] for body in receiver.wait(1)] == ["test"]
+        status, _ = running.request("POST", "/api/notify/test", {"target": "webhook 127.0.0.1"})
+        assert status == 200 and told(receiver) == ["test", "test"], "one send per test, wherever it is asked"
+    finally:
+        for server in servers:
+            server.stop()
+
+
 def test_a_failover_after_an_outage_ended_tells_nothing_more(store, receiver, tmp_path):
     deck, down = switchable_deck(tmp_path / "deck", receiver)
     down.touch()

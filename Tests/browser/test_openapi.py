@@ -35,6 +35,7 @@ PANELS = ["status", "workers", "broken"]
 ITEMS = ["w1", "w2"]
 ACTIONS = ["restart"]
 OPTIONS = ["try-again", "cancel", "repair"]
+TARGETS = ["command true"]
 
 # Cases sent, by the operation they were generated for and the method and status of the exchange
 # (the coverage phase also sends other methods): the summary, and proof that every operation ran.
@@ -42,15 +43,17 @@ sent: Counter[tuple[str, str]] = Counter()
 
 
 def write_deck(folder: Path) -> Path:
-    """A file panel with info, a list whose items have an action, and a command that fails with a
-    recovery option of its own; nothing reloads on a timer, so only the requests change state."""
+    """A file panel with info and a notify target, a list whose items have an action, and a command
+    that fails with a recovery option of its own; nothing reloads on a timer, so only the requests
+    change state."""
     (folder / "status.json").write_text('{"summary": "All good", "fields": [{"label": "Queue", "value": "3"}]}')
     config = folder / "deck.yaml"
     config.write_text(
         "title: OpenAPI checks\n"
         "groups:\n  - { id: files, title: Files }\n"
         "panels:\n"
-        "  - { id: status, title: Status, group: files, file: { path: ./status.json }, refresh: manual }\n"
+        "  - { id: status, title: Status, group: files, file: { path: ./status.json }, refresh: manual,\n"
+        '      notify: [{ command: { run: ["true"] } }] }\n'
         "  - id: workers\n"
         "    title: Workers\n"
         '    command: { run: [printf, "w1\\tWorker one\\tup\\nw2\\tWorker two\\tup\\n"], output: lines }\n'
@@ -99,6 +102,8 @@ def test_generated_requests_get_documented_answers(case, api_server):
             case.path_parameters[name] = deck_value(case.path_parameters[name], choices)
     if isinstance(case.body, dict) and isinstance(case.body.get("option"), str):
         case.body["option"] = deck_value(case.body["option"], OPTIONS)
+    if isinstance(case.body, dict) and isinstance(case.body.get("target"), str):
+        case.body["target"] = deck_value(case.body["target"], TARGETS)
     assert api_server.proc.poll() is None, "the server has exited"
     # The gate answers only a `Host` naming the server's own address and port (requests would send
     # the same; said here so that no client default decides it), and no `Origin` is sent.

@@ -28,10 +28,8 @@ public struct MaintenanceSpec: Sendable, Hashable {
         case .once(let from, let until):
             return MaintenanceWindow(id: id, reason: reason, panels: panels, timing: .once(from: from, until: until))
         case .recurring(let schedule, let duration, let zone):
-            let recurrence = MaintenanceWindow.Recurrence(
-                schedule: "\(schedule.expression) (\(zone.name))", duration: duration,
-                latestStart: { schedule.previous(atOrBefore: $0, in: zone) }, nextStart: { schedule.next(after: $0, in: zone) })
-            return MaintenanceWindow(id: id, reason: reason, panels: panels, timing: .recurring(recurrence))
+            return MaintenanceWindow(id: id, reason: reason, panels: panels,
+                                     timing: .recurring(.init(schedule, duration: duration, in: zone)))
         }
     }
 }

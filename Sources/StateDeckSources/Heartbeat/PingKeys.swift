@@ -48,6 +48,15 @@ public struct PingKeys: Sendable {
         return keys.filter { panels.contains($0.key) }
     }
 
+    /// The key of panel `panel`, made and kept if it has none yet.
+    public mutating func key(for panel: String) throws(Failure) -> String {
+        if let key = keys[panel] { return key }
+        let key = Self.makeKey()
+        keys[panel] = key
+        try save()
+        return key
+    }
+
     /// 32 letters and digits from the system's random source: about 190 bits.
     static func makeKey() -> String {
         let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789".utf8)

@@ -3,7 +3,8 @@ import HTTPClient
 import StateDeck
 
 /// Tells a notification by POSTing its JSON to a URL, through the http sources' libcurl engine.
-/// An answer other than 2xx, or none, is tried again after each of `retryDelays`, then given up.
+/// An answer other than 2xx, or none, is tried again after each of `retryDelays`, then given up;
+/// a test send (``attempt(_:)``) is one POST.
 public struct WebhookTarget: NotificationTarget {
     public struct Failure: Error, CustomStringConvertible {
         public var description: String
@@ -41,23 +42,40 @@ public struct WebhookTarget: NotificationTarget {
         try await post(Array(DeckJSON.makeEncoder().encode(gathered)))
     }
 
+    /// One POST, not retried: "webhook hooks.example: HTTP 500" when it fails.
+    public func attempt(_ notification: DeckNotification) async throws {
+        if let refused = await send(request(posting: try Array(DeckJSON.makeEncoder().encode(notification)))) {
+            throw Failure(description: "\(name): \(refused)")
+        }
+    }
+
     private func post(_ body: [UInt8]) async throws {
-        let fields = [("Content-Type", "application/json"), ("User-Agent", "StateDeck")]
-            + headers.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
-        let request = HTTPClientRequest(url: url.absoluteString, method: "POST", headers: fields.map { (name: $0.0, value: $0.1) },
-                                        body: body, timeout: timeout)
+        let request = request(posting: body)
         var failure = ""
         for delay in [Duration.zero] + retryDelays {
             try await Task.sleep(for: delay)
-            do {
-                let answer = try await HTTPClient.send(request)
-                if (200..<300).contains(answer.status) { return }
-                failure = "HTTP \(answer.status)"
-            } catch {
-                failure = error.message
-            }
+            guard let refused = await send(request) else { return }
+            failure = refused
         }
         throw Failure(description: "\(name): \(failure), after \(retryDelays.count + 1) attempts")
+    }
+
+    /// The POST of `body`, a JSON document.
+    private func request(posting body: [UInt8]) -> HTTPClientRequest {
+        let fields = [("Content-Type", "application/json"), ("User-Agent", "StateDeck")]
+            + headers.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+        return HTTPClientRequest(url: url.absoluteString, method: "POST", headers: fields.map { (name: $0.0, value: $0.1) },
+                                 body: body, timeout: timeout)
+    }
+
+    /// Sends `request` once: nil when answered with a 2xx, otherwise what went wrong.
+    private func send(_ request: HTTPClientRequest) async -> String? {
+        do {
+            let answer = try await HTTPClient.send(request)
+            return (200..<300).contains(answer.status) ? nil : "HTTP \(answer.status)"
+        } catch {
+            return error.message
+        }
     }
 }
 
