@@ -25,7 +25,7 @@ extension Deck {
 
     /// The windows holding, and the next stretch of each declared one, as observers last heard.
     public func maintenanceStatus() -> MaintenanceStatus {
-        maintenance.told
+        maintenance.told ?? MaintenanceStatus()
     }
 
     /// The windows started through the API and the stretches ended early, to carry into the deck
@@ -41,9 +41,9 @@ extension Deck {
     }
 
     /// Brings each panel's mark in line with the windows holding now: a panel whose mark changed
-    /// gets a `.mark` change; observers hear the status when it changed, with `keeping` (the
-    /// windows just started or ended by hand) for a history to keep. Then sets the alarm for
-    /// the next change, once the deck is started.
+    /// gets a `.mark` change; observers hear the status the first time and when it changed, with
+    /// `keeping` (the windows just started or ended by hand) for a history to keep. Then sets the
+    /// alarm for the next change, once the deck is started.
     func refreshMaintenance(keeping: [MaintenanceSpan]) {
         let date = configuration.now()
         let status = maintenance.status(at: date)

@@ -119,7 +119,7 @@ public actor Deck {
     /// Every panel and the current toast, at one moment.
     public func snapshot() -> DeckSnapshot {
         DeckSnapshot(title: title, groups: groups, panels: panels.indices.map(state), toast: feedback.current,
-                     maintenance: maintenance.told)
+                     maintenance: maintenance.told ?? MaintenanceStatus())
     }
 
     /// The current state of panel `id`.

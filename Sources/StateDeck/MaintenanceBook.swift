@@ -20,8 +20,9 @@ struct MaintenanceBook {
     private(set) var started: [MaintenanceSpan] = []
     /// Stretches of declared windows ended early, each with the end it was given.
     private(set) var endedEarly: [MaintenanceSpan] = []
-    /// What observers last heard.
-    var told = MaintenanceStatus()
+    /// What observers last heard; nil until the deck first looks, which it always tells: those
+    /// following it may hold another deck's windows (a cluster's replicas, the last leader's).
+    var told: MaintenanceStatus?
     /// When the alarm rings: the next time a window begins or ends, or comes within the horizon.
     var nextChange: Date?
     var alarm: DeckClock.Alarm?

@@ -23,6 +23,10 @@ public protocol HistoryStore: AnyObject, Sendable {
     /// holding.
     var keptMaintenance: [MaintenanceSpan] { get }
 
+    /// Returns once what waits is saved: a window an answer says was started or ended then
+    /// outlives the process, for the deck continued from this history (a cluster's next leader's).
+    func saved() async
+
     /// `panel`'s uptime and timeline.
     func uptime(of panel: String, _ query: TimelineQuery) throws(HistoryStoreError) -> UptimeReport
 
@@ -57,6 +61,8 @@ extension HistoryStore {
     public func keep(_ maintenance: [MaintenanceSpan]) {}
 
     public var keptMaintenance: [MaintenanceSpan] { [] }
+
+    public func saved() async {}
 }
 
 /// A history query that could not be answered.

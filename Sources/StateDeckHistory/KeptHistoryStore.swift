@@ -1,5 +1,6 @@
 import StateDeck
 import StateDeckNotifications
+import Threading
 
 /// A history store that is a ``HistoryKeeper`` over its database: everything it does is the
 /// keeper's, the same for every database; the store only opens the database.
@@ -53,6 +54,12 @@ extension KeptHistoryStore {
     /// Saves the queued changes and the buckets that ended by now, in one transaction.
     public func flush() {
         keeper.save()
+    }
+
+    /// ``flush()`` on a thread of its own: a save waits for the database.
+    public func saved() async {
+        let keeper = keeper
+        _ = try? await DetachedThread.value { keeper.save() }
     }
 
     public func withRecords<T>(saving: Bool, _ body: (inout NotificationRecords) -> T) -> T {

@@ -8,6 +8,7 @@ import StateDeck
 /// | a maintenance window covers the panel | not sent; told as new when the window ends with the panel still down | not sent | not sent when its failure was not; one of an outage told before the window is told when it ends | `silent: maintenance 'reason'` |
 /// | the panel flaps | held: its outage counts as not told | held | one of an outage told before is told when the flapping ends | `held: flapping` |
 /// | a panel it depends on is down | held: its outage counts as not told | held | told | `held: dependency Postgres down`, once an outage |
+/// | no window, after one that kept its failure quiet ended while no notifier followed the deck (a restart or a failover between) | told as new at the first failed load heard | - | not told: the outage ended untold | as sent |
 ///
 /// When the quiet ends (the window ends, the panel has been steady for the flapping rule's window,
 /// what it depends on is no longer down) a recovery waiting is told, a failure not sent for
@@ -88,10 +89,7 @@ extension Notifier {
                 ended.downSince = downSince
                 told = notification(.recovery, of: subscription, watch: ended, at: upSince)
             } else if watch.silenced {
-                watch.silenced = false
-                watch.downSince = date
-                watch.toldAt = date
-                watch.remindersSent = 0
+                watch.unsilence(at: date)
                 told = notification(.failure, of: subscription, watch: watch, at: date)
             } else if watch.held {
                 watch.held = false
@@ -106,6 +104,22 @@ extension Notifier {
             keep(watch, of: subscription, sending: told)
             if let due = watch.nextDue(rule: subscription.rule) { wake(at: due) }
         }
+    }
+
+    /// `change`, a result of a panel quiet no more whose failure a window kept quiet, the window
+    /// having ended while no notifier here followed the deck (the table's last rule): what to tell
+    /// of it, after changing `watch`. A failed load is the outage outlasting the window, told as
+    /// new; a good result ended it untold.
+    func afterUnheardWindow(_ change: PanelChange, of subscription: Subscription, watch: inout OutageWatch) -> DeckNotification? {
+        guard change.health == .down else {
+            watch = OutageWatch()
+            return nil
+        }
+        guard let summary = change.state.errorSummary else { return nil }
+        watch.failures += 1
+        watch.error = summary
+        watch.unsilence(at: change.at)
+        return notification(.failure, of: subscription, watch: watch, at: change.at)
     }
 
     /// Tells once that `panel` began flapping at `date`, unless a window quiets it.

@@ -251,6 +251,10 @@ public actor Notifier {
             let before = watch
             var told: DeckNotification?
             switch change.health {
+            case .down where watch.silenced && quietNow == nil, .up where watch.silenced && quietNow == nil:
+                // Within a notifier's life a window's end is heard and tells a failure it kept
+                // quiet (``reconsider(_:at:afterItsDependency:)``): this one ended unheard.
+                told = afterUnheardWindow(change, of: subscription, watch: &watch)
             case .down:
                 if let summary, let event = watch.failed(with: summary, at: change.at, rule: subscription.rule) {
                     told = notification(event, of: subscription, watch: watch, at: change.at)

@@ -61,6 +61,15 @@ public struct OutageWatch: Sendable, Hashable, Codable {
         return (.recovery, downSince, upSince)
     }
 
+    /// The failure kept quiet under a maintenance window, told as new at `date`: the outage counts
+    /// from then.
+    public mutating func unsilence(at date: Date) {
+        silenced = false
+        downSince = date
+        toldAt = date
+        remindersSent = 0
+    }
+
     /// What is due at `date` without a new load: the failure once it has been down long enough,
     /// or a reminder. Reminders missed meanwhile (the process was stopped) are not sent in a
     /// burst: one is, and the count moves on to the reminders the time past would have sent.

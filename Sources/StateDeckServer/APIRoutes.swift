@@ -110,7 +110,8 @@ struct APIRoutes: Sendable {
     }
 
     /// The maintenance windows: listed from the mirror (a replica answers too), started and ended
-    /// as the deck's other actions are.
+    /// as the deck's other actions are, and answered once the history has saved them: the deck a
+    /// restart or a cluster's next leader continues opens again the windows the history kept.
     private func registerMaintenance(on router: inout Router) {
         router.on(.get, "/api/maintenance") { _, _ in
             .response(.api(.ok, mirror.maintenanceDocument()))
@@ -118,12 +119,14 @@ struct APIRoutes: Sendable {
         router.on(.post, "/api/maintenance") { request, _ in
             action(request) {
                 let span = try await MaintenanceBody.decode(from: request).start(on: deck())
+                await history?.saved()
                 return .api(.created, try DeckJSON.makeEncoder().encode(span))
             }
         }
         router.on(.delete, "/api/maintenance/{id}") { request, parameters in
             action(request) {
                 let span = try await deck().endMaintenance(parameters["id"] ?? "")
+                await history?.saved()
                 return .api(.ok, try DeckJSON.makeEncoder().encode(span))
             }
         }

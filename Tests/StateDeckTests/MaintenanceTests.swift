@@ -67,6 +67,16 @@ import Testing
         #expect(Self.changes(test).map(\.cause) == [.ping(nil), .mark, .mark])
     }
 
+    @Test func aDeckWithoutWindowsTellsItsStatusOnceAtItsStart() async throws {
+        // Those following it may hold the windows of the deck before: a cluster's replicas, the last leader's.
+        let test = await TestDeck { Self.panel() }
+        await test.deck.start()
+        try await test.deck.ping(panel: "p", .success, body: "ok")
+        await test.until { $0.phase == .loaded }
+        #expect(Self.statuses(test).map(\.0) == [MaintenanceStatus()])
+        #expect(Self.statuses(test).first?.1.isEmpty == true, "nothing to keep")
+    }
+
     @Test func aRecurringWindowOpensAtEachStartForItsDuration() async throws {
         let test = await TestDeck(maintenance: [Self.hourly]) { Self.panel() }
         await test.deck.start()

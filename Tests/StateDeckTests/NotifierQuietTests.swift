@@ -91,11 +91,11 @@ import Testing
         #expect(failure.at == TestDeck.date(at: .seconds(180)))
     }
 
-    @Test func aRestartInsideAWindowTellsTheOutageOnceWhenTheWindowEnds() async throws {
-        let ledger = MemoryLedger()
+    /// Panel "p" failing at 10:01:10 under the "upgrade" window, its failure kept quiet in
+    /// `ledger`, then its notifier and deck stopped: returns the deck, whose clock goes on.
+    static func keptQuietThenStopped(_ ledger: MemoryLedger, telling target: RecordingTarget) async throws -> TestDeck {
         let first = await TestDeck(maintenance: [Self.upgrade]) { Self.panel("p", title: "API") }
-        let before = RecordingTarget()
-        let stopped = await Self.notifier(first, panels: ["p"], NotifyRule(failures: 1), before, ledger: ledger)
+        let stopped = await Self.notifier(first, panels: ["p"], NotifyRule(failures: 1), target, ledger: ledger)
         await first.deck.start()
         await first.advance(to: .seconds(60))
         await first.until { $0.maintenance != nil }
@@ -103,7 +103,13 @@ import Testing
         await stopped.stop()
         await first.deck.stop()
         #expect(ledger.kept.current["p#0"]?.silenced == true, "the silenced failure is kept")
+        return first
+    }
 
+    @Test func aRestartInsideAWindowTellsTheOutageOnceWhenTheWindowEnds() async throws {
+        let ledger = MemoryLedger()
+        let before = RecordingTarget()
+        let first = try await Self.keptQuietThenStopped(ledger, telling: before)
         let second = await TestDeck(clock: first.clock, maintenance: [Self.upgrade]) { Self.panel("p", title: "API") }
         let after = RecordingTarget()
         let notifier = await Self.notifier(second, panels: ["p"], NotifyRule(failures: 1), after, ledger: ledger.reopened())
@@ -119,6 +125,48 @@ import Testing
         #expect(sent?.map(\.event) == [.failure])
         #expect(after.sent.all.count == 1, "told once")
         #expect(sent?.first?.at == TestDeck.date(at: .seconds(180)))
+    }
+
+    /// ``keptQuietThenStopped(_:telling:)``, then a deck and notifier telling `target` started
+    /// with the ledger at 10:03:20, after the window's end, which no notifier heard.
+    static func restartedAfterTheWindow(_ target: RecordingTarget) async throws -> (TestDeck, Notifier) {
+        let ledger = MemoryLedger()
+        let first = try await Self.keptQuietThenStopped(ledger, telling: RecordingTarget())
+        await first.advance(to: .seconds(200))
+        let second = await TestDeck(clock: first.clock, maintenance: [Self.upgrade]) { Self.panel("p", title: "API") }
+        let notifier = await Self.notifier(second, panels: ["p"], NotifyRule(failures: 1), target, ledger: ledger.reopened())
+        await second.deck.start()
+        return (second, notifier)
+    }
+
+    @Test func aWindowEndingWhileStoppedTellsTheOutageItKeptQuietAtTheFirstFailedRunAfterOnce() async throws {
+        let target = RecordingTarget()
+        let (test, notifier) = try await Self.restartedAfterTheWindow(target)
+        defer { Task { await notifier.stop() } }
+        try await Self.ping(test, at: .seconds(240), failed: true)
+        let failure = try #require(await test.eventually { target.sent.all.first })
+        #expect(failure.event == .failure)
+        #expect(failure.downSince == TestDeck.date(at: .seconds(240)), "told as new")
+        #expect(failure.at == TestDeck.date(at: .seconds(240)))
+        try await Self.ping(test, at: .seconds(250), failed: true)
+        try await Self.ping(test, at: .seconds(260), failed: false)
+        let sent = await test.eventually { target.sent.all.count == 2 ? target.sent.all : nil }
+        await test.settle()
+        #expect(sent?.map(\.event) == [.failure, .recovery])
+        #expect(target.sent.all.count == 2, "told once")
+        #expect(sent?.last?.downSince == TestDeck.date(at: .seconds(240)))
+    }
+
+    @Test func anOutageKeptQuietByAWindowThatEndedWhileStoppedAndEndedUnheardIsNeverTold() async throws {
+        let target = RecordingTarget()
+        let (test, notifier) = try await Self.restartedAfterTheWindow(target)
+        defer { Task { await notifier.stop() } }
+        try await Self.ping(test, at: .seconds(240), failed: false)
+        await test.settle()
+        #expect(target.sent.all.isEmpty, "no recovery of a failure never told")
+        try await Self.ping(test, at: .seconds(250), failed: true)
+        let failure = try #require(await test.eventually { target.sent.all.first })
+        #expect(failure.event == .failure && failure.downSince == TestDeck.date(at: .seconds(250)), "a new outage, told by its rule")
     }
 
     /// Postgres ("db") and an API that depends on it, each told after two failed runs in a row.

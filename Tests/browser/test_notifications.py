@@ -19,6 +19,7 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from flapping import flapping_deck, owed_rows
 from helpers import panel, sse_events, tid, wait_live
+from maintenance import REASON, Window, active
 from polling import wait_for
 from receivers import HangingReceiver, Receiver
 
@@ -251,6 +252,130 @@ def test_a_notification_left_undelivered_for_over_an_hour_is_dropped_not_sent_la
     assert len(receiver.bodies) == 1, receiver.bodies
     assert owed_rows(server.data_dir) == 0
 
+
+
+# ---- keeping quiet ----------------------------------------------------------------------------
+
+
+def stored_outage(server, key: str) -> dict | None:
+    """The outage the history in `server`'s --data folder keeps for notify entry `key` ("payments#0")."""
+    with sqlite3.connect(f"file:{server.data_dir / 'history.sqlite3'}?mode=ro", uri=True, timeout=10) as db:
+        row = db.execute("SELECT watch FROM notify_outages WHERE key = ?", (key,)).fetchone()
+    return json.loads(row[0]) if row else None
+
+
+def kept_quiet_under(window: Window, make_server, receiver: Receiver, folder: Path):
+    """A server of Payments told to `receiver` after two failed loads, up until the window holds,
+    then failing: returns it once the failure is decided, kept quiet, and stored."""
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "up").touch()
+    server = make_server(config=flaky_deck(folder, webhook(receiver, failures=2), extra=window.declared()))
+    window.start(server)
+    (folder / "up").unlink()
+    decided = wait_for(lambda: notification_log(server), message="the failure was never decided")
+    assert [(e["event"], e["outcome"], e["why"]) for e in decided] == [("failure", "silent", f"maintenance '{REASON}'")]
+    wait_for(lambda: (stored_outage(server, "payments#0") or {}).get("silenced"),
+             message="the failure kept quiet was never stored")
+    assert receiver.bodies == [], "nothing is told under the window"
+    return server
+
+
+@pytest.mark.parametrize("kind", ["file", "api"])
+def test_a_restart_under_maintenance_keeps_the_window_and_tells_the_outage_once_at_its_end(
+        kind, make_server, receiver, tmp_path):
+    # Long enough for two starts and the outage's beginning between them, on a busy machine.
+    window = Window(kind, "payments", seconds=15)
+    server = kept_quiet_under(window, make_server, receiver, tmp_path / "deck")
+    stop(server)
+    server.restart()
+    assert window.id in active(server), f"the window holds after the restart ({window.seconds_left():.1f} s were left)"
+    settled_after(server, FAILURES, 2, source="command")   # failed loads under the window, after the restart
+    assert receiver.bodies == []
+    failure = window.end_telling_the_failure(server, receiver)
+    (tmp_path / "deck" / "up").touch()
+    recovery = receiver.wait(2)[1]["json"]
+    assert recovery["event"] == "recovery" and recovery["downSince"] == failure["downSince"], recovery
+    settled_after(server, LOADS, 2, source="command")
+    assert [b["json"]["event"] for b in receiver.bodies] == ["failure", "recovery"], receiver.bodies
+
+
+def test_an_outage_kept_quiet_by_a_window_that_ended_while_stopped_is_told_once_after_the_restart(
+        make_server, receiver, tmp_path):
+    window = Window("file", "payments", seconds=8)
+    server = kept_quiet_under(window, make_server, receiver, tmp_path / "deck")
+    stop(server)
+    # The gap under test: the window ends while no process follows the deck.
+    time.sleep(max(0.0, window.seconds_left()) + 0.5)
+    restarted_at = time.time()
+    server.restart()
+    assert active(server) == []
+    failure = receiver.wait(1)[0]["json"]
+    assert failure["event"] == "failure" and failure["panel"] == "payments", failure
+    assert failure["downSince"] == failure["at"] and datetime.fromisoformat(failure["at"]).timestamp() >= restarted_at, \
+        ("told as new, once heard still down", failure)
+    (tmp_path / "deck" / "up").touch()
+    recovery = receiver.wait(2)[1]["json"]
+    assert recovery["event"] == "recovery" and recovery["downSince"] == failure["downSince"], recovery
+    settled_after(server, LOADS, 2, source="command")
+    assert [b["json"]["event"] for b in receiver.bodies] == ["failure", "recovery"], receiver.bodies
+
+
+def dependency_deck(folder: Path, receiver: Receiver) -> Path:
+    """"Database" and two panels that depend on it, "API" and "Web": command panels checked every
+    second, the database failing while the file `db-down` exists, the others while `down` does.
+    The database is told once down 4 s, each of the others after three failed loads."""
+    folder.mkdir(parents=True, exist_ok=True)
+
+    def entry(panel: str, title: str, flag: str, rule: str, depends: str = "") -> str:
+        return (f"  - id: {panel}\n    title: {title}\n{depends}"
+                f'    command: {{ run: ["sh", "-c", "test ! -f {folder / flag}"] }}\n'
+                f'    notify: [{{ webhook: {{ url: "http://127.0.0.1:{receiver.port}/hook" }}, after: {rule}, gather: off }}]\n')
+
+    deck = folder / "deck.yaml"
+    deck.write_text(
+        "title: Dependencies\n"
+        "defaults: { refresh: 1s, retry: none, minimumLoading: 0ms }\n"
+        "panels:\n"
+        + entry("db", "Database", "db-down", "{ down: 4s }")
+        + entry("api", "API", "down", "{ failures: 3 }", "    dependsOn: [db]\n")
+        + entry("web", "Web", "down", "{ failures: 3 }", "    dependsOn: [db]\n"))
+    return deck
+
+
+def test_a_dependency_down_is_told_once_naming_its_failing_dependents_who_are_held_and_never_told(
+        make_server, receiver, tmp_path):
+    folder = tmp_path / "deck"
+    server = make_server(config=dependency_deck(folder, receiver))
+    server.settle()
+    (folder / "db-down").touch()
+    server.wait_panel("db", lambda p: p["health"] == "down")
+    # The dependents fail once the database is down: their failures are due while it still is,
+    # and the database's, 4 s after it went down, names them.
+    (folder / "down").touch()
+
+    def held() -> list[dict]:
+        entries = [e for e in notification_log(server) if e["outcome"] == "held"]
+        return entries if len(entries) == 2 else []
+
+    entries = wait_for(held, message="the dependents' failures were never held")
+    assert sorted(e["panels"][0] for e in entries) == ["api", "web"], entries
+    assert {(e["event"], e["why"]) for e in entries} == {("failure", "dependency Database down")}, entries
+    failure = receiver.wait(1)[0]["json"]
+    assert failure["event"] == "failure" and failure["panel"] == "db", failure
+    assert failure["dependents"] == ["api", "web"], failure
+    assert failure["message"].endswith("; 2 panels that depend on it are failing too"), failure
+    # The database comes back first; its dependents a moment later, before three more failed loads
+    # of their own: their rule never holds on its own.
+    (folder / "db-down").unlink()
+    server.wait_panel("db", lambda p: p["health"] == "up")
+    (folder / "down").unlink()
+    assert receiver.wait(2)[1]["json"]["event"] == "recovery"
+    for dependent in ("api", "web"):
+        server.wait_panel(dependent, lambda p: p["health"] == "up")
+    settled_after(server, LOADS, 6, source="command")   # two more loads of each panel
+    assert [(b["json"]["event"], b["json"]["panel"]) for b in receiver.bodies] == \
+        [("failure", "db"), ("recovery", "db")], receiver.bodies
+    assert len([e for e in notification_log(server) if e["outcome"] == "held"]) == 2, "held once an outage"
 
 # ---- gathering ---------------------------------------------------------------------------------
 
