@@ -221,7 +221,8 @@ def test_a_restart_mid_outage_keeps_uptime_failures_and_load_times_and_the_stop_
         assert now["downMs"] >= was["downMs"] - lost
         assert now["loads"] >= was["loads"] - (0 if stop == signal.SIGTERM else 1)
         assert now["failures"] >= was["failures"] - (0 if stop == signal.SIGTERM else 1)
-        assert now["maxMs"] >= was["maxMs"]
+        # The longest load is kept, unless it was the one a kill -9 lost.
+        assert now["maxMs"] >= was["maxMs"] or now["loads"] < was["loads"]
         # Time down only grew (but for the second a kill -9 may lose), so the ratio did not rise beyond it.
         assert 0 < after["24h"] <= now["upMs"] / (now["upMs"] + was["downMs"] - lost)
         current = after["current"]
