@@ -85,9 +85,7 @@ extension Notifier {
             var told: DeckNotification?
             if let upSince = watch.recoveredAt, let downSince = watch.downSince {
                 watch = OutageWatch()
-                var ended = OutageWatch()
-                ended.downSince = downSince
-                told = notification(.recovery, of: subscription, watch: ended, at: upSince)
+                told = recovery(of: subscription, downSince: downSince, upSince: upSince)
             } else if watch.silenced {
                 watch.unsilence(at: date)
                 told = notification(.failure, of: subscription, watch: watch, at: date)
@@ -125,10 +123,9 @@ extension Notifier {
     /// Tells once that `panel` began flapping at `date`, unless a window quiets it.
     func tellFlapping(_ panel: String, at date: Date) {
         guard let rule = flappingRule else { return }
+        let told = DeckNotification.flapping(panel: panel, title: title(of: panel), group: panels[panel]?.group,
+                                             changes: rule.changes + 1, within: rule.within, at: date)
         for subscription in subscriptions(of: panel) {
-            let (title, group) = panels[panel] ?? (panel, nil)
-            let told = DeckNotification.flapping(panel: panel, title: title, group: group, changes: rule.changes + 1,
-                                                 within: rule.within, at: date)
             var watch = watches[subscription.key] ?? OutageWatch()
             var sent: DeckNotification? = told
             if let quiet = quiet.quiet(for: panel), case .maintenance = quiet {

@@ -260,10 +260,8 @@ public actor Notifier {
                     told = notification(event, of: subscription, watch: watch, at: change.at)
                 }
             case .up:
-                if let (event, downSince, upSince) = watch.succeeded(at: change.at, rule: subscription.rule) {
-                    var ended = OutageWatch()
-                    ended.downSince = downSince
-                    told = notification(event, of: subscription, watch: ended, at: upSince)
+                if let (_, downSince, upSince) = watch.succeeded(at: change.at, rule: subscription.rule) {
+                    told = recovery(of: subscription, downSince: downSince, upSince: upSince)
                 }
             case .loading, .unknown:
                 continue
@@ -339,6 +337,13 @@ public actor Notifier {
                 ledger?.keep(kept, for: key, delivering: admission.owed, replacing: admission.replaced)
             }
         }
+    }
+
+    /// The recovery of `subscription`'s outage from `downSince`, up again since `upSince`.
+    func recovery(of subscription: Subscription, downSince: Date, upSince: Date) -> DeckNotification {
+        var ended = OutageWatch()
+        ended.downSince = downSince
+        return notification(.recovery, of: subscription, watch: ended, at: upSince)
     }
 
     func notification(_ event: DeckNotification.Event, of subscription: Subscription, watch: OutageWatch,
