@@ -77,13 +77,3 @@ extension Health {
     var isSettled: Bool { self == .up || self == .down }
 }
 
-extension ViewStateHistory {
-    /// The state the panel is in: what a mark carries.
-    var current: ViewState {
-        switch phase {
-        case .initial: .initial
-        case .loading: .loading
-        case .loaded, .error: latestNonLoading ?? .initial
-        }
-    }
-}

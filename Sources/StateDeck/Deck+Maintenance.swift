@@ -50,7 +50,7 @@ extension Deck {
         let marks = MaintenanceBook.marks(of: status.active)
         for index in panels.indices where panels[index].maintenance != marks[panelIds[index]] {
             panels[index].maintenance = marks[panelIds[index]]
-            emitChange(panels[index].shownState, on: index, at: date, cause: .mark, recorded: false)
+            emitChange(panels[index].history.current, on: index, at: date, cause: .mark, recorded: false)
             publish(index)
         }
         if status != maintenance.told || !keeping.isEmpty {
@@ -70,12 +70,5 @@ extension Deck {
     private func maintenanceChangeDue(_ due: Date) {
         guard maintenance.nextChange == due else { return }
         refreshMaintenance(keeping: [])
-    }
-}
-
-extension PanelRuntime {
-    /// The state the panel shows now: what a `.mark` change carries.
-    var shownState: ViewState {
-        history.isLoading ? .loading : history.latestNonLoading ?? .initial
     }
 }

@@ -70,6 +70,15 @@ public struct ViewStateHistory: Sendable, Equatable {
         }
     }
 
+    /// The state the panel is in: what a mark (a window opening or ending, flapping ending) carries.
+    var current: ViewState {
+        switch phase {
+        case .initial: .initial
+        case .loading: .loading
+        case .loaded, .error: latestNonLoading ?? .initial
+        }
+    }
+
     /// The newest state is `loading`.
     public var isLoading: Bool { phase == .loading }
 
