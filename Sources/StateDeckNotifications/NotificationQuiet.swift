@@ -55,8 +55,9 @@ struct NotificationQuiet {
         if change.flapping { flapping.insert(panel) } else { flapping.remove(panel) }
         lifted.beganFlapping = !wasFlapping && change.flapping
         lifted.ownQuiet = (wasUnderMaintenance && change.maintenance == nil) || (wasFlapping && !change.flapping)
-        if health[panel] != nil || dependencies[panel] != nil || dependents[panel] != nil {
-            let before = health.updateValue(change.health, forKey: panel)
+        // Only the panels that depend or are depended on have a health here, from the start.
+        if let before = health[panel] {
+            health[panel] = change.health
             if before == .down, change.health != .down { lifted.dependents = dependents[panel] ?? [] }
         }
         return lifted
