@@ -30,6 +30,8 @@ final class StateMirror: Sendable {
         var notice = Array("null".utf8)
         /// The maintenance windows holding and next (``MaintenanceStatus``) as JSON.
         var maintenance = Array(#"{"active":[],"next":[]}"#.utf8)
+        /// The incidents open and those resolved lately, newest first.
+        var incidents: [Incident] = []
         /// A replica's own error card, shown in place of `notice` while set (the cluster's store
         /// cannot be reached, so no event can say so).
         var ownNotice: [UInt8]?
@@ -163,6 +165,11 @@ final class StateMirror: Sendable {
     func panel(_ id: String) -> [UInt8]? {
         let (state, replicated) = contents.withLock { ($0.panels[id], $0.replicatedPanel(id)?.document) }
         return state.flatMap { try? encoder.encode($0) } ?? replicated
+    }
+
+    /// The incidents open and those resolved lately, newest first.
+    func incidents() -> [Incident] {
+        contents.withLock { $0.incidents }
     }
 
     /// The maintenance windows holding and next: the `GET /api/maintenance` document.
