@@ -35,6 +35,11 @@ enum ClusterSchema {
         """
         ALTER TABLE statedeck_panels ADD COLUMN memory text NOT NULL DEFAULT '';
         """,
+        // Who sent each action, as the gate of the server that let it in saw them: the leader
+        // signs the action's audit entry with it.
+        """
+        ALTER TABLE statedeck_actions ADD COLUMN caller text, ADD COLUMN role text;
+        """,
     ]
 
     /// Connects to `url` once and brings its tables to the current version.

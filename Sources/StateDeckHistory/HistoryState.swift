@@ -47,6 +47,8 @@ public struct HistoryState: Sendable {
     public private(set) var maintenance: [MaintenanceSpan] = []
     /// Those not saved yet.
     private var unsavedMaintenance: [MaintenanceSpan] = []
+    /// Audit entries not saved yet, oldest first.
+    public private(set) var unsavedAudit: [AuditEntry] = []
 
     /// A wall clock that moved more than this apart from the time that ran has jumped.
     static let jumpTolerance: Int64 = 1_000
@@ -92,6 +94,7 @@ public struct HistoryState: Sendable {
             watches: watches.filter { unsavedWatchIDs.contains($0.id) },
             notifications: [],
             maintenance: unsavedMaintenance,
+            audit: unsavedAudit,
             eventID: eventID == storedEventID ? nil : eventID,
             expiry: isRetentionDue(at: now) ? HistoryExpiry(now: now, retention: retention, counting: aggregator.watch) : nil)
     }
@@ -274,6 +277,13 @@ public struct HistoryState: Sendable {
         }
     }
 
+    /// Keeps an audit entry to save; past `unsavedLimit` waiting (saving has failed for long), the
+    /// oldest is dropped.
+    public mutating func audit(_ entry: AuditEntry, unsavedLimit: Int) {
+        unsavedAudit.append(entry)
+        if unsavedAudit.count > unsavedLimit { unsavedAudit.removeFirst() }
+    }
+
     /// Whether a save at `now` (milliseconds since 1970) deletes what retention no longer keeps:
     /// once an hour.
     func isRetentionDue(at now: Int64) -> Bool {
@@ -291,6 +301,9 @@ public struct HistoryState: Sendable {
         unsavedShown = []
         unsavedWatchIDs = []
         unsavedMaintenance = []
+        // Entries may have come while the batch was committed; only the batch's are saved.
+        let savedAudit = Set(batch.audit.map(\.id))
+        unsavedAudit.removeAll { savedAudit.contains($0.id) }
         dropped = 0
         trouble = standingNotice
         if let eventID = batch.eventID { storedEventID = eventID }

@@ -27,6 +27,13 @@ public protocol HistoryStore: AnyObject, Sendable {
     /// outlives the process, for the deck continued from this history (a cluster's next leader's).
     func saved() async
 
+    /// Keeps an action's signed entry, saved with the next batch (``saved()`` waits for it);
+    /// returns at once.
+    func audit(_ entry: AuditEntry)
+
+    /// The audit entries `query` reads, newest first: those saved and those waiting to be.
+    func auditEntries(_ query: AuditQuery) throws(HistoryStoreError) -> [AuditEntry]
+
     /// `panel`'s uptime and timeline.
     func uptime(of panel: String, _ query: TimelineQuery) throws(HistoryStoreError) -> UptimeReport
 

@@ -31,6 +31,14 @@ extension KeptHistoryStore {
 
     public var keptMaintenance: [MaintenanceSpan] { keeper.keptMaintenance }
 
+    public func audit(_ entry: AuditEntry) {
+        keeper.audit(entry)
+    }
+
+    public func auditEntries(_ query: AuditQuery) throws(HistoryStoreError) -> [AuditEntry] {
+        try keeper.auditEntries(query)
+    }
+
     public var lastEventID: UInt64 { keeper.lastEventID }
 
     public func trackEventIDs(_ newest: @escaping @Sendable () -> UInt64) {

@@ -65,6 +65,15 @@ enum PostgresSchema {
             panels TEXT NOT NULL, source TEXT NOT NULL, schedule TEXT,
             PRIMARY KEY (id, start));
         """,
+        // The audit: every action a person took, signed with their name and role, kept as long as
+        // the days' tallies.
+        """
+        CREATE TABLE statedeck.audit (
+            id TEXT PRIMARY KEY, at BIGINT NOT NULL, actor TEXT NOT NULL, role TEXT NOT NULL, action TEXT NOT NULL,
+            panel TEXT, subject TEXT NOT NULL, detail TEXT NOT NULL);
+        CREATE INDEX audit_by_time ON statedeck.audit (at);
+        CREATE INDEX audit_by_panel ON statedeck.audit (panel, at);
+        """,
     ]
 
     static var currentVersion: Int { migrations.count }

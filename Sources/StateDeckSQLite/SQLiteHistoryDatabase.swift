@@ -144,6 +144,28 @@ final class SQLiteHistoryDatabase: HistoryDatabase {
         }
     }
 
+    func auditEntries(_ query: AuditQuery) throws(HistoryDatabaseError) -> [AuditEntry] {
+        try read { connection throws(SQLiteError) in
+            let select = try connection.statement("""
+                SELECT id, at, actor, role, action, panel, subject, detail FROM audit
+                WHERE at >= ? AND at <= ? AND (?3 IS NULL OR panel = ?3)
+                ORDER BY at DESC, id DESC LIMIT ?
+                """)
+            try select.bind(.integer(query.range.lowerBound), .integer(query.range.upperBound), .optionalText(query.panel),
+                            .integer(Int64(query.limit)))
+            defer { select.reset() }
+            var found: [AuditEntry] = []
+            while try select.step() {
+                if let entry = AuditEntry(stored: select.text(0) ?? "", at: select.integer(1), actor: select.text(2) ?? "",
+                                          role: select.text(3) ?? "", action: select.text(4) ?? "", panel: select.text(5),
+                                          subject: select.text(6) ?? "", detail: select.text(7) ?? "") {
+                    found.append(entry)
+                }
+            }
+            return found
+        }
+    }
+
     func tallies(of panel: String, _ resolution: Resolution, from: Int64) throws(HistoryDatabaseError) -> [TallyRow] {
         try read { connection throws(SQLiteError) in
             let select = try connection.statement("""
