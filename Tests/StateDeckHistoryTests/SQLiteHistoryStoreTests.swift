@@ -138,6 +138,10 @@ final class StoreFixture: Sendable {
         try await StoreFixture().contract.aHeartbeatsLastRunSurvivesACrash()
     }
 
+    @Test func auditEntriesAreReadBackOutliveACrashAndExpireWithTheDays() throws {
+        try StoreFixture().contract.auditEntriesAreReadBackOutliveACrashAndExpireWithTheDays()
+    }
+
     @Test func aMaintenanceWindowOutlivesACrashAndItsTimeCountsApart() async throws {
         try await StoreFixture().contract.aMaintenanceWindowOutlivesACrashAndItsTimeCountsApart()
     }

@@ -113,6 +113,12 @@ struct PostgresHistoryStoreTests {
         }
     }
 
+    @Test func auditEntriesAreReadBackOutliveACrashAndExpireWithTheDays() async throws {
+        try await TemporaryPostgres.with { server in
+            try PostgresStoreFixture(server).contract.auditEntriesAreReadBackOutliveACrashAndExpireWithTheDays()
+        }
+    }
+
     @Test func aMaintenanceWindowOutlivesACrashAndItsTimeCountsApart() async throws {
         try await TemporaryPostgres.with { server in
             try await PostgresStoreFixture(server).contract.aMaintenanceWindowOutlivesACrashAndItsTimeCountsApart()
