@@ -12,6 +12,7 @@ import { config } from "./config.js";
 /** @typedef {import('./types.js').MaintenanceWindow} MaintenanceWindow */
 /** @typedef {import('./types.js').NotifyTestAnswer} NotifyTestAnswer */
 /** @typedef {import('./types.js').NotifyLog} NotifyLog */
+/** @typedef {import('./types.js').AuditLog} AuditLog */
 
 /**
  * What a read answers: the document, or why there is none. Reads for drawing (the timeline, the
@@ -128,6 +129,12 @@ function notifyCalls(send) {
      * @returns {Promise<ReadResult<NotifyLog>>}
      */
     notifyLog: () => send("GET", config.routes.notifyLog),
+    /**
+     * The signed actions, newest first: of one panel or the whole deck, between two times.
+     * @param {{panel?: string, since?: string, until?: string, limit?: number}} query
+     * @returns {Promise<ReadResult<AuditLog>>}
+     */
+    audit: (query) => send("GET", config.routes.audit(query)),
   };
 }
 

@@ -23,6 +23,7 @@ import { createFaviconBadge } from "./favicon.js";
 import { readView, writeView } from "./view-url.js";
 import { createDesktopNotifications } from "./desktop-notifications.js";
 import { installNotify } from "./notify.js";
+import { installAudit } from "./audit.js";
 
 /** @typedef {import('./debug.js').Debug} Debug */
 /** @typedef {import('./view-url.js').View} View */
@@ -249,6 +250,15 @@ installNotify({
   store,
   host: headerTools,
   // After the desktop notifications toggle, before the connection's pill.
+  before: $("#connection-status"),
+  onDialogOpen: (dialog) => toaster.hostIn(dialog),
+  onDialogClose: () => toaster.hostIn(document.body),
+});
+
+installAudit({
+  api,
+  host: headerTools,
+  // After the Notifications button, before the connection's pill.
   before: $("#connection-status"),
   onDialogOpen: (dialog) => toaster.hostIn(dialog),
   onDialogClose: () => toaster.hostIn(document.body),

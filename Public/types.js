@@ -370,6 +370,22 @@
 /** @typedef {{entries: NotifyLogEntry[]}} NotifyLog newest first */
 
 /**
+ * An action a person took, signed (GET /api/audit); `text` is the sentence to show.
+ * @typedef {object} AuditEntry
+ * @property {string} id
+ * @property {string} at
+ * @property {string} actor
+ * @property {string} role
+ * @property {string} action "retry", "recover", "item_action", "debug_state", "maintenance_started", …
+ * @property {string | null} panel null for an action on the whole deck
+ * @property {string} subject
+ * @property {string} detail
+ * @property {string} text "Retried by alice"
+ */
+
+/** @typedef {{entries: AuditEntry[]}} AuditLog newest first */
+
+/**
  * The stream's health as the page sees it.
  * @typedef {object} ConnectionState
  * @property {"connecting" | "open" | "down"} status
