@@ -626,3 +626,22 @@ def test_a_cluster_refuses_a_heartbeat_whose_key_it_would_make(store, tmp_path):
                           capture_output=True, text=True, timeout=20)
     assert done.returncode == 2
     assert "heartbeat panels backup need a key: in their heartbeat in a cluster" in done.stderr
+
+
+def test_an_action_sent_to_a_process_that_does_not_lead_is_signed_by_the_leader_and_outlives_it(store, tmp_path):
+    deck = write_deck(tmp_path / "deck", slow_seconds=0.1)
+    servers = [Server(["--config", str(deck), "--store", store, "--debug"], f"signed-{n}").start() for n in range(2)]
+    try:
+        first = wait_for(lambda: leader(servers), 10, "no server leads")
+        other = next(server for server in servers if server is not first)
+        status, answer = other.request("POST", "/api/debug/panels/alpha/state", {"state": "error", "error": {"kind": "timeout"}})
+        assert status == 200, answer
+        first.kill()
+        for server in (other, first.restart()):
+            status, document = server.request("GET", "/api/audit?panel=alpha")
+            assert status == 200, document
+            assert [(e["action"], e["subject"], e["detail"], e["actor"], e["role"], e["text"]) for e in document["entries"]] == [
+                ("debug_state", "error", "timeout", "local", "designer", "Debug state error forced by local")]
+    finally:
+        for server in servers:
+            server.stop()
