@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Locking
 import StateDeck
 
 /// One action a person took on the deck, signed: who (the caller's name and role), what
@@ -6,7 +7,9 @@ import StateDeck
 /// that it outlives the process; only actions the deck accepted are kept.
 public struct AuditEntry: Sendable, Equatable {
     /// Unique across the processes that share a store: a save repeated after a commit cut short
-    /// keeps it once, and a read that finds it both in memory and saved lists it once.
+    /// keeps it once, and a read that finds it both in memory and saved lists it once. Entries of
+    /// one millisecond are listed by it, so a process's later entry has the greater id
+    /// (``nextID(at:)``).
     public var id: String
     public var at: Date
     /// The caller's name.
@@ -21,9 +24,9 @@ public struct AuditEntry: Sendable, Equatable {
     /// The rest of what it did, as ``AuditAction`` says for each kind; empty when nothing.
     public var detail: String
 
-    public init(id: String = UUID().uuidString.lowercased(), at: Date, actor: String, role: String, action: AuditAction,
+    public init(id: String? = nil, at: Date, actor: String, role: String, action: AuditAction,
                 panel: String? = nil, subject: String = "", detail: String = "") {
-        self.id = id
+        self.id = id ?? Self.nextID(at: at)
         // Kept to the millisecond, as the stores keep it.
         self.at = Date(millisecondsSince1970: at.millisecondsSince1970)
         self.actor = actor
@@ -32,6 +35,24 @@ public struct AuditEntry: Sendable, Equatable {
         self.panel = panel
         self.subject = subject
         self.detail = detail
+    }
+
+    /// Entries made by this process, counted: what orders two of one millisecond.
+    private static let made = Locked<UInt64>(0)
+
+    /// A new entry's id: its time, this process's count of entries and a random part, in hex of
+    /// fixed widths, so that ids sort as the entries were made within a process and never meet
+    /// another process's.
+    static func nextID(at: Date) -> String {
+        let count = made.withLock { count in
+            count += 1
+            return count
+        }
+        func hex(_ value: UInt64, _ width: Int) -> String {
+            let digits = String(value, radix: 16)
+            return String(repeating: "0", count: max(0, width - digits.count)) + digits
+        }
+        return hex(UInt64(max(0, at.millisecondsSince1970)), 12) + "-" + hex(count, 12) + "-" + hex(.random(in: 0...UInt64.max), 16)
     }
 
     /// The entry as a person reads it: "Retried by alice", "Debug state error forced by design-review".

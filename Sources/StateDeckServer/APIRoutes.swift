@@ -179,8 +179,10 @@ struct APIRoutes: Sendable {
 
     /// An action on the deck, signed with its caller: run here by `work`, or by the server that
     /// runs the deck, which signs it there. An action `work` accepted (a 2xx answer) is kept in
-    /// the audit before it is answered; a refused or failed one is not.
-    private func action(_ request: HTTPRequest, _ work: @escaping @Sendable () async throws -> ActionOutcome) -> HTTPReply {
+    /// the audit before it is answered; a refused or failed one is not. A route of a person's
+    /// action (an incident opened or updated too) runs through here and returns its
+    /// ``ActionOutcome`` with the ``AuditNote`` of what it did.
+    func action(_ request: HTTPRequest, _ work: @escaping @Sendable () async throws -> ActionOutcome) -> HTTPReply {
         deferred {
             let caller = ForwardedAction.performedFor ?? caller(request)
             if let answer = await forward(request, caller) { return answer }

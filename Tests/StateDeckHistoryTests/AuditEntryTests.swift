@@ -22,6 +22,15 @@ import Testing
         #expect(entry.text == text)
     }
 
+    /// Two entries of one millisecond are listed as they were made, the later first.
+    @Test func entriesOfOneMillisecondAreListedAsTheyWereMade() {
+        let at = Date(millisecondsSince1970: 1_795_600_800_000)
+        let first = AuditEntry(at: at, actor: "alice", role: "operator", action: .retry, panel: "p")
+        let second = AuditEntry(at: at, actor: "bob", role: "operator", action: .retry, panel: "p")
+        #expect(first.id != second.id)
+        #expect(AuditQuery().select(from: [first, second]) == [second, first])
+    }
+
     @Test func aQueryListsNewestFirstEachIdOnceWithinItsRangeAndLimit() {
         let entries = (0..<5).map { second in
             AuditEntry(id: "e\(second)", at: Date(millisecondsSince1970: Int64(second) * 1_000), actor: "alice", role: "operator",
