@@ -36,10 +36,8 @@ extension IncidentsSpec {
             if map["notify"] == nil { self.init() } else { return nil }
             return
         }
-        let entries = items.map { item in
-            item.mapping(allowing: ["webhook", "command"]) == nil ? nil : NotifySpec(reading: item)
-        }
-        guard !entries.contains(nil) else { return nil }
-        self.init(notify: entries.compactMap { $0?.target })
+        let targets = items.map { item in item.mapping(allowing: ["webhook", "command"]).flatMap(NotifySpec.Target.init(reading:)) }
+        guard !targets.contains(nil) else { return nil }
+        self.init(notify: targets.compactMap(\.self))
     }
 }
