@@ -16,13 +16,13 @@ import { statusLabels } from "./incidents.js";
  */
 function statusSelect(statuses, testid) {
   const options = statuses.map((s) => h("option", { attrs: { value: s }, text: statusLabels[s] }));
-  return /** @type {HTMLSelectElement} */ (h("select", { data: { testid } }, ...options));
+  return /** @type {HTMLSelectElement} */ (h("select", { attrs: { "aria-label": "Status" }, data: { testid } }, ...options));
 }
 
 /** @param {string} testid @param {string} placeholder */
 function messageBox(testid, placeholder) {
   return /** @type {HTMLTextAreaElement} */ (h("textarea", {
-    attrs: { rows: 3, maxlength: 5000, required: true, placeholder },
+    attrs: { rows: 3, maxlength: 5000, required: true, placeholder, "aria-label": "Message" },
     data: { testid },
   }));
 }

@@ -152,3 +152,22 @@ def test_each_step_is_told_to_the_incident_targets(make_server, receiver, tmp_pa
     entries = wait_for(lambda: (lambda log: log if len(log) == 3 else None)(srv.request("GET", "/api/notify/log")[1]["entries"]),
                        5, "the log never held the three steps")
     assert [(e["event"], e["outcome"]) for e in entries] == [("incident", "sent")] * 3
+
+
+def test_axe_finds_no_violations_in_the_banner_and_the_dialog(make_server, tmp_path, page: Page):
+    from test_accessibility import describe, run_axe
+
+    srv = make_server(config=incident_deck(tmp_path / "deck"))
+    opened = open_incident(srv, "Slow answers", ["db"], "Looking into it")
+    update(srv, opened["id"], "resolved", "Cleaned")
+    open_incident(srv, "Move on Sunday", [], "Read only from 02:00")
+    page.goto(srv.url + "/")
+    wait_live(page)
+    expect(page.locator(tid("incident-banner-item"))).to_have_count(1)
+    violations = run_axe(page, context="[data-testid=incident-banner]")
+    assert not violations, describe(violations)
+    page.locator(tid("incident-open")).click()
+    dialog = page.locator(tid("incident-dialog"))
+    expect(dialog.locator(f"{tid('incident-past-list')} {tid('incident-item')}")).to_have_count(1)
+    violations = run_axe(page, context="[data-testid=incident-dialog]")
+    assert not violations, describe(violations)
