@@ -206,6 +206,14 @@ struct SQLiteHistoryWriting {
                                  .text(entry.action.rawValue), .optionalText(entry.panel), .text(entry.subject),
                                  .text(entry.detail)).run()
         }
+        let upsertIncident = try connection.statement("""
+            INSERT OR REPLACE INTO incidents (id, title, panels, opened, resolved, updates) VALUES (?, ?, ?, ?, ?, ?)
+            """)
+        for incident in batch.incidents.map(\.stored) {
+            try upsertIncident.bind(.text(incident.id), .text(incident.title), .text(incident.panels),
+                                    .integer(incident.opened), incident.resolved.map(Statement.Value.integer) ?? .null,
+                                    .text(incident.updates)).run()
+        }
         let upsertWatch = try connection.statement("""
             INSERT OR REPLACE INTO watches (id, started, watched_to, tallied_to) VALUES (?, ?, ?, ?)
             """)
@@ -257,6 +265,8 @@ struct SQLiteHistoryWriting {
             .bind(.integer(retention.cutoff(of: .day, now: now)), .integer(expiry.counting)).run()
         try connection.statement("DELETE FROM maintenance WHERE until < ?").bind(.integer(retention.cutoff(of: .day, now: now))).run()
         try connection.statement("DELETE FROM audit WHERE at < ?").bind(.integer(retention.cutoff(of: .day, now: now))).run()
+        try connection.statement("DELETE FROM incidents WHERE resolved < ?")
+            .bind(.integer(Incident.StoredColumns.cutoff(now: now))).run()
     }
 
     /// The row id of `panel` in `panels`, added on first use.

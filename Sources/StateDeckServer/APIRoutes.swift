@@ -85,6 +85,7 @@ struct APIRoutes: Sendable {
         router.on(.get, "/api/audit") { request, _ in
             auditRoute(request)
         }
+        registerIncidents(on: &router)
         router.on(.get, "/api/panels/{id}/history") { request, parameters in
             historyRoute(panel: parameters["id"] ?? "") { history, panel throws(HistoryParameters.Invalid) in
                 let query = try HistoryParameters.historyQuery(request.query)
@@ -142,6 +143,42 @@ struct APIRoutes: Sendable {
         }
     }
 
+    /// The incidents and announcements: opened and updated as the deck's other actions are (the
+    /// author is the caller, who signs them), answered once the history has saved them with their
+    /// audit entries, so a restart or a cluster's next leader keeps them; read from the deck, on
+    /// the server that runs it.
+    private func registerIncidents(on router: inout Router) {
+        router.on(.get, "/api/incidents") { request, _ in
+            deferred {
+                if let answer = await forward(request, caller(request)) { return answer }
+                let list = IncidentList(incidents: await deck().incidentList(limit: try IncidentList.limit(request.query)))
+                return .api(.ok, try DeckJSON.makeEncoder().encode(list))
+            }
+        }
+        router.on(.get, "/api/incidents/{id}") { request, parameters in
+            deferred {
+                if let answer = await forward(request, caller(request)) { return answer }
+                return .api(.ok, try DeckJSON.makeEncoder().encode(try await deck().incident(parameters["id"] ?? "")))
+            }
+        }
+        router.on(.post, "/api/incidents") { request, _ in
+            action(request) {
+                let incident = try await IncidentBody.decode(from: request).open(on: deck(), author: signer(of: request).name)
+                return ActionOutcome(.api(.created, try DeckJSON.makeEncoder().encode(incident)),
+                                     audit: AuditNote(action: .incidentOpened, subject: incident.title, detail: incident.status.rawValue))
+            }
+        }
+        router.on(.post, "/api/incidents/{id}/updates") { request, parameters in
+            action(request) {
+                let body = try IncidentUpdateBody.decode(from: request)
+                let incident = try await deck().updateIncident(parameters["id"] ?? "", status: body.status,
+                                                               message: body.message, author: signer(of: request).name)
+                return ActionOutcome(.api(.ok, try DeckJSON.makeEncoder().encode(incident)),
+                                     audit: AuditNote(action: .incidentUpdated, subject: incident.title, detail: incident.status.rawValue))
+            }
+        }
+    }
+
     /// A history route of `panel` whose answer is the JSON of what it read.
     private func historyRoute<Document: Encodable & Sendable>(
         panel: String,
@@ -184,7 +221,7 @@ struct APIRoutes: Sendable {
     /// ``ActionOutcome`` with the ``AuditNote`` of what it did.
     func action(_ request: HTTPRequest, _ work: @escaping @Sendable () async throws -> ActionOutcome) -> HTTPReply {
         deferred {
-            let caller = ForwardedAction.performedFor ?? caller(request)
+            let caller = signer(of: request)
             if let answer = await forward(request, caller) { return answer }
             let outcome = try await work()
             if let note = outcome.audit, (200..<300).contains(outcome.response.status.rawValue) {
@@ -193,6 +230,12 @@ struct APIRoutes: Sendable {
             await settled()
             return outcome.response
         }
+    }
+
+    /// Who an action of `request` is signed by: the caller its gate saw, or where another server of
+    /// the cluster let it in, the caller that server's gate saw.
+    func signer(of request: HTTPRequest) -> Caller {
+        ForwardedAction.performedFor ?? caller(request)
     }
 
     /// Keeps `note` signed by `caller` at the deck's time; returns once it is saved. Every route

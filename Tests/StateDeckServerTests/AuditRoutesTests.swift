@@ -104,6 +104,29 @@ extension Routed {
             }
         }
 
+        struct Opened: Decodable {
+            var id: String
+        }
+
+        @Test func anIncidentOpenedAndUpdatedIsSignedOnceEach() async throws {
+            try await RoutedDeckServer.run(Self.deck()) { server in
+                let opened = try await Self.send(server, "POST", "/api/incidents",
+                                                 #"{"title": "Checkout slow", "panels": ["p"], "status": "investigating", "message": "Looking"}"#)
+                #expect(opened.status == 201)
+                let id = try opened.decode(Opened.self).id
+                #expect(try await Self.send(server, "POST", "/api/incidents/\(id)/updates",
+                                            #"{"status": "monitoring", "message": "Fixed, watching"}"#).status == 200)
+                #expect(try await Self.send(server, "POST", "/api/incidents/nope/updates",
+                                            #"{"status": "monitoring", "message": "No such"}"#).status == 404)
+                #expect(try await Self.audit(server) == [
+                    Entry(actor: "local", role: "designer", action: "incident_updated", panel: nil, subject: "Checkout slow",
+                          detail: "monitoring", text: "Incident 'Checkout slow' updated (monitoring) by local"),
+                    Entry(actor: "local", role: "designer", action: "incident_opened", panel: nil, subject: "Checkout slow",
+                          detail: "investigating", text: "Incident 'Checkout slow' opened by local"),
+                ])
+            }
+        }
+
         @Test func aRefusedOrFailedActionAndAPingAreNotSigned() async throws {
             var options = LiveDeckServer.Options()
             options.debug = true

@@ -65,6 +65,14 @@ import TestSupport
             #expect(entries.map { "\($0.text) (\($0.role))" }
                 == ["Debug state error forced by design-review (designer)", "Retried by alice (operator)"])
             #expect(cluster.forwarded.current.isEmpty, "run here, not forwarded again")
+
+            let opened = ForwardedAction(method: "POST", target: "/api/incidents", body: Array(#"""
+                {"title": "Checkout slow", "panels": ["p"], "status": "investigating", "message": "Looking"}
+                """#.utf8), caller: alice)
+            let answer = await member.perform(opened)
+            #expect(answer.status == 201)
+            #expect(String(decoding: answer.body, as: UTF8.self).contains(#""author":"alice""#), "the incident's author")
+            #expect(try server.server.audit.entries(AuditQuery(limit: 1)).map(\.text) == ["Incident 'Checkout slow' opened by alice"])
             await member.setLeading(false)
         }
     }
