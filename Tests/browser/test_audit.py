@@ -45,7 +45,7 @@ def test_the_history_view_lists_the_panels_signed_actions_among_its_changes(serv
     at = signed.get_attribute("data-at")
     changes = dialog.locator(tid("history-entry"))
     expect(changes.first).to_be_visible()
-    before = [c for c in changes.evaluate_all("(els) => els.map((el) => el.dataset.at)") if c >= at]
+    before = [c for c in changes.evaluate_all("(els) => els.map((el) => el.dataset.at)") if c > at]
     assert dialog.locator("li").nth(len(before)).get_attribute("data-testid") == "history-audit-entry"
 
 
