@@ -307,8 +307,9 @@ public struct HistoryState: Sendable {
         aggregator.markOpenRows(saved: true)
         unsavedShown = []
         unsavedWatchIDs = []
-        unsavedMaintenance = []
-        // Kept during the commit, an incident's newer version is not in the batch: it still waits.
+        // Kept during the commit (by another thread than the writer's), a window or an incident's
+        // newer version is not in the batch: it still waits.
+        unsavedMaintenance.removeAll(where: batch.maintenance.contains)
         unsavedIncidents.removeAll(where: batch.incidents.contains)
         dropped = 0
         trouble = standingNotice
