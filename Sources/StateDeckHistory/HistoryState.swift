@@ -317,11 +317,10 @@ public struct HistoryState: Sendable {
         aggregator.markOpenRows(saved: true)
         unsavedShown = []
         unsavedWatchIDs = []
-        unsavedMaintenance = []
-        // Entries may have come while the batch was committed; only the batch's are saved.
-        let savedAudit = Set(batch.audit.map(\.id))
-        unsavedAudit.removeAll { savedAudit.contains($0.id) }
-        // Kept during the commit, an incident's newer version is not in the batch: it still waits.
+        // Kept during the commit (by another thread than the writer's), a window or an incident's
+        // newer version is not in the batch: it still waits; so does an audit entry.
+        unsavedMaintenance.removeAll(where: batch.maintenance.contains)
+        unsavedAudit.removeAll(where: batch.audit.contains)
         unsavedIncidents.removeAll(where: batch.incidents.contains)
         dropped = 0
         trouble = standingNotice
