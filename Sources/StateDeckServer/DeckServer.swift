@@ -47,7 +47,7 @@ public final class DeckServer: Sendable {
                 notificationLedger: (any NotificationLedger)? = nil,
                 onNotificationDelivery: (@Sendable (Notifier.Delivery) -> Void)? = nil,
                 host: (any DeckHost)? = nil, logger: Logger = Logger(label: "statedeck")) async throws {
-        guard configuration.isLoopback || configuration.token != nil else {
+        guard configuration.isLoopback || configuration.accessList != nil else {
             throw DeckServerError.tokenRequired(host: configuration.host)
         }
         self.configuration = configuration
@@ -87,6 +87,9 @@ public final class DeckServer: Sendable {
         if let trouble = history?.trouble { source.setNotice(ErrorPresenter().card(for: trouble)) }
 
         let files = try StaticFiles(directory: configuration.publicDirectory)
+        let gate = RequestGate(configuredHost: configuration.host, publicAddresses: configuration.publicAddresses,
+                               access: configuration.accessList, isPublic: RequestGate.statusPage)
+        self.gate = gate
         var router = Router { request, _ in .response(files.respond(to: request)) }
         APIRoutes(deck: { [runner] in runner.deck }, mirror: mirror, history: history, metrics: metrics,
                   notificationLog: runner.notificationLog,
@@ -97,10 +100,9 @@ public final class DeckServer: Sendable {
             return await Self.forward(request, through: host)
         }
         .register(on: &router)
+        CallerRoute(gate: gate, debugEnabled: configuration.debug).register(on: &router)
         routes = router.routes
         self.router = router
-        gate = RequestGate(configuredHost: configuration.host, publicAddresses: configuration.publicAddresses,
-                           token: configuration.token)
         responder = SecureResponder(gate: gate, routes: router, files: files)
         http = HTTPServer(configuration: configuration.http, responder: responder, logger: logger)
         if host == nil { await runner.prepare() }

@@ -18,6 +18,8 @@ do {
     switch command {
     case let check as CheckOptions:
         DeckFileCheck.run(check)
+    case let add as TokenAddOptions:
+        TokenAdd.run(add)
     case let probe as ProbeOptions:
         await DeckProbe.run(probe)
     case let options as Options:
