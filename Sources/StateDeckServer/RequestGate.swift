@@ -107,7 +107,9 @@ struct RequestGate: Sendable {
     }
 
     private static let noToken = HTTPResponse.apiError(
-        .forbidden, code: "forbidden", message: "open the address with the ?token= that statedeck printed at start")
+        .forbidden, code: "forbidden",
+        message: "this dashboard asks for a token: open the address with ?token= and the token statedeck printed at start "
+            + "or the one made for you with statedeck token add, or send it as Authorization: Bearer")
 
     private func recordFailure(of request: HTTPRequest) {
         if let client = request.client { attempts.recordFailure(of: client) }

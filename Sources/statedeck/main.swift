@@ -8,12 +8,13 @@ import Musl
 
 // A bad flag is exit status 2 with the reason on standard error (PROTOCOL.md); help is status 0.
 do {
-    // The probe's `--config` is its own: parsed from the root, the server's `--config` took it.
+    // The probe's `--config` and token add's `--access` are their own: parsed from the root, the
+    // server's options of those names took them.
     let arguments = Array(CommandLine.arguments.dropFirst())
-    var command: any ParsableCommand = if arguments.first == ProbeOptions.configuration.commandName {
-        try ProbeOptions.parseAsRoot(Array(arguments.dropFirst()))
-    } else {
-        try Options.parseAsRoot()
+    var command: any ParsableCommand = switch arguments.first {
+    case ProbeOptions.configuration.commandName: try ProbeOptions.parseAsRoot(Array(arguments.dropFirst()))
+    case TokenOptions.configuration.commandName: try TokenOptions.parseAsRoot(Array(arguments.dropFirst()))
+    default: try Options.parseAsRoot()
     }
     switch command {
     case let check as CheckOptions:
@@ -29,8 +30,11 @@ do {
         try command.run()
     }
 } catch {
-    let command: any ParsableCommand.Type = CommandLine.arguments.dropFirst().first == ProbeOptions.configuration.commandName
-        ? ProbeOptions.self : Options.self
+    let command: any ParsableCommand.Type = switch CommandLine.arguments.dropFirst().first {
+    case ProbeOptions.configuration.commandName: ProbeOptions.self
+    case TokenOptions.configuration.commandName: TokenOptions.self
+    default: Options.self
+    }
     if command.exitCode(for: error) == .success {
         print(command.fullMessage(for: error))
         exit(0)
