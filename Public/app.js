@@ -23,6 +23,7 @@ import { createFaviconBadge } from "./favicon.js";
 import { readView, writeView } from "./view-url.js";
 import { createDesktopNotifications } from "./desktop-notifications.js";
 import { installNotify } from "./notify.js";
+import { setCaller, allows } from "./access.js";
 
 /** @typedef {import('./debug.js').Debug} Debug */
 /** @typedef {import('./view-url.js').View} View */
@@ -262,7 +263,8 @@ let debug = null;
 let debugWanted = false;
 
 async function syncDebug() {
-  debugWanted = store.debug;
+  // Only for a role that may force states: others get no debug control at all.
+  debugWanted = store.debug && allows("debug");
   if (debugWanted && !debug) {
     const { installDebug } = await import("./debug.js");
     if (!debugWanted || debug) return;
@@ -365,7 +367,11 @@ const stream = createEventStream({
   },
 });
 
-const bootstrap = api.getState().then((doc) => {
+// Who the user is comes with the state document, so the first panels are drawn with the controls
+// their role allows (access.js).
+const bootstrap = Promise.all([api.getState(), api.getCaller()]).then(([doc, caller]) => {
+  setCaller(caller);
+  void syncDebug();
   if (doc) store.applySnapshot(doc, { authoritative: false });
 });
 

@@ -85,6 +85,7 @@ export const config = Object.freeze({
     endMaintenance: (/** @type {string} */ id) => `/api/maintenance/${enc(id)}`,
     notifyTest: "/api/notify/test",
     notifyLog: "/api/notify/log",
+    caller: "/api/caller",
   }),
 });
 

@@ -15,6 +15,7 @@ struct TokenAddOptions: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "add",
         abstract: "Make a token for NAME, print it once on standard output and add its entry to the access file.",
+        usage: "statedeck token add --access <file> <name> --role <role>",
         discussion: "The file keeps only the token's SHA-256 and is created with mode 0600 when missing. A name listed already is refused (status 2). A running server reads the file at start: restart it."
     )
 
