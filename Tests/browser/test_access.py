@@ -38,10 +38,15 @@ def open_as(new_context, srv, token: str):
     return page
 
 
-def test_a_viewer_sees_retry_disabled_with_the_reason(team, new_context):
+def refresh_as(team, new_context, role: str):
+    """The page of the `role` of `team`, and its alpha panel's refresh button (a retry)."""
     srv, tokens = team
-    page = open_as(new_context, srv, tokens["viewer"])
-    refresh = panel(page, "alpha").locator(tid("panel-refresh"))
+    page = open_as(new_context, srv, tokens[role])
+    return page, panel(page, "alpha").locator(tid("panel-refresh"))
+
+
+def test_a_viewer_sees_retry_disabled_with_the_reason(team, new_context):
+    page, refresh = refresh_as(team, new_context, "viewer")
     expect(refresh).to_be_disabled()
     expect(refresh).to_have_attribute("title", "Needs the operator role; you are a viewer")
     # No debug control at all, though the server runs with --debug.
@@ -55,9 +60,7 @@ def test_a_viewer_sees_retry_disabled_with_the_reason(team, new_context):
 
 
 def test_an_operator_can_retry_but_gets_no_debug_controls(team, new_context):
-    srv, tokens = team
-    page = open_as(new_context, srv, tokens["operator"])
-    refresh = panel(page, "alpha").locator(tid("panel-refresh"))
+    page, refresh = refresh_as(team, new_context, "operator")
     expect(refresh).to_be_enabled()
     expect(refresh).to_have_attribute("title", "Refresh")
     with page.expect_response(lambda r: r.request.method == "POST" and r.url.endswith("/api/panels/alpha/retry")) as res:
