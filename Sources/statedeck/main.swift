@@ -8,13 +8,14 @@ import Musl
 
 // A bad flag is exit status 2 with the reason on standard error (PROTOCOL.md); help is status 0.
 do {
-    // The probe's `--config` and token add's `--access` are their own: parsed from the root, the
+    // A subcommand's options that share a name with the server's (the probe's `--config`, check's
+    // `--data` and `--access`, token add's `--access`) are its own: parsed from the root, the
     // server's options of those names took them.
     let arguments = Array(CommandLine.arguments.dropFirst())
-    var command: any ParsableCommand = switch arguments.first {
-    case ProbeOptions.configuration.commandName: try ProbeOptions.parseAsRoot(Array(arguments.dropFirst()))
-    case TokenOptions.configuration.commandName: try TokenOptions.parseAsRoot(Array(arguments.dropFirst()))
-    default: try Options.parseAsRoot()
+    var command: any ParsableCommand = if let own = ownRoot(arguments.first) {
+        try own.parseAsRoot(Array(arguments.dropFirst()))
+    } else {
+        try Options.parseAsRoot()
     }
     switch command {
     case let check as CheckOptions:
@@ -30,14 +31,15 @@ do {
         try command.run()
     }
 } catch {
-    let command: any ParsableCommand.Type = switch CommandLine.arguments.dropFirst().first {
-    case ProbeOptions.configuration.commandName: ProbeOptions.self
-    case TokenOptions.configuration.commandName: TokenOptions.self
-    default: Options.self
-    }
+    let command = ownRoot(CommandLine.arguments.dropFirst().first) ?? Options.self
     if command.exitCode(for: error) == .success {
         print(command.fullMessage(for: error))
         exit(0)
     }
     Launcher.fail(command.fullMessage(for: error), status: 2)
+}
+
+/// The subcommand named `name` that is parsed as a root of its own, or nil for the server's options.
+func ownRoot(_ name: String?) -> (any ParsableCommand.Type)? {
+    [CheckOptions.self, ProbeOptions.self, TokenOptions.self].first { $0.configuration.commandName == name }
 }

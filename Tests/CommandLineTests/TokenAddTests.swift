@@ -11,7 +11,7 @@ import Glibc
 /// already is status 2. A server started with `--access FILE` then lets that token in.
 @Suite struct TokenAddTests {
     /// A temporary folder with a one-page `Public/`, removed after.
-    private final class Folder: Sendable {
+    final class Folder: Sendable {
         let path = FileManager.default.temporaryDirectory.path + "/statedeck-token-\(UUID().uuidString)"
 
         init() throws {
@@ -137,5 +137,24 @@ final class ServingProcess {
     func stop() {
         process.terminate()
         process.waitUntilExit()
+    }
+}
+
+extension TokenAddTests {
+    @Test func checkReadsTheAccessFileAsStartUpDoes() async throws {
+        let folder = try Folder()
+        let deck = folder.path + "/deck.yaml"
+        try Data("title: T\npanels:\n  - { id: a, file: { path: ./a.json } }\n".utf8).write(to: URL(fileURLWithPath: deck))
+        for (name, role) in [("alice", "designer"), ("bob", "viewer"), ("carol", "viewer")] {
+            _ = try await StatedeckBinary.run(["token", "add", "--access", folder.access, name, "--role", role])
+        }
+        let valid = try await StatedeckBinary.run(["check", deck, "--access", folder.access])
+        #expect(valid.status == 0, "\(valid.standardError)")
+        #expect(valid.standardOutput == "\(deck): 1 panel, OK\n\(folder.access): 3 callers: 1 designer, 2 viewers, OK\n")
+        try Data("- {name: dave, role: admin, hash: \"sha256:\(String(repeating: "0", count: 64))\"}\n".utf8)
+            .write(to: URL(fileURLWithPath: folder.access))
+        let bad = try await StatedeckBinary.run(["check", deck, "--access", folder.access])
+        #expect(bad.status == 2)
+        #expect(bad.standardError == "statedeck: the access file has problems:\n\(folder.access):1: role admin is not a role: one of viewer, operator, designer\n")
     }
 }
