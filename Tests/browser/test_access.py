@@ -49,6 +49,12 @@ def test_a_viewer_sees_retry_disabled_with_the_reason(team, new_context):
     page, refresh = refresh_as(team, new_context, "viewer")
     expect(refresh).to_be_disabled()
     expect(refresh).to_have_attribute("title", "Needs the operator role; you are a viewer")
+    # The Maintenance dialog opens (the windows are for all to read), but its Start cannot be pressed.
+    page.locator(tid("maintenance-open")).click()
+    start = page.locator(tid("maintenance-start"))
+    expect(start).to_be_disabled()
+    expect(start).to_have_attribute("title", "Needs the operator role; you are a viewer")
+    page.keyboard.press("Escape")
     # No debug control at all, though the server runs with --debug.
     expect(page.locator(tid("debug-bar"))).to_have_count(0)
     expect(panel(page, "alpha").locator(tid("panel-debug"))).to_have_count(0)
