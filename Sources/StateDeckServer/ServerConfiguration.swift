@@ -13,8 +13,8 @@ public struct ServerConfiguration: Sendable {
     public var publicDirectory: URL
     /// How often idle streams get a `: ping` comment (which also frees dead clients).
     public var pingInterval: Duration = .seconds(15)
-    /// The secret every request must carry, when the dashboard is reachable by others. Required
-    /// beyond loopback.
+    /// The secret every request must carry, when the dashboard is reachable by others: one
+    /// operator's (``AccessList/init(token:)``). Beyond loopback, this or `access` is required.
     public var token: AccessToken?
     /// Who may reach the dashboard, each with a role (`--access FILE`); when given, `token` is not
     /// asked. Either one lets the server listen beyond loopback.

@@ -156,5 +156,10 @@ extension TokenAddTests {
         let bad = try await StatedeckBinary.run(["check", deck, "--access", folder.access])
         #expect(bad.status == 2)
         #expect(bad.standardError == "statedeck: the access file has problems:\n\(folder.access):1: role admin is not a role: one of viewer, operator, designer\n")
+        try Data("# nobody yet\n".utf8).write(to: URL(fileURLWithPath: folder.access))
+        let empty = try await StatedeckBinary.run(["check", deck, "--access", folder.access])
+        #expect(empty.status == 2)
+        #expect(empty.standardError.contains("the access file \(folder.access) lists no one: add a token with statedeck token add"),
+                "\(empty.standardError)")
     }
 }
