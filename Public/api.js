@@ -10,6 +10,8 @@ import { config } from "./config.js";
 /** @typedef {import('./types.js').UptimeReport} UptimeReport */
 /** @typedef {import('./types.js').HistoryPage} HistoryPage */
 /** @typedef {import('./types.js').MaintenanceWindow} MaintenanceWindow */
+/** @typedef {import('./types.js').Incident} Incident */
+/** @typedef {import('./types.js').IncidentStatus} IncidentStatus */
 /** @typedef {import('./types.js').NotifyTestAnswer} NotifyTestAnswer */
 /** @typedef {import('./types.js').NotifyLog} NotifyLog */
 
@@ -87,6 +89,7 @@ export function createApi(opts) {
      */
     history: (panelId, query) => send("GET", config.routes.history(panelId, query)),
     ...maintenanceCalls(call),
+    ...incidentCalls(call, send),
     ...notifyCalls(send),
   };
 }
@@ -109,6 +112,36 @@ function maintenanceCalls(call) {
      * @returns {Promise<MaintenanceWindow | null>}
      */
     endMaintenance: (id) => call("DELETE", config.routes.endMaintenance(id)),
+  };
+}
+
+/**
+ * Listing, opening and updating incidents: the list through `send` (the dialog draws its failure),
+ * the writes through `call` (a failure is toasted).
+ * @param {(method: string, path: string, body?: unknown) => Promise<any | null>} call
+ * @param {(method: string, path: string, body?: unknown) => Promise<ReadResult<any>>} send
+ */
+function incidentCalls(call, send) {
+  return {
+    /**
+     * Open and past incidents, newest opened first.
+     * @param {number} limit
+     * @returns {Promise<ReadResult<{incidents: Incident[]}>>}
+     */
+    listIncidents: (limit) => send("GET", config.routes.incidentList(limit)),
+    /**
+     * Opens an incident, or an announcement without panels.
+     * @param {{title: string, panels: string[], status: IncidentStatus, message: string}} body
+     * @returns {Promise<Incident | null>}
+     */
+    openIncident: (body) => call("POST", config.routes.incidents, body),
+    /**
+     * Adds an update; status `resolved` resolves the incident.
+     * @param {string} id
+     * @param {{status: IncidentStatus, message: string}} body
+     * @returns {Promise<Incident | null>}
+     */
+    updateIncident: (id, body) => call("POST", config.routes.incidentUpdates(id), body),
   };
 }
 

@@ -14,6 +14,8 @@ import { refreshSince } from "./timeline-figures.js";
 import { installHistory } from "./history.js";
 import { createNoticeView } from "./notice.js";
 import { installMaintenanceControl } from "./maintenance-control.js";
+import { installIncidentControl } from "./incident-control.js";
+import { createIncidentBanner } from "./incidents.js";
 import { createOverviewModel, listsByState } from "./overview-model.js";
 import { createOverview } from "./overview.js";
 import { createOverviewControls } from "./overview-controls.js";
@@ -244,6 +246,16 @@ const maintenanceControl = installMaintenanceControl({
   onDialogOpen: (dialog) => toaster.hostIn(dialog),
   onDialogClose: () => toaster.hostIn(document.body),
 });
+const incidentBanner = createIncidentBanner($("#incident-banner"));
+// The roles decide whether this page may write: `incidentControl.setWritable(false)` hides every
+// control that opens, updates or resolves one.
+const incidentControl = installIncidentControl({
+  host: headerTools,
+  store,
+  api,
+  onDialogOpen: (dialog) => toaster.hostIn(dialog),
+  onDialogClose: () => toaster.hostIn(document.body),
+});
 
 installNotify({
   api,
@@ -312,6 +324,10 @@ store.subscribe((change) => {
       break;
     case "maintenance":
       maintenanceControl.update();
+      break;
+    case "incidents":
+      incidentBanner.update(store.incidents);
+      incidentControl.update();
       break;
     case "panel": {
       const state = store.panel(change.id);

@@ -61,15 +61,18 @@ public struct StoredHistory: Sendable {
     public var notifications: NotificationRecords
     /// The maintenance windows started through the API and the stretches ended early.
     public var maintenance: [MaintenanceSpan]
+    /// The incidents open and resolved within ``Incident/keptFor``.
+    public var incidents: [Incident]
 
     public init(eventID: UInt64, watches: [HistoryWatch], lastPosition: Int64, latest: [LatestRow],
-                notifications: NotificationRecords, maintenance: [MaintenanceSpan] = []) {
+                notifications: NotificationRecords, maintenance: [MaintenanceSpan] = [], incidents: [Incident] = []) {
         self.eventID = eventID
         self.watches = watches
         self.lastPosition = lastPosition
         self.latest = latest
         self.notifications = notifications
         self.maintenance = maintenance
+        self.incidents = incidents
     }
 }
 
@@ -112,6 +115,8 @@ public struct HistoryBatch: Sendable {
     /// Maintenance windows started through the API or ended early, written over the saved row of
     /// the same id and start.
     public var maintenance: [MaintenanceSpan] = []
+    /// Incidents opened or updated, written over the saved row of the same id.
+    public var incidents: [Incident] = []
     /// The server's newest event id, when it changed.
     public var eventID: UInt64?
     /// What retention no longer keeps, once an hour.
@@ -119,7 +124,8 @@ public struct HistoryBatch: Sendable {
 }
 
 /// What a save deletes: changes, tallies, watches and maintenance windows older than `retention`
-/// keeps at `now` (the days'), except the watch counting.
+/// keeps at `now` (the days'), except the watch counting; incidents resolved more than
+/// ``Incident/keptFor`` before `now`.
 public struct HistoryExpiry: Sendable {
     public var now: Int64
     public var retention: HistoryRetention

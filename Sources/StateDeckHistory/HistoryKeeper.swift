@@ -105,6 +105,16 @@ public final class HistoryKeeper: Sendable {
         memory.withLock { $0.maintenance }
     }
 
+    /// Keeps incidents just opened or updated, saved with the next batch.
+    public func keep(incidents: [Incident]) {
+        memory.withLock { $0.keep(incidents: incidents) }
+    }
+
+    /// The incidents kept, newest opened first.
+    public var keptIncidents: [Incident] {
+        memory.withLock { $0.incidents }
+    }
+
     /// Reads the server's newest event id with every save.
     public func trackEventIDs(_ newest: @escaping @Sendable () -> UInt64) {
         eventIDs.withLock { $0 = newest }

@@ -23,6 +23,12 @@ public protocol HistoryStore: AnyObject, Sendable {
     /// holding.
     var keptMaintenance: [MaintenanceSpan] { get }
 
+    /// Keeps incidents just opened or updated, over those of the same id; returns at once.
+    func keep(incidents: [Incident])
+
+    /// The incidents kept: a deck continued from this history takes them up.
+    var keptIncidents: [Incident] { get }
+
     /// Returns once what waits is saved: a window an answer says was started or ended then
     /// outlives the process, for the deck continued from this history (a cluster's next leader's).
     func saved() async
@@ -61,6 +67,11 @@ extension HistoryStore {
     public func keep(_ maintenance: [MaintenanceSpan]) {}
 
     public var keptMaintenance: [MaintenanceSpan] { [] }
+
+    /// A store that keeps no incidents: a restart forgets them.
+    public func keep(incidents: [Incident]) {}
+
+    public var keptIncidents: [Incident] { [] }
 
     public func saved() async {}
 }

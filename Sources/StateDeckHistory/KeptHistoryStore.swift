@@ -31,6 +31,12 @@ extension KeptHistoryStore {
 
     public var keptMaintenance: [MaintenanceSpan] { keeper.keptMaintenance }
 
+    public func keep(incidents: [Incident]) {
+        keeper.keep(incidents: incidents)
+    }
+
+    public var keptIncidents: [Incident] { keeper.keptIncidents }
+
     public var lastEventID: UInt64 { keeper.lastEventID }
 
     public func trackEventIDs(_ newest: @escaping @Sendable () -> UInt64) {

@@ -65,6 +65,13 @@ enum PostgresSchema {
             panels TEXT NOT NULL, source TEXT NOT NULL, schedule TEXT,
             PRIMARY KEY (id, start));
         """,
+        // Incidents and announcements, each one row with its updates as JSON: written whole at
+        // each update, so a restart or the next leader takes them up as they were answered.
+        """
+        CREATE TABLE statedeck.incidents (
+            id TEXT PRIMARY KEY, title TEXT NOT NULL, panels TEXT NOT NULL, opened BIGINT NOT NULL,
+            resolved BIGINT, updates TEXT NOT NULL);
+        """,
     ]
 
     static var currentVersion: Int { migrations.count }

@@ -77,6 +77,13 @@ enum HistorySchema {
             panels TEXT NOT NULL, source TEXT NOT NULL, schedule TEXT,
             PRIMARY KEY (id, start)) WITHOUT ROWID;
         """,
+        // Incidents and announcements, each one row with its updates as JSON: written whole at
+        // each update, so a restart or the next leader takes them up as they were answered.
+        """
+        CREATE TABLE incidents (
+            id TEXT PRIMARY KEY, title TEXT NOT NULL, panels TEXT NOT NULL, opened INTEGER NOT NULL,
+            resolved INTEGER, updates TEXT NOT NULL) WITHOUT ROWID;
+        """,
     ]
 
     static var currentVersion: Int { migrations.count }

@@ -83,8 +83,24 @@ final class SQLiteHistoryDatabase: HistoryDatabase {
                 eventID: UInt64(try database.integer("SELECT value FROM meta WHERE key = 'last_event_id'") ?? 0),
                 watches: kept, lastPosition: try database.integer("SELECT max(rowid) FROM changes") ?? 0,
                 latest: following ? latest : [], notifications: try Self.notifications(&connection),
-                maintenance: try Self.maintenance(&connection))
+                maintenance: try Self.maintenance(&connection), incidents: try Self.incidents(&connection))
         }
+    }
+
+    /// The incidents kept.
+    private static func incidents(_ connection: inout SQLiteConnection) throws(SQLiteError) -> [Incident] {
+        let rows = try connection.statement("SELECT id, title, panels, opened, resolved, updates FROM incidents")
+        try rows.bind()
+        defer { rows.reset() }
+        var incidents: [Incident] = []
+        while try rows.step() {
+            guard let id = rows.text(0), let title = rows.text(1), let panels = rows.text(2), let updates = rows.text(5)
+            else { continue }
+            let columns = Incident.StoredColumns(id: id, title: title, panels: panels, opened: rows.integer(3),
+                                                 resolved: rows.optionalInteger(4), updates: updates)
+            if let incident = Incident(stored: columns) { incidents.append(incident) }
+        }
+        return incidents
     }
 
     /// The maintenance windows kept.

@@ -198,6 +198,14 @@ struct SQLiteHistoryWriting {
             try upsertMaintenance.bind(.text(span.id), .integer(span.from), .integer(span.until), .text(span.reason),
                                        .text(span.panels), .text(span.source), .optionalText(span.schedule)).run()
         }
+        let upsertIncident = try connection.statement("""
+            INSERT OR REPLACE INTO incidents (id, title, panels, opened, resolved, updates) VALUES (?, ?, ?, ?, ?, ?)
+            """)
+        for incident in batch.incidents.map(\.stored) {
+            try upsertIncident.bind(.text(incident.id), .text(incident.title), .text(incident.panels),
+                                    .integer(incident.opened), incident.resolved.map(Statement.Value.integer) ?? .null,
+                                    .text(incident.updates)).run()
+        }
         let upsertWatch = try connection.statement("""
             INSERT OR REPLACE INTO watches (id, started, watched_to, tallied_to) VALUES (?, ?, ?, ?)
             """)
@@ -248,6 +256,8 @@ struct SQLiteHistoryWriting {
         try connection.statement("DELETE FROM watches WHERE watched_to < ? AND id != ?")
             .bind(.integer(retention.cutoff(of: .day, now: now)), .integer(expiry.counting)).run()
         try connection.statement("DELETE FROM maintenance WHERE until < ?").bind(.integer(retention.cutoff(of: .day, now: now))).run()
+        try connection.statement("DELETE FROM incidents WHERE resolved < ?")
+            .bind(.integer(Incident.StoredColumns.cutoff(now: now))).run()
     }
 
     /// The row id of `panel` in `panels`, added on first use.

@@ -75,6 +75,7 @@ struct APIRoutes: Sendable {
             }
         }
         registerMaintenance(on: &router)
+        registerIncidents(on: &router)
         router.on(.get, "/api/panels/{id}/history") { request, parameters in
             historyRoute(panel: parameters["id"] ?? "") { history, panel throws(HistoryParameters.Invalid) in
                 let query = try HistoryParameters.historyQuery(request.query)
@@ -128,6 +129,41 @@ struct APIRoutes: Sendable {
                 let span = try await deck().endMaintenance(parameters["id"] ?? "")
                 await history?.saved()
                 return .api(.ok, try DeckJSON.makeEncoder().encode(span))
+            }
+        }
+    }
+
+    /// The incidents and announcements: opened and updated as the deck's other actions are (the
+    /// author is the caller), answered once the history has saved them, so a restart or a
+    /// cluster's next leader keeps them; read from the deck, on the server that runs it.
+    private func registerIncidents(on router: inout Router) {
+        router.on(.get, "/api/incidents") { request, _ in
+            deferred {
+                if let answer = await forward(request) { return answer }
+                let list = IncidentList(incidents: await deck().incidentList(limit: try IncidentList.limit(request.query)))
+                return .api(.ok, try DeckJSON.makeEncoder().encode(list))
+            }
+        }
+        router.on(.get, "/api/incidents/{id}") { request, parameters in
+            deferred {
+                if let answer = await forward(request) { return answer }
+                return .api(.ok, try DeckJSON.makeEncoder().encode(try await deck().incident(parameters["id"] ?? "")))
+            }
+        }
+        router.on(.post, "/api/incidents") { request, _ in
+            action(request) {
+                let incident = try await IncidentBody.decode(from: request).open(on: deck(), author: Caller.local.name)
+                await history?.saved()
+                return .api(.created, try DeckJSON.makeEncoder().encode(incident))
+            }
+        }
+        router.on(.post, "/api/incidents/{id}/updates") { request, parameters in
+            action(request) {
+                let body = try IncidentUpdateBody.decode(from: request)
+                let incident = try await deck().updateIncident(parameters["id"] ?? "", status: body.status,
+                                                               message: body.message, author: Caller.local.name)
+                await history?.saved()
+                return .api(.ok, try DeckJSON.makeEncoder().encode(incident))
             }
         }
     }

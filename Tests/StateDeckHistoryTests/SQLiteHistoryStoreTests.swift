@@ -142,6 +142,10 @@ final class StoreFixture: Sendable {
         try await StoreFixture().contract.aMaintenanceWindowOutlivesACrashAndItsTimeCountsApart()
     }
 
+    @Test func anIncidentOutlivesACrashAtItsLastUpdate() async throws {
+        try await StoreFixture().contract.anIncidentOutlivesACrashAtItsLastUpdate()
+    }
+
     /// A save writes a panel's open minute only when it gained a load or a change: time alone is
     /// counted again at start, from the minute's `counted_to` in the health `latest` keeps.
     @Test func aSteadyPanelsOpenMinuteIsNotWrittenAgainWithEachSave() throws {

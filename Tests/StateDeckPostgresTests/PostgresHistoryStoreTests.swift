@@ -119,6 +119,12 @@ struct PostgresHistoryStoreTests {
         }
     }
 
+    @Test func anIncidentOutlivesACrashAtItsLastUpdate() async throws {
+        try await TemporaryPostgres.with { server in
+            try await PostgresStoreFixture(server).contract.anIncidentOutlivesACrashAtItsLastUpdate()
+        }
+    }
+
     @Test func aStopKeepsTheOpenMinuteAndTheTimeStoppedIsNoData() async throws {
         try await TemporaryPostgres.with { server in
             try PostgresStoreFixture(server).contract.aStopKeepsTheOpenMinuteAndTheTimeStoppedIsNoData()
