@@ -387,6 +387,7 @@ const stream = createEventStream({
 // their role allows (access.js).
 const bootstrap = Promise.all([api.getState(), api.getCaller()]).then(([doc, caller]) => {
   setCaller(caller);
+  incidentControl.setWritable(allows("incidents"));
   void syncDebug();
   if (doc) store.applySnapshot(doc, { authoritative: false });
 });

@@ -55,6 +55,11 @@ def test_a_viewer_sees_retry_disabled_with_the_reason(team, new_context):
     expect(start).to_be_disabled()
     expect(start).to_have_attribute("title", "Needs the operator role; you are a viewer")
     page.keyboard.press("Escape")
+    # Incidents are read, but the form that opens one is not offered.
+    page.locator(tid("incident-open")).click()
+    expect(page.locator(tid("incident-dialog"))).to_be_visible()
+    expect(page.locator(tid("incident-new"))).to_be_hidden()
+    page.keyboard.press("Escape")
     # No debug control at all, though the server runs with --debug.
     expect(page.locator(tid("debug-bar"))).to_have_count(0)
     expect(panel(page, "alpha").locator(tid("panel-debug"))).to_have_count(0)
@@ -72,6 +77,8 @@ def test_an_operator_can_retry_but_gets_no_debug_controls(team, new_context):
     with page.expect_response(lambda r: r.request.method == "POST" and r.url.endswith("/api/panels/alpha/retry")) as res:
         refresh.click()
     assert res.value.status == 202
+    page.locator(tid("incident-open")).click()
+    expect(page.locator(tid("incident-new"))).to_be_visible()
     expect(page.locator(tid("debug-bar"))).to_have_count(0)
 
 
