@@ -39,11 +39,6 @@ export function setCaller(doc) {
   early = null;
 }
 
-/** Who the server says the page's user is, once known. */
-export function currentCaller() {
-  return caller;
-}
-
 /**
  * Why the role does not allow `permission`, or null when it does (or nobody said).
  * @param {Permission} permission

@@ -8,8 +8,8 @@ public struct ClientAddress: Sendable, Hashable, CustomStringConvertible {
     /// `bytes` as an address; nil unless they are 4 or 16.
     public init?(bytes: [UInt8]) {
         guard bytes.count == 4 || bytes.count == 16 else { return nil }
-        let mappedPrefix: [UInt8] = Array(repeating: 0, count: 10) + [0xFF, 0xFF]
-        self.bytes = bytes.count == 16 && bytes.starts(with: mappedPrefix) ? Array(bytes.suffix(4)) : bytes
+        let isMapped = bytes.count == 16 && bytes[..<10].allSatisfy { $0 == 0 } && bytes[10] == 0xFF && bytes[11] == 0xFF
+        self.bytes = isMapped ? Array(bytes.suffix(4)) : bytes
     }
 
     public var isIPv6: Bool { bytes.count == 16 }
