@@ -61,6 +61,8 @@ export function createApi(opts) {
   return {
     /** @returns {Promise<StateDocument | null>} */
     getState: () => call("GET", config.routes.state, undefined, { quiet: true }),
+    /** @returns {Promise<import('./access.js').CallerDocument | null>} */
+    getCaller: () => call("GET", config.routes.caller, undefined, { quiet: true }),
     /** @param {string} panelId */
     retry: (panelId) => call("POST", config.routes.retry(panelId)),
     /** @param {string} panelId @param {string} option */

@@ -26,6 +26,7 @@ import { readView, writeView } from "./view-url.js";
 import { createDesktopNotifications } from "./desktop-notifications.js";
 import { installNotify } from "./notify.js";
 import { installAudit } from "./audit.js";
+import { setCaller, allows } from "./access.js";
 
 /** @typedef {import('./debug.js').Debug} Debug */
 /** @typedef {import('./view-url.js').View} View */
@@ -284,7 +285,8 @@ let debug = null;
 let debugWanted = false;
 
 async function syncDebug() {
-  debugWanted = store.debug;
+  // Only for a role that may force states: others get no debug control at all.
+  debugWanted = store.debug && allows("debug");
   if (debugWanted && !debug) {
     const { installDebug } = await import("./debug.js");
     if (!debugWanted || debug) return;
@@ -391,7 +393,12 @@ const stream = createEventStream({
   },
 });
 
-const bootstrap = api.getState().then((doc) => {
+// Who the user is comes with the state document, so the first panels are drawn with the controls
+// their role allows (access.js).
+const bootstrap = Promise.all([api.getState(), api.getCaller()]).then(([doc, caller]) => {
+  setCaller(caller);
+  incidentControl.setWritable(allows("incidents"));
+  void syncDebug();
   if (doc) store.applySnapshot(doc, { authoritative: false });
 });
 

@@ -93,6 +93,7 @@ export const config = Object.freeze({
     notifyTest: "/api/notify/test",
     notifyLog: "/api/notify/log",
     audit: (/** @type {Record<string, string | number | null | undefined>} */ query) => `/api/audit${queryString(query)}`,
+    caller: "/api/caller",
   }),
 });
 

@@ -82,10 +82,10 @@ final class ClusterActions: Sendable {
     }
 
     /// Who sent an action, as the server that let it in wrote it; an action written by a server
-    /// from before actions were signed is signed `unknown`, a viewer, since nothing says more.
+    /// from before actions were signed is signed ``Caller/unknown``.
     static func caller(name: String?, role: String?) -> Caller {
         guard let name, !name.isEmpty, let role = role.flatMap(AccessRole.init(rawValue:)) else {
-            return Caller(name: "unknown", role: .viewer)
+            return .unknown
         }
         return Caller(name: name, role: role)
     }

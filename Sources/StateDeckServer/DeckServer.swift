@@ -49,7 +49,7 @@ public final class DeckServer: Sendable {
                 notificationLedger: (any NotificationLedger)? = nil,
                 onNotificationDelivery: (@Sendable (Notifier.Delivery) -> Void)? = nil,
                 host: (any DeckHost)? = nil, logger: Logger = Logger(label: "statedeck")) async throws {
-        guard configuration.isLoopback || configuration.token != nil else {
+        guard configuration.isLoopback || configuration.accessList != nil else {
             throw DeckServerError.tokenRequired(host: configuration.host)
         }
         self.configuration = configuration
@@ -89,6 +89,9 @@ public final class DeckServer: Sendable {
         if let trouble = history?.trouble { source.setNotice(ErrorPresenter().card(for: trouble)) }
 
         let files = try StaticFiles(directory: configuration.publicDirectory)
+        let gate = RequestGate(configuredHost: configuration.host, publicAddresses: configuration.publicAddresses,
+                               access: configuration.accessList, isPublic: RequestGate.statusPage)
+        self.gate = gate
         var router = Router { request, _ in .response(files.respond(to: request)) }
         audit = AuditTrail(history: history)
         APIRoutes(deck: { [runner] in runner.deck }, mirror: mirror, history: history, metrics: metrics,
@@ -100,12 +103,11 @@ public final class DeckServer: Sendable {
                       guard let host, !host.isRunningDeck else { return nil }
                       return await Self.forward(request, of: caller, through: host)
                   },
-                  caller: { _ in .local }, audit: audit)
+                  caller: { gate.caller(of: $0) ?? .unknown }, audit: audit)
         .register(on: &router)
+        CallerRoute(gate: gate, debugEnabled: configuration.debug).register(on: &router)
         routes = router.routes
         self.router = router
-        gate = RequestGate(configuredHost: configuration.host, publicAddresses: configuration.publicAddresses,
-                           token: configuration.token)
         responder = SecureResponder(gate: gate, routes: router, files: files)
         http = HTTPServer(configuration: configuration.http, responder: responder, logger: logger)
         if host == nil { await runner.prepare() }
