@@ -36,6 +36,17 @@ public protocol HistoryDatabase: AnyObject, Sendable {
     /// The saved audit entries `query` reads, newest first (by time, then id).
     func auditEntries(_ query: AuditQuery) throws(HistoryDatabaseError) -> [AuditEntry]
 
+    /// The newest saved form of each part of the state document at or before `at` (milliseconds
+    /// since 1970; `.max` for the newest of all).
+    func forms(at: Int64) throws(HistoryDatabaseError) -> [MomentForm]
+
+    /// When the oldest saved form holds from (milliseconds since 1970), nil for none: retention
+    /// folds each part's forms before its cutoff into one at the cutoff.
+    func oldestForm() throws(HistoryDatabaseError) -> Int64?
+
+    /// The saved panel forms that are changes (``MomentForm/isChange``) in `range`, oldest first.
+    func formChanges(in range: FormChangeRange) throws(HistoryDatabaseError) -> [MomentForm]
+
     /// Nothing is committed after this: the last save is done.
     func close()
 }
@@ -46,6 +57,15 @@ public typealias PositionedEntry = (entry: HistoryEntry, position: Int64)
 /// The saved changes a page needs: of one panel, at `from...to`, before `cursor` (by time, then
 /// position), newest first, at most `limit`.
 public struct ChangeRange: Sendable {
+    public var from: Int64
+    public var to: Int64
+    public var cursor: HistoryCursor
+    public var limit: Int
+}
+
+/// The saved changes a page of `GET /api/changes` needs: at `from...to`, after `cursor` (by time,
+/// then position), oldest first, at most `limit`.
+public struct FormChangeRange: Sendable {
     public var from: Int64
     public var to: Int64
     public var cursor: HistoryCursor
@@ -66,9 +86,14 @@ public struct StoredHistory: Sendable {
     public var maintenance: [MaintenanceSpan]
     /// The incidents open and resolved within ``Incident/keptFor``.
     public var incidents: [Incident]
+    /// The newest position a form was saved at (0 for none).
+    public var lastFormPosition: Int64
+    /// The newest form of each part: a form the same as its part's newest is not kept again.
+    public var forms: [MomentForm]
 
     public init(eventID: UInt64, watches: [HistoryWatch], lastPosition: Int64, latest: [LatestRow],
-                notifications: NotificationRecords, maintenance: [MaintenanceSpan] = [], incidents: [Incident] = []) {
+                notifications: NotificationRecords, maintenance: [MaintenanceSpan] = [], incidents: [Incident] = [],
+                lastFormPosition: Int64 = 0, forms: [MomentForm] = []) {
         self.eventID = eventID
         self.watches = watches
         self.lastPosition = lastPosition
@@ -76,6 +101,8 @@ public struct StoredHistory: Sendable {
         self.notifications = notifications
         self.maintenance = maintenance
         self.incidents = incidents
+        self.lastFormPosition = lastFormPosition
+        self.forms = forms
     }
 }
 
@@ -122,6 +149,8 @@ public struct HistoryBatch: Sendable {
     public var audit: [AuditEntry] = []
     /// Incidents opened or updated, written over the saved row of the same id.
     public var incidents: [Incident] = []
+    /// Forms of the state document's parts, each kept at its position.
+    public var forms: [MomentForm] = []
     /// The server's newest event id, when it changed.
     public var eventID: UInt64?
     /// What retention no longer keeps, once an hour.
@@ -130,7 +159,9 @@ public struct HistoryBatch: Sendable {
 
 /// What a save deletes: changes, tallies, watches, maintenance windows and audit entries older
 /// than `retention` keeps at `now` (the windows and entries as long as the days' tallies), except
-/// the watch counting; incidents resolved more than ``Incident/keptFor`` before `now`.
+/// the watch counting; incidents resolved more than ``Incident/keptFor`` before `now`. Forms are
+/// kept as long as changes, each part's newest before the cutoff moved to the cutoff (a
+/// checkpoint: the moment there is still whole), and listed as a change no more.
 public struct HistoryExpiry: Sendable {
     public var now: Int64
     public var retention: HistoryRetention

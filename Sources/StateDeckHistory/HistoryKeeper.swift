@@ -275,6 +275,54 @@ public final class HistoryKeeper: Sendable {
         }
     }
 
+    // MARK: Moments
+
+    /// Keeps a form of a part of the state document, saved with the next batch (unless the same
+    /// as its part's newest).
+    public func keep(form: MomentForm) {
+        memory.withLock { $0.keep(form: form, unsavedLimit: configuration.unsavedLimit) }
+    }
+
+    /// The state document's parts at `instant`: each part's newest form at or before it, saved or
+    /// waiting to be (the one kept last where a form was saved between the two reads).
+    public func moment(at instant: Date) throws(MomentError) -> Moment {
+        let now = configuration.clock.wall()
+        guard instant <= now else { throw .future(now: now) }
+        let at = instant.millisecondsSince1970
+        let (waiting, watched, oldestWaiting) = memory.withLock { state in
+            (state.unsavedForms(atOrBefore: at), state.isWatched(at), state.oldestUnsavedForm)
+        }
+        let (oldestSaved, saved): (Int64?, [MomentForm])
+        do {
+            (oldestSaved, saved) = (try database.oldestForm(), try database.forms(at: at))
+        } catch {
+            throw .unreadable(error.description)
+        }
+        let oldest = [oldestSaved, oldestWaiting].compactMap { $0 }.min()
+        guard let oldest, oldest <= at else { throw .beforeOldest(oldest.map(Date.init(millisecondsSince1970:))) }
+        var forms = Dictionary(saved.map { ($0.part, $0) }, uniquingKeysWith: { $1 })
+        forms.merge(waiting) { savedForm, waitingForm in savedForm.position > waitingForm.position ? savedForm : waitingForm }
+        return Moment(at: instant, watched: watched, forms: forms)
+    }
+
+    /// A page of every panel's changes, oldest first, saved or waiting to be saved, ordered by
+    /// time and then by position; one read both ways is listed once.
+    public func deckChanges(_ query: HistoryQuery) throws(HistoryStoreError) -> DeckChangePage {
+        let range = FormChangeRange(from: query.from?.millisecondsSince1970 ?? .min, to: query.to?.millisecondsSince1970 ?? .max,
+                                    cursor: query.cursor ?? HistoryCursor(at: .min, position: .min), limit: query.limit + 1)
+        var found = memory.withLock { $0.unsavedChanges(in: range) }
+        let waitingPositions = Set(found.map(\.position))
+        do {
+            found += try database.formChanges(in: range).filter { !waitingPositions.contains($0.position) }
+        } catch {
+            throw .unreadable(error.description)
+        }
+        found.sort { ($0.at, $0.position) < ($1.at, $1.position) }
+        let page = found.prefix(query.limit)
+        let next = found.count > query.limit ? page.last.map { HistoryCursor(at: $0.at, position: $0.position).description } : nil
+        return DeckChangePage(changes: page.compactMap(DeckChange.init), next: next)
+    }
+
     // MARK: The ledger
 
     /// Runs `body` on the ledger; with `saving`, commits what changed before returning, and leaves

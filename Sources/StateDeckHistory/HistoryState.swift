@@ -53,6 +53,12 @@ public struct HistoryState: Sendable {
     public private(set) var incidents: [Incident] = []
     /// Those opened or updated since the last save.
     private var unsavedIncidents: [Incident] = []
+    /// The newest form of each part of the state document, saved or not.
+    var newestForms: [MomentForm.Part: MomentForm] = [:]
+    /// Forms not saved yet, in the order they came.
+    var unsavedForms: [MomentForm] = []
+    /// The position the next form is kept at.
+    var nextFormPosition: Int64 = 1
 
     /// A wall clock that moved more than this apart from the time that ran has jumped.
     static let jumpTolerance: Int64 = 1_000
@@ -87,6 +93,8 @@ public struct HistoryState: Sendable {
         }
         maintenance = stored.maintenance
         incidents = stored.incidents.sorted { ($0.openedAt, $0.id) > ($1.openedAt, $1.id) }
+        newestForms = Dictionary(stored.forms.map { ($0.part, $0) }, uniquingKeysWith: { $0.position > $1.position ? $0 : $1 })
+        nextFormPosition = stored.lastFormPosition + 1
     }
 
     /// Everything that waits to be saved, with the server's newest event id `eventID` when it
@@ -101,6 +109,7 @@ public struct HistoryState: Sendable {
             maintenance: unsavedMaintenance,
             audit: unsavedAudit,
             incidents: unsavedIncidents,
+            forms: unsavedForms,
             eventID: eventID == storedEventID ? nil : eventID,
             expiry: isRetentionDue(at: now) ? HistoryExpiry(now: now, retention: retention, counting: aggregator.watch) : nil)
     }
@@ -322,6 +331,8 @@ public struct HistoryState: Sendable {
         unsavedMaintenance.removeAll(where: batch.maintenance.contains)
         unsavedAudit.removeAll(where: batch.audit.contains)
         unsavedIncidents.removeAll(where: batch.incidents.contains)
+        // Forms kept during the commit came after the batch's.
+        if let last = batch.forms.last?.position { unsavedForms.removeAll { $0.position <= last } }
         dropped = 0
         trouble = standingNotice
         if let eventID = batch.eventID { storedEventID = eventID }
@@ -344,6 +355,7 @@ public struct HistoryState: Sendable {
         unsavedWatchIDs = Set(watches.map(\.id))
         unsavedMaintenance = maintenance
         unsavedIncidents = incidents
+        unsavedForms = newestForms.values.sorted { $0.position < $1.position }
         storedEventID = 0
     }
 

@@ -1,3 +1,4 @@
+import FoundationEssentials
 import StateDeck
 
 /// Where a deck's history is kept: every change of every panel, tallies of the time each was up,
@@ -57,6 +58,16 @@ public protocol HistoryStore: AnyObject, Sendable {
     /// Calls `observer` each time `trouble` changes.
     func observeTrouble(_ observer: @escaping @Sendable (PanelError?) -> Void)
 
+    /// Keeps a form a part of the state document took (a panel's compact form, the deck's notice,
+    /// maintenance or incidents), unless the same as its part's newest; returns at once.
+    func keep(form: MomentForm)
+
+    /// The state document's parts at `instant`, rebuilt from the forms kept.
+    func moment(at instant: Date) throws(MomentError) -> Moment
+
+    /// A page of every panel's changes of phase, health or summary, oldest first.
+    func deckChanges(_ query: HistoryQuery) throws(HistoryStoreError) -> DeckChangePage
+
     /// Saves what waits and stops saving; returns within a second or so.
     func close()
 
@@ -81,6 +92,15 @@ extension HistoryStore {
     public var keptIncidents: [Incident] { [] }
 
     public func saved() async {}
+
+    /// A store that keeps no moments: `GET /api/state?at=` says history is off.
+    public func keep(form: MomentForm) {}
+
+    public func moment(at instant: Date) throws(MomentError) -> Moment { throw .notKept }
+
+    public func deckChanges(_ query: HistoryQuery) throws(HistoryStoreError) -> DeckChangePage {
+        DeckChangePage(changes: [], next: nil)
+    }
 }
 
 /// A history query that could not be answered.

@@ -1,3 +1,4 @@
+import FoundationEssentials
 import StateDeck
 import StateDeckNotifications
 import Threading
@@ -44,6 +45,18 @@ extension KeptHistoryStore {
     }
 
     public var keptIncidents: [Incident] { keeper.keptIncidents }
+
+    public func keep(form: MomentForm) {
+        keeper.keep(form: form)
+    }
+
+    public func moment(at instant: Date) throws(MomentError) -> Moment {
+        try keeper.moment(at: instant)
+    }
+
+    public func deckChanges(_ query: HistoryQuery) throws(HistoryStoreError) -> DeckChangePage {
+        try keeper.deckChanges(query)
+    }
 
     public var lastEventID: UInt64 { keeper.lastEventID }
 

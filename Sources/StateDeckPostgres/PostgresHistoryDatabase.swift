@@ -184,6 +184,17 @@ final class PostgresHistoryDatabase: HistoryDatabase {
         try insert(session, "INSERT INTO statedeck.watches (id, started, watched_to, tallied_to)",
                    batch.watches.map { [String($0.id), String($0.started), String($0.watchedTo), String($0.talliedTo)] },
                    then: "ON CONFLICT (id) DO UPDATE SET watched_to = EXCLUDED.watched_to, tallied_to = EXCLUDED.tallied_to")
+        try insert(session, "INSERT INTO statedeck.form_parts (kind, subject)",
+                   Array(Set(batch.forms.map { $0.part })).map { part in [String(part.columns.kind), part.columns.subject] },
+                   then: "ON CONFLICT DO NOTHING")
+        try insert(session, """
+            INSERT INTO statedeck.forms (id, kind, subject, at, form, title, phase, health, summary, from_phase, from_health,
+                from_summary, listed)
+            """, batch.forms.map { form in
+                [String(form.position), String(form.part.columns.kind), form.part.columns.subject, String(form.at), form.json,
+                 form.headline?.title, form.headline?.phase, form.headline?.health, form.headline?.summary,
+                 form.previous?.phase, form.previous?.health, form.previous?.summary, form.isChange ? "true" : "false"]
+            }, then: "ON CONFLICT (id) DO NOTHING")
         try write(batch.notifications, session)
         if let eventID = batch.eventID {
             try session.query("""
@@ -239,6 +250,13 @@ final class PostgresHistoryDatabase: HistoryDatabase {
             try session.query("DELETE FROM statedeck.tallies WHERE resolution = $1 AND start < $2",
                               [String(resolution.rawValue), String(retention.cutoff(of: resolution, now: now))])
         }
+        // Each part's newest form before the cutoff is its checkpoint there; the older ones go.
+        let formsCutoff = [String(retention.changesCutoff(now: now))]
+        try session.query("""
+            DELETE FROM statedeck.forms WHERE at < $1
+                AND id NOT IN (SELECT max(id) FROM statedeck.forms WHERE at < $1 GROUP BY kind, subject)
+            """, formsCutoff)
+        try session.query("UPDATE statedeck.forms SET at = $1, listed = false WHERE at < $1", formsCutoff)
         try session.query("DELETE FROM statedeck.watches WHERE watched_to < $1 AND id <> $2",
                           [String(retention.cutoff(of: .day, now: now)), String(expiry.counting)])
         try session.query("DELETE FROM statedeck.maintenance WHERE until < $1", [String(retention.cutoff(of: .day, now: now))])
@@ -297,7 +315,58 @@ final class PostgresHistoryDatabase: HistoryDatabase {
                 lastPosition: try session.query("SELECT coalesce(max(id), 0) FROM statedeck.changes").integer(0, 0) ?? 0,
                 latest: following ? try Self.latest(session) : [],
                 notifications: following ? try Self.notifications(session) : NotificationRecords(),
-                maintenance: try Self.maintenance(session), incidents: try Self.incidents(session))
+                maintenance: try Self.maintenance(session), incidents: try Self.incidents(session),
+                lastFormPosition: try session.query("SELECT coalesce(max(id), 0) FROM statedeck.forms").integer(0, 0) ?? 0,
+                forms: try Self.forms(at: .max, session))
+        }
+    }
+
+    /// The columns every form read selects, `f` being the form.
+    private static let formColumns = """
+        f.id, f.kind, f.subject, f.at, f.form, f.title, f.phase, f.health, f.summary, f.from_phase, f.from_health,
+        f.from_summary
+        """
+
+    /// The forms `rows` hold, read from ``formColumns``.
+    private static func forms(_ rows: PostgresRows) -> [MomentForm] {
+        (0..<rows.count).compactMap { row in
+            guard let part = MomentForm.Part(kind: rows.integer(row, 1) ?? -1, subject: rows[row, 2] ?? "") else { return nil }
+            func headline(_ first: Int) -> MomentHeadline? {
+                guard let phase = rows[row, first], let health = rows[row, first + 1] else { return nil }
+                return MomentHeadline(title: rows[row, 5] ?? "", phase: phase, health: health, summary: rows[row, first + 2])
+            }
+            var form = MomentForm(part: part, at: rows.integer(row, 3) ?? 0, json: rows[row, 4] ?? "null",
+                                  headline: headline(6), previous: headline(9))
+            form.position = rows.integer(row, 0) ?? 0
+            return form
+        }
+    }
+
+    /// The newest form of each part at or before `at`: one look-up of the index a part.
+    private static func forms(at: Int64, _ session: PostgresConnection) throws(PostgresError) -> [MomentForm] {
+        forms(try session.query("""
+            SELECT \(formColumns) FROM statedeck.form_parts p CROSS JOIN LATERAL (
+                SELECT * FROM statedeck.forms WHERE kind = p.kind AND subject = p.subject AND at <= $1
+                ORDER BY at DESC, id DESC LIMIT 1) f
+            """, [String(at)]))
+    }
+
+    func forms(at: Int64) throws(HistoryDatabaseError) -> [MomentForm] {
+        try read { session throws(PostgresError) in try Self.forms(at: at, session) }
+    }
+
+    func oldestForm() throws(HistoryDatabaseError) -> Int64? {
+        try read { session throws(PostgresError) in try session.query("SELECT min(at) FROM statedeck.forms").integer(0, 0) }
+    }
+
+    func formChanges(in range: FormChangeRange) throws(HistoryDatabaseError) -> [MomentForm] {
+        try read { session throws(PostgresError) in
+            Self.forms(try session.query("""
+                SELECT \(Self.formColumns) FROM statedeck.forms f
+                WHERE f.listed AND f.at >= $1 AND f.at <= $2 AND (f.at > $3 OR (f.at = $3 AND f.id > $4))
+                ORDER BY f.at, f.id LIMIT $5
+                """, [String(range.from), String(range.to), String(range.cursor.at), String(range.cursor.position),
+                      String(range.limit)]))
         }
     }
 

@@ -81,6 +81,20 @@ enum PostgresSchema {
         CREATE INDEX audit_by_time ON statedeck.audit (at);
         CREATE INDEX audit_by_panel ON statedeck.audit (panel, at);
         """,
+        // Moments: each form a part of the state document took (a panel's compact form, the deck's
+        // notice, maintenance, incidents), kept when it differs from the part's newest and as long
+        // as changes, with a panel's headline before and after (what `GET /api/changes` lists);
+        // `form_parts` names every part, so that a moment reads each one's newest form by its index.
+        """
+        CREATE TABLE statedeck.form_parts (kind SMALLINT NOT NULL, subject TEXT NOT NULL, PRIMARY KEY (kind, subject));
+        CREATE TABLE statedeck.forms (
+            id BIGINT PRIMARY KEY, kind SMALLINT NOT NULL, subject TEXT NOT NULL, at BIGINT NOT NULL, form TEXT NOT NULL,
+            title TEXT, phase TEXT, health TEXT, summary TEXT, from_phase TEXT, from_health TEXT, from_summary TEXT,
+            listed BOOLEAN NOT NULL);
+        CREATE INDEX forms_by_part ON statedeck.forms (kind, subject, at);
+        CREATE INDEX forms_changes ON statedeck.forms (at) WHERE listed;
+        CREATE INDEX forms_by_time ON statedeck.forms (at);
+        """,
     ]
 
     static var currentVersion: Int { migrations.count }

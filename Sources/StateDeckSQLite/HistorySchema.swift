@@ -93,6 +93,20 @@ enum HistorySchema {
         CREATE INDEX audit_by_time ON audit (at);
         CREATE INDEX audit_by_panel ON audit (panel, at);
         """,
+        // Moments: each form a part of the state document took (a panel's compact form, the deck's
+        // notice, maintenance, incidents), kept when it differs from the part's newest and as long
+        // as changes, with a panel's headline before and after (what `GET /api/changes` lists);
+        // `form_parts` names every part, so that a moment reads each one's newest form by its index.
+        """
+        CREATE TABLE form_parts (kind INTEGER NOT NULL, subject TEXT NOT NULL, PRIMARY KEY (kind, subject)) WITHOUT ROWID;
+        CREATE TABLE forms (
+            kind INTEGER NOT NULL, subject TEXT NOT NULL, at INTEGER NOT NULL, form TEXT NOT NULL,
+            title TEXT, phase TEXT, health TEXT, summary TEXT, from_phase TEXT, from_health TEXT, from_summary TEXT,
+            listed INTEGER NOT NULL);
+        CREATE INDEX forms_by_part ON forms (kind, subject, at);
+        CREATE INDEX forms_changes ON forms (at) WHERE listed = 1;
+        CREATE INDEX forms_by_time ON forms (at);
+        """,
     ]
 
     static var currentVersion: Int { migrations.count }

@@ -83,7 +83,69 @@ final class SQLiteHistoryDatabase: HistoryDatabase {
                 eventID: UInt64(try database.integer("SELECT value FROM meta WHERE key = 'last_event_id'") ?? 0),
                 watches: kept, lastPosition: try database.integer("SELECT max(rowid) FROM changes") ?? 0,
                 latest: following ? latest : [], notifications: try Self.notifications(&connection),
-                maintenance: try Self.maintenance(&connection), incidents: try Self.incidents(&connection))
+                maintenance: try Self.maintenance(&connection), incidents: try Self.incidents(&connection),
+                lastFormPosition: try database.integer("SELECT max(rowid) FROM forms") ?? 0,
+                forms: try Self.forms(at: .max, &connection))
+        }
+    }
+
+    /// The columns every form read selects, `f` being the form.
+    private static let formColumns = """
+        f.rowid, f.kind, f.subject, f.at, f.form, f.title, f.phase, f.health, f.summary, f.from_phase, f.from_health,
+        f.from_summary
+        """
+
+    /// The form `select` stands on, read from ``formColumns``.
+    private static func form(_ select: Statement) -> MomentForm? {
+        guard let part = MomentForm.Part(kind: select.integer(1), subject: select.text(2) ?? "") else { return nil }
+        func headline(_ first: Int32) -> MomentHeadline? {
+            guard let phase = select.text(first), let health = select.text(first + 1) else { return nil }
+            return MomentHeadline(title: select.text(5) ?? "", phase: phase, health: health, summary: select.text(first + 2))
+        }
+        var form = MomentForm(part: part, at: select.integer(3), json: select.text(4) ?? "null", headline: headline(6),
+                              previous: headline(9))
+        form.position = select.integer(0)
+        return form
+    }
+
+    /// The newest form of each part at or before `at`: one look-up of the index a part.
+    private static func forms(at: Int64, _ connection: inout SQLiteConnection) throws(SQLiteError) -> [MomentForm] {
+        let select = try connection.statement("""
+            SELECT \(formColumns) FROM form_parts p JOIN forms f ON f.rowid = (
+                SELECT rowid FROM forms WHERE kind = p.kind AND subject = p.subject AND at <= ?1 ORDER BY at DESC, rowid DESC LIMIT 1)
+            """)
+        try select.bind(.integer(at))
+        defer { select.reset() }
+        var found: [MomentForm] = []
+        while try select.step() {
+            if let form = form(select) { found.append(form) }
+        }
+        return found
+    }
+
+    func forms(at: Int64) throws(HistoryDatabaseError) -> [MomentForm] {
+        try read { connection throws(SQLiteError) in try Self.forms(at: at, &connection) }
+    }
+
+    func oldestForm() throws(HistoryDatabaseError) -> Int64? {
+        try read { connection throws(SQLiteError) in try connection.database.integer("SELECT min(at) FROM forms") }
+    }
+
+    func formChanges(in range: FormChangeRange) throws(HistoryDatabaseError) -> [MomentForm] {
+        try read { connection throws(SQLiteError) in
+            let select = try connection.statement("""
+                SELECT \(Self.formColumns) FROM forms f
+                WHERE f.listed = 1 AND f.at >= ? AND f.at <= ? AND (f.at > ?3 OR (f.at = ?3 AND f.rowid > ?))
+                ORDER BY f.at, f.rowid LIMIT ?
+                """)
+            try select.bind(.integer(range.from), .integer(range.to), .integer(range.cursor.at), .integer(range.cursor.position),
+                            .integer(Int64(range.limit)))
+            defer { select.reset() }
+            var found: [MomentForm] = []
+            while try select.step() {
+                if let form = Self.form(select) { found.append(form) }
+            }
+            return found
         }
     }
 

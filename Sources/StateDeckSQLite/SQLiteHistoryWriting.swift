@@ -221,10 +221,31 @@ struct SQLiteHistoryWriting {
             try upsertWatch.bind(.integer(watch.id), .integer(watch.started), .integer(watch.watchedTo),
                                  .integer(watch.talliedTo)).run()
         }
+        try write(batch.forms)
         try write(batch.notifications)
         if let eventID = batch.eventID {
             try connection.statement("INSERT OR REPLACE INTO meta (key, value) VALUES ('last_event_id', ?)")
                 .bind(.integer(Int64(bitPattern: eventID))).run()
+        }
+    }
+
+    /// Writes forms of the state document's parts at their positions, inside the caller's transaction.
+    private mutating func write(_ forms: [MomentForm]) throws(SQLiteError) {
+        let insertPart = try connection.statement("INSERT OR IGNORE INTO form_parts (kind, subject) VALUES (?, ?)")
+        let insertForm = try connection.statement("""
+            INSERT OR REPLACE INTO forms (rowid, kind, subject, at, form, title, phase, health, summary, from_phase,
+                from_health, from_summary, listed)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        for form in forms {
+            let (kind, subject) = form.part.columns
+            try insertPart.bind(.integer(kind), .text(subject)).run()
+            try insertForm.bind(
+                .integer(form.position), .integer(kind), .text(subject), .integer(form.at), .text(form.json),
+                .optionalText(form.headline?.title), .optionalText(form.headline?.phase),
+                .optionalText(form.headline?.health), .optionalText(form.headline?.summary),
+                .optionalText(form.previous?.phase), .optionalText(form.previous?.health),
+                .optionalText(form.previous?.summary), .integer(form.isChange ? 1 : 0)).run()
         }
     }
 
@@ -261,6 +282,12 @@ struct SQLiteHistoryWriting {
                                 .integer(retention.cutoff(of: resolution, now: now))).run()
             }
         }
+        // Each part's newest form before the cutoff is its checkpoint there; the older ones go.
+        let formsCutoff = Statement.Value.integer(retention.changesCutoff(now: now))
+        try connection.statement("""
+            DELETE FROM forms WHERE at < ?1 AND rowid NOT IN (SELECT max(rowid) FROM forms WHERE at < ?1 GROUP BY kind, subject)
+            """).bind(formsCutoff).run()
+        try connection.statement("UPDATE forms SET at = ?1, listed = 0 WHERE at < ?1").bind(formsCutoff).run()
         try connection.statement("DELETE FROM watches WHERE watched_to < ? AND id != ?")
             .bind(.integer(retention.cutoff(of: .day, now: now)), .integer(expiry.counting)).run()
         try connection.statement("DELETE FROM maintenance WHERE until < ?").bind(.integer(retention.cutoff(of: .day, now: now))).run()

@@ -35,8 +35,12 @@ struct APIRoutes: Sendable {
 
     /// Adds every API route, `/events`, the badges and the pings to `router`.
     func register(on router: inout Router) {
-        router.on(.get, "/api/state") { _, _ in
-            .response(.api(.ok, mirror.stateDocument()))
+        router.on(.get, "/api/state") { request, _ in
+            guard request.query["at"] != nil else { return .response(.api(.ok, mirror.stateDocument())) }
+            return momentRoute(request)
+        }
+        router.on(.get, "/api/changes") { request, _ in
+            changesRoute(request)
         }
         router.on(.get, "/api/panels/{id}") { _, parameters in
             let id = parameters["id"] ?? ""

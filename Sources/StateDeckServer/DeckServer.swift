@@ -1,4 +1,5 @@
 import EventStream
+import FoundationEssentials
 import Locking
 import Logging
 import MicroHTTP
@@ -25,6 +26,8 @@ public final class DeckServer: Sendable {
     private let router: Router
     private let hub: EventHub
     private let gate: RequestGate
+    /// Where every change is kept; nil when nothing is.
+    private let history: (any HistoryStore)?
     /// The API's routes, method and pattern, as `docs/openapi.yaml` must list them.
     let routes: [(method: HTTPMethod, pattern: String)]
     /// The actions people took, signed (`GET /api/audit`).
@@ -54,6 +57,7 @@ public final class DeckServer: Sendable {
         }
         self.configuration = configuration
         self.host = host
+        self.history = history
         var hubConfiguration = EventHub.Configuration()
         hubConfiguration.pingInterval = configuration.pingInterval
         // With a host the store numbers events, and the hub takes the ids it gives, the newest
@@ -70,13 +74,14 @@ public final class DeckServer: Sendable {
             PageSettings.HistorySettings(timelineSpanMs: Int(configuration.timeline.span / .milliseconds(1)),
                                          timelineSlots: configuration.timeline.slots)
         }
+        // The mirror that follows the running deck keeps the forms moments are rebuilt from.
         let mirror = StateMirror(debug: configuration.debug, pingInterval: configuration.pingInterval,
-                                 history: timeline, hub: hub)
+                                 history: timeline, hub: hub, moments: host == nil ? history : nil)
         self.mirror = mirror
         // With a host, the running deck is followed by a copy whose events go to the host's store.
         let source = host.map {
             StateMirror(debug: configuration.debug, pingInterval: configuration.pingInterval, history: timeline,
-                        hub: hub, relay: $0.relay)
+                        hub: hub, relay: $0.relay, moments: history)
         } ?? mirror
         let metrics = DeckMetrics(hub: hub)
         runner = DeckRunner(deck: deck, source: source, replica: host == nil ? nil : mirror, history: history,
@@ -111,6 +116,15 @@ public final class DeckServer: Sendable {
         responder = SecureResponder(gate: gate, routes: router, files: files)
         http = HTTPServer(configuration: configuration.http, responder: responder, logger: logger)
         if host == nil { await runner.prepare() }
+    }
+
+    /// The bytes of the `GET /api/state` document: as it is now for nil, else as it was at
+    /// `instant`, rebuilt from the history (what `GET /api/state?at=` answers).
+    ///
+    /// - Throws: ``MomentError`` when `instant` is before the oldest instant kept or after now,
+    ///   no history is kept, or it cannot be read.
+    public func stateDocument(at instant: Date?) throws(MomentError) -> [UInt8] {
+        try mirror.stateDocument(at: instant, history: history)
     }
 
     /// Binds, starts the deck's loads (with a host: joins it, which runs the deck here when it

@@ -50,6 +50,12 @@ enum HistoryParameters {
         return result
     }
 
+    /// `at` of `GET /api/state?at=`: the instant a moment is rebuilt at.
+    static func instant(_ query: QueryItems) throws(Invalid) -> Date {
+        guard let at = try date(query, "at") else { throw Invalid(message: "at must be given") }
+        return at
+    }
+
     /// The times `start` and `end`, the first not after the second.
     private static func dates(_ query: QueryItems, _ start: String, _ end: String) throws(Invalid) -> (Date?, Date?) {
         let (first, last) = (try date(query, start), try date(query, end))

@@ -3,6 +3,7 @@ import FoundationEssentials
 import Locking
 import MicroHTTP
 import StateDeck
+import StateDeckHistory
 import StateDeckNotifications
 
 /// The server's copy of the deck's state, kept in step with the deck's events, or with another
@@ -42,6 +43,8 @@ final class StateMirror: Sendable {
         var ownPanel: ReplicatedPanel?
         /// The last `/api/state` document built, with the event id it was built at.
         var document: (eventID: UInt64, body: SharedBytes)?
+        /// The deck's clock, once a deck is followed: when each form kept for moments was taken.
+        var now: (@Sendable () -> Date)?
 
         /// Panel `id` as a replica shows it: its own version while set, else as exported.
         func replicatedPanel(_ id: String) -> ReplicatedPanel? {
@@ -58,10 +61,14 @@ final class StateMirror: Sendable {
     private let history: PageSettings.HistorySettings?
     private let contents: Locked<Contents>
     private let encoder = JSONBytesEncoder()
+    /// Where the forms the document takes are kept, for `GET /api/state?at=`: nil without a
+    /// history, and on a replica (the process running the deck keeps them).
+    private let moments: (any HistoryStore)?
 
     /// An empty mirror; `follow(_:)` or `replicate(header:panels:)` fills it.
     init(debug: Bool, pingInterval: Duration, history: PageSettings.HistorySettings?, hub: EventHub,
-         relay: (any EventRelay)? = nil) {
+         relay: (any EventRelay)? = nil, moments: (any HistoryStore)? = nil) {
+        self.moments = moments
         self.hub = hub
         self.relay = relay ?? hub
         self.debug = debug
@@ -82,7 +89,12 @@ final class StateMirror: Sendable {
         let settings = PageSettings(pingInterval: pingInterval, deck: deck.configuration, history: history,
                                     notifyTargets: deck.notifyTargets.map(\.name))
         let settingsBytes = (try? encoder.encode(settings)) ?? Array("{}".utf8)
-        contents.withLock { load(snapshot, settings: settingsBytes, into: &$0) }
+        let forms = contents.withLock { contents in
+            load(snapshot, settings: settingsBytes, into: &contents)
+            contents.now = deck.configuration.now
+            return moments == nil ? [] : everyForm(of: contents, at: deck.configuration.now())
+        }
+        for form in forms { moments?.keep(form: form) }
         if announce {
             relay.relay(event: "snapshot", data: String(decoding: stateDocument(at: hub.lastEventID + 1).bytes, as: UTF8.self),
                         panel: nil)
@@ -118,15 +130,16 @@ final class StateMirror: Sendable {
             // the documents and the next patch, and sent to no stream.
             let bytes = patch.isEmpty ? nil : try? encoder.encode(patch)
             if !patch.isEmpty, bytes == nil { return }
-            let current = contents.withLock { contents in
-                guard contents.generation == generation else { return false }
+            let (current, now) = contents.withLock { contents -> (Bool, (@Sendable () -> Date)?) in
+                guard contents.generation == generation else { return (false, nil) }
                 if contents.panels.updateValue(panel, forKey: panel.id) == nil {
                     contents.order.append(panel.id)
                 }
                 contents.compact[panel.id] = nil
                 if bytes == nil { contents.document = nil }
-                return true
+                return (true, contents.now)
             }
+            if current, bytes != nil, let now, let moments, let form = form(of: panel, at: now()) { moments.keep(form: form) }
             if current, let bytes { relay.relay(event: "panel", data: String(decoding: bytes, as: UTF8.self), panel: panel.id) }
         case .toast(let toast):
             guard let bytes = try? encoder.encode(toast) else { return }
@@ -144,6 +157,7 @@ final class StateMirror: Sendable {
                 contents.document = nil
                 return true
             }
+            if current { keepForm(.maintenance, bytes) }
             if current { relay.relay(event: "maintenance", data: String(decoding: bytes, as: UTF8.self), panel: nil) }
         case .incidents(let incidents, _):
             guard let bytes = try? encoder.encode(incidents) else { return }
@@ -152,6 +166,7 @@ final class StateMirror: Sendable {
                 Self.hold(incidents, json: bytes, in: &contents)
                 return true
             }
+            if current { keepForm(.incidents, bytes) }
             if current { relay.relay(event: "incidents", data: String(decoding: bytes, as: UTF8.self), panel: nil) }
         case .change:
             break
@@ -175,6 +190,7 @@ final class StateMirror: Sendable {
             contents.notice = bytes
             contents.document = nil
         }
+        keepForm(.notice, bytes)
         relay.relay(event: "notice", data: String(decoding: bytes, as: UTF8.self), panel: nil)
     }
 
@@ -232,6 +248,34 @@ final class StateMirror: Sendable {
             contents.document = (eventID, body)
             return body
         }
+    }
+
+    /// Keeps `bytes` as the newest form of the deck's `part`, once a deck is followed.
+    private func keepForm(_ part: MomentForm.Part, _ bytes: [UInt8]) {
+        guard let moments, let now = contents.withLock({ $0.now }) else { return }
+        moments.keep(form: MomentForm(part: part, at: now().millisecondsSince1970, json: String(decoding: bytes, as: UTF8.self)))
+    }
+
+    /// Every part's form in `contents`, taken `at`: what a moment starts from when a deck is followed.
+    private func everyForm(of contents: Contents, at date: Date) -> [MomentForm] {
+        let at = date.millisecondsSince1970
+        return contents.order.compactMap { contents.panels[$0].flatMap { form(of: $0, at: date) } } + [
+            MomentForm(part: .notice, at: at, json: String(decoding: contents.notice, as: UTF8.self)),
+            MomentForm(part: .maintenance, at: at, json: String(decoding: contents.maintenance, as: UTF8.self)),
+            MomentForm(part: .incidents, at: at, json: String(decoding: contents.incidentsJSON, as: UTF8.self)),
+        ]
+    }
+
+    /// `state`'s form at `date`: its compact form without `loadMs`, a measurement each load
+    /// changes (moments leave it out), with its headline.
+    private func form(of state: PanelState, at date: Date) -> MomentForm? {
+        var measured = state
+        measured.loadMs = nil
+        guard let bytes = try? encoder.encode(PanelPatch(from: nil, to: measured)) else { return nil }
+        let summary = state.latestValidInfo?.summary ?? state.latestValidError?.description
+        return MomentForm(part: .panel(state.id), at: date.millisecondsSince1970, json: String(decoding: bytes, as: UTF8.self),
+                          headline: MomentHeadline(title: state.title, phase: state.phase.rawValue, health: state.health.name,
+                                                   summary: summary))
     }
 
     private func compactForm(of id: String, in contents: inout Contents) -> [UInt8] {

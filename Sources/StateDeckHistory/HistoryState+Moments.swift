@@ -1,0 +1,43 @@
+import StateDeck
+
+extension HistoryState {
+    /// Keeps `form` to save, unless it is the same as its part's newest: a panel's with the
+    /// headline it had before. Past `unsavedLimit` waiting (saving has failed for long), the
+    /// oldest is dropped.
+    public mutating func keep(form: MomentForm, unsavedLimit: Int) {
+        let newest = newestForms[form.part]
+        guard newest?.json != form.json else { return }
+        var kept = form
+        kept.previous = newest?.headline
+        kept.position = nextFormPosition
+        nextFormPosition += 1
+        newestForms[form.part] = kept
+        unsavedForms.append(kept)
+        if unsavedForms.count > unsavedLimit { unsavedForms.removeFirst() }
+    }
+
+    /// The newest form of each part waiting to be saved at or before `at` (milliseconds since 1970).
+    func unsavedForms(atOrBefore at: Int64) -> [MomentForm.Part: MomentForm] {
+        var found: [MomentForm.Part: MomentForm] = [:]
+        for form in unsavedForms where form.at <= at { found[form.part] = form }
+        return found
+    }
+
+    /// The panel forms waiting to be saved that are changes in `range`.
+    func unsavedChanges(in range: FormChangeRange) -> [MomentForm] {
+        unsavedForms.filter { form in
+            form.isChange && (range.from...range.to).contains(form.at)
+                && (form.at, form.position) > (range.cursor.at, range.cursor.position)
+        }
+    }
+
+    /// When the oldest form waiting to be saved holds from, nil for none.
+    var oldestUnsavedForm: Int64? { unsavedForms.first?.at }
+
+    /// Whether a process ran the deck at `at` (milliseconds since 1970): a watch covered it, or it
+    /// is in the one going on. A stop or a `kill -9` ends a watch where it was last saved.
+    func isWatched(_ at: Int64) -> Bool {
+        guard let current = watches.last else { return false }
+        return at >= current.started || watches.contains { $0.started <= at && at <= $0.watchedTo }
+    }
+}

@@ -1,0 +1,57 @@
+import FoundationEssentials
+import MicroHTTP
+import StateDeck
+import StateDeckHistory
+
+extension APIRoutes {
+    /// The answer when no history is kept: a moment has nothing to be rebuilt from.
+    private static var historyOff: HTTPResponse {
+        .apiError(.conflict, code: "history_off",
+                  message: "history is off: statedeck was started with --data none, so no moment is kept")
+    }
+
+    /// `GET /api/state?at=`: the state document as it was at `at`, rebuilt from the history off
+    /// libmicrohttpd's thread. A bad `at`, one before the oldest instant kept or after now is a
+    /// 400 saying so; no history is a 409; a store that cannot be read a 503.
+    func momentRoute(_ request: HTTPRequest) -> HTTPReply {
+        guard let history else { return .response(Self.historyOff) }
+        let instant: Date
+        do {
+            instant = try HistoryParameters.instant(request.query)
+        } catch {
+            return .response(.apiError(.badRequest, code: "bad_request", message: error.message))
+        }
+        return .deferred {
+            do throws(MomentError) {
+                return .api(.ok, try mirror.stateDocument(at: instant, history: history))
+            } catch {
+                switch error {
+                case .beforeOldest, .future: return .apiError(.badRequest, code: "bad_request", message: error.description)
+                case .notKept: return Self.historyOff
+                case .unreadable: return .apiError(.serviceUnavailable, code: "history_unavailable", message: error.description)
+                }
+            }
+        }
+    }
+
+    /// `GET /api/changes`: every panel's changes of phase, health or summary in `from...to`,
+    /// oldest first, a page of `limit` after `cursor`.
+    func changesRoute(_ request: HTTPRequest) -> HTTPReply {
+        guard let history else { return .response(Self.historyOff) }
+        let query: HistoryQuery
+        do {
+            query = try HistoryParameters.historyQuery(request.query)
+        } catch {
+            return .response(.apiError(.badRequest, code: "bad_request", message: error.message))
+        }
+        return .deferred {
+            do {
+                return .api(.ok, try DeckJSON.makeEncoder().encode(try history.deckChanges(query)))
+            } catch let error as HistoryStoreError {
+                return .apiError(.serviceUnavailable, code: "history_unavailable", message: error.description)
+            } catch {
+                return .apiError(.internalServerError, code: "internal", message: "\(error)")
+            }
+        }
+    }
+}
