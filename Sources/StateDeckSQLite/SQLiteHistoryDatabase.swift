@@ -128,7 +128,8 @@ final class SQLiteHistoryDatabase: HistoryDatabase {
     }
 
     func oldestForm() throws(HistoryDatabaseError) -> Int64? {
-        try read { connection throws(SQLiteError) in try connection.database.integer("SELECT min(at) FROM forms") }
+        // The oldest row by time: no row is none, where `min(at)` would read as 0.
+        try read { connection throws(SQLiteError) in try connection.database.integer("SELECT at FROM forms ORDER BY at LIMIT 1") }
     }
 
     func formChanges(in range: FormChangeRange) throws(HistoryDatabaseError) -> [MomentForm] {

@@ -339,6 +339,54 @@ public struct HistoryStoreContract<Store: FlushingHistoryStore>: Sendable {
         after.close()
     }
 
+    /// The state document's forms: one the same as its part's newest is not kept again; a moment
+    /// reads each part's newest at or before it, saved or waiting, and after a crash what was
+    /// saved; the panels' changes are listed oldest first, in pages; past the changes' retention
+    /// each part's newest older form is moved to the cutoff, the oldest instant kept, and listed
+    /// as a change no more.
+    public func momentsAreRebuiltFromFormsAndFoldedAtTheCutoff() throws {
+        let store = try open()
+        func form(_ summary: String, _ health: String) -> MomentForm {
+            MomentForm(part: .panel("p"), at: now.millisecondsSince1970, json: #"{"id":"p","summary":"\#(summary)"}"#,
+                       headline: MomentHeadline(title: "P", phase: "loaded", health: health, summary: summary))
+        }
+        #expect(throws: MomentError.beforeOldest(nil)) { try store.moment(at: now) }
+        store.keep(form: form("one", "up"))
+        store.keep(form: MomentForm(part: .notice, at: now.millisecondsSince1970, json: "null"))
+        advance(by: .seconds(10))
+        store.keep(form: form("one", "up"))
+        store.flush()
+        advance(by: .seconds(10))
+        store.keep(form: form("two", "down"))
+        #expect(try store.moment(at: at(15)).forms[.panel("p")]?.json == form("one", "up").json, "saved at 0, the same at 10")
+        #expect(try store.moment(at: at(20)).forms[.panel("p")]?.json == form("two", "down").json, "waiting")
+        #expect(try store.moment(at: at(20)).forms[.notice]?.json == "null")
+        #expect(throws: MomentError.beforeOldest(at(0))) { try store.moment(at: at(-1)) }
+        #expect(throws: MomentError.future(now: now)) { try store.moment(at: at(21)) }
+        let listed = try store.deckChanges(HistoryQuery())
+        #expect(listed.changes.map(\.to.summary) == ["one", "two"])
+        #expect(listed.changes.map(\.from?.summary) == [nil, "one"])
+        store.flush()
+        // Killed here, after the save.
+        let after = try openAfterCrash()
+        #expect(try after.moment(at: at(15)).forms[.panel("p")]?.json == form("one", "up").json)
+        #expect(try after.moment(at: at(15)).watched)
+        let first = try after.deckChanges(HistoryQuery(limit: 1))
+        #expect(first.changes.map(\.to.summary) == ["one"])
+        let cursor = try #require(first.next.flatMap(HistoryCursor.init))
+        #expect(try after.deckChanges(HistoryQuery(limit: 1, cursor: cursor)) == DeckChangePage(changes: [listed.changes[1]], next: nil))
+        after.flush()
+        advance(by: .seconds(7 * 86_400 + 3_600))
+        after.keep(form: form("three", "up"))
+        after.flush()
+        let cutoff = Date(millisecondsSince1970: now.millisecondsSince1970 - 7 * 86_400_000)
+        #expect(try after.moment(at: cutoff).forms[.panel("p")]?.json == form("two", "down").json, "the checkpoint at the cutoff")
+        #expect(try after.moment(at: cutoff).forms[.notice]?.json == "null")
+        #expect(throws: MomentError.beforeOldest(cutoff)) { try after.moment(at: cutoff.addingTimeInterval(-0.001)) }
+        #expect(try after.deckChanges(HistoryQuery()).changes.map(\.to.summary) == ["three"])
+        after.close()
+    }
+
     /// An incident is kept at each update, so a deck continued after a `kill -9` takes it up as the
     /// last answer left it; one resolved more than 90 days ago is deleted, an open one never.
     public func anIncidentOutlivesACrashAtItsLastUpdate() async throws {

@@ -142,6 +142,10 @@ final class StoreFixture: Sendable {
         try StoreFixture().contract.auditEntriesAreReadBackOutliveACrashAndExpireWithTheDays()
     }
 
+    @Test func momentsAreRebuiltFromFormsAndFoldedAtTheCutoff() throws {
+        try StoreFixture().contract.momentsAreRebuiltFromFormsAndFoldedAtTheCutoff()
+    }
+
     @Test func aMaintenanceWindowOutlivesACrashAndItsTimeCountsApart() async throws {
         try await StoreFixture().contract.aMaintenanceWindowOutlivesACrashAndItsTimeCountsApart()
     }

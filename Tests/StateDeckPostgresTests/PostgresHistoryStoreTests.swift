@@ -113,6 +113,12 @@ struct PostgresHistoryStoreTests {
         }
     }
 
+    @Test func momentsAreRebuiltFromFormsAndFoldedAtTheCutoff() async throws {
+        try await TemporaryPostgres.with { server in
+            try PostgresStoreFixture(server).contract.momentsAreRebuiltFromFormsAndFoldedAtTheCutoff()
+        }
+    }
+
     @Test func auditEntriesAreReadBackOutliveACrashAndExpireWithTheDays() async throws {
         try await TemporaryPostgres.with { server in
             try PostgresStoreFixture(server).contract.auditEntriesAreReadBackOutliveACrashAndExpireWithTheDays()
