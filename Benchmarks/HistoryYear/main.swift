@@ -1,5 +1,6 @@
 // Simulates a deck's history on a virtual clock through the real SQLite store, and prints the
-// file's size as time passes: `statedeck-history-year PANELS DAYS FOLDER [REPLICAS]`.
+// file's size as time passes: `statedeck-history-year PANELS DAYS FOLDER [REPLICAS]`; with
+// `moments PANELS DAYS FOLDER`, the forms moments are rebuilt from instead (Moments.swift).
 //
 // Each panel loads every 15 s, staggered; a load takes 20 ms plus an exponential wait (mean
 // 30 ms); about once in 4,000 loads (17 hours) its source goes down for 2 to 40 loads. A load
@@ -18,8 +19,12 @@ import Glibc
 #endif
 
 let arguments = CommandLine.arguments
+if arguments.count >= 5, arguments[1] == "moments", let panels = Int(arguments[2]), let days = Int(arguments[3]) {
+    try simulateMoments(panels: panels, days: days, folder: arguments[4])
+    exit(0)
+}
 guard arguments.count >= 4, let panels = Int(arguments[1]), let days = Int(arguments[2]) else {
-    print("usage: statedeck-history-year PANELS DAYS FOLDER [REPLICAS]")
+    print("usage: statedeck-history-year PANELS DAYS FOLDER [REPLICAS] | moments PANELS DAYS FOLDER")
     exit(2)
 }
 let folder = arguments[3]
