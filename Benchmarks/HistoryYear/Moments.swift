@@ -46,13 +46,7 @@ private func fileBytes(_ path: String) -> Int {
 
 func simulateMoments(panels: Int, days: Int, folder: String) throws {
     let interval: Int64 = 15_000
-    let end = Date().millisecondsSince1970 / 60_000 * 60_000
-    let start = end - Int64(days) * 86_400_000
-    let clock = ManagedClock(start)
-    var configuration = SQLiteHistoryStore.Configuration()
-    configuration.startsWriter = false
-    configuration.now = { clock.now }
-    let store = try SQLiteHistoryStore(folder: folder, configuration: configuration)
+    let (store, clock, start, end) = try simulatedStore(in: folder, days: days)
     var random = SplitMix(state: 42)
 
     // Every panel's forms, by time: the first at the start, then each outage's two.

@@ -43,13 +43,7 @@ struct SplitMix {
 }
 
 let interval: Int64 = 15_000
-let end = Date().millisecondsSince1970 / 60_000 * 60_000
-let start = end - Int64(days) * 86_400_000
-let clock = ManagedClock(start)
-var configuration = SQLiteHistoryStore.Configuration()
-configuration.startsWriter = false
-configuration.now = { clock.now }
-let store = try SQLiteHistoryStore(folder: folder, configuration: configuration)
+let (store, clock, start, end) = try simulatedStore(in: folder, days: days)
 let up = Info(summary: "All good")
 let down = PanelError(.serverError, detail: "HTTP 503")
 var random = SplitMix(state: 42)
@@ -130,6 +124,18 @@ if replicas > panels {
 }
 
 /// The virtual wall clock the store reads.
+/// A store in `folder` that saves only when told, on a virtual clock at the start of `days` days
+/// that end now (at the minute): the store, its clock, and the start and end in milliseconds.
+func simulatedStore(in folder: String, days: Int) throws -> (SQLiteHistoryStore, ManagedClock, Int64, Int64) {
+    let end = Date().millisecondsSince1970 / 60_000 * 60_000
+    let start = end - Int64(days) * 86_400_000
+    let clock = ManagedClock(start)
+    var configuration = SQLiteHistoryStore.Configuration()
+    configuration.startsWriter = false
+    configuration.now = { clock.now }
+    return (try SQLiteHistoryStore(folder: folder, configuration: configuration), clock, start, end)
+}
+
 final class ManagedClock: @unchecked Sendable {
     var now: Date
     init(_ milliseconds: Int64) { now = Date(millisecondsSince1970: milliseconds) }
