@@ -283,6 +283,12 @@ public final class HistoryKeeper: Sendable {
         memory.withLock { $0.keep(form: form, unsavedLimit: configuration.unsavedLimit) }
     }
 
+    /// Keeps `forms`, the whole document of a deck followed anew, taken `at`: the panels the
+    /// history knows that are not among them are gone from then on.
+    public func keep(everyForm forms: [MomentForm], at: Date) {
+        memory.withLock { $0.keep(everyForm: forms, at: at.millisecondsSince1970, unsavedLimit: configuration.unsavedLimit) }
+    }
+
     /// The state document's parts at `instant`: each part's newest form at or before it, saved or
     /// waiting to be (the one kept last where a form was saved between the two reads).
     public func moment(at instant: Date) throws(MomentError) -> Moment {

@@ -16,6 +16,18 @@ extension HistoryState {
         if unsavedForms.count > unsavedLimit { unsavedForms.removeFirst() }
     }
 
+    /// Keeps `forms`, the whole document as a deck followed anew shows it: each panel the history
+    /// knows that is not among them is gone from then on (a form of no JSON, which a moment leaves
+    /// out), so a removed panel is not drawn in the moments after it.
+    public mutating func keep(everyForm forms: [MomentForm], at: Int64, unsavedLimit: Int) {
+        let shown = Set(forms.map(\.part))
+        let gone = newestForms.values.filter { $0.json != MomentForm.gone && !shown.contains($0.part) }
+        for form in gone.sorted(by: { $0.position < $1.position }) {
+            keep(form: MomentForm(part: form.part, at: at, json: MomentForm.gone), unsavedLimit: unsavedLimit)
+        }
+        for form in forms { keep(form: form, unsavedLimit: unsavedLimit) }
+    }
+
     /// The newest form of each part waiting to be saved at or before `at` (milliseconds since 1970).
     func unsavedForms(atOrBefore at: Int64) -> [MomentForm.Part: MomentForm] {
         var found: [MomentForm.Part: MomentForm] = [:]

@@ -62,6 +62,10 @@ public protocol HistoryStore: AnyObject, Sendable {
     /// maintenance or incidents), unless the same as its part's newest; returns at once.
     func keep(form: MomentForm)
 
+    /// Keeps `forms`, the whole document of a deck followed anew, taken `at`: the panels kept
+    /// before that are not among them are gone from then on.
+    func keep(everyForm forms: [MomentForm], at: Date)
+
     /// The state document's parts at `instant`, rebuilt from the forms kept.
     func moment(at instant: Date) throws(MomentError) -> Moment
 
@@ -95,6 +99,8 @@ extension HistoryStore {
 
     /// A store that keeps no moments: `GET /api/state?at=` says history is off.
     public func keep(form: MomentForm) {}
+
+    public func keep(everyForm forms: [MomentForm], at: Date) {}
 
     public func moment(at instant: Date) throws(MomentError) -> Moment { throw .notKept }
 

@@ -50,6 +50,10 @@ extension KeptHistoryStore {
         keeper.keep(form: form)
     }
 
+    public func keep(everyForm forms: [MomentForm], at: Date) {
+        keeper.keep(everyForm: forms, at: at)
+    }
+
     public func moment(at instant: Date) throws(MomentError) -> Moment {
         try keeper.moment(at: instant)
     }

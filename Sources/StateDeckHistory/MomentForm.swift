@@ -53,6 +53,9 @@ public struct MomentForm: Sendable, Equatable {
     /// The order forms were kept in: a page's cursor (`<at>.<position>`) holds across a save.
     public var position: Int64 = 0
 
+    /// The JSON of a part gone from the document (a panel removed from the deck).
+    public static let gone = ""
+
     public init(part: Part, at: Int64, json: String, headline: MomentHeadline? = nil, previous: MomentHeadline? = nil) {
         self.part = part
         self.at = at

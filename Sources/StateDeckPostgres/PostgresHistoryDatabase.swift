@@ -257,6 +257,8 @@ final class PostgresHistoryDatabase: HistoryDatabase {
                 AND id NOT IN (SELECT max(id) FROM statedeck.forms WHERE at < $1 GROUP BY kind, subject)
             """, formsCutoff)
         try session.query("UPDATE statedeck.forms SET at = $1, listed = false WHERE at < $1", formsCutoff)
+        // A part gone by the cutoff is in no moment kept.
+        try session.query("DELETE FROM statedeck.forms WHERE at = $1 AND form = ''", formsCutoff)
         try session.query("DELETE FROM statedeck.watches WHERE watched_to < $1 AND id <> $2",
                           [String(retention.cutoff(of: .day, now: now)), String(expiry.counting)])
         try session.query("DELETE FROM statedeck.maintenance WHERE until < $1", [String(retention.cutoff(of: .day, now: now))])

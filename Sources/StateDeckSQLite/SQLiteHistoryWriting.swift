@@ -288,6 +288,8 @@ struct SQLiteHistoryWriting {
             DELETE FROM forms WHERE at < ?1 AND rowid NOT IN (SELECT max(rowid) FROM forms WHERE at < ?1 GROUP BY kind, subject)
             """).bind(formsCutoff).run()
         try connection.statement("UPDATE forms SET at = ?1, listed = 0 WHERE at < ?1").bind(formsCutoff).run()
+        // A part gone by the cutoff is in no moment kept.
+        try connection.statement("DELETE FROM forms WHERE at = ?1 AND form = ''").bind(formsCutoff).run()
         try connection.statement("DELETE FROM watches WHERE watched_to < ? AND id != ?")
             .bind(.integer(retention.cutoff(of: .day, now: now)), .integer(expiry.counting)).run()
         try connection.statement("DELETE FROM maintenance WHERE until < ?").bind(.integer(retention.cutoff(of: .day, now: now))).run()

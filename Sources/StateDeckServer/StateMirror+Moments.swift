@@ -21,14 +21,14 @@ extension StateMirror {
     /// | `lastEventId` | 0: a moment is no point of the event stream to resume from |
     /// | `at` | the instant asked, ISO 8601 with milliseconds |
     /// | `watched` | false while no process ran the deck (between a stop or a crash and the next start) |
-    /// | `panels` | each panel's newest form at or before `at`, in the deck's order now, then any gone since by id; a panel not shown yet is left out |
+    /// | `panels` | each panel's newest form at or before `at`, in the deck's order now, then any removed since, by id; a panel not shown yet, or removed by then, is left out |
     /// | panel `loadMs` | left out: a measurement, not a state |
     /// | `notice`, `maintenance`, `incidents` | their newest form at or before `at` |
     /// | `toast` | null: toasts are not kept |
     func stateDocument(of moment: Moment) -> [UInt8] {
         let (header, order) = exportedLayout()
         var panels: [String: String] = [:]
-        for case (.panel(let id), let form) in moment.forms { panels[id] = form.json }
+        for case (.panel(let id), let form) in moment.forms where form.json != MomentForm.gone { panels[id] = form.json }
         let ordered = order.filter { panels[$0] != nil }
         let gone = Set(panels.keys).subtracting(order).sorted()
         var text = "0,\"at\":\"\(DeckJSON.timestamp(moment.at))\",\"watched\":\(moment.watched),\"panels\":["

@@ -89,12 +89,13 @@ final class StateMirror: Sendable {
         let settings = PageSettings(pingInterval: pingInterval, deck: deck.configuration, history: history,
                                     notifyTargets: deck.notifyTargets.map(\.name))
         let settingsBytes = (try? encoder.encode(settings)) ?? Array("{}".utf8)
+        let now = deck.configuration.now()
         let forms = contents.withLock { contents in
             load(snapshot, settings: settingsBytes, into: &contents)
             contents.now = deck.configuration.now
-            return moments == nil ? [] : everyForm(of: contents, at: deck.configuration.now())
+            return moments == nil ? [] : everyForm(of: contents, at: now)
         }
-        for form in forms { moments?.keep(form: form) }
+        moments?.keep(everyForm: forms, at: now)
         if announce {
             relay.relay(event: "snapshot", data: String(decoding: stateDocument(at: hub.lastEventID + 1).bytes, as: UTF8.self),
                         panel: nil)

@@ -387,6 +387,29 @@ public struct HistoryStoreContract<Store: FlushingHistoryStore>: Sendable {
         after.close()
     }
 
+    /// A panel gone from a deck followed anew (a restart or a reload of the deck file without it)
+    /// is gone from the moments after; past the retention, from every moment kept.
+    public func aPanelGoneFromTheDeckIsInNoLaterMoment() throws {
+        let store = try open()
+        func form(_ panel: String) -> MomentForm {
+            MomentForm(part: .panel(panel), at: now.millisecondsSince1970, json: #"{"id":"\#(panel)"}"#,
+                       headline: MomentHeadline(title: panel, phase: "loaded", health: "up", summary: nil))
+        }
+        store.keep(everyForm: [form("p"), form("q")], at: now)
+        store.flush()
+        advance(by: .seconds(10))
+        store.keep(everyForm: [form("q")], at: now)
+        #expect(try store.moment(at: at(5)).forms[.panel("p")]?.json == #"{"id":"p"}"#)
+        #expect(try store.moment(at: at(10)).forms[.panel("p")]?.json == MomentForm.gone)
+        #expect(try store.moment(at: at(10)).forms[.panel("q")]?.json == #"{"id":"q"}"#, "the same form is not kept again")
+        store.flush()
+        advance(by: .seconds(7 * 86_400 + 3_600))
+        store.flush()
+        #expect(try store.moment(at: now).forms[.panel("p")] == nil)
+        #expect(try store.moment(at: now).forms[.panel("q")]?.json == #"{"id":"q"}"#)
+        store.close()
+    }
+
     /// An incident is kept at each update, so a deck continued after a `kill -9` takes it up as the
     /// last answer left it; one resolved more than 90 days ago is deleted, an open one never.
     public func anIncidentOutlivesACrashAtItsLastUpdate() async throws {

@@ -142,6 +142,10 @@ final class StoreFixture: Sendable {
         try StoreFixture().contract.auditEntriesAreReadBackOutliveACrashAndExpireWithTheDays()
     }
 
+    @Test func aPanelGoneFromTheDeckIsInNoLaterMoment() throws {
+        try StoreFixture().contract.aPanelGoneFromTheDeckIsInNoLaterMoment()
+    }
+
     @Test func momentsAreRebuiltFromFormsAndFoldedAtTheCutoff() throws {
         try StoreFixture().contract.momentsAreRebuiltFromFormsAndFoldedAtTheCutoff()
     }

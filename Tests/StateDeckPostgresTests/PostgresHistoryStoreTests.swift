@@ -113,6 +113,12 @@ struct PostgresHistoryStoreTests {
         }
     }
 
+    @Test func aPanelGoneFromTheDeckIsInNoLaterMoment() async throws {
+        try await TemporaryPostgres.with { server in
+            try PostgresStoreFixture(server).contract.aPanelGoneFromTheDeckIsInNoLaterMoment()
+        }
+    }
+
     @Test func momentsAreRebuiltFromFormsAndFoldedAtTheCutoff() async throws {
         try await TemporaryPostgres.with { server in
             try PostgresStoreFixture(server).contract.momentsAreRebuiltFromFormsAndFoldedAtTheCutoff()
