@@ -247,7 +247,8 @@ final class StoreFixture: Sendable {
 
     @Test func aFullFileIsOutOfSpace() throws {
         let fixture = StoreFixture()
-        let store = try fixture.open { $0.maximumSize = 64 << 10 }
+        // Room for the empty tables and indexes (a page each), not for the changes.
+        let store = try fixture.open { $0.maximumSize = 96 << 10 }
         let text = String(repeating: "x", count: 2_000)
         for index in 0..<200 { store.record(fixture.change("p\(index)", .loaded(Info(summary: text)))) }
         store.flush()
