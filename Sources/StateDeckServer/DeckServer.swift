@@ -97,10 +97,13 @@ public final class DeckServer: Sendable {
             return await Self.forward(request, through: host)
         }
         .register(on: &router)
+        StatusRoutes(deck: { [runner] in runner.deck }, mirror: mirror, history: history).register(on: &router)
         routes = router.routes
         self.router = router
         gate = RequestGate(configuredHost: configuration.host, publicAddresses: configuration.publicAddresses,
-                           token: configuration.token)
+                           token: configuration.token) { [runner] segments in
+            segments.first == "status" || StatusRoutes.isPublicBadge(segments, of: runner.deck.statusPage)
+        }
         responder = SecureResponder(gate: gate, routes: router, files: files)
         http = HTTPServer(configuration: configuration.http, responder: responder, logger: logger)
         if host == nil { await runner.prepare() }

@@ -13,6 +13,9 @@ struct RequestGate: Sendable {
     /// Addresses in front of the server, accepted whatever port it is bound to.
     let publicAddresses: [PublicAddress]
     let token: AccessToken?
+    /// Paths (as segments) anyone may GET or HEAD: no token asked, no cross-site check; `Host`
+    /// still checked. The status page's, by default.
+    let isPublic: @Sendable ([String]) -> Bool
     private let bound = Locked(Binding(port: 0, hostNames: []))
 
     /// What requests are checked against once the port is known, spelled out once. A class, so
@@ -32,8 +35,10 @@ struct RequestGate: Sendable {
         }
     }
 
-    init(configuredHost: String, publicAddresses: [PublicAddress] = [], token: AccessToken?) {
+    init(configuredHost: String, publicAddresses: [PublicAddress] = [], token: AccessToken?,
+         isPublic: @escaping @Sendable ([String]) -> Bool = { $0.first == "status" }) {
         self.publicAddresses = publicAddresses
+        self.isPublic = isPublic
         let configured = configuredHost.contains(":") ? "[\(configuredHost)]" : configuredHost
         hostNames = ["127.0.0.1", "localhost", "[::1]"] + (["127.0.0.1", "localhost", "[::1]"].contains(configured) ? [] : [configured])
         self.token = token
@@ -53,8 +58,9 @@ struct RequestGate: Sendable {
         // A ping's key is its only credential: a cron job on another machine pings by whatever
         // name reaches this server, and the key reaches nothing but its panel.
         if request.pathSegments.first == "ping" { return nil }
-        if let refusal = originRefusal(request) { return refusal }
-        guard let token else { return nil }
+        let isPublic = (request.method == .get || request.method == .head) && isPublic(request.pathSegments)
+        if let refusal = originRefusal(request, checkingSite: !isPublic) { return refusal }
+        guard let token, !isPublic else { return nil }
         if let visit = tokenVisit(request, token: token) { return visit }
         guard token.matches(presented(in: request) ?? "") else {
             return .apiError(.forbidden, code: "forbidden",
@@ -71,15 +77,15 @@ struct RequestGate: Sendable {
         token == nil && (head.method == .get || head.method == .head) && head.header("Host", isOneOf: bound.current.hosts)
     }
 
-    /// Refuses a `Host` that is not this server, and cross-site or cross-origin requests for
-    /// live state.
-    private func originRefusal(_ request: HTTPRequest) -> HTTPResponse? {
+    /// Refuses a `Host` that is not this server, and, `checkingSite`, cross-site or cross-origin
+    /// requests for live state.
+    private func originRefusal(_ request: HTTPRequest, checkingSite: Bool) -> HTTPResponse? {
         let binding = bound.current
         // An absolute-form target's authority stands in for `Host`, which is then ignored.
         guard let host = request.authority ?? request.headers["Host"], binding.hosts.contains(host) else {
             return .apiError(.forbidden, code: "forbidden", message: "this server does not answer to that Host")
         }
-        if isStateful(request) {
+        if checkingSite, isStateful(request) {
             if let site = request.headers["Sec-Fetch-Site"], site != "same-origin", site != "none" {
                 return .apiError(.forbidden, code: "forbidden", message: "cross-site requests are refused")
             }
