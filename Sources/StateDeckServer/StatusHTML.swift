@@ -79,18 +79,22 @@ enum StatusHTML {
         return html + "</li>\n"
     }
 
-    /// The days as one SVG, a rect per run of days in one state.
+    /// The days as one SVG, a rect per run of days in one state, its tooltip the run's dates and
+    /// time down in all.
     private static func bar(_ days: [Tally], firstDay: Date, label: String) -> String {
         var svg = "<svg class=\"days\" viewBox=\"0 0 \(days.count) 10\" preserveAspectRatio=\"none\" role=\"img\" aria-label=\"\(text(label))\">"
         var start = 0
         while start < days.count {
             let state = dayState(days[start])
+            var run = days[start]
             var end = start + 1
-            // Only days with nothing to tell apart (all up, or no data) share a rect.
-            while end < days.count, state == "up" || state == "none", dayState(days[end]) == state { end += 1 }
+            while end < days.count, dayState(days[end]) == state {
+                run.merge(days[end])
+                end += 1
+            }
             let from = day(firstDay, plus: start)
-            let title = end - start == 1 ? "\(from): \(dayWords(days[start]))" : "\(from) to \(day(firstDay, plus: end - 1)): \(dayWords(days[start]))"
-            svg += "<rect class=\"day-\(state)\" x=\"\(start)\" width=\"\(end - start)\" height=\"10\"><title>\(text(title))</title></rect>"
+            let dates = end - start == 1 ? from : "\(from) to \(day(firstDay, plus: end - 1))"
+            svg += "<rect class=\"day-\(state)\" x=\"\(start)\" width=\"\(end - start)\" height=\"10\"><title>\(dates): \(dayWords(run))</title></rect>"
             start = end
         }
         return svg + "</svg>\n"

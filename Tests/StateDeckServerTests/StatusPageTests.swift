@@ -170,8 +170,8 @@ import FoundationXML
         try await Self.withServer(history: store) { server in
             let html = Self.text(try await Self.get(server, "/status"))
             #expect(html.contains(#"<svg class="days" viewBox="0 0 90 10""#))
-            // Every day is down a little: 90 rects, each a day of its own.
-            #expect(html.components(separatedBy: #"<rect class="day-degraded""#).count == 2 * 90 + 1)
+            // Every day is down a little: one run of 90 days a line, its time down summed.
+            #expect(html.components(separatedBy: #"<rect class="day-degraded" x="0" width="90" height="10">"#).count == 3)
             #expect(html.contains("99.97 % uptime"))
             #expect(!html.contains("No history kept"))
             // Three panels, each read for its past days and for today.
