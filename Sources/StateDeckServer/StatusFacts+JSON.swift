@@ -25,7 +25,7 @@ extension StatusFacts: Encodable {
         try container.encode(overall.name, forKey: .state)
         try container.encode(summary, forKey: .summary)
         try container.encode(generatedAt, forKey: .generatedAt)
-        try container.encode(firstDay.map { String(StatusHTML.iso($0).prefix(10)) }, forKey: .firstDay)
+        try container.encode(firstDay.map(StatusHTML.date), forKey: .firstDay)
         var lines = container.nestedUnkeyedContainer(forKey: .lines)
         for line in self.lines {
             var nested = lines.nestedContainer(keyedBy: LineKeys.self)

@@ -5,8 +5,9 @@ import StateDeckHistory
 /// The status page as HTML, whole: readable without JavaScript (`/status/status.js` only fetches
 /// it again), styled by `/status/status.css`, no inline script or style (its policy forbids both).
 ///
-/// A line's 90 days are one small SVG: a rect per run of days in one state (a day in trouble is a
-/// run of its own, with a tooltip of its time down), so a page of a thousand steady lines stays small.
+/// A line's 90 days are an image of their own (`/status/days/{line}.svg`, ``daysImage(_:)``), loaded
+/// as it scrolls into view: the page itself is a few lines of markup a line, so a phone reads a
+/// status page of many lines without downloading every day of every one.
 enum StatusHTML {
     /// Seconds between the script's fetches of the page.
     static let refreshSeconds = 10
@@ -34,9 +35,11 @@ enum StatusHTML {
             html += facts.openIncidents.map(incident).joined()
             html += "</section>\n"
         }
-        html += "<section class=\"lines\" aria-labelledby=\"systems\"><h2 id=\"systems\">Systems</h2>\n<ul>\n"
-        html += facts.lines.map { line(_: $0, firstDay: facts.firstDay) }.joined()
-        html += "</ul>\n"
+        html += "<section class=\"lines\" aria-labelledby=\"systems\"><h2 id=\"systems\">Systems</h2>\n"
+        if let firstDay = facts.firstDay {
+            html += "<p class=\"span\"><span>\(date(firstDay))</span><span>Last 90 days</span><span>Today</span></p>\n"
+        }
+        html += "<ul>\n" + facts.lines.enumerated().map { line($1, index: $0) }.joined() + "</ul>\n"
         if let note = facts.historyNote { html += "<p class=\"note\">\(text(note))</p>\n" }
         html += "</section>\n" + pastIncidents(facts)
         html += """
@@ -65,58 +68,35 @@ enum StatusHTML {
         return html + "</header>\n"
     }
 
-    private static func line(_ line: StatusFacts.Line, firstDay: Date?) -> String {
-        var html = """
-            <li class="line state-\(line.state.name)"><div class="line-head"><span class="name">\(text(line.name))</span>\
-            <span class="state">\(line.state.words)</span></div>
-
-            """
-        if let days = line.days, let firstDay {
+    private static func line(_ line: StatusFacts.Line, index: Int) -> String {
+        var html = "<li class=\"\(line.state.name)\"><b>\(text(line.name))</b> <span>\(line.state.words)</span>"
+        if line.days != nil {
             let uptime = line.uptime.map { percent($0) + " uptime" } ?? "no data"
-            html += bar(days, firstDay: firstDay, label: "\(line.name), last 90 days: \(uptime)")
-            html += "<p class=\"span\"><span>90 days ago</span><span class=\"uptime\">\(uptime)</span><span>Today</span></p>\n"
+            html += "<img src=\"/status/days/\(index).svg\" alt=\"\" loading=\"lazy\"><small>\(uptime)</small>"
         }
         return html + "</li>\n"
     }
 
-    /// The days as one SVG, a rect per run of days in one state, its tooltip the run's dates and
-    /// time down in all.
-    private static func bar(_ days: [Tally], firstDay: Date, label: String) -> String {
-        var svg = "<svg class=\"days\" viewBox=\"0 0 \(days.count) 10\" preserveAspectRatio=\"none\" role=\"img\" aria-label=\"\(text(label))\">"
+    /// A line's days as SVG: a rect per run of days in one state, in colours that read on a light
+    /// and a dark page (an image takes no style from the page).
+    static func daysImage(_ days: [Tally]) -> [UInt8] {
+        var svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 \(days.count) 10\" preserveAspectRatio=\"none\">"
         var start = 0
         while start < days.count {
             let state = dayState(days[start])
-            var run = days[start]
             var end = start + 1
-            while end < days.count, dayState(days[end]) == state {
-                run.merge(days[end])
-                end += 1
-            }
-            let from = day(firstDay, plus: start)
-            let dates = end - start == 1 ? from : "\(from) to \(day(firstDay, plus: end - 1))"
-            svg += "<rect class=\"day-\(state)\" x=\"\(start)\" width=\"\(end - start)\" height=\"10\"><title>\(dates): \(dayWords(run))</title></rect>"
+            while end < days.count, dayState(days[end]) == state { end += 1 }
+            svg += "<rect x=\"\(start)\" width=\"\(end - start)\" height=\"10\" fill=\"\(dayColours[state] ?? "#8a94a6")\"/>"
             start = end
         }
-        return svg + "</svg>\n"
+        return Array((svg + "</svg>").utf8)
     }
+
+    private static let dayColours = ["up": "#2f9e5a", "down": "#d63c3c", "degraded": "#e08a1e", "maintenance": "#1f8fb0"]
 
     /// A day's state as the uptime report's slots name them, the first load counted as no data.
     static func dayState(_ tally: Tally) -> String {
         tally.state == "loading" ? "none" : tally.state
-    }
-
-    private static func dayWords(_ tally: Tally) -> String {
-        switch dayState(tally) {
-        case "up": return "no downtime"
-        case "down", "degraded": return "down \(minutes(tally.downMs))" + (tally.upRatio.map { ", \(percent($0)) up" } ?? "")
-        case "maintenance": return "under maintenance"
-        default: return "no data"
-        }
-    }
-
-    private static func minutes(_ milliseconds: Int64) -> String {
-        let minutes = (milliseconds + 59_999) / 60_000
-        return minutes < 60 ? "\(minutes) min" : "\(minutes / 60) h \(minutes % 60) min"
     }
 
     private static func incident(_ incident: StatusFacts.PublicIncident) -> String {
@@ -156,9 +136,9 @@ enum StatusHTML {
         return "\(iso.prefix(10)) \(iso.dropFirst(11).prefix(5)) UTC"
     }
 
-    /// `2026-11-27`: day `offset` of the days that start at `first`.
-    private static func day(_ first: Date, plus offset: Int) -> String {
-        String(iso(first.addingTimeInterval(Double(offset) * 86_400)).prefix(10))
+    /// `2026-11-27`.
+    static func date(_ date: Date) -> String {
+        String(iso(date).prefix(10))
     }
 
     /// `value` safe in HTML and XML text and quoted attributes, control characters as spaces.

@@ -5,14 +5,16 @@ import StateDeck
 import StateDeckHistory
 
 /// The public status page of a deck that declares one (``StatusPage``): `GET /status` (HTML),
-/// `/status/state.json` and `/status/feed.atom`, which the gate lets anyone read; 404 for a deck
-/// without one. Its style and script are the page folder's `status/` files.
+/// `/status/state.json`, `/status/feed.atom` and each line's days (`/status/days/{line}.svg`), which
+/// the gate lets anyone read; 404 for a deck without one. Its style and script are the page
+/// folder's `status/` files.
 ///
 /// | document | built | `Cache-Control` |
 /// | --- | --- | --- |
 /// | the facts (``StatusFacts``) both pages are made of | at most once per `life`, by the first request after | |
 /// | `/status`, `/status/state.json` | once per version of the facts, shared by every request | `public, max-age=5` |
 /// | `/status/feed.atom` | at most once per `feedLife` (its changes read every panel's history) | `public, max-age=60` |
+/// | `/status/days/{line}.svg` | for each request, from the facts of the last page built | `public, max-age=5` |
 ///
 /// While one request builds a new version, the others are answered the one before it at once.
 /// Reading the history blocks, so a build that reads it runs off libmicrohttpd's thread; each
@@ -71,7 +73,23 @@ final class StatusRoutes: Sendable {
         router.on(.get, "/status") { [self] _, _ in reply(.html) }
         router.on(.get, "/status/state.json") { [self] _, _ in reply(.json) }
         router.on(.get, "/status/feed.atom") { [self] _, _ in reply(.feed) }
+        router.on(.get, "/status/days/{line}.svg") { [self] _, parameters in
+            .response(daysImage(line: parameters["line"] ?? ""))
+        }
     }
+
+    /// Line `line`'s days as the last facts built hold them: 404 for a line they do not hold, or
+    /// without a history.
+    private func daysImage(line: String) -> HTTPResponse {
+        let facts = cache.withLock { $0.deck == ObjectIdentifier(deck()) ? $0.facts?.value : nil }
+        guard let index = Int(line), let lines = facts?.lines, lines.indices.contains(index),
+              let days = lines[index].days else {
+            return .apiError(.notFound, code: "not_found", message: "no line \(line) with days on the status page")
+        }
+        return HTTPResponse(status: .ok, headers: Self.imageHeaders, body: .bytes(StatusHTML.daysImage(days)))
+    }
+
+    private static let imageHeaders: HTTPHeaders = ["Content-Type": "image/svg+xml", "Cache-Control": "public, max-age=5"]
 
     /// Whether `segments` name a badge of a panel the status page lists on its own: other sites may
     /// embed those.
@@ -134,7 +152,7 @@ final class StatusRoutes: Sendable {
         var days: [String: [Tally]]?
         var note: String? = "No history kept: the state now only."
         if let reader = self.days {
-            days = try? reader.days(of: ids, now: now)
+            days = try? reader.days(of: ids)
             note = days == nil ? "The history cannot be read just now: the state now only." : nil
         }
         var facts = StatusFacts(page: page, readings: mirror.statusReadings(of: ids), days: days,

@@ -121,8 +121,8 @@ import FoundationXML
             #expect(response.headers["Server-Timing"]?.hasPrefix("render;dur=") == true)
             let html = Self.text(response)
             #expect(html.contains("<h1>Acme status</h1>"))
-            #expect(html.contains(#"<li class="line state-up"><div class="line-head"><span class="name">Website</span><span class="state">Operational</span>"#))
-            #expect(html.contains(#"<li class="line state-degraded"><div class="line-head"><span class="name">Payments</span><span class="state">Degraded</span>"#))
+            #expect(html.contains(#"<li class="up"><b>Website</b> <span>Operational</span></li>"#))
+            #expect(html.contains(#"<li class="degraded"><b>Payments</b> <span>Degraded</span></li>"#))
             #expect(html.contains(#"<p class="overall state-degraded" role="status">Some systems are degraded</p>"#))
             #expect(html.contains("No history kept: the state now only."))
             #expect(html.contains(#"<a href="https://example.com/help" rel="noopener">Support</a>"#))
@@ -169,14 +169,28 @@ import FoundationXML
         let store = SteadyStore(upMs: 3_599_000, downMs: 1_000)
         try await Self.withServer(history: store) { server in
             let html = Self.text(try await Self.get(server, "/status"))
-            #expect(html.contains(#"<svg class="days" viewBox="0 0 90 10""#))
-            // Every day is down a little: one run of 90 days a line, its time down summed.
-            #expect(html.components(separatedBy: #"<rect class="day-degraded" x="0" width="90" height="10">"#).count == 3)
-            #expect(html.contains("99.97 % uptime"))
+            #expect(html.contains(#"<li class="unknown"><b>Website</b> <span>No data yet</span><img src="/status/days/0.svg" alt="" loading="lazy"><small>99.97 % uptime</small></li>"#))
+            #expect(html.contains(#"<img src="/status/days/1.svg""#))
             #expect(!html.contains("No history kept"))
-            // Three panels, each read for its past days and for today.
-            #expect(store.uptimeReads.current == 6)
+            // Three panels, each read once: the next renders take the days kept.
+            #expect(store.uptimeReads.current == 3)
+            _ = try await Self.get(server, "/status/state.json")
+            #expect(store.uptimeReads.current == 3)
+            // Every day is down a little: one run of 90 days.
+            let image = try await Self.get(server, "/status/days/1.svg")
+            #expect(image.headers["Content-Type"] == "image/svg+xml")
+            #expect(Self.text(image) == ##"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 90 10" preserveAspectRatio="none"><rect x="0" width="90" height="10" fill="#e08a1e"/></svg>"##)
+            #expect(try await Self.get(server, "/status/days/2.svg").status == .notFound)
         }
+    }
+
+    @Test func theDaysImageDrawsARectPerRunOfDaysInOneState() {
+        var up = Tally()
+        up.upMs = 1
+        var down = Tally()
+        down.downMs = 1
+        let svg = String(decoding: StatusHTML.daysImage([Tally(), Tally(), up, up, down, up]), as: UTF8.self)
+        #expect(svg.hasSuffix(##"preserveAspectRatio="none"><rect x="0" width="2" height="10" fill="#8a94a6"/><rect x="2" width="2" height="10" fill="#2f9e5a"/><rect x="4" width="1" height="10" fill="#d63c3c"/><rect x="5" width="1" height="10" fill="#2f9e5a"/></svg>"##), "\(svg)")
     }
 
     @Test func theStatusPageNeedsNoTokenWhileTheDashboardDoes() async throws {

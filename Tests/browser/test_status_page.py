@@ -79,7 +79,7 @@ def status_server(make_server, tmp_path, args=()):
 
 
 def line_state(page, name: str) -> str:
-    return page.locator(".line", has=page.locator(".name", has_text=name)).locator(".state").inner_text()
+    return page.locator(".lines li", has=page.locator("b", has_text=name)).locator("span").inner_text()
 
 
 def test_the_page_reads_whole_without_javascript(make_server, tmp_path, new_context, problems):
@@ -90,10 +90,12 @@ def test_the_page_reads_whole_without_javascript(make_server, tmp_path, new_cont
     assert page.locator("h1").inner_text() == "Example status"
     assert line_state(page, "Website") == "Operational"
     assert page.locator(".overall").inner_text() != ""
-    assert page.locator(".line").count() == 2
-    # Each line's 90 days, drawn without a script, and the share of them up.
-    assert page.locator("svg.days").count() == 2
-    assert "uptime" in page.locator(".line").first.locator(".uptime").inner_text()
+    assert page.locator(".lines li").count() == 2
+    # Each line's 90 days, an image drawn without a script, and the share of them up.
+    images = page.locator(".lines img")
+    assert images.count() == 2
+    wait_for(lambda: images.evaluate_all("all => all.every(i => i.complete && i.naturalWidth > 0)"), timeout=10)
+    assert "uptime" in page.locator(".lines li").first.locator("small").inner_text()
     assert page.locator("html").get_attribute("data-live") is None
     # Styled by its own file: the overall line is coloured.
     colour = page.locator(".overall").evaluate("e => getComputedStyle(e).backgroundColor")
@@ -121,7 +123,7 @@ def test_no_status_document_tells_anything_private(make_server, tmp_path):
 
     def read_all() -> None:
         for path in ("/status", "/status/state.json", "/status/feed.atom", "/badge/zq-web-id.svg",
-                     "/badge/zq-web-id.svg?uptime=24h"):
+                     "/badge/zq-web-id.svg?uptime=24h", "/status/days/0.svg", "/status/days/1.svg"):
             status, _, body = fetch(srv.url + path)
             assert status == 200, (path, body)
             documents.append(body)
@@ -131,7 +133,7 @@ def test_no_status_document_tells_anything_private(make_server, tmp_path):
         facts = json.loads(fetch(srv.url + "/status/state.json")[2])
         html = fetch(srv.url + "/status")[2]
         words = {"up": "Operational", "down": "Down"}[state]
-        return facts["lines"][0]["state"] == state and f'<span class="name">Website</span><span class="state">{words}</span>' in html
+        return facts["lines"][0]["state"] == state and f"<b>Website</b> <span>{words}</span>" in html
 
     read_all()
     # A private and a public panel change, and change back: each state's documents are read.
@@ -150,7 +152,7 @@ def test_no_status_document_tells_anything_private(make_server, tmp_path):
             assert secret not in document, f"{secret!r} is told in:\n{document[:2000]}"
     # The facts are there: a test that finds nothing because nothing was said would prove nothing.
     assert "Website" in documents[0] and "Payments" in documents[0]
-    assert "<title>Website: down</title>" in documents[8]
+    assert "<title>Website: down</title>" in documents[10]
 
 
 def test_the_feed_is_valid_atom(make_server, tmp_path):
