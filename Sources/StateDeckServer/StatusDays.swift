@@ -73,9 +73,17 @@ final class StatusDays: Sendable {
         }
     }
 
-    /// The 90 days up to now of panel `id`.
+    /// The 90 days up to now of panel `id`: their times only (up, down, loading, maintenance), which
+    /// are all the page reads and add up without the loads' durations.
     private func read(_ id: String) throws(HistoryStoreError) -> [Tally] {
         let query = TimelineQuery(span: .seconds(91 * 86_400), slots: 91)
-        return try history.uptime(of: id, query).slots.suffix(StatusFacts.days).map(\.tally)
+        return try history.uptime(of: id, query).slots.suffix(StatusFacts.days).map { slot in
+            var times = Tally()
+            times.upMs = slot.tally.upMs
+            times.downMs = slot.tally.downMs
+            times.loadingMs = slot.tally.loadingMs
+            times.maintenanceMs = slot.tally.maintenanceMs
+            return times
+        }
     }
 }

@@ -62,7 +62,10 @@ struct StatusFacts: Sendable {
 
         /// Time up out of time up or down over the days (maintenance is neither); nil with no data.
         var uptime: Double? {
-            days?.reduce(into: Tally()) { $0.merge($1) }.upRatio
+            guard let days else { return nil }
+            let up = days.reduce(0) { $0 + $1.upMs }
+            let known = up + days.reduce(0) { $0 + $1.downMs }
+            return known > 0 ? Double(up) / Double(known) : nil
         }
     }
 
@@ -165,6 +168,7 @@ extension StatusFacts {
 
     /// Day by day, the sum of the panels' tallies.
     private static func summed(_ panels: [[Tally]]) -> [Tally] {
+        if panels.count == 1 { return panels[0] }
         var days = [Tally](repeating: Tally(), count: Self.days)
         for panel in panels {
             for (index, tally) in panel.suffix(Self.days).enumerated() { days[index].merge(tally) }
