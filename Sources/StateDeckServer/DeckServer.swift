@@ -25,6 +25,7 @@ public final class DeckServer: Sendable {
     private let router: Router
     private let hub: EventHub
     private let gate: RequestGate
+    private let status: StatusRoutes
     /// The API's routes, method and pattern, as `docs/openapi.yaml` must list them.
     let routes: [(method: HTTPMethod, pattern: String)]
 
@@ -97,7 +98,8 @@ public final class DeckServer: Sendable {
             return await Self.forward(request, through: host)
         }
         .register(on: &router)
-        StatusRoutes(deck: { [runner] in runner.deck }, mirror: mirror, history: history).register(on: &router)
+        status = StatusRoutes(deck: { [runner] in runner.deck }, mirror: mirror, history: history)
+        status.register(on: &router)
         routes = router.routes
         self.router = router
         gate = RequestGate(configuredHost: configuration.host, publicAddresses: configuration.publicAddresses,
@@ -122,6 +124,7 @@ public final class DeckServer: Sendable {
         gate.bind(port: port)
         hub.startPinging()
         if host == nil { await runner.deck.start() }
+        status.prepareDays()
         return port
     }
 
@@ -184,6 +187,7 @@ public final class DeckServer: Sendable {
     /// new deck as a `snapshot` event.
     public func replaceDeck(with newDeck: Deck) async {
         await runner.replace(with: newDeck, running: isRunningDeck)
+        status.prepareDays()
     }
 
     /// The newest event id issued.

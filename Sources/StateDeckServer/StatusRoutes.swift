@@ -91,6 +91,14 @@ final class StatusRoutes: Sendable {
 
     private static let imageHeaders: HTTPHeaders = ["Content-Type": "image/svg+xml", "Cache-Control": "public, max-age=5"]
 
+    /// Reads the days of the page's panels in the background, so that the first visitor after a
+    /// start or a new deck does not wait for them.
+    func prepareDays() {
+        guard let days, let page = deck().statusPage else { return }
+        let ids = page.components.flatMap(\.panels)
+        Task.detached { _ = try? days.days(of: ids) }
+    }
+
     /// Whether `segments` name a badge of a panel the status page lists on its own: other sites may
     /// embed those.
     static func isPublicBadge(_ segments: [String], of page: StatusPage?) -> Bool {
