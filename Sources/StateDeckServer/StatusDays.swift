@@ -2,9 +2,10 @@ import FoundationEssentials
 import Locking
 import StateDeckHistory
 
-/// The status page's 90 days of each panel, kept so that a render never waits for the history but
-/// the first: each panel's days are read once (one query of the day buckets, today's open one
-/// included), then read again off any request at most once per `life`, since today's changes.
+/// The status page's 90 days of each panel, kept so that a render does not wait for the history:
+/// each panel's days are read once (one query of the day buckets, today's open one included; the
+/// server reads them in the background at start), then again off any request at most once per
+/// `life`, since today's changes.
 ///
 /// One query of 91 daily slots per panel, rather than the 89 past days kept and today read alone:
 /// today alone is finer buckets (a two-day query reads hours), which cost four times the 91 day
