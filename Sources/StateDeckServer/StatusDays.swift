@@ -61,15 +61,22 @@ final class StatusDays: Sendable {
         return days
     }
 
+    /// Reads the days of `ids` ahead of the first render (at start), kept as already due to be read
+    /// again: the first render takes them at once and has them read again in the background, since
+    /// the panels' first results came after.
+    func prepare(_ ids: [String]) {
+        refresh(ids, due: true)
+    }
+
     /// Reads the days of `ids` again, in place of those kept (panels no longer asked for are dropped).
-    private func refresh(_ ids: [String]) {
+    private func refresh(_ ids: [String], due: Bool = false) {
         var read: [String: [Tally]] = [:]
         for id in ids {
             read[id] = try? self.read(id)
         }
         kept.withLock { kept in
             kept.days = read
-            kept.readAt = .now
+            kept.readAt = due ? .now.advanced(by: .zero - life) : .now
             kept.refreshing = false
         }
     }

@@ -96,7 +96,7 @@ final class StatusRoutes: Sendable {
     func prepareDays() {
         guard let days, let page = deck().statusPage else { return }
         let ids = page.components.flatMap(\.panels)
-        Task.detached { _ = try? days.days(of: ids) }
+        Task.detached { days.prepare(ids) }
     }
 
     /// Whether `segments` name a badge of a panel the status page lists on its own: other sites may
