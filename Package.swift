@@ -54,11 +54,11 @@ let package = Package(
         .target(name: "EventStream", dependencies: ["Locking", "Threading"]),
         // The state core: no HTTP, no C.
         .target(name: "StateDeck", dependencies: ["Locking", "Threading"]),
-        // Loaders (http, tcp, dns, command, file) and the deck file (parsed by libyaml).
+        // Loaders (http, tcp, dns, command, file), the deck file and the access file (parsed by libyaml).
         .target(
             name: "StateDeckSources",
             dependencies: [
-                "StateDeck", "StateDeckHistory", "HTTPClient", "CYAML", "CEpoll", "CAres", "Locking",
+                "StateDeck", "StateDeckHistory", "StateDeckServer", "HTTPClient", "CYAML", "CEpoll", "CAres", "Locking",
                 "Threading",
             ]
         ),
@@ -181,7 +181,7 @@ let package = Package(
         .testTarget(
             name: "StateDeckSourcesTests",
             dependencies: [
-                "StateDeckSources", "StateDeck", "StateDeckHistory", "StateDeckNotifications", "HTTPClient", "Threading",
+                "StateDeckSources", "StateDeck", "StateDeckHistory", "StateDeckNotifications", "StateDeckServer", "HTTPClient", "Threading",
                 "Locking", "TestSupport", .product(name: "Clocks", package: "swift-clocks"),
             ],
             // Deck files the fuzz run mutates, read by path.

@@ -10,8 +10,11 @@ import { config } from "./config.js";
 /** @typedef {import('./types.js').UptimeReport} UptimeReport */
 /** @typedef {import('./types.js').HistoryPage} HistoryPage */
 /** @typedef {import('./types.js').MaintenanceWindow} MaintenanceWindow */
+/** @typedef {import('./types.js').Incident} Incident */
+/** @typedef {import('./types.js').IncidentStatus} IncidentStatus */
 /** @typedef {import('./types.js').NotifyTestAnswer} NotifyTestAnswer */
 /** @typedef {import('./types.js').NotifyLog} NotifyLog */
+/** @typedef {import('./types.js').AuditLog} AuditLog */
 
 /**
  * What a read answers: the document, or why there is none. Reads for drawing (the timeline, the
@@ -58,6 +61,8 @@ export function createApi(opts) {
   return {
     /** @returns {Promise<StateDocument | null>} */
     getState: () => call("GET", config.routes.state, undefined, { quiet: true }),
+    /** @returns {Promise<import('./access.js').CallerDocument | null>} */
+    getCaller: () => call("GET", config.routes.caller, undefined, { quiet: true }),
     /** @param {string} panelId */
     retry: (panelId) => call("POST", config.routes.retry(panelId)),
     /** @param {string} panelId @param {string} option */
@@ -85,6 +90,7 @@ export function createApi(opts) {
      */
     history: (panelId, query) => send("GET", config.routes.history(panelId, query)),
     ...maintenanceCalls(call),
+    ...incidentCalls(call, send),
     ...notifyCalls(send),
   };
 }
@@ -111,6 +117,36 @@ function maintenanceCalls(call) {
 }
 
 /**
+ * Listing, opening and updating incidents: the list through `send` (the dialog draws its failure),
+ * the writes through `call` (a failure is toasted).
+ * @param {(method: string, path: string, body?: unknown) => Promise<any | null>} call
+ * @param {(method: string, path: string, body?: unknown) => Promise<ReadResult<any>>} send
+ */
+function incidentCalls(call, send) {
+  return {
+    /**
+     * Open and past incidents, newest opened first.
+     * @param {number} limit
+     * @returns {Promise<ReadResult<{incidents: Incident[]}>>}
+     */
+    listIncidents: (limit) => send("GET", config.routes.incidentList(limit)),
+    /**
+     * Opens an incident, or an announcement without panels.
+     * @param {{title: string, panels: string[], status: IncidentStatus, message: string}} body
+     * @returns {Promise<Incident | null>}
+     */
+    openIncident: (body) => call("POST", config.routes.incidents, body),
+    /**
+     * Adds an update; status `resolved` resolves the incident.
+     * @param {string} id
+     * @param {{status: IncidentStatus, message: string}} body
+     * @returns {Promise<Incident | null>}
+     */
+    updateIncident: (id, body) => call("POST", config.routes.incidentUpdates(id), body),
+  };
+}
+
+/**
  * A notify target's test and the notification log, through `send`: their failures are drawn in
  * the notifications dialog, not toasted.
  * @param {(method: string, path: string, body?: unknown) => Promise<ReadResult<any>>} send
@@ -128,6 +164,12 @@ function notifyCalls(send) {
      * @returns {Promise<ReadResult<NotifyLog>>}
      */
     notifyLog: () => send("GET", config.routes.notifyLog),
+    /**
+     * The signed actions, newest first: of one panel or the whole deck, between two times.
+     * @param {{panel?: string, since?: string, until?: string, limit?: number}} query
+     * @returns {Promise<ReadResult<AuditLog>>}
+     */
+    audit: (query) => send("GET", config.routes.audit(query)),
   };
 }
 

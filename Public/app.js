@@ -14,6 +14,8 @@ import { refreshSince } from "./timeline-figures.js";
 import { installHistory } from "./history.js";
 import { createNoticeView } from "./notice.js";
 import { installMaintenanceControl } from "./maintenance-control.js";
+import { installIncidentControl } from "./incident-control.js";
+import { createIncidentBanner } from "./incidents.js";
 import { createOverviewModel, listsByState } from "./overview-model.js";
 import { createOverview } from "./overview.js";
 import { createOverviewControls } from "./overview-controls.js";
@@ -23,6 +25,8 @@ import { createFaviconBadge } from "./favicon.js";
 import { readView, writeView } from "./view-url.js";
 import { createDesktopNotifications } from "./desktop-notifications.js";
 import { installNotify } from "./notify.js";
+import { installAudit } from "./audit.js";
+import { setCaller, allows } from "./access.js";
 
 /** @typedef {import('./debug.js').Debug} Debug */
 /** @typedef {import('./view-url.js').View} View */
@@ -243,12 +247,31 @@ const maintenanceControl = installMaintenanceControl({
   onDialogOpen: (dialog) => toaster.hostIn(dialog),
   onDialogClose: () => toaster.hostIn(document.body),
 });
+const incidentBanner = createIncidentBanner($("#incident-banner"));
+// The roles decide whether this page may write: `incidentControl.setWritable(false)` hides every
+// control that opens, updates or resolves one.
+const incidentControl = installIncidentControl({
+  host: headerTools,
+  store,
+  api,
+  onDialogOpen: (dialog) => toaster.hostIn(dialog),
+  onDialogClose: () => toaster.hostIn(document.body),
+});
 
 installNotify({
   api,
   store,
   host: headerTools,
   // After the desktop notifications toggle, before the connection's pill.
+  before: $("#connection-status"),
+  onDialogOpen: (dialog) => toaster.hostIn(dialog),
+  onDialogClose: () => toaster.hostIn(document.body),
+});
+
+installAudit({
+  api,
+  host: headerTools,
+  // After the Notifications button, before the connection's pill.
   before: $("#connection-status"),
   onDialogOpen: (dialog) => toaster.hostIn(dialog),
   onDialogClose: () => toaster.hostIn(document.body),
@@ -262,7 +285,8 @@ let debug = null;
 let debugWanted = false;
 
 async function syncDebug() {
-  debugWanted = store.debug;
+  // Only for a role that may force states: others get no debug control at all.
+  debugWanted = store.debug && allows("debug");
   if (debugWanted && !debug) {
     const { installDebug } = await import("./debug.js");
     if (!debugWanted || debug) return;
@@ -310,6 +334,10 @@ store.subscribe((change) => {
       break;
     case "maintenance":
       maintenanceControl.update();
+      break;
+    case "incidents":
+      incidentBanner.update(store.incidents);
+      incidentControl.update();
       break;
     case "panel": {
       const state = store.panel(change.id);
@@ -365,7 +393,12 @@ const stream = createEventStream({
   },
 });
 
-const bootstrap = api.getState().then((doc) => {
+// Who the user is comes with the state document, so the first panels are drawn with the controls
+// their role allows (access.js).
+const bootstrap = Promise.all([api.getState(), api.getCaller()]).then(([doc, caller]) => {
+  setCaller(caller);
+  incidentControl.setWritable(allows("incidents"));
+  void syncDebug();
   if (doc) store.applySnapshot(doc, { authoritative: false });
 });
 

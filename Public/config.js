@@ -20,6 +20,8 @@ export const config = Object.freeze({
    * first drawn, `settleMs` after its phase turns loaded or error (a burst of changes asks once),
    * and every `refreshMs`, while the panel is on screen and once it has been on screen `seenMs`. */
   uptime: Object.freeze({ refreshMs: 60_000, settleMs: 1_000, seenMs: 150 }),
+  /** The header's audit list: the newest signed actions of the deck (GET /api/audit) it lists. */
+  auditList: Object.freeze({ limit: 100 }),
   /** The overview: panels are drawn in chunks of `cardRows` rows of cards or `compactRows` lines,
    * only while a chunk is within `nearMargin` of the viewport; a chunk never drawn is given an
    * estimated height (`cardHeightPx` per row of cards, `rowHeightPx` per line); chunks are grouped
@@ -42,6 +44,8 @@ export const config = Object.freeze({
    * (`defaultRange` is chosen when the dialog opens), and how many slots its timeline has. */
   historyView: Object.freeze({
     pageSize: 50,
+    /** The most of a panel's signed actions (GET /api/audit) listed among its changes for a range. */
+    auditLimit: 200,
     ranges: Object.freeze([
       Object.freeze({ id: "1h", label: "1 h", spanMs: 3_600_000, span: "1h" }),
       Object.freeze({ id: "24h", label: "24 h", spanMs: 86_400_000, span: "24h" }),
@@ -83,8 +87,13 @@ export const config = Object.freeze({
       `/api/panels/${enc(id)}/history${queryString(query)}`,
     maintenance: "/api/maintenance",
     endMaintenance: (/** @type {string} */ id) => `/api/maintenance/${enc(id)}`,
+    incidents: "/api/incidents",
+    incidentList: (/** @type {number} */ limit) => `/api/incidents${queryString({ limit })}`,
+    incidentUpdates: (/** @type {string} */ id) => `/api/incidents/${enc(id)}/updates`,
     notifyTest: "/api/notify/test",
     notifyLog: "/api/notify/log",
+    audit: (/** @type {Record<string, string | number | null | undefined>} */ query) => `/api/audit${queryString(query)}`,
+    caller: "/api/caller",
   }),
 });
 

@@ -2,6 +2,7 @@
 // A tiny element builder. Text always goes through textContent / text nodes, never innerHTML,
 // so nothing a server sends can become markup. Styles are only ever set through CSSOM.
 import { config } from "./config.js";
+import { gate } from "./access.js";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 
@@ -120,15 +121,17 @@ export function spinner(label, delayMs, opts = {}) {
 }
 
 /**
- * A button. `key` identifies it across re-renders so that focus can be restored.
+ * A button. `key` identifies it across re-renders so that focus can be restored; `needs`, the
+ * action it takes, disables it with the reason when the role does not allow it (access.js).
  * @param {{label: string, onClick: (ev: MouseEvent) => void, key?: string, class?: string | string[],
- *   testid?: string, icon?: string, ariaLabel?: string, title?: string, iconOnly?: boolean}} opts
+ *   testid?: string, icon?: string, ariaLabel?: string, title?: string, iconOnly?: boolean,
+ *   needs?: import('./access.js').Permission}} opts
  */
 export function button(opts) {
   const content = [];
   if (opts.icon) content.push(icon(opts.icon));
   if (!opts.iconOnly) content.push(h("span", { class: "btn-label", text: opts.label }));
-  return h(
+  const btn = /** @type {HTMLButtonElement} */ (h(
     "button",
     {
       class: ["btn", ...(Array.isArray(opts.class) ? opts.class : [opts.class])],
@@ -141,7 +144,8 @@ export function button(opts) {
       on: { click: /** @type {EventListener} */ (opts.onClick) },
     },
     content,
-  );
+  ));
+  return opts.needs ? gate(btn, opts.needs) : btn;
 }
 
 /**

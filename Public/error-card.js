@@ -43,6 +43,7 @@ export function renderErrorCard(card, ctx) {
       key: `recover:${o.id}`,
       testid,
       class: [cls, o.role === "destructive" ? "btn-danger" : ""],
+      needs: "recover",
       onClick: (ev) => ctx.onOption(o.id, /** @type {HTMLButtonElement} */ (ev.currentTarget)),
     });
 

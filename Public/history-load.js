@@ -7,6 +7,7 @@ import { replaceChildren } from "./dom.js";
 import { setCurrentLine, ratioList } from "./timeline-figures.js";
 import { spanParam } from "./timeline-text.js";
 import { entryItem } from "./history-dialog.js";
+import { loadAudit, placeAudit } from "./history-audit.js";
 
 /** @typedef {import('./api.js').Api} Api */
 /** @typedef {import('./history-dialog.js').HistoryDialog} HistoryDialog */
@@ -19,10 +20,11 @@ import { entryItem } from "./history-dialog.js";
  * @property {string | null} cursor where the next page of older changes starts
  * @property {number} generation counts requests, so an answer for an earlier panel or range is dropped
  * @property {import('./history-range.js').Range} range
+ * @property {import('./types.js').AuditEntry[]} audit the panel's signed actions in the range, drawn among the changes
  */
 
 /**
- * Asks for the range's timeline and first page of changes, dropping the list shown.
+ * Asks for the range's timeline, first page of changes and signed actions, dropping the list shown.
  * @param {Api} api
  * @param {HistoryDialog} d
  * @param {HistorySession} s
@@ -32,7 +34,7 @@ export async function loadAll(api, d, s) {
   s.cursor = null;
   replaceChildren(d.list);
   d.olderButton.hidden = true;
-  await Promise.all([loadChart(api, d, s), loadPage(api, d, s, false)]);
+  await Promise.all([loadChart(api, d, s), loadPage(api, d, s, false), loadAudit(api, d, s)]);
 }
 
 /**
@@ -103,7 +105,8 @@ export async function loadPage(api, d, s, older) {
   for (const item of added) list.appendChild(item);
   s.cursor = typeof res.data.next === "string" && res.data.next ? res.data.next : null;
   olderButton.hidden = s.cursor === null;
-  const shown = list.children.length;
+  placeAudit(d, s);
+  const shown = list.querySelectorAll(".history-entry").length;
   listStatus.textContent = shown
     ? `${shown === 1 ? "1 change" : `${shown} changes`} shown${s.cursor ? "; older ones with “Older”" : ""}.`
     : "No changes in this range.";

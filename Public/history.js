@@ -38,7 +38,9 @@ export function panelInHash(hash) {
 export function installHistory(opts) {
   const { api, store } = opts;
   /** @type {HistorySession} */
-  const session = { panelId: null, opener: null, cursor: null, generation: 0, range: presetRange(config.historyView.defaultRange) };
+  const session = {
+    panelId: null, opener: null, cursor: null, generation: 0, range: presetRange(config.historyView.defaultRange), audit: [],
+  };
   const d = createHistoryDialog({
     onApply: () => ranges.applyCustom(),
     onOlder: () => void loadPage(api, d, session, true),

@@ -98,6 +98,7 @@ function renderItem(item, ctx) {
         label: a.label,
         key: `action:${item.id}:${a.id}`,
         testid: "item-action",
+        needs: "itemActions",
         class: ["btn-small", roleClass(a.role)],
         ariaLabel: `${a.label}: ${item.title}`,
         onClick: (ev) => ctx.onItemAction(item.id, a.id, /** @type {HTMLButtonElement} */ (ev.currentTarget)),

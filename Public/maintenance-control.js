@@ -4,6 +4,7 @@
 // checks what is sent and keeps the windows; the dialog draws the store's `maintenance` as it is.
 import { h, button, icon, trapFocus, whileBusy, replaceChildren } from "./dom.js";
 import { untilText } from "./maintenance.js";
+import { gate } from "./access.js";
 
 /** @typedef {import('./store.js').Store} Store */
 /** @typedef {import('./api.js').Api} Api */
@@ -42,6 +43,7 @@ function activeItem(w, onEnd) {
     label: "End",
     class: ["btn-small", "btn-secondary"],
     testid: "maintenance-end",
+    needs: "maintenance",
     ariaLabel: `End maintenance: ${w.reason}`,
     onClick: (ev) => whileBusy(/** @type {HTMLButtonElement} */ (ev.currentTarget), () => onEnd(w.id)),
   });
@@ -59,7 +61,10 @@ function activeItem(w, onEnd) {
  * @param {ReturnType<typeof formFields>} fields @param {HTMLElement} active
  */
 function dialogElements(fields, active) {
-  const start = h("button", { class: ["btn", "btn-primary"], attrs: { type: "submit" }, data: { testid: "maintenance-start" }, text: "Start" });
+  const start = gate(
+    /** @type {HTMLButtonElement} */ (h("button", { class: ["btn", "btn-primary"], attrs: { type: "submit" }, data: { testid: "maintenance-start" }, text: "Start" })),
+    "maintenance",
+  );
   const form = h(
     "form",
     { class: "maintenance-form" },

@@ -94,6 +94,7 @@ export function targetRow(name, onSend) {
     ariaLabel: `Send a test notification to ${name}`,
     class: ["btn-small", "btn-secondary"],
     testid: "notify-send-test",
+    needs: "notifyTest",
     onClick: () => onSend(row),
   });
   const el = h(

@@ -60,6 +60,7 @@ export function createPanelShell(panelId, actions) {
     class: ["btn-icon", "panel-refresh"],
     key: "refresh",
     testid: "panel-refresh",
+    needs: "retry",
     onClick: (ev) => whileBusy(/** @type {HTMLButtonElement} */ (ev.currentTarget), () => actions.retry(panelId)),
   });
   const historyButton = button({

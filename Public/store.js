@@ -1,8 +1,8 @@
 // @ts-check
 // The page's copy of the server's state: panel states by id (in deck order), the deck title and debug
-// flag, the groups, the last toast, the deck-level notice, the maintenance windows and the stream's
-// health. It applies the stream events of PROTOCOL.md (snapshot, panel, toast, notice, maintenance)
-// and tells its listeners what changed.
+// flag, the groups, the last toast, the deck-level notice, the maintenance windows, the incidents and
+// the stream's health. It applies the stream events of PROTOCOL.md (snapshot, panel, toast, notice,
+// maintenance, incidents) and tells its listeners what changed.
 // Panels travel as patches (only what changed; a new panel's fields that are not at their default), and
 // the store keeps each one whole: it derives nothing beyond the three fields the protocol leaves out
 // because they repeat others (see applyPatch).
@@ -15,10 +15,11 @@
 /** @typedef {import('./types.js').Notice} Notice */
 /** @typedef {import('./types.js').PanelGroup} PanelGroup */
 /** @typedef {import('./types.js').MaintenanceStatus} MaintenanceStatus */
+/** @typedef {import('./types.js').Incident} Incident */
 
 /**
  * @typedef {{kind: "snapshot"} | {kind: "panel", id: string} | {kind: "toast", toast: Toast}
- *   | {kind: "connection"} | {kind: "meta"} | {kind: "notice"} | {kind: "maintenance"}} Change
+ *   | {kind: "connection"} | {kind: "meta"} | {kind: "notice"} | {kind: "maintenance"} | {kind: "incidents"}} Change
  */
 
 /**
@@ -100,6 +101,7 @@ function withRepeatedFields(next) {
  * @property {Toast | null} toast
  * @property {Notice | null} notice
  * @property {MaintenanceStatus} maintenance
+ * @property {Incident[]} incidents
  * @property {ConnectionState} connection
  */
 
@@ -117,6 +119,7 @@ function nothingHeld() {
     toast: null,
     notice: null,
     maintenance: { active: [], next: [] },
+    incidents: [],
     connection: { status: "connecting", attempt: 0, downSince: null, nextRetryAt: null },
   };
 }
@@ -164,6 +167,8 @@ function applySnapshot(held, doc, opts, emit) {
   if (noticeChanged) emit({ kind: "notice" });
   held.maintenance = asMaintenance(doc.maintenance);
   emit({ kind: "maintenance" });
+  held.incidents = asIncidents(doc.incidents);
+  emit({ kind: "incidents" });
   // The toast in a state document is news only if it differs from the last one heard
   // (a reconnecting tab must not re-show, and re-arm, the toast it is already showing).
   if (doc.toast && JSON.stringify(doc.toast) !== JSON.stringify(held.toast)) {
@@ -205,7 +210,20 @@ function applyChange(held, type, data, eventId, emit) {
     if (id !== null) held.lastEventId = id;
     held.maintenance = asMaintenance(data);
     emit({ kind: "maintenance" });
+  } else if (type === "incidents") {
+    if (id !== null) held.lastEventId = id;
+    held.incidents = asIncidents(data);
+    emit({ kind: "incidents" });
   }
+}
+
+/**
+ * The incidents as sent; those without an id or updates are left out.
+ * @param {any} v
+ * @returns {Incident[]}
+ */
+function asIncidents(v) {
+  return Array.isArray(v) ? v.filter((i) => i && typeof i.id === "string" && Array.isArray(i.updates) && i.updates.length) : [];
 }
 
 /**
@@ -223,8 +241,8 @@ function asMaintenance(v) {
  * @returns {StateDocument}
  */
 function snapshotOf(held) {
-  const { title, debug, settings, groups, lastEventId, panels, order, notice, maintenance } = held;
-  return { title, debug, settings: settings ?? undefined, groups, lastEventId: lastEventId ?? 0, panels: order.map((id) => /** @type {PanelState} */ (panels.get(id))), toast: null, notice, maintenance };
+  const { title, debug, settings, groups, lastEventId, panels, order, notice, maintenance, incidents } = held;
+  return { title, debug, settings: settings ?? undefined, groups, lastEventId: lastEventId ?? 0, panels: order.map((id) => /** @type {PanelState} */ (panels.get(id))), toast: null, notice, maintenance, incidents };
 }
 
 /** Who hears a store's changes. */
@@ -266,7 +284,7 @@ export function createStore() {
     /**
      * Applies one stream event. Events whose id is not newer than the last applied one are dropped
      * (a tab can hear the same event twice: relayed, and in a state document).
-     * @param {string} type "snapshot" | "panel" | "toast" | "notice" | "maintenance"; others are ignored
+     * @param {string} type "snapshot" | "panel" | "toast" | "notice" | "maintenance" | "incidents"; others are ignored
      * @param {any} data the parsed JSON: for "panel", a patch of the panel's state
      * @param {number | string | null} [eventId]
      */
@@ -318,9 +336,9 @@ export function createStore() {
     },
     /** The maintenance windows holding now and next. */
     get maintenance() { return held.maintenance; },
-    get connection() {
-      return held.connection;
-    },
+    /** The incidents open, and those resolved less than a day ago, newest opened first. */
+    get incidents() { return held.incidents; },
+    get connection() { return held.connection; },
   };
   return store;
 }

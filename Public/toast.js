@@ -240,6 +240,7 @@ function toastElement(toast, on) {
         label: toast.action.label,
         class: ["btn-small", "toast-action"],
         testid: "toast-action",
+        needs: "recover",
         onClick: () => on.action(),
       })
     : null;

@@ -315,6 +315,30 @@
  * @property {Toast | null} [toast]
  * @property {Notice | null} [notice] the deck-level notice, null when there is none
  * @property {MaintenanceStatus} [maintenance] the windows holding now and next
+ * @property {Incident[]} [incidents] open, and resolved less than 24 h ago, newest opened first
+ */
+
+/** @typedef {"investigating" | "identified" | "monitoring" | "resolved"} IncidentStatus */
+
+/**
+ * One step of an incident, as its author wrote it.
+ * @typedef {object} IncidentUpdate
+ * @property {string} at ISO time
+ * @property {IncidentStatus} status the status it moved to
+ * @property {string} message plain text
+ * @property {string} author
+ */
+
+/**
+ * An incident over some panels, or an announcement (no panels): PROTOCOL.md's incident document.
+ * @typedef {object} Incident
+ * @property {string} id
+ * @property {string} title
+ * @property {string[]} panels the ids of the panels it affects
+ * @property {IncidentStatus} status its last update's
+ * @property {string} openedAt ISO time
+ * @property {string | null} resolvedAt ISO time, null while open
+ * @property {IncidentUpdate[]} updates oldest first
  */
 
 /**
@@ -368,6 +392,22 @@
  */
 
 /** @typedef {{entries: NotifyLogEntry[]}} NotifyLog newest first */
+
+/**
+ * An action a person took, signed (GET /api/audit); `text` is the sentence to show.
+ * @typedef {object} AuditEntry
+ * @property {string} id
+ * @property {string} at
+ * @property {string} actor
+ * @property {string} role
+ * @property {string} action "retry", "recover", "item_action", "debug_state", "maintenance_started", …
+ * @property {string | null} panel null for an action on the whole deck
+ * @property {string} subject
+ * @property {string} detail
+ * @property {string} text "Retried by alice"
+ */
+
+/** @typedef {{entries: AuditEntry[]}} AuditLog newest first */
 
 /**
  * The stream's health as the page sees it.

@@ -7,6 +7,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 #include <sys/socket.h>
+#include <netinet/in.h>
+#include <string.h>
 // Not in Swift's Glibc module; the daemon polls with epoll too, and HangupWatcher uses it.
 #include <sys/epoll.h>
 #include <microhttpd.h>
@@ -57,6 +59,27 @@ statedeck_connection_head_size(struct MHD_Connection *connection)
     const union MHD_ConnectionInfo *info =
         MHD_get_connection_info(connection, MHD_CONNECTION_INFO_REQUEST_HEADER_SIZE);
     return info == NULL ? 0 : info->header_size;
+}
+
+/// `MHD_get_connection_info` is variadic; this copies the client's address
+/// (`MHD_CONNECTION_INFO_CLIENT_ADDRESS`, a `sockaddr` only C reads safely) into `address`:
+/// 4 bytes for IPv4, 16 for IPv6, and returns how many (0 if unknown).
+static inline int
+statedeck_connection_client_address(struct MHD_Connection *connection, uint8_t address[16])
+{
+    const union MHD_ConnectionInfo *info =
+        MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    if (info == NULL || info->client_addr == NULL) return 0;
+    const struct sockaddr *client = info->client_addr;
+    if (client->sa_family == AF_INET) {
+        memcpy(address, &((const struct sockaddr_in *)client)->sin_addr, 4);
+        return 4;
+    }
+    if (client->sa_family == AF_INET6) {
+        memcpy(address, &((const struct sockaddr_in6 *)client)->sin6_addr, 16);
+        return 16;
+    }
+    return 0;
 }
 
 /// `MHD_SIZE_UNKNOWN` is a macro Swift does not import.

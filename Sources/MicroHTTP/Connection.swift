@@ -74,6 +74,14 @@ struct Connection: @unchecked Sendable {
         statedeck_connection_head_size(pointer)
     }
 
+    /// Where the connection comes from (`MHD_get_connection_info`, `MHD_CONNECTION_INFO_CLIENT_ADDRESS`);
+    /// nil for a family other than IPv4 and IPv6.
+    var clientAddress: ClientAddress? {
+        var bytes = [UInt8](repeating: 0, count: 16)
+        let count = Int(statedeck_connection_client_address(pointer, &bytes))
+        return ClientAddress(bytes: Array(bytes.prefix(count)))
+    }
+
     /// The connection's socket (`MHD_get_connection_info`, `MHD_CONNECTION_INFO_CONNECTION_FD`).
     var socket: Int32 {
         statedeck_connection_socket(pointer)

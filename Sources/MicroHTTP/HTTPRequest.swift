@@ -13,6 +13,9 @@ public struct HTTPRequest: Sendable {
     public let authority: String?
     public let headers: HTTPHeaders
     public let body: [UInt8]
+    /// Where the request came from: the connection's peer, as the transport reads it; nil for a
+    /// request made in the process (a test, an action forwarded within a cluster).
+    public let client: ClientAddress?
 
     /// Parses `target`; throws when it is neither origin-form (`/…`) nor absolute-form
     /// (`http://host/…`), has a malformed `%` escape, or decodes to something that is not UTF-8.
@@ -21,7 +24,8 @@ public struct HTTPRequest: Sendable {
         method: HTTPMethod,
         target: String,
         headers: HTTPHeaders = HTTPHeaders(),
-        body: [UInt8] = []
+        body: [UInt8] = [],
+        client: ClientAddress? = nil
     ) throws(TargetError) {
         let parsed = try RequestTarget(parsing: target)
         self.method = method
@@ -31,6 +35,7 @@ public struct HTTPRequest: Sendable {
         self.authority = parsed.authority
         self.headers = headers
         self.body = body
+        self.client = client
     }
 
     /// The decoded segments joined with `/`: for logs and messages; route on `pathSegments`,

@@ -1,6 +1,6 @@
 /// A parsed route pattern such as `/api/panels/{id}` or `/badge/{panel}.svg`.
-struct RoutePattern {
-    private enum Segment {
+public struct RoutePattern: Sendable {
+    private enum Segment: Sendable {
         case literal(String)
         /// `{name}`, or `{name}suffix` such as `{panel}.svg`: a non-empty value, then the suffix.
         case parameter(String, suffix: String)
@@ -8,7 +8,7 @@ struct RoutePattern {
 
     private let segments: [Segment]
 
-    init(_ pattern: String) {
+    public init(_ pattern: String) {
         precondition(pattern.hasPrefix("/"), "route pattern must start with /: \(pattern)")
         segments = pattern.dropFirst().split(separator: "/", omittingEmptySubsequences: false).map { segment in
             guard segment.hasPrefix("{"), let close = segment.firstIndex(of: "}"),
@@ -22,7 +22,7 @@ struct RoutePattern {
     var segmentCount: Int { segments.count }
 
     /// The captured parameters when `pathSegments` (decoded) fit the pattern.
-    func match(_ pathSegments: [String]) -> RouteParameters? {
+    public func match(_ pathSegments: [String]) -> RouteParameters? {
         guard pathSegments.count == segments.count else { return nil }
         var values: [String: String] = [:]
         for (segment, value) in zip(segments, pathSegments) {

@@ -138,7 +138,8 @@ extension ServerCore {
         let request: HTTPRequest
         do throws(HTTPRequest.TargetError) {
             guard let target = context.target else { throw .notUTF8 }
-            request = try HTTPRequest(method: method, target: target, headers: headers, body: body)
+            request = try HTTPRequest(method: method, target: target, headers: headers, body: body,
+                                      client: context.connection.clientAddress)
         } catch {
             // Whatever else the client sends on this connection is not worth reading.
             var refusal = HTTPResponse.error(.badRequest, code: "bad_request", message: error.description)

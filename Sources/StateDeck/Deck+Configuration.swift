@@ -33,6 +33,8 @@ extension Deck {
         public var location = Configuration.ownLocation
         /// When a panel is flapping (more than 5 changes of health in 10 min); nil turns it off.
         public var flapping: FlappingRule? = FlappingRule()
+        /// Where each incident opened, updated or resolved is told (a deck file's `incidents.notify`).
+        public var incidentTargets: [any NotificationTarget] = []
 
         /// The name of a server's own place among a panel's locations.
         public static let ownLocation = "local"

@@ -6,7 +6,9 @@ extension Deck {
     /// panel, the returned info waits for the release instead of replacing the forced state.
     ///
     /// - Throws: `unknownItem`, `unknownAction`, or `conflict` when an action already runs on the item.
-    public func perform(action actionId: String, item itemId: String, panel id: String) throws(DeckError) {
+    /// - Returns: The work as its toasts name it: the action's label and the item's title.
+    @discardableResult
+    public func perform(action actionId: String, item itemId: String, panel id: String) throws(DeckError) -> String {
         let index = try index(of: id)
         let runtime = panels[index]
         guard let item = runtime.history.latestInfo?.items?.first(where: { $0.id == itemId }) else {
@@ -23,12 +25,18 @@ extension Deck {
             let result = await Result { try await action.handler(itemId) }
             deck.itemActionEnded(index, item: item, action: action, result: result)
         }
+        return Self.work(action, on: item)
+    }
+
+    /// An item action's work as its toasts and its audit entry name it: "Restart api-2".
+    private static func work(_ action: ItemAction, on item: Info.Item) -> String {
+        "\(action.label) \(item.title)"
     }
 
     private func itemActionEnded(_ index: Int, item: Info.Item, action: ItemAction, result: Result<Info?, any Error>) {
         panels[index].endModifying(item.id)
         let panel = panels[index].panel
-        let work = "\(action.label) \(item.title)"
+        let work = Self.work(action, on: item)
         switch result {
         case .success(let info):
             if let info {

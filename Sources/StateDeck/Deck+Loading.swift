@@ -22,6 +22,7 @@ extension Deck {
         startNextWave()
         startHeartbeats()
         refreshMaintenance(keeping: [])
+        refreshIncidents(keeping: [])
         startFlapWatches()
     }
 
@@ -66,6 +67,8 @@ extension Deck {
         startWaveAlarm?.cancel()
         maintenance.alarm?.cancel()
         maintenance.alarm = nil
+        incidents.alarm?.cancel()
+        incidents.alarm = nil
         waitingToStart = []
         toastExpiry?.cancel()
         for activity in activities.values { activity.cancel() }

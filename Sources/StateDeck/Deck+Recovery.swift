@@ -8,7 +8,9 @@ extension Deck {
     ///
     /// - Throws: `unknownOption` when the card does not offer the option; `conflict` when the panel
     ///   shows no error or a recovery already runs.
-    public func recover(panel id: String, option optionId: String) throws(DeckError) {
+    /// - Returns: The option chosen, as the card offered it (its label signs the action).
+    @discardableResult
+    public func recover(panel id: String, option optionId: String) throws(DeckError) -> RecoveryOption {
         let index = try index(of: id)
         let runtime = panels[index]
         guard let error = runtime.history.latestValidError else {
@@ -33,6 +35,7 @@ extension Deck {
                 deck.recoveryEnded(index, option: option, result: result)
             }
         }
+        return option
     }
 
     private func recoveryEnded(_ index: Int, option: RecoveryOption, result: Result<Void, any Error>) {

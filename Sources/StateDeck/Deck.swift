@@ -55,6 +55,8 @@ public actor Deck {
     var isStopped = false
     /// The maintenance windows, and the alarm for their next change.
     var maintenance: MaintenanceBook
+    /// The incidents open and past, and the alarm for the next to leave the state.
+    var incidents = IncidentBook()
     private var observers: [@Sendable (DeckEvent) -> Void] = []
 
     /// A deck of `panels`, whose ids must be unique and whose dependencies must be panels of the
@@ -107,6 +109,7 @@ public actor Deck {
         loadSchedule.removeAll()
         startWaveAlarm?.cancel()
         maintenance.alarm?.cancel()
+        incidents.alarm?.cancel()
         activities.values.forEach { $0.cancel() }
     }
 
@@ -125,7 +128,8 @@ public actor Deck {
     /// Every panel and the current toast, at one moment.
     public func snapshot() -> DeckSnapshot {
         DeckSnapshot(title: title, groups: groups, panels: panels.indices.map(state), toast: feedback.current,
-                     maintenance: maintenance.told ?? MaintenanceStatus())
+                     maintenance: maintenance.told ?? MaintenanceStatus(),
+                     incidents: incidents.told ?? incidents.recent(at: configuration.now()))
     }
 
     /// The current state of panel `id`.

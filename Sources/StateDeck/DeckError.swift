@@ -8,6 +8,8 @@ public enum DeckError: Error, Sendable, Equatable, CustomStringConvertible {
     case unknownGroup(String)
     /// No maintenance window of this id holds now.
     case unknownMaintenance(String)
+    /// No incident of this id is kept.
+    case unknownIncident(String)
     case conflict(String)
 
     /// A sentence for a person, naming what was asked for.
@@ -25,6 +27,8 @@ public enum DeckError: Error, Sendable, Equatable, CustomStringConvertible {
             "There is no group '\(group)'."
         case .unknownMaintenance(let id):
             "No maintenance window '\(id)' is active."
+        case .unknownIncident(let id):
+            "There is no incident '\(id)'."
         case .conflict(let message):
             message
         }

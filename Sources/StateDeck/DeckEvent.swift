@@ -10,4 +10,8 @@ public enum DeckEvent: Sendable, Equatable {
     /// windows just started or ended by hand, for a history to keep (heard after the `.mark`
     /// changes it caused).
     case maintenance(MaintenanceStatus, keep: [MaintenanceSpan])
+    /// The incidents the state shows (open, and resolved within the last 24 h, newest first)
+    /// changed: all of them, and those just opened or updated, for a history to keep and the
+    /// deck's incident targets to be told.
+    case incidents([Incident], keep: [Incident])
 }

@@ -1,11 +1,12 @@
 import FoundationEssentials
 
-/// What a target is told: a panel went down, is still down, is up again, or flaps; or, asked for
-/// by a person, that the target works (`test`). Its JSON is the webhook's body, a command's
+/// What a target is told: a panel went down, is still down, is up again, or flaps; a person
+/// opened, updated or resolved an incident (`incident`); or, asked for by a person, that the
+/// target works (`test`). Its JSON is the webhook's body, a command's
 /// standard input and the page's `notification` event (PROTOCOL.md, "Notifications").
 public struct DeckNotification: Sendable, Hashable, Codable {
     public enum Event: String, Sendable, Hashable, Codable {
-        case failure, reminder, recovery, flapping, test
+        case failure, reminder, recovery, flapping, test, incident
     }
 
     /// The panel a test notification names: StateDeck's own, where the server has one.
@@ -26,6 +27,18 @@ public struct DeckNotification: Sendable, Hashable, Codable {
     public var message: String
     /// For a failure of a panel others depend on: those of them failing with it, at any depth.
     public var dependents: [String]?
+    /// For an incident: the incident and its newest update.
+    public var incident: IncidentStep?
+
+    /// An incident as one of its updates left it: its id, status, the panels it affects, and the
+    /// update's text and author.
+    public struct IncidentStep: Sendable, Hashable, Codable {
+        public var id: String
+        public var status: Incident.Status
+        public var panels: [String]
+        public var update: String
+        public var author: String
+    }
 
     public struct ErrorSummary: Sendable, Hashable, Codable {
         public var kind: String
@@ -55,6 +68,7 @@ public struct DeckNotification: Sendable, Hashable, Codable {
         case .recovery: "\(title) is up again after \(downFor)"
         case .flapping: "\(title) is flapping"
         case .test: "Test notification from StateDeck: \(title)"
+        case .incident: title
         }
     }
 

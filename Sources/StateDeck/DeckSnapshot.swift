@@ -10,9 +10,11 @@ public struct DeckSnapshot: Sendable, Equatable, Encodable {
     public var toast: Toast?
     /// The maintenance windows holding, and the next of each the deck declares.
     public var maintenance = MaintenanceStatus()
+    /// The incidents open and those resolved within the last 24 h, newest first.
+    public var incidents: [Incident] = []
 
     private enum CodingKeys: String, CodingKey {
-        case title, groups, panels, toast, maintenance
+        case title, groups, panels, toast, maintenance, incidents
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -22,5 +24,6 @@ public struct DeckSnapshot: Sendable, Equatable, Encodable {
         try container.encode(panels, forKey: .panels)
         try container.encode(toast, forKey: .toast)
         try container.encode(maintenance, forKey: .maintenance)
+        try container.encode(incidents, forKey: .incidents)
     }
 }

@@ -23,8 +23,9 @@ final class ClusterActions: Sendable {
     func forward(_ action: ForwardedAction) async -> ForwardedAction.Answer? {
         let sent = await blocking { session throws(PostgresError) in
             let id = try session.query(
-                "INSERT INTO statedeck_actions (method, target, body) VALUES ($1, $2, $3) RETURNING id",
-                [action.method, action.target, String(decoding: action.body, as: UTF8.self)]).integer(0, 0)
+                "INSERT INTO statedeck_actions (method, target, body, caller, role) VALUES ($1, $2, $3, $4, $5) RETURNING id",
+                [action.method, action.target, String(decoding: action.body, as: UTF8.self), action.caller.name,
+                 action.caller.role.rawValue]).integer(0, 0)
             try session.query("SELECT pg_notify($1, '')", [Self.requests])
             return id
         }
@@ -61,12 +62,13 @@ final class ClusterActions: Sendable {
         let claims = await blocking { session throws(PostgresError) in
             let rows = try session.query("""
                 UPDATE statedeck_actions SET claimed = true
-                WHERE NOT claimed AND sent > now() - $1::interval RETURNING id, method, target, body
+                WHERE NOT claimed AND sent > now() - $1::interval RETURNING id, method, target, body, caller, role
                 """, [window])
             return (0..<rows.count).map { row in
                 Claim(id: rows.integer(row, 0) ?? 0,
                       action: ForwardedAction(method: rows[row, 1] ?? "", target: rows[row, 2] ?? "",
-                                              body: Array((rows[row, 3] ?? "").utf8)))
+                                              body: Array((rows[row, 3] ?? "").utf8),
+                                              caller: Self.caller(name: rows[row, 4], role: rows[row, 5])))
             }
         }
         for claim in claims ?? [] {
@@ -77,6 +79,15 @@ final class ClusterActions: Sendable {
                 try session.query("SELECT pg_notify($1, $2)", [Self.answers, String(claim.id)])
             }
         }
+    }
+
+    /// Who sent an action, as the server that let it in wrote it; an action written by a server
+    /// from before actions were signed is signed ``Caller/unknown``.
+    static func caller(name: String?, role: String?) -> Caller {
+        guard let name, !name.isEmpty, let role = role.flatMap(AccessRole.init(rawValue:)) else {
+            return .unknown
+        }
+        return Caller(name: name, role: role)
     }
 
     /// Removes actions answered or expired a minute ago.

@@ -3,7 +3,8 @@ import Postgres
 /// The tables a cluster shares in PostgreSQL: the events the leader made, numbered; each panel's
 /// current documents, as replicas serve them; the deck's layout; and actions on their way to the
 /// leader, with its answers. From version 2: the probes that check the deck from other places
-/// (`statedeck probe`), and each one's newest result of each panel.
+/// (`statedeck probe`), and each one's newest result of each panel. From version 4: who sent each
+/// action, which the leader signs its audit entry with.
 ///
 /// Each version's statements, in order; a version once released never changes.
 enum ClusterSchema {
@@ -34,6 +35,11 @@ enum ClusterSchema {
         // not the page's document read back.
         """
         ALTER TABLE statedeck_panels ADD COLUMN memory text NOT NULL DEFAULT '';
+        """,
+        // Who sent each action, as the gate of the server that let it in saw them: the leader
+        // signs the action's audit entry with it.
+        """
+        ALTER TABLE statedeck_actions ADD COLUMN caller text, ADD COLUMN role text;
         """,
     ]
 

@@ -33,6 +33,9 @@ public protocol HistoryDatabase: AnyObject, Sendable {
     /// `panel`'s newest saved changes, newest first, at most `limit`.
     func newestEntries(of panel: String, limit: Int) throws(HistoryDatabaseError) -> [ViewStateHistory.Entry]
 
+    /// The saved audit entries `query` reads, newest first (by time, then id).
+    func auditEntries(_ query: AuditQuery) throws(HistoryDatabaseError) -> [AuditEntry]
+
     /// Nothing is committed after this: the last save is done.
     func close()
 }
@@ -61,15 +64,18 @@ public struct StoredHistory: Sendable {
     public var notifications: NotificationRecords
     /// The maintenance windows started through the API and the stretches ended early.
     public var maintenance: [MaintenanceSpan]
+    /// The incidents open and resolved within ``Incident/keptFor``.
+    public var incidents: [Incident]
 
     public init(eventID: UInt64, watches: [HistoryWatch], lastPosition: Int64, latest: [LatestRow],
-                notifications: NotificationRecords, maintenance: [MaintenanceSpan] = []) {
+                notifications: NotificationRecords, maintenance: [MaintenanceSpan] = [], incidents: [Incident] = []) {
         self.eventID = eventID
         self.watches = watches
         self.lastPosition = lastPosition
         self.latest = latest
         self.notifications = notifications
         self.maintenance = maintenance
+        self.incidents = incidents
     }
 }
 
@@ -112,14 +118,19 @@ public struct HistoryBatch: Sendable {
     /// Maintenance windows started through the API or ended early, written over the saved row of
     /// the same id and start.
     public var maintenance: [MaintenanceSpan] = []
+    /// Audit entries, each kept once by its id.
+    public var audit: [AuditEntry] = []
+    /// Incidents opened or updated, written over the saved row of the same id.
+    public var incidents: [Incident] = []
     /// The server's newest event id, when it changed.
     public var eventID: UInt64?
     /// What retention no longer keeps, once an hour.
     public var expiry: HistoryExpiry?
 }
 
-/// What a save deletes: changes, tallies, watches and maintenance windows older than `retention`
-/// keeps at `now` (the days'), except the watch counting.
+/// What a save deletes: changes, tallies, watches, maintenance windows and audit entries older
+/// than `retention` keeps at `now` (the windows and entries as long as the days' tallies), except
+/// the watch counting; incidents resolved more than ``Incident/keptFor`` before `now`.
 public struct HistoryExpiry: Sendable {
     public var now: Int64
     public var retention: HistoryRetention

@@ -105,6 +105,21 @@ public final class HistoryKeeper: Sendable {
         memory.withLock { $0.maintenance }
     }
 
+    /// Keeps an action's signed entry, saved with the next batch.
+    public func audit(_ entry: AuditEntry) {
+        memory.withLock { $0.audit(entry, unsavedLimit: configuration.unsavedLimit) }
+    }
+
+    /// Keeps incidents just opened or updated, saved with the next batch.
+    public func keep(incidents: [Incident]) {
+        memory.withLock { $0.keep(incidents: incidents) }
+    }
+
+    /// The incidents kept, newest opened first.
+    public var keptIncidents: [Incident] {
+        memory.withLock { $0.incidents }
+    }
+
     /// Reads the server's newest event id with every save.
     public func trackEventIDs(_ newest: @escaping @Sendable () -> UInt64) {
         eventIDs.withLock { $0 = newest }
@@ -244,6 +259,17 @@ public final class HistoryKeeper: Sendable {
             return try view(of: panel, at: reading).uptime(of: panel, query, now: reading.wall) { resolution, from throws(HistoryDatabaseError) in
                 try database.tallies(of: panel, resolution, from: from)
             }
+        } catch {
+            throw .unreadable(error.description)
+        }
+    }
+
+    /// The saved entries `query` reads and those waiting to be saved, newest first: an entry
+    /// saved between the two reads is listed once.
+    public func auditEntries(_ query: AuditQuery) throws(HistoryStoreError) -> [AuditEntry] {
+        let waiting = memory.withLock { $0.unsavedAudit }
+        do {
+            return query.select(from: waiting + (try database.auditEntries(query)))
         } catch {
             throw .unreadable(error.description)
         }

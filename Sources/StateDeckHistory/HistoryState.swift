@@ -47,6 +47,12 @@ public struct HistoryState: Sendable {
     public private(set) var maintenance: [MaintenanceSpan] = []
     /// Those not saved yet.
     private var unsavedMaintenance: [MaintenanceSpan] = []
+    /// Audit entries not saved yet, oldest first.
+    public private(set) var unsavedAudit: [AuditEntry] = []
+    /// Incidents open and resolved within ``Incident/keptFor``, newest opened first.
+    public private(set) var incidents: [Incident] = []
+    /// Those opened or updated since the last save.
+    private var unsavedIncidents: [Incident] = []
 
     /// A wall clock that moved more than this apart from the time that ran has jumped.
     static let jumpTolerance: Int64 = 1_000
@@ -80,6 +86,7 @@ public struct HistoryState: Sendable {
             lastRuns[row.panel] = row.lastRun
         }
         maintenance = stored.maintenance
+        incidents = stored.incidents.sorted { ($0.openedAt, $0.id) > ($1.openedAt, $1.id) }
     }
 
     /// Everything that waits to be saved, with the server's newest event id `eventID` when it
@@ -92,6 +99,8 @@ public struct HistoryState: Sendable {
             watches: watches.filter { unsavedWatchIDs.contains($0.id) },
             notifications: [],
             maintenance: unsavedMaintenance,
+            audit: unsavedAudit,
+            incidents: unsavedIncidents,
             eventID: eventID == storedEventID ? nil : eventID,
             expiry: isRetentionDue(at: now) ? HistoryExpiry(now: now, retention: retention, counting: aggregator.watch) : nil)
     }
@@ -274,6 +283,24 @@ public struct HistoryState: Sendable {
         }
     }
 
+    /// Keeps an audit entry to save; past `unsavedLimit` waiting (saving has failed for long), the
+    /// oldest is dropped.
+    public mutating func audit(_ entry: AuditEntry, unsavedLimit: Int) {
+        unsavedAudit.append(entry)
+        if unsavedAudit.count > unsavedLimit { unsavedAudit.removeFirst() }
+    }
+
+    /// Keeps `kept` (incidents just opened or updated) over those of the same id.
+    public mutating func keep(incidents kept: [Incident]) {
+        for incident in kept {
+            incidents.removeAll { $0.id == incident.id }
+            incidents.append(incident)
+            unsavedIncidents.removeAll { $0.id == incident.id }
+            unsavedIncidents.append(incident)
+        }
+        incidents.sort { ($0.openedAt, $0.id) > ($1.openedAt, $1.id) }
+    }
+
     /// Whether a save at `now` (milliseconds since 1970) deletes what retention no longer keeps:
     /// once an hour.
     func isRetentionDue(at now: Int64) -> Bool {
@@ -290,7 +317,11 @@ public struct HistoryState: Sendable {
         aggregator.markOpenRows(saved: true)
         unsavedShown = []
         unsavedWatchIDs = []
-        unsavedMaintenance = []
+        // Kept during the commit (by another thread than the writer's), a window or an incident's
+        // newer version is not in the batch: it still waits; so does an audit entry.
+        unsavedMaintenance.removeAll(where: batch.maintenance.contains)
+        unsavedAudit.removeAll(where: batch.audit.contains)
+        unsavedIncidents.removeAll(where: batch.incidents.contains)
         dropped = 0
         trouble = standingNotice
         if let eventID = batch.eventID { storedEventID = eventID }
@@ -299,6 +330,8 @@ public struct HistoryState: Sendable {
             let cutoff = retention.cutoff(of: .day, now: expiry.now)
             watches.removeAll { $0.watchedTo < cutoff && $0.id != aggregator.watch }
             maintenance.removeAll { $0.until.millisecondsSince1970 < cutoff }
+            let incidentCutoff = Incident.StoredColumns.cutoff(now: expiry.now)
+            incidents.removeAll { ($0.resolvedAt?.millisecondsSince1970).map { $0 < incidentCutoff } ?? false }
         }
     }
 
@@ -310,6 +343,7 @@ public struct HistoryState: Sendable {
         aggregator.markOpenRows(saved: false)
         unsavedWatchIDs = Set(watches.map(\.id))
         unsavedMaintenance = maintenance
+        unsavedIncidents = incidents
         storedEventID = 0
     }
 

@@ -23,9 +23,22 @@ public protocol HistoryStore: AnyObject, Sendable {
     /// holding.
     var keptMaintenance: [MaintenanceSpan] { get }
 
+    /// Keeps incidents just opened or updated, over those of the same id; returns at once.
+    func keep(incidents: [Incident])
+
+    /// The incidents kept: a deck continued from this history takes them up.
+    var keptIncidents: [Incident] { get }
+
     /// Returns once what waits is saved: a window an answer says was started or ended then
     /// outlives the process, for the deck continued from this history (a cluster's next leader's).
     func saved() async
+
+    /// Keeps an action's signed entry, saved with the next batch (``saved()`` waits for it);
+    /// returns at once.
+    func audit(_ entry: AuditEntry)
+
+    /// The audit entries `query` reads, newest first: those saved and those waiting to be.
+    func auditEntries(_ query: AuditQuery) throws(HistoryStoreError) -> [AuditEntry]
 
     /// `panel`'s uptime and timeline.
     func uptime(of panel: String, _ query: TimelineQuery) throws(HistoryStoreError) -> UptimeReport
@@ -61,6 +74,11 @@ extension HistoryStore {
     public func keep(_ maintenance: [MaintenanceSpan]) {}
 
     public var keptMaintenance: [MaintenanceSpan] { [] }
+
+    /// A store that keeps no incidents: a restart forgets them.
+    public func keep(incidents: [Incident]) {}
+
+    public var keptIncidents: [Incident] { [] }
 
     public func saved() async {}
 }

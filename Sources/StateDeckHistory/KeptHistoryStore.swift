@@ -31,6 +31,20 @@ extension KeptHistoryStore {
 
     public var keptMaintenance: [MaintenanceSpan] { keeper.keptMaintenance }
 
+    public func audit(_ entry: AuditEntry) {
+        keeper.audit(entry)
+    }
+
+    public func auditEntries(_ query: AuditQuery) throws(HistoryStoreError) -> [AuditEntry] {
+        try keeper.auditEntries(query)
+    }
+
+    public func keep(incidents: [Incident]) {
+        keeper.keep(incidents: incidents)
+    }
+
+    public var keptIncidents: [Incident] { keeper.keptIncidents }
+
     public var lastEventID: UInt64 { keeper.lastEventID }
 
     public func trackEventIDs(_ newest: @escaping @Sendable () -> UInt64) {

@@ -56,8 +56,8 @@ extension Notifier {
             watch = before
             watch.recoveredAt = notification.at
             outcome = .held(quiet.ending)
-        // A test is sent by a person's request, never decided here.
-        case (_, .recovery), (_, .reminder), (_, .flapping), (_, .test):
+        // A test and an incident are sent by a person's request, never decided here.
+        case (_, .recovery), (_, .reminder), (_, .flapping), (_, .test), (_, .incident):
             break
         }
         if !subscription.isPage {

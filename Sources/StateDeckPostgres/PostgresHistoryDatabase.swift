@@ -166,6 +166,21 @@ final class PostgresHistoryDatabase: HistoryDatabase {
             ON CONFLICT (id, start) DO UPDATE SET until = EXCLUDED.until, reason = EXCLUDED.reason, panels = EXCLUDED.panels,
                 source = EXCLUDED.source, schedule = EXCLUDED.schedule
             """)
+        try insert(session, "INSERT INTO statedeck.audit (id, at, actor, role, action, panel, subject, detail)",
+                   batch.audit.map { entry in
+                       [entry.id, String(entry.at.millisecondsSince1970), entry.actor, entry.role, entry.action.rawValue,
+                        entry.panel, entry.subject, entry.detail]
+                   },
+                   then: "ON CONFLICT (id) DO NOTHING")
+        try insert(session, "INSERT INTO statedeck.incidents (id, title, panels, opened, resolved, updates)",
+                   batch.incidents.map(\.stored).map { incident in
+                       [incident.id, incident.title, incident.panels, String(incident.opened),
+                        incident.resolved.map(String.init), incident.updates]
+                   },
+                   then: """
+            ON CONFLICT (id) DO UPDATE SET title = EXCLUDED.title, panels = EXCLUDED.panels, opened = EXCLUDED.opened,
+                resolved = EXCLUDED.resolved, updates = EXCLUDED.updates
+            """)
         try insert(session, "INSERT INTO statedeck.watches (id, started, watched_to, tallied_to)",
                    batch.watches.map { [String($0.id), String($0.started), String($0.watchedTo), String($0.talliedTo)] },
                    then: "ON CONFLICT (id) DO UPDATE SET watched_to = EXCLUDED.watched_to, tallied_to = EXCLUDED.tallied_to")
@@ -227,6 +242,9 @@ final class PostgresHistoryDatabase: HistoryDatabase {
         try session.query("DELETE FROM statedeck.watches WHERE watched_to < $1 AND id <> $2",
                           [String(retention.cutoff(of: .day, now: now)), String(expiry.counting)])
         try session.query("DELETE FROM statedeck.maintenance WHERE until < $1", [String(retention.cutoff(of: .day, now: now))])
+        try session.query("DELETE FROM statedeck.audit WHERE at < $1", [String(retention.cutoff(of: .day, now: now))])
+        try session.query("DELETE FROM statedeck.incidents WHERE resolved < $1",
+                          [String(Incident.StoredColumns.cutoff(now: now))])
     }
 
     /// The id of `panel` in `statedeck.panels`, added on first use.
@@ -279,7 +297,19 @@ final class PostgresHistoryDatabase: HistoryDatabase {
                 lastPosition: try session.query("SELECT coalesce(max(id), 0) FROM statedeck.changes").integer(0, 0) ?? 0,
                 latest: following ? try Self.latest(session) : [],
                 notifications: following ? try Self.notifications(session) : NotificationRecords(),
-                maintenance: try Self.maintenance(session))
+                maintenance: try Self.maintenance(session), incidents: try Self.incidents(session))
+        }
+    }
+
+    /// The incidents kept.
+    private static func incidents(_ session: PostgresConnection) throws(PostgresError) -> [Incident] {
+        let rows = try session.query("SELECT id, title, panels, opened, resolved, updates FROM statedeck.incidents")
+        return (0..<rows.count).compactMap { row in
+            guard let id = rows[row, 0], let title = rows[row, 1], let panels = rows[row, 2], let updates = rows[row, 5]
+            else { return nil }
+            return Incident(stored: Incident.StoredColumns(
+                id: id, title: title, panels: panels, opened: rows.integer(row, 3) ?? 0, resolved: rows.integer(row, 4),
+                updates: updates))
         }
     }
 
@@ -362,6 +392,21 @@ final class PostgresHistoryDatabase: HistoryDatabase {
                                       maxMs: rows.integer(row, 7), totalMs: rows.integer(row, 8) ?? 0,
                                       durations: ByteaText.decode(rows[row, 9] ?? "")),
                          countedTo: rows.integer(row, 11))
+            }
+        }
+    }
+
+    func auditEntries(_ query: AuditQuery) throws(HistoryDatabaseError) -> [AuditEntry] {
+        try read { session throws(PostgresError) in
+            let rows = try session.query("""
+                SELECT id, at, actor, role, action, panel, subject, detail FROM statedeck.audit
+                WHERE at >= $1 AND at <= $2 AND ($3::text IS NULL OR panel = $3)
+                ORDER BY at DESC, id DESC LIMIT $4
+                """, [String(query.range.lowerBound), String(query.range.upperBound), query.panel, String(query.limit)])
+            return (0..<rows.count).compactMap { row in
+                AuditEntry(stored: rows[row, 0] ?? "", at: rows.integer(row, 1) ?? 0, actor: rows[row, 2] ?? "",
+                           role: rows[row, 3] ?? "", action: rows[row, 4] ?? "", panel: rows[row, 5], subject: rows[row, 6] ?? "",
+                           detail: rows[row, 7] ?? "")
             }
         }
     }

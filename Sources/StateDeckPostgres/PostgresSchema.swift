@@ -65,6 +65,22 @@ enum PostgresSchema {
             panels TEXT NOT NULL, source TEXT NOT NULL, schedule TEXT,
             PRIMARY KEY (id, start));
         """,
+        // Incidents and announcements, each one row with its updates as JSON: written whole at
+        // each update, so a restart or the next leader takes them up as they were answered.
+        """
+        CREATE TABLE statedeck.incidents (
+            id TEXT PRIMARY KEY, title TEXT NOT NULL, panels TEXT NOT NULL, opened BIGINT NOT NULL,
+            resolved BIGINT, updates TEXT NOT NULL);
+        """,
+        // The audit: every action a person took, signed with their name and role, kept as long as
+        // the days' tallies.
+        """
+        CREATE TABLE statedeck.audit (
+            id TEXT PRIMARY KEY, at BIGINT NOT NULL, actor TEXT NOT NULL, role TEXT NOT NULL, action TEXT NOT NULL,
+            panel TEXT, subject TEXT NOT NULL, detail TEXT NOT NULL);
+        CREATE INDEX audit_by_time ON statedeck.audit (at);
+        CREATE INDEX audit_by_panel ON statedeck.audit (panel, at);
+        """,
     ]
 
     static var currentVersion: Int { migrations.count }

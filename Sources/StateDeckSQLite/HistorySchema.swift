@@ -77,6 +77,22 @@ enum HistorySchema {
             panels TEXT NOT NULL, source TEXT NOT NULL, schedule TEXT,
             PRIMARY KEY (id, start)) WITHOUT ROWID;
         """,
+        // Incidents and announcements, each one row with its updates as JSON: written whole at
+        // each update, so a restart or the next leader takes them up as they were answered.
+        """
+        CREATE TABLE incidents (
+            id TEXT PRIMARY KEY, title TEXT NOT NULL, panels TEXT NOT NULL, opened INTEGER NOT NULL,
+            resolved INTEGER, updates TEXT NOT NULL) WITHOUT ROWID;
+        """,
+        // The audit: every action a person took, signed with their name and role, kept as long as
+        // the days' tallies.
+        """
+        CREATE TABLE audit (
+            id TEXT PRIMARY KEY, at INTEGER NOT NULL, actor TEXT NOT NULL, role TEXT NOT NULL, action TEXT NOT NULL,
+            panel TEXT, subject TEXT NOT NULL, detail TEXT NOT NULL) WITHOUT ROWID;
+        CREATE INDEX audit_by_time ON audit (at);
+        CREATE INDEX audit_by_panel ON audit (panel, at);
+        """,
     ]
 
     static var currentVersion: Int { migrations.count }

@@ -83,8 +83,24 @@ final class SQLiteHistoryDatabase: HistoryDatabase {
                 eventID: UInt64(try database.integer("SELECT value FROM meta WHERE key = 'last_event_id'") ?? 0),
                 watches: kept, lastPosition: try database.integer("SELECT max(rowid) FROM changes") ?? 0,
                 latest: following ? latest : [], notifications: try Self.notifications(&connection),
-                maintenance: try Self.maintenance(&connection))
+                maintenance: try Self.maintenance(&connection), incidents: try Self.incidents(&connection))
         }
+    }
+
+    /// The incidents kept.
+    private static func incidents(_ connection: inout SQLiteConnection) throws(SQLiteError) -> [Incident] {
+        let rows = try connection.statement("SELECT id, title, panels, opened, resolved, updates FROM incidents")
+        try rows.bind()
+        defer { rows.reset() }
+        var incidents: [Incident] = []
+        while try rows.step() {
+            guard let id = rows.text(0), let title = rows.text(1), let panels = rows.text(2), let updates = rows.text(5)
+            else { continue }
+            let columns = Incident.StoredColumns(id: id, title: title, panels: panels, opened: rows.integer(3),
+                                                 resolved: rows.optionalInteger(4), updates: updates)
+            if let incident = Incident(stored: columns) { incidents.append(incident) }
+        }
+        return incidents
     }
 
     /// The maintenance windows kept.
@@ -139,6 +155,28 @@ final class SQLiteHistoryDatabase: HistoryDatabase {
                     at: select.integer(1), stateCode: select.integer(2), durationMs: select.optionalInteger(3),
                     errorKind: select.text(4), title: select.text(5), summary: select.text(6), detail: select.text(7),
                     debug: select.integer(8) != 0), select.integer(0)))
+            }
+            return found
+        }
+    }
+
+    func auditEntries(_ query: AuditQuery) throws(HistoryDatabaseError) -> [AuditEntry] {
+        try read { connection throws(SQLiteError) in
+            let select = try connection.statement("""
+                SELECT id, at, actor, role, action, panel, subject, detail FROM audit
+                WHERE at >= ? AND at <= ? AND (?3 IS NULL OR panel = ?3)
+                ORDER BY at DESC, id DESC LIMIT ?
+                """)
+            try select.bind(.integer(query.range.lowerBound), .integer(query.range.upperBound), .optionalText(query.panel),
+                            .integer(Int64(query.limit)))
+            defer { select.reset() }
+            var found: [AuditEntry] = []
+            while try select.step() {
+                if let entry = AuditEntry(stored: select.text(0) ?? "", at: select.integer(1), actor: select.text(2) ?? "",
+                                          role: select.text(3) ?? "", action: select.text(4) ?? "", panel: select.text(5),
+                                          subject: select.text(6) ?? "", detail: select.text(7) ?? "") {
+                    found.append(entry)
+                }
             }
             return found
         }

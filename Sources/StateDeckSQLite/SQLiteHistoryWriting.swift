@@ -198,6 +198,22 @@ struct SQLiteHistoryWriting {
             try upsertMaintenance.bind(.text(span.id), .integer(span.from), .integer(span.until), .text(span.reason),
                                        .text(span.panels), .text(span.source), .optionalText(span.schedule)).run()
         }
+        let insertAudit = try connection.statement("""
+            INSERT OR IGNORE INTO audit (id, at, actor, role, action, panel, subject, detail) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        for entry in batch.audit {
+            try insertAudit.bind(.text(entry.id), .integer(entry.at.millisecondsSince1970), .text(entry.actor), .text(entry.role),
+                                 .text(entry.action.rawValue), .optionalText(entry.panel), .text(entry.subject),
+                                 .text(entry.detail)).run()
+        }
+        let upsertIncident = try connection.statement("""
+            INSERT OR REPLACE INTO incidents (id, title, panels, opened, resolved, updates) VALUES (?, ?, ?, ?, ?, ?)
+            """)
+        for incident in batch.incidents.map(\.stored) {
+            try upsertIncident.bind(.text(incident.id), .text(incident.title), .text(incident.panels),
+                                    .integer(incident.opened), incident.resolved.map(Statement.Value.integer) ?? .null,
+                                    .text(incident.updates)).run()
+        }
         let upsertWatch = try connection.statement("""
             INSERT OR REPLACE INTO watches (id, started, watched_to, tallied_to) VALUES (?, ?, ?, ?)
             """)
@@ -248,6 +264,9 @@ struct SQLiteHistoryWriting {
         try connection.statement("DELETE FROM watches WHERE watched_to < ? AND id != ?")
             .bind(.integer(retention.cutoff(of: .day, now: now)), .integer(expiry.counting)).run()
         try connection.statement("DELETE FROM maintenance WHERE until < ?").bind(.integer(retention.cutoff(of: .day, now: now))).run()
+        try connection.statement("DELETE FROM audit WHERE at < ?").bind(.integer(retention.cutoff(of: .day, now: now))).run()
+        try connection.statement("DELETE FROM incidents WHERE resolved < ?")
+            .bind(.integer(Incident.StoredColumns.cutoff(now: now))).run()
     }
 
     /// The row id of `panel` in `panels`, added on first use.

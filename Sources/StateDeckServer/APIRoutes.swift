@@ -25,9 +25,13 @@ struct APIRoutes: Sendable {
     let catchUp: Duration?
     /// Returns once what an action changed is kept beyond this server (a cluster's store).
     let settled: @Sendable () async -> Void
-    /// The answer of the server that runs the deck, when this one does not (a cluster); nil when
-    /// this one does.
-    let forward: @Sendable (HTTPRequest) async -> HTTPResponse?
+    /// The answer of the server that runs the deck to an action of this caller, when this one
+    /// does not (a cluster); nil when this one does.
+    let forward: @Sendable (HTTPRequest, Caller) async -> HTTPResponse?
+    /// Who sent a request, as the gate identified them: every accepted action is signed with it.
+    let caller: @Sendable (HTTPRequest) -> Caller
+    /// Where signed actions are kept (`GET /api/audit`).
+    let audit: AuditTrail
 
     /// Adds every API route, `/events`, the badges and the pings to `router`.
     func register(on router: inout Router) {
@@ -43,23 +47,26 @@ struct APIRoutes: Sendable {
         }
         router.on(.post, "/api/panels/{id}/retry") { request, parameters in
             action(request) {
-                let result = try await deck().retry(panel: parameters["id"] ?? "")
-                return .api(.accepted, #"{"accepted":true,"coalesced":\#(result.coalesced)}"#)
+                let panel = parameters["id"] ?? ""
+                let result = try await deck().retry(panel: panel)
+                return ActionOutcome(.api(.accepted, #"{"accepted":true,"coalesced":\#(result.coalesced)}"#),
+                                     audit: AuditNote(action: .retry, panel: panel))
             }
         }
         router.on(.post, "/api/panels/{id}/recover") { request, parameters in
             action(request) {
-                let body = try RequestBody.decode(RecoverBody.self, from: request)
-                try await deck().recover(panel: parameters["id"] ?? "", option: body.option)
-                return .api(.accepted, #"{"accepted":true}"#)
+                let (body, panel) = (try RequestBody.decode(RecoverBody.self, from: request), parameters["id"] ?? "")
+                let option = try await deck().recover(panel: panel, option: body.option)
+                return ActionOutcome(.api(.accepted, #"{"accepted":true}"#),
+                                     audit: AuditNote(action: .recover, panel: panel, subject: option.label, detail: option.id))
             }
         }
         router.on(.post, "/api/panels/{id}/items/{itemId}/actions/{actionId}") { request, parameters in
             action(request) {
-                try await deck().perform(
-                    action: parameters["actionId"] ?? "", item: parameters["itemId"] ?? "",
-                    panel: parameters["id"] ?? "")
-                return .api(.accepted, #"{"accepted":true}"#)
+                let (panel, item, actionId) = (parameters["id"] ?? "", parameters["itemId"] ?? "", parameters["actionId"] ?? "")
+                let work = try await deck().perform(action: actionId, item: item, panel: panel)
+                return ActionOutcome(.api(.accepted, #"{"accepted":true}"#),
+                                     audit: AuditNote(action: .itemAction, panel: panel, subject: work, detail: "\(actionId) on \(item)"))
             }
         }
         router.on(.post, "/api/debug/panels/{id}/state") { request, parameters in
@@ -69,12 +76,16 @@ struct APIRoutes: Sendable {
                     message: "debug states are off: start statedeck with --debug"))
             }
             return action(request) {
-                let command = try DebugBody.command(from: request)
-                let state = try await deck().debug(command, panel: parameters["id"] ?? "")
-                return .api(.ok, try DeckJSON.makeEncoder().encode(state))
+                let (command, panel) = (try DebugBody.command(from: request), parameters["id"] ?? "")
+                let state = try await deck().debug(command, panel: panel)
+                return ActionOutcome(.api(.ok, try DeckJSON.makeEncoder().encode(state)), audit: .debug(command, panel: panel))
             }
         }
         registerMaintenance(on: &router)
+        router.on(.get, "/api/audit") { request, _ in
+            auditRoute(request)
+        }
+        registerIncidents(on: &router)
         router.on(.get, "/api/panels/{id}/history") { request, parameters in
             historyRoute(panel: parameters["id"] ?? "") { history, panel throws(HistoryParameters.Invalid) in
                 let query = try HistoryParameters.historyQuery(request.query)
@@ -105,14 +116,15 @@ struct APIRoutes: Sendable {
         }
         BadgeRoute(mirror: mirror, historyReader: historyReader) { deck().statusPage?.publicName(ofPanel: $0) }
             .register(on: &router)
-        PingRoutes(deck: deck) { request, work in action(request, work) }.register(on: &router)
-        NotifyRoutes(log: notificationLog, forward: forward).register(on: &router)
+        PingRoutes(deck: deck) { request, work in action(request) { ActionOutcome(try await work()) } }.register(on: &router)
+        NotifyRoutes(log: notificationLog) { request in await forward(request, caller(request)) }.register(on: &router)
         NotifyTestRoute(deck: deck, log: notificationLog) { request, work in action(request, work) }.register(on: &router)
     }
 
     /// The maintenance windows: listed from the mirror (a replica answers too), started and ended
-    /// as the deck's other actions are, and answered once the history has saved them: the deck a
-    /// restart or a cluster's next leader continues opens again the windows the history kept.
+    /// as the deck's other actions are, and answered once the history has saved them with their
+    /// audit entries: the deck a restart or a cluster's next leader continues opens again the
+    /// windows the history kept.
     private func registerMaintenance(on router: inout Router) {
         router.on(.get, "/api/maintenance") { _, _ in
             .response(.api(.ok, mirror.maintenanceDocument()))
@@ -120,15 +132,50 @@ struct APIRoutes: Sendable {
         router.on(.post, "/api/maintenance") { request, _ in
             action(request) {
                 let span = try await MaintenanceBody.decode(from: request).start(on: deck())
-                await history?.saved()
-                return .api(.created, try DeckJSON.makeEncoder().encode(span))
+                return ActionOutcome(.api(.created, try DeckJSON.makeEncoder().encode(span)),
+                                     audit: .maintenance(.maintenanceStarted, span))
             }
         }
         router.on(.delete, "/api/maintenance/{id}") { request, parameters in
             action(request) {
                 let span = try await deck().endMaintenance(parameters["id"] ?? "")
-                await history?.saved()
-                return .api(.ok, try DeckJSON.makeEncoder().encode(span))
+                return ActionOutcome(.api(.ok, try DeckJSON.makeEncoder().encode(span)), audit: .maintenance(.maintenanceEnded, span))
+            }
+        }
+    }
+
+    /// The incidents and announcements: opened and updated as the deck's other actions are (the
+    /// author is the caller, who signs them), answered once the history has saved them with their
+    /// audit entries, so a restart or a cluster's next leader keeps them; read from the deck, on
+    /// the server that runs it.
+    private func registerIncidents(on router: inout Router) {
+        router.on(.get, "/api/incidents") { request, _ in
+            deferred {
+                if let answer = await forward(request, caller(request)) { return answer }
+                let list = IncidentList(incidents: await deck().incidentList(limit: try IncidentList.limit(request.query)))
+                return .api(.ok, try DeckJSON.makeEncoder().encode(list))
+            }
+        }
+        router.on(.get, "/api/incidents/{id}") { request, parameters in
+            deferred {
+                if let answer = await forward(request, caller(request)) { return answer }
+                return .api(.ok, try DeckJSON.makeEncoder().encode(try await deck().incident(parameters["id"] ?? "")))
+            }
+        }
+        router.on(.post, "/api/incidents") { request, _ in
+            action(request) {
+                let incident = try await IncidentBody.decode(from: request).open(on: deck(), author: signer(of: request).name)
+                return ActionOutcome(.api(.created, try DeckJSON.makeEncoder().encode(incident)),
+                                     audit: AuditNote(action: .incidentOpened, subject: incident.title, detail: incident.status.rawValue))
+            }
+        }
+        router.on(.post, "/api/incidents/{id}/updates") { request, parameters in
+            action(request) {
+                let body = try IncidentUpdateBody.decode(from: request)
+                let incident = try await deck().updateIncident(parameters["id"] ?? "", status: body.status,
+                                                               message: body.message, author: signer(of: request).name)
+                return ActionOutcome(.api(.ok, try DeckJSON.makeEncoder().encode(incident)),
+                                     audit: AuditNote(action: .incidentUpdated, subject: incident.title, detail: incident.status.rawValue))
             }
         }
     }
@@ -148,14 +195,54 @@ struct APIRoutes: Sendable {
         PanelHistoryReader(history: history, mirror: mirror)
     }
 
-    /// An action on the deck: run here by `work`, or by the server that runs the deck.
-    private func action(_ request: HTTPRequest, _ work: @escaping @Sendable () async throws -> HTTPResponse) -> HTTPReply {
-        deferred {
-            if let answer = await forward(request) { return answer }
-            let answer = try await work()
-            await settled()
-            return answer
+    /// `GET /api/audit`: the signed actions, newest first, from the history store or, without
+    /// one, from the memory of the server that runs the deck (a cluster's leader, which signed
+    /// them); read off libmicrohttpd's thread.
+    private func auditRoute(_ request: HTTPRequest) -> HTTPReply {
+        let query: AuditQuery
+        do {
+            query = try HistoryParameters.auditQuery(request.query)
+        } catch {
+            return .response(.apiError(.badRequest, code: "bad_request", message: error.message))
         }
+        return deferred {
+            if history == nil, let answer = await forward(request, caller(request)) { return answer }
+            do {
+                return .api(.ok, try DeckJSON.makeEncoder().encode(AuditDocument(entries: try audit.entries(query))))
+            } catch let error as HistoryStoreError {
+                return .apiError(.serviceUnavailable, code: "history_unavailable", message: error.description)
+            }
+        }
+    }
+
+    /// An action on the deck, signed with its caller: run here by `work`, or by the server that
+    /// runs the deck, which signs it there. An action `work` accepted (a 2xx answer) is kept in
+    /// the audit before it is answered; a refused or failed one is not. A route of a person's
+    /// action (an incident opened or updated too) runs through here and returns its
+    /// ``ActionOutcome`` with the ``AuditNote`` of what it did.
+    func action(_ request: HTTPRequest, _ work: @escaping @Sendable () async throws -> ActionOutcome) -> HTTPReply {
+        deferred {
+            let caller = signer(of: request)
+            if let answer = await forward(request, caller) { return answer }
+            let outcome = try await work()
+            if let note = outcome.audit, (200..<300).contains(outcome.response.status.rawValue) {
+                await sign(note, by: caller)
+            }
+            await settled()
+            return outcome.response
+        }
+    }
+
+    /// Who an action of `request` is signed by: the caller its gate saw, or where another server of
+    /// the cluster let it in, the caller that server's gate saw.
+    func signer(of request: HTTPRequest) -> Caller {
+        ForwardedAction.performedFor ?? caller(request)
+    }
+
+    /// Keeps `note` signed by `caller` at the deck's time; returns once it is saved. Every route
+    /// that acts for a person signs this way (an incident opened or updated too).
+    func sign(_ note: AuditNote, by caller: Caller) async {
+        await audit.record(note.signed(by: caller, at: deck().configuration.now()))
     }
 
     /// Runs `work` off libmicrohttpd's thread; deck and request errors become their JSON answers.

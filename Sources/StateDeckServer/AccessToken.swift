@@ -9,11 +9,24 @@ import Musl
 public struct AccessToken: Sendable, CustomStringConvertible {
     let value: String
 
-    /// A fresh token of 32 random bytes, hex-encoded.
+    /// A fresh token of 32 random bytes (the system's generator), in base64url without padding:
+    /// 43 characters that travel in a URL, a cookie and a header as they are.
     public static func generate() -> AccessToken {
         var generator = SystemRandomNumberGenerator()
         let bytes = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
-        return AccessToken(value: bytes.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined())
+        return AccessToken(value: base64URL(bytes))
+    }
+
+    /// RFC 4648's base64url alphabet, without `=` padding.
+    static func base64URL(_ bytes: [UInt8]) -> String {
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+        var text: [UInt8] = []
+        for start in stride(from: 0, to: bytes.count, by: 3) {
+            let chunk = bytes[start..<min(start + 3, bytes.count)]
+            let bits = chunk.enumerated().reduce(UInt32(0)) { $0 | UInt32($1.element) << (16 - 8 * UInt32($1.offset)) }
+            for index in 0...chunk.count { text.append(alphabet[Int(bits >> (18 - 6 * UInt32(index)) & 0x3F)]) }
+        }
+        return String(decoding: text, as: UTF8.self)
     }
 
     /// The token in `path`, which only its owner may read or write (mode 0600): a token others
@@ -30,16 +43,6 @@ public struct AccessToken: Sendable, CustomStringConvertible {
         let value = text.trimmed()
         guard value.count >= 16, !value.contains(where: { $0.isWhitespace }) else { throw .tooShort(path) }
         return AccessToken(value: value)
-    }
-
-    /// Whether `candidate` is the token, in time that does not depend on where they differ.
-    func matches(_ candidate: String) -> Bool {
-        let expected = Array(value.utf8), given = Array(candidate.utf8)
-        var difference = UInt8(expected.count == given.count ? 0 : 1)
-        for index in expected.indices {
-            difference |= expected[index] ^ (index < given.count ? given[index] : 0)
-        }
-        return difference == 0
     }
 
     /// The cookie carrying the token, named with the port so that two dashboards on one host

@@ -11,4 +11,7 @@ public struct Caller: Sendable, Equatable {
 
     /// Whoever reaches a server that asks for no token: only this machine's own users can.
     public static let local = Caller(name: "local", role: .designer)
+
+    /// Whoever sent an action nothing names: the least role, since nothing says more.
+    public static let unknown = Caller(name: "unknown", role: .viewer)
 }

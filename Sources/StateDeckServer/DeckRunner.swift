@@ -23,6 +23,8 @@ public final class DeckRunner: Sendable {
     private let onNotificationDelivery: (@Sendable (Notifier.Delivery) -> Void)?
     /// Follows the deck run; replaced with it.
     private let notifier = Locked<Notifier?>(nil)
+    /// Tells the running deck's incidents to its incident targets; replaced with it.
+    private let incidentAnnouncer = Locked<IncidentAnnouncer?>(nil)
     /// What the notifiers decided for `notify:` targets, and what became of it: one log for every
     /// deck this runner serves (`GET /api/notify/log`).
     public let notificationLog = NotificationLog()
@@ -63,6 +65,7 @@ public final class DeckRunner: Sendable {
         let kept = history?.memories(of: deck.panelIds) ?? [:]
         await deck.restore(kept.merging(shown) { _, newer in newer })
         await deck.restoreMaintenance(history?.keptMaintenance ?? [])
+        await deck.restoreIncidents(history?.keptIncidents ?? [])
         await follow(deck, announce: replica != nil)
     }
 
@@ -79,6 +82,7 @@ public final class DeckRunner: Sendable {
     /// time: a deck once stopped does not start again.
     public func stop(keeping fresh: Deck) async {
         await notifier.withLock { $0.take() }?.stop()
+        incidentAnnouncer.withLock { $0.take() }?.stop()
         await current.current.stop()
         history?.setWriting(false)
         current.withLock { $0 = fresh }
@@ -93,6 +97,7 @@ public final class DeckRunner: Sendable {
         }
         await old.stop()
         await newDeck.restoreMaintenance(await old.keptMaintenance())
+        await newDeck.restoreIncidents(await old.keptIncidents())
         guard running else { return }
         await follow(newDeck, announce: true)
         await newDeck.start()
@@ -107,18 +112,20 @@ public final class DeckRunner: Sendable {
     func stop(waitingForDeliveries deliveries: Duration) async {
         let deck = deck
         await Task(priority: .high) { await deck.stop() }.value
+        incidentAnnouncer.withLock { $0.take() }?.stop()
         guard let notifier = notifier.withLock({ $0.take() }) else { return }
         await notifier.finishDeliveries(within: deliveries)
         await notifier.stop()
     }
 
-    /// Hands every change of `deck` to `history`, and the maintenance windows started or ended
-    /// by hand.
+    /// Hands every change of `deck` to `history`, the maintenance windows started or ended by
+    /// hand, and the incidents opened or updated.
     private static func record(_ deck: Deck, into history: any HistoryStore) async {
         await deck.observe { event in
             switch event {
             case .change(let change): history.record(change)
             case .maintenance(_, let keep) where !keep.isEmpty: history.keep(keep)
+            case .incidents(_, let keep) where !keep.isEmpty: history.keep(incidents: keep)
             default: break
             }
         }
@@ -151,5 +158,19 @@ public final class DeckRunner: Sendable {
         }
         await notifier.follow(deck)
         self.notifier.withLock { $0 = notifier }
+        await announceIncidents(of: deck)
+    }
+
+    /// Tells `deck`'s incidents to its incident targets from now on, in place of the deck followed
+    /// before; a step not sent is logged and shown as a toast, as an outage's notification is.
+    private func announceIncidents(of deck: Deck) async {
+        let announcer = IncidentAnnouncer(targets: deck.configuration.incidentTargets, log: notificationLog) {
+            [logger, current] failure in
+            logger.error("incident notification not sent: \(failure)")
+            Task { await current.current.announce("A notification could not be sent: \(failure)", style: .error) }
+        }
+        await announcer.follow(deck)
+        incidentAnnouncer.withLock { $0.take() }?.stop()
+        incidentAnnouncer.withLock { $0 = announcer }
     }
 }

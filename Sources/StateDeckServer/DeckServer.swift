@@ -28,6 +28,8 @@ public final class DeckServer: Sendable {
     private let status: StatusRoutes
     /// The API's routes, method and pattern, as `docs/openapi.yaml` must list them.
     let routes: [(method: HTTPMethod, pattern: String)]
+    /// The actions people took, signed (`GET /api/audit`).
+    public let audit: AuditTrail
 
     /// Prepares the server; nothing is bound until `start()`.
     ///
@@ -48,7 +50,7 @@ public final class DeckServer: Sendable {
                 notificationLedger: (any NotificationLedger)? = nil,
                 onNotificationDelivery: (@Sendable (Notifier.Delivery) -> Void)? = nil,
                 host: (any DeckHost)? = nil, logger: Logger = Logger(label: "statedeck")) async throws {
-        guard configuration.isLoopback || configuration.token != nil else {
+        guard configuration.isLoopback || configuration.accessList != nil else {
             throw DeckServerError.tokenRequired(host: configuration.host)
         }
         self.configuration = configuration
@@ -88,24 +90,29 @@ public final class DeckServer: Sendable {
         if let trouble = history?.trouble { source.setNotice(ErrorPresenter().card(for: trouble)) }
 
         let files = try StaticFiles(directory: configuration.publicDirectory)
+        let gate = RequestGate(configuredHost: configuration.host, publicAddresses: configuration.publicAddresses,
+                               access: configuration.accessList) { [runner] segments in
+            RequestGate.statusPage(segments) || StatusRoutes.isPublicBadge(segments, of: runner.deck.statusPage)
+        }
+        self.gate = gate
         var router = Router { request, _ in .response(files.respond(to: request)) }
+        audit = AuditTrail(history: history)
         APIRoutes(deck: { [runner] in runner.deck }, mirror: mirror, history: history, metrics: metrics,
                   notificationLog: runner.notificationLog,
                   timeline: configuration.timeline, debugEnabled: configuration.debug,
                   streamCapacity: configuration.streamCapacity, catchUp: host == nil ? nil : .seconds(2),
-                  settled: { await host?.settled() }) { request in
-            guard let host, !host.isRunningDeck else { return nil }
-            return await Self.forward(request, through: host)
-        }
+                  settled: { await host?.settled() },
+                  forward: { request, caller in
+                      guard let host, !host.isRunningDeck else { return nil }
+                      return await Self.forward(request, of: caller, through: host)
+                  },
+                  caller: { gate.caller(of: $0) ?? .unknown }, audit: audit)
         .register(on: &router)
+        CallerRoute(gate: gate, debugEnabled: configuration.debug).register(on: &router)
         status = StatusRoutes(deck: { [runner] in runner.deck }, mirror: mirror, history: history)
         status.register(on: &router)
         routes = router.routes
         self.router = router
-        gate = RequestGate(configuredHost: configuration.host, publicAddresses: configuration.publicAddresses,
-                           token: configuration.token) { [runner] segments in
-            segments.first == "status" || StatusRoutes.isPublicBadge(segments, of: runner.deck.statusPage)
-        }
         responder = SecureResponder(gate: gate, routes: router, files: files)
         http = HTTPServer(configuration: configuration.http, responder: responder, logger: logger)
         if host == nil { await runner.prepare() }
@@ -142,9 +149,11 @@ public final class DeckServer: Sendable {
         mirror.setOwnState(notice: error.map { ErrorPresenter().card(for: $0) }, panel: own)
     }
 
-    /// The answer of the server running the deck to an action this one let in, or 503 when none does.
-    private static func forward(_ request: HTTPRequest, through host: any DeckHost) async -> HTTPResponse {
-        let action = ForwardedAction(method: request.method.rawValue, target: request.target, body: request.body)
+    /// The answer of the server running the deck to an action this one let in (signed there with
+    /// `caller`), or 503 when none does.
+    private static func forward(_ request: HTTPRequest, of caller: Caller, through host: any DeckHost) async -> HTTPResponse {
+        let action = ForwardedAction(method: request.method.rawValue, target: request.target, body: request.body,
+                                     caller: caller)
         guard let answer = await host.forward(action) else {
             return .apiError(.serviceUnavailable, code: "no_leader",
                              message: "no server of the cluster runs the deck just now; try again in a few seconds")
@@ -152,15 +161,18 @@ public final class DeckServer: Sendable {
         return .api(HTTPStatus(rawValue: answer.status), answer.body)
     }
 
-    /// Runs an action another server of the cluster let in, through the routes.
+    /// Runs an action another server of the cluster let in, through the routes, signed with the
+    /// caller that server's gate saw.
     private static func perform(_ action: ForwardedAction, on router: Router) async -> ForwardedAction.Answer {
         let response: HTTPResponse
         do {
             let request = try HTTPRequest(method: HTTPMethod(rawValue: action.method), target: action.target,
                                           headers: ["Content-Type": "application/json"], body: action.body)
-            switch router.respond(to: request) {
-            case .response(let answer): response = answer
-            case .deferred(let work): response = await work()
+            response = await ForwardedAction.$performedFor.withValue(action.caller) {
+                switch router.respond(to: request) {
+                case .response(let answer): answer
+                case .deferred(let work): await work()
+                }
             }
         } catch {
             response = .apiError(.badRequest, code: "bad_request", message: "\(error)")

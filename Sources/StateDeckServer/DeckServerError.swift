@@ -8,7 +8,7 @@ public enum DeckServerError: Error, Sendable, Equatable, CustomStringConvertible
         case .tokenRequired(let host):
             "serving on \(host) exposes the dashboard to the network, so it needs a token: set "
                 + "ServerConfiguration.token (AccessToken.generate(), or AccessToken.read(from:) for a file "
-                + "of mode 0600), or serve on 127.0.0.1"
+                + "of mode 0600) or ServerConfiguration.access (an AccessList), or serve on 127.0.0.1"
         }
     }
 }

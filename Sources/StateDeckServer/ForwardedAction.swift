@@ -1,16 +1,24 @@
 /// An action (retry, recover, an item's action, a debug state) sent to a server that does not
 /// run the deck, on its way to the one that does: the request as it came, once the receiving
-/// server's gate let it in.
+/// server's gate let it in, and who the gate said sent it, whose name the audit entry is signed
+/// with where the action runs.
 public struct ForwardedAction: Sendable, Equatable {
     public var method: String
     public var target: String
     public var body: [UInt8]
+    public var caller: Caller
 
-    public init(method: String, target: String, body: [UInt8]) {
+    public init(method: String, target: String, body: [UInt8], caller: Caller) {
         self.method = method
         self.target = target
         self.body = body
+        self.caller = caller
     }
+
+    /// The caller of the forwarded action being performed here, while its routes run it: the
+    /// routes sign with it rather than with whoever their own gate would see (nobody: a forwarded
+    /// request carries no credentials). Nil for a request this server's own gate let in.
+    @TaskLocal public static var performedFor: Caller?
 
     /// The leader's answer, as the route gave it.
     public struct Answer: Sendable, Equatable {

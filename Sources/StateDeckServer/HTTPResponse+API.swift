@@ -41,6 +41,16 @@ extension HTTPResponse {
         api(status, [UInt8](data))
     }
 
+    /// A refusal for want of a role: PROTOCOL.md's error shape (code `forbidden`) with the role
+    /// needed beside the message, never cached.
+    static func forbidden(_ message: String, needing role: AccessRole) -> HTTPResponse {
+        let document = #"{"error":{"code":"forbidden","message":"# + JSONString.quoted(message)
+            + #","role":"# + JSONString.quoted(role.rawValue) + "}}"
+        var response = HTTPResponse.json(.forbidden, Array(document.utf8))
+        response.headers.add("Cache-Control", "no-store")
+        return response
+    }
+
     /// PROTOCOL.md's error shape, never cached.
     static func apiError(_ status: HTTPStatus, code: String, message: String) -> HTTPResponse {
         var response = HTTPResponse.error(status, code: code, message: message)

@@ -3,7 +3,7 @@ import MicroHTTP
 import StateDeck
 import StateDeckHistory
 
-/// The query parameters of the history and uptime routes; a bad one is a 400 naming it.
+/// The query parameters of the history, uptime and audit routes; a bad one is a 400 naming it.
 enum HistoryParameters {
     struct Invalid: Error {
         let message: String
@@ -12,17 +12,8 @@ enum HistoryParameters {
     /// `from`, `to`, `limit`, `cursor`.
     static func historyQuery(_ query: QueryItems) throws(Invalid) -> HistoryQuery {
         var result = HistoryQuery()
-        result.from = try date(query, "from")
-        result.to = try date(query, "to")
-        if let from = result.from, let to = result.to, from > to {
-            throw Invalid(message: "from must not be after to")
-        }
-        if let text = query["limit"] {
-            guard let limit = Int(text), HistoryQuery.limits.contains(limit) else {
-                throw Invalid(message: "limit must be a whole number from 1 to \(HistoryQuery.limits.upperBound), not '\(text)'")
-            }
-            result.limit = limit
-        }
+        (result.from, result.to) = try dates(query, "from", "to")
+        result.limit = try limit(query, within: HistoryQuery.limits) ?? result.limit
         if let text = query["cursor"] {
             guard let cursor = HistoryCursor(text) else {
                 throw Invalid(message: "cursor must be a page's next value, not '\(text)'")
@@ -49,6 +40,30 @@ enum HistoryParameters {
         }
         if let to = try date(query, "to") { result.to = to }
         return result
+    }
+
+    /// `panel`, `since`, `until`, `limit` of `GET /api/audit`.
+    static func auditQuery(_ query: QueryItems) throws(Invalid) -> AuditQuery {
+        var result = AuditQuery(panel: query["panel"])
+        (result.since, result.until) = try dates(query, "since", "until")
+        result.limit = try limit(query, within: AuditQuery.limits) ?? result.limit
+        return result
+    }
+
+    /// The times `start` and `end`, the first not after the second.
+    private static func dates(_ query: QueryItems, _ start: String, _ end: String) throws(Invalid) -> (Date?, Date?) {
+        let (first, last) = (try date(query, start), try date(query, end))
+        if let first, let last, first > last { throw Invalid(message: "\(start) must not be after \(end)") }
+        return (first, last)
+    }
+
+    /// `limit`, a whole number in `limits`.
+    private static func limit(_ query: QueryItems, within limits: ClosedRange<Int>) throws(Invalid) -> Int? {
+        guard let text = query["limit"] else { return nil }
+        guard let limit = Int(text), limits.contains(limit) else {
+            throw Invalid(message: "limit must be a whole number from 1 to \(limits.upperBound), not '\(text)'")
+        }
+        return limit
     }
 
     /// The most milliseconds since 1970 a time may be given as: the end of 9999, where ISO 8601's

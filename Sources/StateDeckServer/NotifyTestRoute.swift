@@ -23,12 +23,12 @@ struct NotifyTestRoute: Sendable {
     /// Where each test's outcome is logged, as the notifier's decisions are (`GET /api/notify/log`).
     let log: NotificationLog
     /// Runs an action here, or on the server that runs the deck (a cluster).
-    let action: @Sendable (HTTPRequest, @escaping @Sendable () async throws -> HTTPResponse) -> HTTPReply
+    let action: @Sendable (HTTPRequest, @escaping @Sendable () async throws -> ActionOutcome) -> HTTPReply
     /// The names whose test is under way.
     private let underWay = Locked<Set<String>>([])
 
     init(deck: @escaping @Sendable () -> Deck, log: NotificationLog,
-         action: @escaping @Sendable (HTTPRequest, @escaping @Sendable () async throws -> HTTPResponse) -> HTTPReply) {
+         action: @escaping @Sendable (HTTPRequest, @escaping @Sendable () async throws -> ActionOutcome) -> HTTPReply) {
         self.deck = deck
         self.log = log
         self.action = action
@@ -40,23 +40,25 @@ struct NotifyTestRoute: Sendable {
         }
     }
 
-    private func test(_ request: HTTPRequest) async throws -> HTTPResponse {
+    /// The answer; a test that was sent (whatever each target made of it) is signed with its name.
+    private func test(_ request: HTTPRequest) async throws -> ActionOutcome {
         let name = try RequestBody.decode(NotifyTestBody.self, from: request).target
         let deck = deck()
         let targets = deck.notifyTargets
         let named = targets.filter { $0.name == name }
         guard !named.isEmpty else {
-            return .apiError(.notFound, code: "not_found", message: Self.unknown(name, among: targets))
+            return ActionOutcome(.apiError(.notFound, code: "not_found", message: Self.unknown(name, among: targets)))
         }
         guard underWay.withLock({ $0.insert(name).inserted }) else {
-            return .apiError(.tooManyRequests, code: "test_under_way",
-                             message: "a test of \(name) is under way; try again once it has answered")
+            return ActionOutcome(.apiError(.tooManyRequests, code: "test_under_way",
+                                           message: "a test of \(name) is under way; try again once it has answered"))
         }
         defer { underWay.withLock { _ = $0.remove(name) } }
         let notification = DeckNotification.test(ofDeck: deck.title, at: deck.configuration.now())
         let sends = await Self.send(notification, to: named, clock: deck.configuration.clock)
         for send in sends { log.record(NotificationLog.Entry(notification, target: send.target, outcome: send.logged)) }
-        return .api(.ok, try DeckJSON.makeEncoder().encode(NotifyTestAnswer(results: sends.map(NotifyTestAnswer.Result.init))))
+        return ActionOutcome(.api(.ok, try DeckJSON.makeEncoder().encode(NotifyTestAnswer(results: sends.map(NotifyTestAnswer.Result.init)))),
+                             audit: AuditNote(action: .notifyTest, subject: name))
     }
 
     /// Sends `notification` to each of `targets` at once; the outcomes in the targets' order.

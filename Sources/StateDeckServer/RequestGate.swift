@@ -1,21 +1,31 @@
 import Locking
 import MicroHTTP
 
-/// Decides, before any routing, whether a request may reach the dashboard at all.
+/// Decides, before any routing, whether a request may reach the dashboard at all, and who makes it.
 ///
 /// The bar is the most trusted local servers (Jupyter, VS Code, Chrome DevTools): the `Host`
 /// header must name this server (a DNS-rebinding page names its own), and a request that reads
 /// or changes live state must come from this server's own page, never from another site nor from
-/// another port on localhost, which browsers count as the same site.
+/// another port on localhost, which browsers count as the same site. A server that asks for
+/// tokens then identifies the caller by theirs and lets them do what their role allows
+/// (``AccessRule``); public paths (the status page) ask for no token.
 struct RequestGate: Sendable {
     /// Host names this server answers to, as they appear before `:port` in `Host` and `Origin`.
     let hostNames: [String]
     /// Addresses in front of the server, accepted whatever port it is bound to.
     let publicAddresses: [PublicAddress]
-    let token: AccessToken?
-    /// Paths (as segments) anyone may GET or HEAD: no token asked, no cross-site check; `Host`
-    /// still checked. The status page's, by default.
+    /// The tokens asked for; nil asks none, and every caller is ``Caller/local``.
+    let access: AccessList?
+    /// Whether a path (its segments) is open to anyone: no token and no cross-site check, only the
+    /// `Host` check. `DeckServer` sets it.
     let isPublic: @Sendable ([String]) -> Bool
+    /// The public paths of a dashboard: its status page, `/status` and what is under it.
+    static let statusPage: @Sendable ([String]) -> Bool = { $0.first == "status" }
+    /// Wrong tokens per client address.
+    let attempts: FailedTokenAttempts
+    /// Whether `Host` may name any address of this machine (read at bind): a server bound beyond
+    /// loopback that asks for tokens is opened from other machines by its LAN address.
+    private let answersOnOwnAddresses: Bool
     private let bound = Locked(Binding(port: 0, hostNames: []))
 
     /// What requests are checked against once the port is known, spelled out once. A class, so
@@ -35,18 +45,25 @@ struct RequestGate: Sendable {
         }
     }
 
-    init(configuredHost: String, publicAddresses: [PublicAddress] = [], token: AccessToken?,
-         isPublic: @escaping @Sendable ([String]) -> Bool = { $0.first == "status" }) {
+    /// A gate for a server bound to `configuredHost`. With `access`, a server bound beyond
+    /// loopback also answers to every address of this machine.
+    init(configuredHost: String, publicAddresses: [PublicAddress] = [], access: AccessList?,
+         isPublic: @escaping @Sendable ([String]) -> Bool = RequestGate.statusPage,
+         attempts: FailedTokenAttempts = FailedTokenAttempts()) {
         self.publicAddresses = publicAddresses
-        self.isPublic = isPublic
+        let loopbackNames = ["127.0.0.1", "localhost", "[::1]"]
         let configured = configuredHost.contains(":") ? "[\(configuredHost)]" : configuredHost
-        hostNames = ["127.0.0.1", "localhost", "[::1]"] + (["127.0.0.1", "localhost", "[::1]"].contains(configured) ? [] : [configured])
-        self.token = token
+        hostNames = loopbackNames + (loopbackNames.contains(configured) ? [] : [configured])
+        self.access = access
+        self.isPublic = isPublic
+        self.attempts = attempts
+        answersOnOwnAddresses = access != nil && !ServerConfiguration.isLoopback(configuredHost)
     }
 
     /// Records the port once bound (it may have been 0).
     func bind(port: Int) {
-        let binding = Binding(port: port, hostNames: hostNames, publicAddresses: publicAddresses)
+        let own = answersOnOwnAddresses ? MachineAddresses.current().filter { !hostNames.contains($0) } : []
+        let binding = Binding(port: port, hostNames: hostNames + own, publicAddresses: publicAddresses)
         bound.withLock { $0 = binding }
     }
 
@@ -58,15 +75,54 @@ struct RequestGate: Sendable {
         // A ping's key is its only credential: a cron job on another machine pings by whatever
         // name reaches this server, and the key reaches nothing but its panel.
         if request.pathSegments.first == "ping" { return nil }
-        let isPublic = (request.method == .get || request.method == .head) && isPublic(request.pathSegments)
-        if let refusal = originRefusal(request, checkingSite: !isPublic) { return refusal }
-        guard let token, !isPublic else { return nil }
-        if let visit = tokenVisit(request, token: token) { return visit }
-        guard token.matches(presented(in: request) ?? "") else {
-            return .apiError(.forbidden, code: "forbidden",
-                             message: "open the address with the ?token= that statedeck printed at start")
+        if isPublic(request.pathSegments) { return hostRefusal(request, binding: bound.current) }
+        if let refusal = originRefusal(request) { return refusal }
+        guard let access else { return nil }
+        let visit = request.method == .get ? request.query["token"] : nil
+        let presented = presented(in: request)
+        if let client = request.client, visit != nil || presented != nil, let wait = attempts.wait(for: client) {
+            return Self.tooManyAttempts(wait)
+        }
+        if let visit {
+            // Only a token a cookie can carry as it is: an access file may list any token's digest.
+            if Self.isCookieValue(visit), access.caller(presenting: visit) != nil { return tokenVisit(request, token: visit) }
+            recordFailure(of: request)
+        }
+        guard let presented else { return Self.noToken }
+        guard let caller = access.caller(presenting: presented) else {
+            recordFailure(of: request)
+            return Self.noToken
+        }
+        if let rule = AccessRule.rule(for: request.method, request.pathSegments), caller.role < rule.role {
+            return .forbidden(rule.refusal(of: caller), needing: rule.role)
         }
         return nil
+    }
+
+    /// Who makes `request`: the owner of the token it carries (bearer or cookie), ``Caller/local``
+    /// when no token is asked, nil when none of the list's is brought.
+    func caller(of request: HTTPRequest) -> Caller? {
+        guard let access else { return .local }
+        return presented(in: request).flatMap(access.caller(presenting:))
+    }
+
+    private static let noToken = HTTPResponse.apiError(
+        .forbidden, code: "forbidden",
+        message: "this dashboard asks for a token: open the address with ?token= and the token statedeck printed at start "
+            + "or the one made for you with statedeck token add, or send it as Authorization: Bearer")
+
+    private func recordFailure(of request: HTTPRequest) {
+        if let client = request.client { attempts.recordFailure(of: client) }
+    }
+
+    /// 429 with `Retry-After` in whole seconds, rounded up.
+    private static func tooManyAttempts(_ wait: Duration) -> HTTPResponse {
+        let seconds = max(1, Int((wait + .milliseconds(999)) / .seconds(1)))
+        var response = HTTPResponse.apiError(
+            .tooManyRequests, code: "too_many_attempts",
+            message: "too many wrong tokens from this address: try again in \(seconds) s")
+        response.headers.add("Retry-After", String(seconds))
+        return response
     }
 
     /// Whether the gate lets `head` through on its `Host` alone: a GET or HEAD, no token asked
@@ -74,18 +130,24 @@ struct RequestGate: Sendable {
     /// (`holdsLiveState`), which is the caller's to check. False sends the request the full way,
     /// through `intercept`.
     func admitsOnHost(_ head: RequestHead) -> Bool {
-        token == nil && (head.method == .get || head.method == .head) && head.header("Host", isOneOf: bound.current.hosts)
+        access == nil && (head.method == .get || head.method == .head) && head.header("Host", isOneOf: bound.current.hosts)
     }
 
-    /// Refuses a `Host` that is not this server, and, `checkingSite`, cross-site or cross-origin
-    /// requests for live state.
-    private func originRefusal(_ request: HTTPRequest, checkingSite: Bool) -> HTTPResponse? {
-        let binding = bound.current
+    /// Refuses a `Host` that is not this server.
+    private func hostRefusal(_ request: HTTPRequest, binding: Binding) -> HTTPResponse? {
         // An absolute-form target's authority stands in for `Host`, which is then ignored.
         guard let host = request.authority ?? request.headers["Host"], binding.hosts.contains(host) else {
             return .apiError(.forbidden, code: "forbidden", message: "this server does not answer to that Host")
         }
-        if checkingSite, isStateful(request) {
+        return nil
+    }
+
+    /// Refuses a `Host` that is not this server, and cross-site or cross-origin requests for
+    /// live state.
+    private func originRefusal(_ request: HTTPRequest) -> HTTPResponse? {
+        let binding = bound.current
+        if let refusal = hostRefusal(request, binding: binding) { return refusal }
+        if isStateful(request) {
             if let site = request.headers["Sec-Fetch-Site"], site != "same-origin", site != "none" {
                 return .apiError(.forbidden, code: "forbidden", message: "cross-site requests are refused")
             }
@@ -96,17 +158,19 @@ struct RequestGate: Sendable {
         return nil
     }
 
-    /// The answer to a visit that brings the token in its query: the cookie, and a 303 to the
-    /// same path without it (so the token leaves the address bar and history). Nil otherwise.
-    private func tokenVisit(_ request: HTTPRequest, token: AccessToken) -> HTTPResponse? {
-        guard let given = request.query["token"], request.method == .get, token.matches(given) else {
-            return nil
-        }
+    /// The answer to a visit that brings a listed token in its query: the cookie, and a 303 to the
+    /// same path without it (so the token leaves the address bar and history).
+    private func tokenVisit(_ request: HTTPRequest, token: String) -> HTTPResponse {
         var response = HTTPResponse(status: .seeOther)
         response.headers.add("Location", Self.location(of: request.pathSegments))
         response.headers.add("Set-Cookie", "\(AccessToken.cookieName(port: port))=\(token); HttpOnly; SameSite=Strict; Path=/")
         response.headers.add("Cache-Control", "no-store")
         return response
+    }
+
+    /// RFC 6265's `cookie-octet`: visible ASCII but `"`, `,`, `;` and `\\`.
+    private static func isCookieValue(_ token: String) -> Bool {
+        token.utf8.allSatisfy { (0x21...0x7E).contains($0) && !"\",;\\".utf8.contains($0) }
     }
 
     /// `segments` as a path on this server: each one percent-encoded again (a decoded `/` or `\\`

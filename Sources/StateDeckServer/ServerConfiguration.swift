@@ -13,9 +13,12 @@ public struct ServerConfiguration: Sendable {
     public var publicDirectory: URL
     /// How often idle streams get a `: ping` comment (which also frees dead clients).
     public var pingInterval: Duration = .seconds(15)
-    /// The secret every request must carry, when the dashboard is reachable by others. Required
-    /// beyond loopback.
+    /// The secret every request must carry, when the dashboard is reachable by others: one
+    /// operator's (``AccessList/init(token:)``). Beyond loopback, this or `access` is required.
     public var token: AccessToken?
+    /// Who may reach the dashboard, each with a role (`--access FILE`); when given, `token` is not
+    /// asked. Either one lets the server listen beyond loopback.
+    public var access: AccessList?
     /// The timeline each panel draws when a history is kept: 90 slots over 24 hours.
     public var timeline = (span: Duration.seconds(86_400), slots: 90)
     /// Bytes a stream client may fall behind by before it is dropped: a few hundred panel changes.
@@ -55,7 +58,7 @@ public struct ServerConfiguration: Sendable {
 
     /// The address printed on start, with an IPv6 host in brackets and the token to open it with.
     public func url(port: Int) -> String {
-        address(port: port) + (token.map { "?token=\($0)" } ?? "")
+        address(port: port) + (access == nil ? token.map { "?token=\($0)" } ?? "" : "")
     }
 
     /// Where it serves, with an IPv6 host in brackets and no token: what a ping URL starts with.
@@ -63,8 +66,18 @@ public struct ServerConfiguration: Sendable {
         "http://\(host.contains(":") ? "[\(host)]" : host):\(port)/"
     }
 
+    /// The tokens the gate asks for: `access`, else `token` as a list of one; nil asks none.
+    var accessList: AccessList? {
+        access ?? token.map(AccessList.init(token:))
+    }
+
     /// Whether `host` can only be reached from this machine.
     public var isLoopback: Bool {
+        Self.isLoopback(host)
+    }
+
+    /// Whether `host` names this machine's loopback interface.
+    static func isLoopback(_ host: String) -> Bool {
         host == "localhost" || host == "::1" || host.hasPrefix("127.")
     }
 }

@@ -32,6 +32,8 @@ final class StateMirror: Sendable {
         var maintenance = Array(#"{"active":[],"next":[]}"#.utf8)
         /// The incidents open and those resolved lately, newest first.
         var incidents: [Incident] = []
+        /// The same as JSON: the state document's `incidents` and the `incidents` event.
+        var incidentsJSON = Array("[]".utf8)
         /// A replica's own error card, shown in place of `notice` while set (the cluster's store
         /// cannot be reached, so no event can say so).
         var ownNotice: [UInt8]?
@@ -98,6 +100,8 @@ final class StateMirror: Sendable {
         contents.replicated = [:]
         contents.toast = nil
         contents.maintenance = (try? encoder.encode(snapshot.maintenance)) ?? contents.maintenance
+        contents.incidents = snapshot.incidents
+        contents.incidentsJSON = (try? encoder.encode(snapshot.incidents)) ?? contents.incidentsJSON
         contents.document = nil
     }
 
@@ -141,9 +145,23 @@ final class StateMirror: Sendable {
                 return true
             }
             if current { relay.relay(event: "maintenance", data: String(decoding: bytes, as: UTF8.self), panel: nil) }
+        case .incidents(let incidents, _):
+            guard let bytes = try? encoder.encode(incidents) else { return }
+            let current = contents.withLock { contents in
+                guard contents.generation == generation else { return false }
+                Self.hold(incidents, json: bytes, in: &contents)
+                return true
+            }
+            if current { relay.relay(event: "incidents", data: String(decoding: bytes, as: UTF8.self), panel: nil) }
         case .change:
             break
         }
+    }
+
+    private static func hold(_ incidents: [Incident], json: [UInt8], in contents: inout Contents) {
+        contents.incidents = incidents
+        contents.incidentsJSON = json
+        contents.document = nil
     }
 
     private static func show(_ toast: Toast, bytes: [UInt8], in contents: inout Contents) {
@@ -211,6 +229,7 @@ final class StateMirror: Sendable {
             }
             bytes += Array("],\"notice\":".utf8) + (contents.ownNotice ?? contents.notice)
             bytes += Array(",\"maintenance\":".utf8) + contents.maintenance
+            bytes += Array(",\"incidents\":".utf8) + contents.incidentsJSON
             bytes += Array(",\"toast\":".utf8)
             bytes += contents.toast?.bytes ?? Array("null".utf8)
             bytes.append(UInt8(ascii: "}"))
@@ -332,7 +351,7 @@ extension StateMirror {
         contents.withLock { $0.replicated[id] }?.memory
     }
 
-    /// Keeps what an event another process published changes (the notice, the maintenance) and publishes the
+    /// Keeps what an event another process published changes (the notice, the maintenance, the incidents) and publishes the
     /// event on this server's hub as `id`, after a gap or not (``EventHub/publish(event:data:id:afterGap:)``).
     /// A `snapshot` is this replica's own state document at `id`: `replicate(header:order:panels:)`
     /// must have loaded the new deck first.
@@ -352,6 +371,10 @@ extension StateMirror {
                 contents.maintenance = Array(data.utf8)
                 contents.document = nil
             }
+        case "incidents":
+            // Read as the leader wrote it; an event this version cannot read leaves the last held.
+            guard let incidents = try? ReplicatedMemory.decoder.decode([Incident].self, from: Data(data.utf8)) else { break }
+            contents.withLock { Self.hold(incidents, json: Array(data.utf8), in: &$0) }
         case "snapshot":
             hub.publish(event: event, data: String(decoding: stateDocument(at: id).bytes, as: UTF8.self), id: id,
                         afterGap: afterGap)

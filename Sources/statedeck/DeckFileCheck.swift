@@ -1,4 +1,5 @@
 import StateDeckApp
+import StateDeckServer
 import StateDeckSources
 
 #if canImport(Glibc)
@@ -13,7 +14,9 @@ enum DeckFileCheck {
     /// start-up's messages (`Launcher.loadDeckFile`).
     static func run(_ options: CheckOptions) -> Never {
         let file = Launcher.loadDeckFile(options.file)
+        let access = options.access.map { ($0, Launcher.loadAccessFile($0)) }
         print("\(options.file): \(summary(of: file)), OK")
+        if let (path, list) = access { print("\(path): \(summary(of: list)), OK") }
         PingURLs.print(pingLines(of: file, keptIn: HistoryFolder.path(option: options.data, deckFile: options.file),
                                  url: options.url))
         exit(0)
@@ -35,6 +38,15 @@ enum DeckFileCheck {
         let windows = file.maintenance.isEmpty ? "" : ", " + counted(file.maintenance.count, "maintenance window")
         let status = file.status.map { ", a status page of " + counted($0.components.count, "line") } ?? ""
         return (groups == 0 ? panels : "\(panels) in \(counted(groups, "group"))") + windows + status
+    }
+
+    /// "3 callers: 1 designer, 2 viewers", the roles from the most trusted.
+    static func summary(of list: AccessList) -> String {
+        let roles = AccessRole.allCases.reversed().compactMap { role in
+            let count = list.entries.count { $0.role == role }
+            return count == 0 ? nil : counted(count, role.rawValue)
+        }
+        return counted(list.entries.count, "caller") + ": " + roles.joined(separator: ", ")
     }
 
     private static func counted(_ count: Int, _ noun: String) -> String {

@@ -55,7 +55,9 @@ struct Launcher {
         configuration.debug = options.debug
         configuration.ownPanelID = StateDeckPanel.id
         configuration.publicAddresses = options.publicURL.compactMap { try? PublicAddress(parsing: $0) }
-        if let tokenFile = options.tokenFile {
+        if let access = options.access {
+            configuration.access = Self.loadAccessFile(access)
+        } else if let tokenFile = options.tokenFile {
             do {
                 configuration.token = try AccessToken.read(from: tokenFile)
             } catch {
@@ -75,6 +77,21 @@ struct Launcher {
         } catch {
             fail("\(path) has problems:\n\(error.description)", status: 2)
         }
+    }
+
+    /// The access file at `path`; one with problems, or listing no one, ends the process with
+    /// status 2, each problem on a line naming the file and line.
+    static func loadAccessFile(_ path: String) -> AccessList {
+        let list: AccessList
+        do {
+            list = try AccessFile.load(path: path)
+        } catch {
+            fail("the access file has problems:\n\(error.description)", status: 2)
+        }
+        guard !list.entries.isEmpty else {
+            fail("the access file \(path) lists no one: add a token with statedeck token add --access \(path) NAME --role ROLE", status: 2)
+        }
+        return list
     }
 
     /// Prints `statedeck: message` on standard error and exits.

@@ -7,9 +7,10 @@ struct Options: ParsableCommand {
         commandName: "statedeck",
         abstract: "A live dashboard of loading states, error cards and toasts, served on localhost.",
         // ArgumentParser's own line ends in `<subcommand>`, as if serving needed one.
-        usage: "statedeck [<options>]\n  statedeck check <file>\n  statedeck probe --store <url> --config <file> --location <name>",
+        usage: "statedeck [<options>]\n  statedeck check <file>\n  statedeck probe --store <url> --config <file> --location <name>\n"
+            + "  statedeck token add --access <file> <name> --role <role>",
         discussion: "Without --config it serves the built-in demo deck. 'statedeck check FILE' validates a deck file and exits.",
-        subcommands: [CheckOptions.self, ProbeOptions.self]
+        subcommands: [CheckOptions.self, ProbeOptions.self, TokenOptions.self]
     )
 
     @Option(name: .long, help: ArgumentHelp("A deck file (YAML or JSON).", valueName: "file"))
@@ -47,6 +48,11 @@ struct Options: ParsableCommand {
         valueName: "file"))
     var tokenFile: String?
 
+    @Option(name: .long, help: ArgumentHelp(
+        "Require one of the tokens this access file lists (mode 0600; entries of a name, a role and the token's SHA-256, made with 'statedeck token add'). Each caller may do what their role allows: viewer reads, operator also acts (retry, recover, item actions, maintenance, incidents, test notifications), designer also forces debug states (with --debug). A --token-file's token is one operator's.",
+        valueName: "file"))
+    var access: String?
+
     @Flag(name: .long, help: "Open the dashboard in the default browser once it is served.")
     var open = false
 
@@ -62,6 +68,9 @@ struct Options: ParsableCommand {
         }
         guard store == nil || data == nil else {
             throw ValidationError("--store and --data both say where the history is kept: give one")
+        }
+        guard access == nil || tokenFile == nil else {
+            throw ValidationError("--access and --token-file both say which tokens open the dashboard: give one (an access file lists as many as you need)")
         }
         guard !host.isEmpty else {
             throw ValidationError("--host must not be empty")

@@ -8,16 +8,20 @@ import Musl
 
 // A bad flag is exit status 2 with the reason on standard error (PROTOCOL.md); help is status 0.
 do {
-    // The probe's `--config` is its own: parsed from the root, the server's `--config` took it.
+    // A subcommand's options that share a name with the server's (the probe's `--config`, check's
+    // `--data` and `--access`, token add's `--access`) are its own: parsed from the root, the
+    // server's options of those names took them.
     let arguments = Array(CommandLine.arguments.dropFirst())
-    var command: any ParsableCommand = if arguments.first == ProbeOptions.configuration.commandName {
-        try ProbeOptions.parseAsRoot(Array(arguments.dropFirst()))
+    var command: any ParsableCommand = if let own = ownRoot(arguments.first) {
+        try own.parseAsRoot(Array(arguments.dropFirst()))
     } else {
         try Options.parseAsRoot()
     }
     switch command {
     case let check as CheckOptions:
         DeckFileCheck.run(check)
+    case let add as TokenAddOptions:
+        TokenAdd.run(add)
     case let probe as ProbeOptions:
         await DeckProbe.run(probe)
     case let options as Options:
@@ -27,11 +31,15 @@ do {
         try command.run()
     }
 } catch {
-    let command: any ParsableCommand.Type = CommandLine.arguments.dropFirst().first == ProbeOptions.configuration.commandName
-        ? ProbeOptions.self : Options.self
+    let command = ownRoot(CommandLine.arguments.dropFirst().first) ?? Options.self
     if command.exitCode(for: error) == .success {
         print(command.fullMessage(for: error))
         exit(0)
     }
     Launcher.fail(command.fullMessage(for: error), status: 2)
+}
+
+/// The subcommand named `name` that is parsed as a root of its own, or nil for the server's options.
+func ownRoot(_ name: String?) -> (any ParsableCommand.Type)? {
+    [CheckOptions.self, ProbeOptions.self, TokenOptions.self].first { $0.configuration.commandName == name }
 }

@@ -15,6 +15,8 @@ public final class LiveDeckServer: Sendable {
     public struct Options: Sendable {
         public var host = "127.0.0.1"
         public var token: AccessToken?
+        /// Who may call, each with a role; asks for their tokens instead of `token`.
+        public var access: AccessList?
         public var debug = false
         public var pingInterval: Duration = .seconds(15)
         public var streamCapacity = 256 * 1024
@@ -37,6 +39,7 @@ public final class LiveDeckServer: Sendable {
             configuration.port = 0
             configuration.debug = debug
             configuration.token = token
+            configuration.access = access
             configuration.pingInterval = pingInterval
             configuration.streamCapacity = streamCapacity
             configuration.publicAddresses = publicAddresses

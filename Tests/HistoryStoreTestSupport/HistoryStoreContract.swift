@@ -305,6 +305,76 @@ public struct HistoryStoreContract<Store: FlushingHistoryStore>: Sendable {
         after.close()
     }
 
+    /// Each action's signed entry is kept: read back newest first, of one panel or all, between two
+    /// times, at most a limit, those waiting to be saved and those saved alike; a `kill -9` after a
+    /// save keeps it; retention deletes it with the days' tallies.
+    public func auditEntriesAreReadBackOutliveACrashAndExpireWithTheDays() throws {
+        let store = try open()
+        let retried = AuditEntry(at: now, actor: "alice", role: "operator", action: .retry, panel: "p")
+        store.audit(retried)
+        advance(by: .seconds(10))
+        let started = AuditEntry(at: now, actor: "bob", role: "operator", action: .maintenanceStarted,
+                                 subject: "Database upgrade", detail: "p, q")
+        store.audit(started)
+        #expect(try store.auditEntries(AuditQuery()) == [started, retried], "entries waiting to be saved are read")
+        store.flush()
+        advance(by: .seconds(10))
+        let forced = AuditEntry(at: now, actor: "design-review", role: "designer", action: .debugState, panel: "q",
+                                subject: "error", detail: "timeout")
+        store.audit(forced)
+        #expect(try store.auditEntries(AuditQuery()) == [forced, started, retried], "saved and waiting, each once")
+        #expect(try store.auditEntries(AuditQuery(panel: "p")) == [retried])
+        #expect(try store.auditEntries(AuditQuery(since: at(10), until: at(10))) == [started])
+        #expect(try store.auditEntries(AuditQuery(since: at(5))) == [forced, started])
+        #expect(try store.auditEntries(AuditQuery(limit: 2)) == [forced, started])
+        store.flush()
+        // Killed here, after the save.
+        let after = try openAfterCrash()
+        #expect(try after.auditEntries(AuditQuery()) == [forced, started, retried])
+        #expect(try after.auditEntries(AuditQuery(panel: "q")).map(\.text) == ["Debug state error forced by design-review"])
+        after.flush()
+        advance(by: .seconds(2 * 365 * 86_400 + 3_600))
+        after.flush()
+        #expect(try after.auditEntries(AuditQuery()).isEmpty, "older than the days' tallies are kept")
+        after.close()
+    }
+
+    /// An incident is kept at each update, so a deck continued after a `kill -9` takes it up as the
+    /// last answer left it; one resolved more than 90 days ago is deleted, an open one never.
+    public func anIncidentOutlivesACrashAtItsLastUpdate() async throws {
+        let store = try open()
+        let old = Incident(id: "20000101-1", title: "Move", panels: [], updates: [
+            Incident.Update(at: now, status: .monitoring, message: "Moving", author: "bo"),
+            Incident.Update(at: now.addingTimeInterval(1.5), status: .resolved, message: "Moved", author: "bo"),
+        ])
+        advance(by: .seconds(2))
+        var open = Incident(id: "20000101-2", title: "Slow answers", panels: ["p", "q"], updates: [
+            Incident.Update(at: now, status: .investigating, message: "Looking into it", author: "ana"),
+        ])
+        store.keep(incidents: [open, old])
+        store.flush()
+        #expect(store.keptIncidents == [open, old], "newest opened first")
+        jumpWallClock(by: .seconds(90 * 86_400))
+        open.updates.append(Incident.Update(at: now, status: .identified, message: "Disk \"full\"\nline two", author: "bo"))
+        let recent = Incident(id: "20000401-1", title: "Blip", panels: ["p"], updates: [
+            Incident.Update(at: now, status: .investigating, message: "Errors", author: "ana"),
+            Incident.Update(at: now, status: .resolved, message: "Gone", author: "ana"),
+        ])
+        store.keep(incidents: [open, recent])
+        await store.saved()
+        // Killed here: the answer to the update waited for its save.
+        let after = try openAfterCrash()
+        #expect(after.keptIncidents == [recent, open], "resolved more than 90 days ago: deleted; open however old: kept")
+        #expect(after.keptIncidents.last?.updates.last?.at == at(2 + 90 * 86_400))
+
+        let deck = Deck("d", configuration: Deck.Configuration(now: { [clock] in clock.current.wall }), panels: [
+            Panel("p", title: "P", heartbeat: .every(.seconds(3_600), grace: .seconds(60))),
+        ])
+        await deck.restoreIncidents(after.keptIncidents)
+        #expect(await deck.incidentList(limit: 10) == [recent, open])
+        after.close()
+    }
+
     /// A wall clock set forward (or a machine asleep) credits the jump to no one and shows it as
     /// not watched; set back, counting goes on at the new time, in tallies of their own.
     public func aWallClockThatJumpsCreditsOnlyTheTimeThatRan() throws {

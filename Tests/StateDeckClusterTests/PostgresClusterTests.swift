@@ -172,6 +172,30 @@ struct PostgresClusterTests {
         }
     }
 
+    /// The caller a replica's gate saw travels with the action through the store, and the leader
+    /// signs the audit entry with it; a replica without a history store reads the leader's audit.
+    @Test func aForwardedActionIsSignedByTheLeaderWithTheCallerTheReplicaSaw() async throws {
+        try await TemporaryPostgres.with { store in
+            let first = try await LiveDeckServer(deck: Self.makeDeck(), options: try Self.member(of: store.url))
+            #expect(await eventually { first.server.isRunningDeck })
+            let replicaOptions = try Self.member(of: store.url)
+            let second = try await LiveDeckServer(deck: Self.makeDeck(), options: replicaOptions)
+            let cluster = try #require(replicaOptions.cluster?.cluster)
+            let alice = Caller(name: "alice", role: .operator)
+            let answer = await cluster.forward(ForwardedAction(method: "POST", target: "/api/panels/counter/retry", body: [],
+                                                               caller: alice))
+            #expect(answer?.status == 202)
+            let signed = try await first.get("/api/audit").text
+            #expect(signed.contains(#""panel":"counter","role":"operator","subject":"","text":"Retried by alice""#))
+            #expect(try await second.get("/api/audit").text == signed, "the replica answers with the leader's audit")
+
+            #expect(try await second.post("/api/panels/counter/retry").status == 202)
+            #expect(try await first.get("/api/audit").text.contains("Retried by local"), "the caller the replica's gate saw")
+            await second.stop()
+            await first.stop()
+        }
+    }
+
     @Test func whileTheStoreIsDownEveryServerKeepsItsStateSaysSoAndNoneRunsTheDeckThenAllCatchUp() async throws {
         try await TemporaryPostgres.with { store in
             let (first, second) = try await Self.members(of: store)

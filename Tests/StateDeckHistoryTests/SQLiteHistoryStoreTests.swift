@@ -138,8 +138,16 @@ final class StoreFixture: Sendable {
         try await StoreFixture().contract.aHeartbeatsLastRunSurvivesACrash()
     }
 
+    @Test func auditEntriesAreReadBackOutliveACrashAndExpireWithTheDays() throws {
+        try StoreFixture().contract.auditEntriesAreReadBackOutliveACrashAndExpireWithTheDays()
+    }
+
     @Test func aMaintenanceWindowOutlivesACrashAndItsTimeCountsApart() async throws {
         try await StoreFixture().contract.aMaintenanceWindowOutlivesACrashAndItsTimeCountsApart()
+    }
+
+    @Test func anIncidentOutlivesACrashAtItsLastUpdate() async throws {
+        try await StoreFixture().contract.anIncidentOutlivesACrashAtItsLastUpdate()
     }
 
     /// A save writes a panel's open minute only when it gained a load or a change: time alone is

@@ -113,9 +113,21 @@ struct PostgresHistoryStoreTests {
         }
     }
 
+    @Test func auditEntriesAreReadBackOutliveACrashAndExpireWithTheDays() async throws {
+        try await TemporaryPostgres.with { server in
+            try PostgresStoreFixture(server).contract.auditEntriesAreReadBackOutliveACrashAndExpireWithTheDays()
+        }
+    }
+
     @Test func aMaintenanceWindowOutlivesACrashAndItsTimeCountsApart() async throws {
         try await TemporaryPostgres.with { server in
             try await PostgresStoreFixture(server).contract.aMaintenanceWindowOutlivesACrashAndItsTimeCountsApart()
+        }
+    }
+
+    @Test func anIncidentOutlivesACrashAtItsLastUpdate() async throws {
+        try await TemporaryPostgres.with { server in
+            try await PostgresStoreFixture(server).contract.anIncidentOutlivesACrashAtItsLastUpdate()
         }
     }
 

@@ -21,7 +21,7 @@ extension Routed {
                 #expect(response.status == 200)
                 #expect(response.header("Content-Type")?.hasPrefix("application/json") == true)
                 #expect(response.header("Cache-Control") == "no-store")
-                #expect(jsonKeys(response.text) == ["title", "debug", "settings", "groups", "lastEventId", "panels", "notice", "maintenance", "toast"])
+                #expect(jsonKeys(response.text) == ["title", "debug", "settings", "groups", "lastEventId", "panels", "notice", "maintenance", "incidents", "toast"])
 
                 let state = try response.decode(WireState.self)
                 #expect(state.title == TestDeck.title)

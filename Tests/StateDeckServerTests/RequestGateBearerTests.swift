@@ -12,7 +12,7 @@ import Testing
 
     /// A gate that asks for `token`, bound to `port`.
     private static func gate() -> RequestGate {
-        let gate = RequestGate(configuredHost: "127.0.0.1", token: token)
+        let gate = RequestGate(configuredHost: "127.0.0.1", access: AccessList(token: token))
         gate.bind(port: port)
         return gate
     }

@@ -27,7 +27,7 @@ import Testing
         var router = Router { request, _ in .response(files.respond(to: request)) }
         router.on(.get, "/events") { _, _ in .response(HTTPResponse(status: .ok, body: .bytes(Array("stream".utf8)))) }
         router.on(.post, "/upload") { _, _ in .response(HTTPResponse(status: .accepted)) }
-        let gate = RequestGate(configuredHost: "127.0.0.1", token: token)
+        let gate = RequestGate(configuredHost: "127.0.0.1", access: token.map(AccessList.init(token:)))
         gate.bind(port: port)
         return SecureResponder(gate: gate, routes: router, files: files)
     }

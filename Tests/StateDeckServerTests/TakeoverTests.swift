@@ -28,6 +28,8 @@ import Testing
 
         func record(_ change: PanelChange) {}
         var lastEventID: UInt64 { 0 }
+        func audit(_ entry: AuditEntry) {}
+        func auditEntries(_ query: AuditQuery) throws(HistoryStoreError) -> [AuditEntry] { [] }
         func trackEventIDs(_ newest: @escaping @Sendable () -> UInt64) {}
         var trouble: PanelError? { nil }
         func observeTrouble(_ observer: @escaping @Sendable (PanelError?) -> Void) {}
@@ -53,7 +55,8 @@ import Testing
             while !member.isRunningDeck, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(1)) }
             #expect(member.isRunningDeck)
             let forced = ForwardedAction(method: "POST", target: "/api/debug/panels/p/state",
-                                         body: Array(#"{"state": "loaded", "info": {"summary": "forced"}}"#.utf8))
+                                         body: Array(#"{"state": "loaded", "info": {"summary": "forced"}}"#.utf8),
+                                         caller: .local)
             #expect(await member.perform(forced).status == 200)
             await takingOver.value
             let state = try await server.deck.panelState("p")

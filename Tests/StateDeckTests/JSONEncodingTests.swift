@@ -150,7 +150,7 @@ import Testing
 
     @Test func snapshotAndRetryResult() async throws {
         let deck = Deck("My stack", configuration: Deck.Configuration(now: { Self.date }), panels: [])
-        try expectJSON(await deck.snapshot(), #"{"title": "My stack", "groups": [], "panels": [], "toast": null, "maintenance": {"active": [], "next": []}}"#)
+        try expectJSON(await deck.snapshot(), #"{"title": "My stack", "groups": [], "panels": [], "toast": null, "maintenance": {"active": [], "next": []}, "incidents": []}"#)
         try expectJSON(RetryResult(coalesced: true), #"{"coalesced": true}"#)
     }
 }

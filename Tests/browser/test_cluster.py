@@ -420,6 +420,27 @@ def test_a_window_answered_just_before_the_leader_is_killed_holds_on_the_next_le
         for server in (first, second):
             server.stop()
 
+def test_an_incident_answered_just_before_the_leader_is_killed_is_kept_by_the_next_leader(store, receiver, tmp_path):
+    deck, _ = switchable_deck(tmp_path / "deck", receiver)
+    first, second = two_servers(deck, store, "answered-incident")
+    try:
+        status, opened = first.request("POST", "/api/incidents",
+                                       {"title": "Payments slow", "panels": ["payments"], "message": "Looking"})
+        assert status == 201, opened
+        first.kill()   # at once: well within the history's save interval
+        wait_for(lambda: leader([second]), 10, "no server took over")
+        status, kept = second.request("GET", f"/api/incidents/{opened['id']}")
+        assert (status, kept) == (200, opened)
+        wait_for(lambda: second.state()["incidents"] == [opened], 5, "the new leader's state never showed the incident")
+        status, resolved = second.request("POST", f"/api/incidents/{opened['id']}/updates",
+                                          {"status": "resolved", "message": "Fixed"})
+        assert status == 200, resolved
+        assert [u["status"] for u in resolved["updates"]] == ["investigating", "resolved"]
+    finally:
+        for server in (first, second):
+            server.stop()
+
+
 def events_after(server: Server, last_id: int, count: int, opened=lambda: None) -> list[tuple[int, str]]:
     """The first `count` events `server` sends a page reconnecting with `Last-Event-ID: last_id`,
     or those sent within 5 s. `opened` runs once the server has answered with the stream's head."""
@@ -626,3 +647,22 @@ def test_a_cluster_refuses_a_heartbeat_whose_key_it_would_make(store, tmp_path):
                           capture_output=True, text=True, timeout=20)
     assert done.returncode == 2
     assert "heartbeat panels backup need a key: in their heartbeat in a cluster" in done.stderr
+
+
+def test_an_action_sent_to_a_process_that_does_not_lead_is_signed_by_the_leader_and_outlives_it(store, tmp_path):
+    deck = write_deck(tmp_path / "deck", slow_seconds=0.1)
+    servers = [Server(["--config", str(deck), "--store", store, "--debug"], f"signed-{n}").start() for n in range(2)]
+    try:
+        first = wait_for(lambda: leader(servers), 10, "no server leads")
+        other = next(server for server in servers if server is not first)
+        status, answer = other.request("POST", "/api/debug/panels/alpha/state", {"state": "error", "error": {"kind": "timeout"}})
+        assert status == 200, answer
+        first.kill()
+        for server in (other, first.restart()):
+            status, document = server.request("GET", "/api/audit?panel=alpha")
+            assert status == 200, document
+            assert [(e["action"], e["subject"], e["detail"], e["actor"], e["role"], e["text"]) for e in document["entries"]] == [
+                ("debug_state", "error", "timeout", "local", "designer", "Debug state error forced by local")]
+    finally:
+        for server in servers:
+            server.stop()

@@ -209,3 +209,22 @@ def test_the_status_page_needs_no_token_while_the_dashboard_does(make_server, tm
 def test_a_deck_without_status_has_no_page(server):
     assert fetch(server.url + "/status")[0] == 404
     assert fetch(server.url + "/status/state.json")[0] == 404
+
+
+def test_incidents_show_under_public_names_and_those_of_hidden_panels_do_not(make_server, tmp_path, new_context, problems):
+    srv = status_server(make_server, tmp_path)
+    for title, panels in (("Slow checkout", ["zq-pay-cmd", "zq-private-id"]), ("zqHiddenIncident", ["zq-private-id"]),
+                          ("Upgrade on Sunday", [])):
+        status, incident = srv.request("POST", "/api/incidents", {"title": title, "panels": panels, "message": f"{title}: looking"})
+        assert status == 201, incident
+    page = problems.watch(new_context().new_page())
+    page.goto(srv.url + "/status")
+    wait_for(lambda: page.reload() and page.locator(".incident").count() == 2, timeout=20,
+             message="the page never showed the two public incidents")
+    checkout = page.locator(".incident", has=page.locator("h3", has_text="Slow checkout"))
+    assert checkout.locator(".affects").inner_text() == "Affects Payments"
+    assert "Slow checkout: looking" in checkout.inner_text()
+    assert page.locator(".incident", has=page.locator("h3", has_text="Upgrade on Sunday")).locator(".affects").inner_text() == "Announcement"
+    for path in ("/status", "/status/state.json", "/status/feed.atom"):
+        body = fetch(srv.url + path)[2]
+        assert "zqHiddenIncident" not in body and "zq-private-id" not in body, path

@@ -26,6 +26,8 @@ public struct DeckFile: Sendable, Hashable {
     public var statedeckPanel = true
     /// The maintenance windows (`maintenance:`), in the file's order.
     public var maintenance: [MaintenanceSpec] = []
+    /// Where incidents and announcements are told (`incidents: { notify: [...] }`).
+    public var incidents = IncidentsSpec()
     /// When a panel is flapping (`flapping: { changes, within }`, more than 5 changes of health in
     /// 10 min by default); nil for `flapping: off`.
     public var flapping: FlappingRule? = FlappingRule()
@@ -110,7 +112,7 @@ public struct DeckFile: Sendable, Hashable {
 
 extension DeckFile {
     static let keys = ["title", "defaults", "groups", "toasts", "history", "statedeckPanel", "flapping", "panels",
-                       "maintenance", "status"]
+                       "maintenance", "incidents", "status"]
     /// The id of StateDeck's own panel and of its group, which a file's panels and groups leave
     /// to it while it is on.
     public static let statedeckPanelID = "statedeck"
@@ -143,11 +145,13 @@ extension DeckFile {
         ConfigNode.reportReusedIds(zip(list, panels.map { $0?.id }))
         if statedeckPanel { Self.reportStatedeckIds(zip(list, panels)) }
         let maintenance = map["maintenance"].flatMap { MaintenanceSpec.list(reading: $0, panels: panels.compactMap(\.self)) }
+        let incidents = map["incidents"].flatMap(IncidentsSpec.init(reading:))
         let status = map["status"].flatMap { StatusSpec.page(reading: $0, deckTitle: title, panels: panels.compactMap(\.self)) }
         guard !panels.contains(where: { $0 == nil }) else { return nil }
         Self.reportDependencies(of: zip(list, panels.compactMap(\.self)), in: map)
         self.init(title: title ?? "StateDeck", panels: panels.compactMap(\.self))
         self.maintenance = maintenance ?? []
+        incidents.map { self.incidents = $0 }
         self.status = status
         toastDuration = duration ?? toastDuration
         toastPosition = position ?? toastPosition
@@ -206,8 +210,8 @@ extension DeckFile {
     }
 
     /// The deck of the file's title, toast settings, panels, then `appended` (StateDeck's own
-    /// panel), maintenance windows and status page; panels in `memories` continue from the deck this
-    /// one replaces.
+    /// panel), maintenance windows, incident targets and status page; panels in `memories` continue
+    /// from the deck this one replaces.
     public func makeDeck(
         configuration: Deck.Configuration = Deck.Configuration(),
         memories: [String: PanelMemory] = [:],
@@ -218,6 +222,7 @@ extension DeckFile {
         configuration.toastDuration = toastDuration
         configuration.toastPosition = toastPosition
         configuration.flapping = flapping
+        configuration.incidentTargets = incidents.targets(runner: CommandRunner())
         return Deck(title, configuration: configuration, panels: makePanels(pingKeys: pingKeys) + appended,
                     memories: memories, maintenance: maintenance.map(\.window), status: status)
     }

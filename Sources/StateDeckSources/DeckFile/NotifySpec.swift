@@ -52,25 +52,10 @@ extension NotifySpec {
 
     /// `{ webhook | command, after, remind, gather }`.
     init?(reading node: ConfigNode) {
-        guard let map = node.mapping(allowing: Self.keys) else { return nil }
-        let targets = map.present(["webhook", "command"])
-        guard targets.count == 1 else {
-            map.node.problem(targets.isEmpty ? "needs a target: webhook or command" : "give one target, webhook or command, not both")
-            return nil
-        }
-        let target: Target? = if let webhook = map["webhook"] {
-            webhook.mapping(allowing: ["url", "headers"]).flatMap { hook in
-                hook.required("url")?.httpURL().map { .webhook(url: $0, headers: hook["headers"]?.headers() ?? [:]) }
-            }
-        } else {
-            map["command"]?.mapping(allowing: CommandSpec.keys).flatMap {
-                CommandSpec(reading: $0, timeout: Self.commandTimeout, placeholders: CommandPlaceholder.notification)
-                    .map(Target.command)
-            }
-        }
+        guard let map = node.mapping(allowing: Self.keys), let target = Target(reading: map) else { return nil }
         let rule = NotifyRule(readingAfter: map["after"], remind: map["remind"])
         let gather = map["gather"].map(Self.gather(reading:)) ?? NotifyRule.defaultGather
-        guard let target, let rule, let gather else { return nil }
+        guard let rule, let gather else { return nil }
         self.init(target: target, rule: rule.gathering(gather))
     }
 
@@ -83,6 +68,29 @@ extension NotifySpec {
             return nil
         }
         return window
+    }
+}
+
+extension NotifySpec.Target {
+    /// The one target of an entry's `map`: `webhook: { url, headers }` or `command: {...}`.
+    init?(reading map: ConfigMapping) {
+        let targets = map.present(["webhook", "command"])
+        guard targets.count == 1 else {
+            map.node.problem(targets.isEmpty ? "needs a target: webhook or command" : "give one target, webhook or command, not both")
+            return nil
+        }
+        let target: Self? = if let webhook = map["webhook"] {
+            webhook.mapping(allowing: ["url", "headers"]).flatMap { hook in
+                hook.required("url")?.httpURL().map { .webhook(url: $0, headers: hook["headers"]?.headers() ?? [:]) }
+            }
+        } else {
+            map["command"]?.mapping(allowing: CommandSpec.keys).flatMap {
+                CommandSpec(reading: $0, timeout: NotifySpec.commandTimeout, placeholders: CommandPlaceholder.notification)
+                    .map(Self.command)
+            }
+        }
+        guard let target else { return nil }
+        self = target
     }
 }
 

@@ -8,6 +8,8 @@ protocol ReadOnlyHistoryStore: HistoryStore {}
 extension ReadOnlyHistoryStore {
     func record(_ change: PanelChange) {}
     func memories(of panelIds: [String]) -> [String: PanelMemory] { [:] }
+    func audit(_ entry: AuditEntry) {}
+    func auditEntries(_ query: AuditQuery) throws(HistoryStoreError) -> [AuditEntry] { [] }
     var lastEventID: UInt64 { 0 }
     func trackEventIDs(_ newest: @escaping @Sendable () -> UInt64) {}
     var trouble: PanelError? { nil }

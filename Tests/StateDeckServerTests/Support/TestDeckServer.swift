@@ -11,6 +11,7 @@ struct TestDeckServerOptions: Sendable {
     var pingInterval: Duration = .seconds(15)
     var streamCapacity = 256 * 1024
     var token: AccessToken?
+    var access: AccessList?
     var history: (any HistoryStore)?
 
     /// The same, as `LiveDeckServer` takes them.
@@ -20,6 +21,7 @@ struct TestDeckServerOptions: Sendable {
         options.pingInterval = pingInterval
         options.streamCapacity = streamCapacity
         options.token = token
+        options.access = access
         options.history = history
         return options
     }

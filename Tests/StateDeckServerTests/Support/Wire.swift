@@ -82,6 +82,8 @@ struct WireError: Decodable, Equatable {
     struct Detail: Decodable, Equatable {
         var code: String
         var message: String
+        /// With `forbidden` for want of a role, the role needed.
+        var role: String?
     }
 
     var error: Detail

@@ -1,0 +1,90 @@
+// @ts-check
+// What this page's user may do, as GET /api/caller says (PROTOCOL.md, "Roles"): asked once at
+// start (app.js), beside the state document. Every control that acts names what it needs
+// (`gate`, or `button({needs})`): when the role does not allow it, the control is disabled with
+// the server's sentence as its title ("Needs the operator role; you are a viewer"). The server
+// refuses such a request anyway; this spares a click that cannot work and says why. Any module
+// with controls that act gates them here.
+
+/**
+ * What a role may do, by action: the keys of `may`.
+ * @typedef {"retry" | "recover" | "itemActions" | "maintenance" | "incidents" | "notifyTest" | "debug"} Permission
+ */
+
+/**
+ * GET /api/caller.
+ * @typedef {object} CallerDocument
+ * @property {string} name
+ * @property {"viewer" | "operator" | "designer"} role
+ * @property {Record<Permission, boolean>} may
+ * @property {Partial<Record<Permission, string>>} why the sentence for each action `may` refuses
+ */
+
+/** @type {CallerDocument | null} */
+let caller = null;
+/**
+ * Controls gated before the caller was known (in the document or not yet), gated again once it is.
+ * @type {Set<HTMLButtonElement | HTMLInputElement> | null}
+ */
+let early = new Set();
+
+/**
+ * Takes the caller document, and gates again every control gated before it came. Null when the
+ * server could not say: nothing is disabled, and the server decides.
+ * @param {CallerDocument | null} doc
+ */
+export function setCaller(doc) {
+  caller = doc;
+  for (const el of early ?? []) apply(el, /** @type {Permission} */ (el.dataset.needs));
+  early = null;
+}
+
+/**
+ * Why the role does not allow `permission`, or null when it does (or nobody said).
+ * @param {Permission} permission
+ * @returns {string | null}
+ */
+export function whyNot(permission) {
+  if (!caller || caller.may[permission] !== false) return null;
+  return caller.why[permission] ?? "Your role does not allow this";
+}
+
+/** @param {Permission} permission */
+export function allows(permission) {
+  return whyNot(permission) === null;
+}
+
+/**
+ * Marks `el` as needing `permission`: disabled, with the reason as its title, when the role does
+ * not allow it.
+ * @template {HTMLButtonElement | HTMLInputElement} E
+ * @param {E} el
+ * @param {Permission} permission
+ * @returns {E}
+ */
+export function gate(el, permission) {
+  el.dataset.needs = permission;
+  early?.add(el);
+  apply(el, permission);
+  return el;
+}
+
+/**
+ * Disables `el` with the reason, or gives back what it had when it is allowed after all.
+ * @param {HTMLButtonElement | HTMLInputElement} el
+ * @param {Permission} permission
+ */
+function apply(el, permission) {
+  const why = whyNot(permission);
+  if (why !== null) {
+    if (el.dataset.denied === undefined) el.dataset.ownTitle = el.title;
+    el.dataset.denied = why;
+    el.disabled = true;
+    el.title = why;
+  } else if (el.dataset.denied !== undefined) {
+    el.disabled = false;
+    el.title = el.dataset.ownTitle ?? "";
+    delete el.dataset.denied;
+    delete el.dataset.ownTitle;
+  }
+}

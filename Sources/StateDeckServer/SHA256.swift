@@ -1,0 +1,64 @@
+/// SHA-256 (FIPS 180-4) in Swift: the digest an access list keeps of each token. No crypto library
+/// is linked (FoundationEssentials has none), and a digest of a 32-byte token is one block.
+enum SHA256 {
+    /// The digest of `message`, 32 bytes.
+    static func digest(_ message: some Collection<UInt8>) -> [UInt8] {
+        var state = initialState
+        var padded = Array(message)
+        let bitLength = UInt64(padded.count) &* 8
+        padded.append(0x80)
+        while padded.count % 64 != 56 { padded.append(0) }
+        for shift in stride(from: 56, through: 0, by: -8) { padded.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift))) }
+        var schedule = [UInt32](repeating: 0, count: 64)
+        for blockStart in stride(from: 0, to: padded.count, by: 64) {
+            for index in 0..<16 {
+                let offset = blockStart + index * 4
+                schedule[index] = UInt32(padded[offset]) << 24 | UInt32(padded[offset + 1]) << 16
+                    | UInt32(padded[offset + 2]) << 8 | UInt32(padded[offset + 3])
+            }
+            for index in 16..<64 {
+                let before15 = schedule[index - 15], before2 = schedule[index - 2]
+                let sigma0 = rotated(before15, 7) ^ rotated(before15, 18) ^ (before15 >> 3)
+                let sigma1 = rotated(before2, 17) ^ rotated(before2, 19) ^ (before2 >> 10)
+                schedule[index] = schedule[index - 16] &+ sigma0 &+ schedule[index - 7] &+ sigma1
+            }
+            compress(&state, schedule)
+        }
+        return state.flatMap { word in (0..<4).map { UInt8(truncatingIfNeeded: word >> UInt32(24 - 8 * $0)) } }
+    }
+
+    /// One block's 64 rounds over `state`.
+    private static func compress(_ state: inout [UInt32], _ schedule: [UInt32]) {
+        var (a, b, c, d, e, f, g, h) = (state[0], state[1], state[2], state[3], state[4], state[5], state[6], state[7])
+        for round in 0..<64 {
+            let sum1 = rotated(e, 6) ^ rotated(e, 11) ^ rotated(e, 25)
+            let choice = (e & f) ^ (~e & g)
+            let first = h &+ sum1 &+ choice &+ roundConstants[round] &+ schedule[round]
+            let sum0 = rotated(a, 2) ^ rotated(a, 13) ^ rotated(a, 22)
+            let majority = (a & b) ^ (a & c) ^ (b & c)
+            (h, g, f, e, d, c, b, a) = (g, f, e, d &+ first, c, b, a, first &+ sum0 &+ majority)
+        }
+        for (index, value) in [a, b, c, d, e, f, g, h].enumerated() { state[index] = state[index] &+ value }
+    }
+
+    private static func rotated(_ value: UInt32, _ count: UInt32) -> UInt32 {
+        value >> count | value << (32 - count)
+    }
+
+    /// The first 32 bits of the fractional parts of the square roots of the first 8 primes.
+    private static let initialState: [UInt32] = [
+        0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
+    ]
+
+    /// The first 32 bits of the fractional parts of the cube roots of the first 64 primes.
+    private static let roundConstants: [UInt32] = [
+        0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
+        0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
+        0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
+        0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
+        0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
+        0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
+        0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
+        0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
+    ]
+}
