@@ -112,13 +112,16 @@ extension DeckFixture {
         }
     }
 
+    /// The JSON kind of a type JSONDecoder expected, as a sentence says it.
     private static func name(of type: Any.Type) -> String {
-        switch type {
-        case is String.Type: "a string"
-        case is Int.Type, is Int64.Type: "a whole number"
-        case is [FixtureJSON].Type: "an array"
-        case is [String: FixtureJSON].Type, is [String: Any].Type: "an object"
-        default: "a \(type)"
+        let name = String(describing: type)
+        return switch name {
+        case "String": "a string"
+        case "Int", "Int64", "Double": "a number"
+        case "Bool": "true or false"
+        case _ where name.hasPrefix("Array"): "an array"
+        case _ where name.hasPrefix("Dictionary"): "an object"
+        default: "a JSON value of another kind"
         }
     }
 
