@@ -7,7 +7,7 @@ struct Options: ParsableCommand {
         commandName: "statedeck",
         abstract: "A live dashboard of loading states, error cards and toasts, served on localhost.",
         // ArgumentParser's own line ends in `<subcommand>`, as if serving needed one.
-        usage: "statedeck [<options>]\n  statedeck check <file>\n  statedeck probe --store <url> --config <file> --location <name>\n"
+        usage: "statedeck [<options>]\n  statedeck --replay <file> [<options>]\n  statedeck check <file>\n  statedeck probe --store <url> --config <file> --location <name>\n"
             + "  statedeck token add --access <file> <name> --role <role>",
         discussion: "Without --config it serves the built-in demo deck. 'statedeck check FILE' validates a deck file and exits.",
         subcommands: [CheckOptions.self, ProbeOptions.self, TokenOptions.self]
