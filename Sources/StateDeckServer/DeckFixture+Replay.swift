@@ -47,6 +47,7 @@ struct FixturePanel {
     var health = Health.unknown
     var since: String?
     var stale = false
+    var restored = false
     var placeholder: Info?
     var memory: ReplicatedMemory
 
@@ -61,6 +62,7 @@ struct FixturePanel {
         health = read("health", as: Health.self) ?? .unknown
         since = read("since", as: String.self)
         stale = read("stale", as: Bool.self) ?? false
+        restored = read("restored", as: Bool.self) ?? false
         placeholder = read("placeholder", as: Info.self)
         let phase = phase
         let at = since.flatMap { try? Date($0, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true)) }

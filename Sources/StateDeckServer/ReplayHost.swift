@@ -19,6 +19,8 @@ public final class ReplayHost: DeckHost, EventRelay {
     /// The file it was read from, as the 409 answers name it.
     private let file: String
     private let replica = Locked<StateMirror?>(nil)
+    /// The panels a debug state was forced on, as the replica holds them now.
+    private let forced = Locked<[String: ReplicatedPanel]>([:])
 
     public init(fixture: DeckFixture, file: String) {
         self.fixture = fixture
@@ -87,18 +89,23 @@ public final class ReplayHost: DeckHost, EventRelay {
             return answer(.apiError(.badRequest, code: "bad_request", message: "\(error)"))
         }
         guard command != .live else {
+            forced.withLock { $0[id] = nil }
             replica.replaceFrozen(original)
             return ForwardedAction.Answer(status: 200, body: original.document)
         }
-        let shown = FixturePanel(fixture.panels.first { $0["id"] == .string(id) } ?? .null)
+        let current = forced.withLock { $0[id] } ?? original
+        let shown = FixturePanel((try? JSONDecoder().decode(FixtureJSON.self, from: Data(current.compact))) ?? .null)
         var declaration = Panel(id, title: shown.title) { throw CancellationError() }
         if let group = shown.group { declaration = declaration.group(PanelGroup(group, title: fixture.groupTitle(group))) }
         if let placeholder = shown.placeholder { declaration = declaration.placeholder(placeholder) }
-        let memory = replica.replicatedMemory(of: id) ?? shown.memory.memory
+        let memory = (current.record ?? shown.memory).memory(restored: shown.restored)
         let scratch = Deck(fixture.title, panels: [declaration], memories: [id: memory])
         do {
             let state = try await scratch.debug(command, panel: id)
-            if let panel = replica.replicated(state) { replica.replaceFrozen(panel) }
+            if let panel = replica.replicated(state) {
+                forced.withLock { $0[id] = panel }
+                replica.replaceFrozen(panel)
+            }
             return ForwardedAction.Answer(status: 200, body: Array(try DeckJSON.makeEncoder().encode(state)))
         } catch let error as DeckError {
             return answer(error.response)

@@ -197,6 +197,12 @@ extension Routed {
         @Test func withDebugAReplayForcesStatesFromTheFixturesAndLiveGivesItBack() async throws {
             let (fixture, live) = try await Self.download()
             try await ReplayServer.run(fixture, debug: true) { replay in
+                // A forced loading keeps what the panel showed, and says nothing of a restart.
+                let loading = try await replay.send("POST", "/api/debug/panels/api/state", json: #"{"state":"loading"}"#)
+                let pinned = try loading.decode(WirePanel.self)
+                #expect(pinned.isLoading && !pinned.isInitialLoading)
+                #expect(pinned.latestValidInfo?.summary == "API OK")
+                #expect(!pinned.restored)
                 let forced = try await replay.send("POST", "/api/debug/panels/api/state", json: #"{"state":"error","error":{"kind":"timeout"}}"#)
                 try #require(forced.status == 200, "\(forced.text)")
                 let panel = try forced.decode(WirePanel.self)
