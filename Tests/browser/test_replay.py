@@ -92,6 +92,14 @@ def test_a_bad_fixture_exits_2_naming_the_file_and_key(tmp_path):
     assert result.stderr == f"statedeck: {path}: at: is missing\n", result.stderr
 
 
+def test_a_replay_serves_a_fixture_alone(tmp_path):
+    fixture = MOMENTS_DIR / "incident-while-down.json"
+    result = subprocess.run([str(BIN), "--replay", str(fixture), "--config", str(tmp_path / "deck.yaml")],
+                            capture_output=True, text=True, timeout=10)
+    assert result.returncode == 2
+    assert "--replay serves a fixture alone: not with --config, --data, --store or --seed" in result.stderr, result.stderr
+
+
 # ---- the moments the screenshot tests replay, recorded from real runs --------------------------
 
 
