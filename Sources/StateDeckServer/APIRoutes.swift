@@ -115,7 +115,8 @@ struct APIRoutes: Sendable {
                 return EventsRoute.open(request: request, mirror: mirror, capacity: streamCapacity)
             }
         }
-        BadgeRoute(mirror: mirror, historyReader: historyReader).register(on: &router)
+        BadgeRoute(mirror: mirror, historyReader: historyReader) { deck().statusPage?.publicName(ofPanel: $0) }
+            .register(on: &router)
         PingRoutes(deck: deck) { request, work in action(request) { ActionOutcome(try await work()) } }.register(on: &router)
         NotifyRoutes(log: notificationLog) { request in await forward(request, caller(request)) }.register(on: &router)
         NotifyTestRoute(deck: deck, log: notificationLog) { request, work in action(request, work) }.register(on: &router)

@@ -16,7 +16,7 @@ import MicroHTTP
 /// | POST                   | `/api/notify/test`                                      | operator   | `notifyTest`            |
 /// | POST                   | `/api/debug/panels/{id}/state` (only with `--debug`)    | designer   | `debug`                 |
 /// | any                    | `/ping/…`: never asked; a ping's key is its credential  |            |                         |
-/// | any                    | public paths (`RequestGate.isPublic`, `/status…`): no token |        |                         |
+/// | any                    | public paths (`RequestGate.isPublic`: `/status…`, the badges of the panels the status page lists): no token | | |
 /// | any other              | a page file, a path no route serves                     | viewer     |                         |
 ///
 /// `…` is the path and anything under it. Every route of the router has a row (a test checks),
