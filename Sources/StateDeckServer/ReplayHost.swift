@@ -67,7 +67,7 @@ public final class ReplayHost: DeckHost, EventRelay {
                 return answer(DeckError.unknownIncident(path[2]).response)
             }
             return ForwardedAction.Answer(status: 200, body: incident.bytes)
-        case (.get, _):
+        case (.get, ["api", "audit"]), (.get, ["api", "notify", "log"]):
             return ForwardedAction.Answer(status: 200, body: Array(#"{"entries":[]}"#.utf8))
         default:
             return answer(.apiError(

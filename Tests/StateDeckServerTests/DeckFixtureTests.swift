@@ -191,6 +191,11 @@ extension Routed {
                 }
                 let debug = try await replay.send("POST", "/api/debug/panels/api/state", json: #"{"state":"loading"}"#)
                 #expect(debug.status == 403)
+                for target in ["/api/audit", "/api/notify/log"] {
+                    let empty = try await replay.send("GET", target)
+                    #expect(empty.status == 200 && empty.text == #"{"entries":[]}"#, "\(target): \(empty.text)")
+                }
+                #expect(try await replay.send("GET", "/api/incidents").text == #"{"incidents":[]}"#)
             }
         }
 
