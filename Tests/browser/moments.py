@@ -31,7 +31,7 @@ def download(srv) -> tuple[dict, str]:
 
 
 def write(fixture: dict, path: Path) -> Path:
-    """Writes `fixture` as the server writes one: keys sorted, indented."""
+    """Writes `fixture` with its keys sorted, indented, so two recordings compare line by line."""
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(fixture, indent=2, sort_keys=True, ensure_ascii=False) + "\n")
     return path
