@@ -35,8 +35,9 @@ struct APIRoutes: Sendable {
 
     /// Adds every API route, `/events`, the badges and the pings to `router`.
     func register(on router: inout Router) {
-        router.on(.get, "/api/state") { _, _ in
-            .response(.api(.ok, mirror.stateDocument()))
+        router.on(.get, "/api/state") { request, _ in
+            if let format = request.query["format"] { return .response(stateDownload(format: format)) }
+            return .response(.api(.ok, mirror.stateDocument()))
         }
         router.on(.get, "/api/panels/{id}") { _, parameters in
             let id = parameters["id"] ?? ""

@@ -385,3 +385,26 @@ extension StateMirror {
         hub.publish(event: event, data: data, id: id, afterGap: afterGap)
     }
 }
+
+// MARK: - A frozen moment
+
+extension StateMirror {
+    /// Holds the moment `fixture` shows, in place of anything held before, as a replica holds a
+    /// deck another process runs: its panels as the fixture has them, and its notice, maintenance
+    /// and incidents. Nothing is published: a page opening it gets it as its snapshot.
+    func freeze(_ fixture: DeckFixture) {
+        replicate(header: fixture.header(debug: debug), order: fixture.panelIDs, panels: fixture.replicatedPanels())
+        contents.withLock { contents in
+            contents.notice = fixture.notice.bytes
+            contents.maintenance = fixture.maintenance.bytes
+            Self.hold(fixture.keptIncidents, json: FixtureJSON.array(fixture.incidents).bytes, in: &contents)
+        }
+    }
+
+    /// Holds `panel` in place of the version held, and sends every open page the whole state as a
+    /// `snapshot`: a replay's debug state, which no patch of its own leads up to.
+    func replaceFrozen(_ panel: ReplicatedPanel) {
+        replicate([panel])
+        hub.announce(event: "snapshot", data: String(decoding: stateDocument(at: hub.lastEventID).bytes, as: UTF8.self))
+    }
+}
