@@ -19,8 +19,10 @@ stream delay, failover time), outbox (20 panels flapping against a webhook that 
 10 minutes: RSS and the notifications kept to deliver, then what a restart sends), reads (timeline and
 history queries' latency while the history's writer saves a 10,000-panel batch, against no changes),
 heartbeats (10,000 heartbeat panels each pinged once a minute, 167 pings a second, against the same
-deck unpinged: the CPU the pings cost), moments (`GET /api/state?at=` at 1,000 and 10,000 panels over a
-week of kept forms, and the forms' bytes a panel-day). Every comparison runs its contenders interleaved, A B A B ..., and reports medians and ratios.
+deck unpinged: the CPU the pings cost), status (the public status page of a 1,000-panel deck over 90
+days of history: the server's render time, and wrk's requests per second from its 5 s cache), moments
+(`GET /api/state?at=` at 1,000 and 10,000 panels over a week of kept forms, and the forms' bytes a
+panel-day). Every comparison runs its contenders interleaved, A B A B ..., and reports medians and ratios.
 Results go to BENCHMARKS.md between markers and, raw, to bench-results/.
 
     python3 Benchmarks/run.py --only overview,browser,reads --baseline-bin ../other/.build-bench/release/statedeck
@@ -1401,6 +1403,11 @@ def bench_heartbeats(args, statedeck, report):
     return heartbeats_bench.bench_heartbeats(args, statedeck, report, sys.modules[__name__])
 
 
+def bench_status(args, statedeck, report):
+    import status_bench
+    return status_bench.bench_status(args, statedeck, report, sys.modules[__name__])
+
+
 def bench_moments(args, statedeck, report):
     import moments_bench
     return moments_bench.bench_moments(args, statedeck, report, sys.modules[__name__])
@@ -1410,7 +1417,7 @@ BENCHMARKS = {"startup": bench_startup, "fanout": bench_fanout, "http": bench_ht
               "browser": bench_browser, "churn": bench_churn, "cycles": bench_cycles,
               "history": bench_history, "many": bench_many, "overview": bench_overview,
               "cluster": bench_cluster, "outbox": bench_outbox, "reads": bench_reads,
-              "heartbeats": bench_heartbeats, "moments": bench_moments}
+              "heartbeats": bench_heartbeats, "status": bench_status, "moments": bench_moments}
 
 
 def parse_args(argv):

@@ -27,6 +27,8 @@ public actor Deck {
     public nonisolated let groups: [PanelGroup]
     /// Time, randomness, toast settings and limits.
     public nonisolated let configuration: Configuration
+    /// The public status page, its groups' panels filled; nil when the deck shows none.
+    public nonisolated let statusPage: StatusPage?
     let clock: DeckClock
     /// Each panel's dependencies, and the panels that depend on it, by index: a change of health
     /// republishes only its dependents, however many panels the deck has.
@@ -59,13 +61,15 @@ public actor Deck {
 
     /// A deck of `panels`, whose ids must be unique and whose dependencies must be panels of the
     /// deck that make no cycle; panels named in `memories` continue from where they were in the
-    /// deck this one replaces. `windows` are its maintenance windows, with unique ids, over its panels.
+    /// deck this one replaces. `windows` are its maintenance windows, with unique ids, over its panels;
+    /// `status` its public status page, over its panels and groups.
     public init(
         _ title: String,
         configuration: Configuration = Configuration(),
         panels: [Panel],
         memories: [String: PanelMemory] = [:],
-        maintenance windows: [MaintenanceWindow] = []
+        maintenance windows: [MaintenanceWindow] = [],
+        status: StatusPage? = nil
     ) {
         let ids = panels.map(\.id)
         precondition(Set(ids).count == ids.count, "Panel ids must be unique within a deck: \(ids)")
@@ -78,6 +82,7 @@ public actor Deck {
         pingTargets = Dictionary(panels.compactMap { panel in panel.heartbeat?.pingPath.map { ($0, panel.id) } }) { first, _ in first }
         var seen = Set<String>()
         groups = panels.compactMap(\.group).filter { seen.insert($0.id).inserted }
+        statusPage = status?.resolved(in: panels.map { ($0.id, $0.group?.id) })
         self.configuration = configuration
         clock = DeckClock(configuration.clock)
         runner = Runner(clock: clock, random: configuration.random, maximumInfoSize: configuration.maximumInfoSize,
@@ -108,10 +113,11 @@ public actor Deck {
         activities.values.forEach { $0.cancel() }
     }
 
-    /// A deck declared with the DSL, with maintenance windows `windows` over its panels.
+    /// A deck declared with the DSL, with maintenance windows `windows` over its panels and the
+    /// public status page `status`.
     public init(_ title: String, configuration: Configuration = Configuration(), maintenance windows: [MaintenanceWindow] = [],
-                @DeckBuilder panels: () -> [Panel]) {
-        self.init(title, configuration: configuration, panels: panels(), maintenance: windows)
+                status: StatusPage? = nil, @DeckBuilder panels: () -> [Panel]) {
+        self.init(title, configuration: configuration, panels: panels(), maintenance: windows, status: status)
     }
 
     /// Registers `observer`, called on the deck, synchronously and in order, for every event.

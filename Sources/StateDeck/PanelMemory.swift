@@ -21,15 +21,16 @@ public struct PanelMemory: Sendable {
 
     /// A panel's memory as a history store kept it: the newest entries (oldest first), what it
     /// showed, its health and a heartbeat's last run. Its state is what it showed, not a load that
-    /// was cut short.
+    /// was cut short; it says `restored` until its first new result, unless `restored` is false
+    /// (a replayed moment's panel, which was not restored when the moment was taken).
     public init(entries: [ViewStateHistory.Entry], latestInfo: Info?, latestError: PanelError?,
-                shown: ViewState?, stale: Bool, health: Health, lastRun: Date? = nil) {
+                shown: ViewState?, stale: Bool, health: Health, lastRun: Date? = nil, restored: Bool = true) {
         history = ViewStateHistory(restoring: entries, latestInfo: latestInfo, latestError: latestError,
                                    shown: shown)
         self.stale = stale
         self.health = health
         debugPinned = false
-        restored = true
+        self.restored = restored
         self.lastRun = lastRun
         flaps = FlapWatch()
     }

@@ -26,6 +26,8 @@ public final class Dashboard: Sendable {
         /// the cluster sharing the deck there.
         public var store: String?
         public var server: ServerConfiguration
+        /// `--replay`: a fixture file, as read, and its path, served frozen in place of any deck.
+        public var replay: (path: String, fixture: DeckFixture)?
 
         public init(server: ServerConfiguration) {
             self.server = server
@@ -50,6 +52,7 @@ public final class Dashboard: Sendable {
 
     /// Opens the history (and the cluster) the settings name, makes the deck and serves it.
     public static func start(_ settings: Settings) async throws(Failure) -> Dashboard {
+        if let replay = settings.replay { return try await startReplay(replay, server: settings.server) }
         let running = Locked<DeckServer?>(nil)
         // Opened before the deck, whose notifications keep what was told and what is still to
         // deliver in it.
@@ -91,6 +94,24 @@ public final class Dashboard: Sendable {
         if let store = settings.store { work.append(Task { await ProbeReports(url: store).run(serving: server) }) }
         return Dashboard(server: server, history: history, work: work, url: settings.server.url(port: port),
                          address: settings.server.address(port: port))
+    }
+
+    /// Serves the moment `replay` holds, frozen: no history, no source, no notification.
+    private static func startReplay(_ replay: (path: String, fixture: DeckFixture),
+                                    server configuration: ServerConfiguration) async throws(Failure) -> Dashboard {
+        let server: DeckServer
+        let port: Int
+        do {
+            server = try await DeckServer(deck: ReplayHost.idleDeck(replay.fixture), configuration: configuration,
+                                          host: ReplayHost(fixture: replay.fixture, file: replay.path))
+            port = try await server.start()
+        } catch let error as StaticFilesError {
+            throw Failure(description: "--public: \(error)", status: 2)
+        } catch {
+            throw Failure(description: "cannot serve on \(configuration.host):\(configuration.port): \(error)", status: 1)
+        }
+        return Dashboard(server: server, history: nil, work: [], url: configuration.url(port: port),
+                         address: configuration.address(port: port))
     }
 
     private init(server: DeckServer, history: (any HistoryStore & NotificationLedger)?, work: [Task<Void, Never>],

@@ -26,6 +26,18 @@ public struct Tally: Sendable, Equatable {
     /// Nothing was counted.
     public var isEmpty: Bool { upMs == 0 && downMs == 0 && loadingMs == 0 && maintenanceMs == 0 && loads == 0 }
 
+    /// maintenance: under maintenance longer than up and down together; else up: only up;
+    /// down: only down; degraded: both; loading: only a first load; none: no data.
+    public var state: String {
+        if maintenanceMs > 0, maintenanceMs > upMs + downMs { return "maintenance" }
+        return switch (upMs > 0, downMs > 0) {
+        case (true, true): "degraded"
+        case (true, false): "up"
+        case (false, true): "down"
+        case (false, false): loadingMs > 0 ? "loading" : "none"
+        }
+    }
+
     /// Time up out of time up or down, when there was any.
     public var upRatio: Double? {
         let known = upMs + downMs

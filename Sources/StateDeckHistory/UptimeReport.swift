@@ -73,17 +73,8 @@ public struct UptimeReport: Sendable, Equatable {
         public var to: Date
         public var tally: Tally
 
-        /// maintenance: under maintenance longer than up and down together; else up: only up;
-        /// down: only down; degraded: both; loading: only a first load; none: no data.
-        public var state: String {
-            if tally.maintenanceMs > 0, tally.maintenanceMs > tally.upMs + tally.downMs { return "maintenance" }
-            return switch (tally.upMs > 0, tally.downMs > 0) {
-            case (true, true): "degraded"
-            case (true, false): "up"
-            case (false, true): "down"
-            case (false, false): tally.loadingMs > 0 ? "loading" : "none"
-            }
-        }
+        /// The tally's ``Tally/state``.
+        public var state: String { tally.state }
     }
 
     /// The report of `query` at `now` from a panel's tallies: `rows(resolution, from)` gives those

@@ -11,9 +11,12 @@ extension APIRoutes {
     }
 
     /// `GET /api/state?at=`: the state document as it was at `at`, rebuilt from the history off
-    /// libmicrohttpd's thread. A bad `at`, one before the oldest instant kept or after now is a
-    /// 400 saying so; no history is a 409; a store that cannot be read a 503.
+    /// libmicrohttpd's thread; with `format=fixture`, that moment as a fixture to download. A bad
+    /// `at`, one before the oldest instant kept or after now is a 400 saying so, and so is another
+    /// format, as for the live document; no history is a 409; a store that cannot be read a 503.
     func momentRoute(_ request: HTTPRequest) -> HTTPReply {
+        let format = request.query["format"]
+        if let format, format != "fixture" { return .response(stateDownload(format: format)) }
         guard let history else { return .response(Self.historyOff) }
         let instant: Date
         do {
@@ -23,7 +26,8 @@ extension APIRoutes {
         }
         return .deferred {
             do throws(MomentError) {
-                return .api(.ok, try mirror.stateDocument(at: instant, history: history))
+                let document = try mirror.stateDocument(at: instant, history: history)
+                return format == nil ? .api(.ok, document) : Self.fixtureDownload(stateDocument: document, at: instant)
             } catch {
                 switch error {
                 case .beforeOldest, .future: return .apiError(.badRequest, code: "bad_request", message: error.description)

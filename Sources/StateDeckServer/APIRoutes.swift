@@ -36,8 +36,9 @@ struct APIRoutes: Sendable {
     /// Adds every API route, `/events`, the badges and the pings to `router`.
     func register(on router: inout Router) {
         router.on(.get, "/api/state") { request, _ in
-            guard request.query["at"] != nil else { return .response(.api(.ok, mirror.stateDocument())) }
-            return momentRoute(request)
+            if request.query["at"] != nil { return momentRoute(request) }
+            if let format = request.query["format"] { return .response(stateDownload(format: format)) }
+            return .response(.api(.ok, mirror.stateDocument()))
         }
         router.on(.get, "/api/changes") { request, _ in
             changesRoute(request)
@@ -118,7 +119,8 @@ struct APIRoutes: Sendable {
                 return EventsRoute.open(request: request, mirror: mirror, capacity: streamCapacity)
             }
         }
-        BadgeRoute(mirror: mirror, historyReader: historyReader).register(on: &router)
+        BadgeRoute(mirror: mirror, historyReader: historyReader) { deck().statusPage?.publicName(ofPanel: $0) }
+            .register(on: &router)
         PingRoutes(deck: deck) { request, work in action(request) { ActionOutcome(try await work()) } }.register(on: &router)
         NotifyRoutes(log: notificationLog) { request in await forward(request, caller(request)) }.register(on: &router)
         NotifyTestRoute(deck: deck, log: notificationLog) { request, work in action(request, work) }.register(on: &router)

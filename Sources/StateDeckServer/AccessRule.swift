@@ -5,6 +5,7 @@ import MicroHTTP
 /// | method                 | path                                                    | role       | may (`GET /api/caller`) |
 /// |------------------------|---------------------------------------------------------|------------|-------------------------|
 /// | GET, HEAD              | `/api/state`, `/api/panels/{id}`, its `history`, `uptime` | viewer   |                         |
+/// | GET, HEAD              | `/api/changes`                                          | viewer     |                         |
 /// | GET, HEAD              | `/events`, `/metrics`, `/badge/{panel}.svg`             | viewer     |                         |
 /// | GET, HEAD              | `/api/maintenance`, `/api/notify/log`, `/api/caller`    | viewer     |                         |
 /// | GET, HEAD              | `/api/incidents…`, `/api/audit…`                        | viewer     |                         |
@@ -16,7 +17,7 @@ import MicroHTTP
 /// | POST                   | `/api/notify/test`                                      | operator   | `notifyTest`            |
 /// | POST                   | `/api/debug/panels/{id}/state` (only with `--debug`)    | designer   | `debug`                 |
 /// | any                    | `/ping/…`: never asked; a ping's key is its credential  |            |                         |
-/// | any                    | public paths (`RequestGate.isPublic`, `/status…`): no token |        |                         |
+/// | any                    | public paths (`RequestGate.isPublic`: `/status…`, the badges of the panels the status page lists): no token | | |
 /// | any other              | a page file, a path no route serves                     | viewer     |                         |
 ///
 /// `…` is the path and anything under it. Every route of the router has a row (a test checks),
@@ -43,7 +44,7 @@ struct AccessRule: Sendable {
     static let table: [AccessRule] = [
         viewing("/api/state"), viewing("/api/panels/{id}"), viewing("/api/panels/{id}/history"),
         viewing("/api/panels/{id}/uptime"), viewing("/events"), viewing("/metrics"), viewing("/badge/{panel}.svg"),
-        viewing("/api/maintenance"), viewing("/api/notify/log"), viewing("/api/caller"),
+        viewing("/api/maintenance"), viewing("/api/notify/log"), viewing("/api/caller"), viewing("/api/changes"),
         AccessRule([.get], under: ["api", "incidents"], .viewer, "reading incidents"),
         AccessRule([.get], under: ["api", "audit"], .viewer, "reading the audit"),
         AccessRule([.post], "/api/panels/{id}/retry", .operator, "retrying a panel", .retry),

@@ -8,10 +8,13 @@ import StateDeckHistory
 /// gives.
 ///
 /// The label is the panel's title. A badge is live state: never cached, and behind the gate
-/// like the API.
+/// like the API; but a badge of a panel the status page lists on its own is public: its label is
+/// the panel's public name, and other sites may embed it.
 struct BadgeRoute: Sendable {
     let mirror: StateMirror
     let historyReader: PanelHistoryReader
+    /// The public name of a panel the status page lists on its own, else nil.
+    let publicName: @Sendable (String) -> String?
 
     /// The windows of the uptime route's report.
     enum UptimeWindow: String, CaseIterable, Sendable {
@@ -31,22 +34,24 @@ struct BadgeRoute: Sendable {
     func register(on router: inout Router) {
         router.on(.get, "/badge/{panel}.svg") { request, parameters in
             let id = parameters["panel"] ?? ""
+            let publicName = publicName(id)
             guard let text = request.query["uptime"] else {
-                guard let panel = mirror.headline(of: id) else { return .response(DeckError.unknownPanel(id).response) }
-                return .response(Self.response(Self.stateBadge(of: panel)))
+                guard var panel = mirror.headline(of: id) else { return .response(DeckError.unknownPanel(id).response) }
+                panel.label = publicName ?? panel.label
+                return .response(Self.response(Self.stateBadge(of: panel), embeddable: publicName != nil))
             }
             return historyReader.reply(panel: id) { history, id throws(HistoryParameters.Invalid) in
                 guard let window = UptimeWindow(rawValue: text) else {
                     let windows = UptimeWindow.allCases.map(\.rawValue).joined(separator: ", ")
                     throw HistoryParameters.Invalid(message: "uptime must be one of \(windows), not '\(text)'")
                 }
-                let label = mirror.headline(of: id)?.label ?? id
+                let label = publicName ?? mirror.headline(of: id)?.label ?? id
                 let query = TimelineQuery(slots: 1)
                 return { () throws(HistoryStoreError) in
                     Self.uptimeBadge(label: label, ratio: window.ratio(in: try history.uptime(of: id, query)), window: window)
                 }
             } answer: { badge in
-                Self.response(badge)
+                Self.response(badge, embeddable: publicName != nil)
             }
         }
     }
@@ -79,15 +84,17 @@ struct BadgeRoute: Sendable {
     }
 
     /// `hundredths` of a percent without trailing zeros: "99.95%", "99.9%", "100%".
-    private static func percent(hundredths: Int) -> String {
+    static func percent(hundredths: Int) -> String {
         var decimals = String(String(hundredths % 100 + 100).dropFirst())
         while decimals.hasSuffix("0") { decimals.removeLast() }
         return "\(hundredths / 100)\(decimals.isEmpty ? "" : "." + decimals)%"
     }
 
-    /// The badge's answer: never cached, since it is live state.
-    private static func response(_ badge: BadgeSVG) -> HTTPResponse {
-        HTTPResponse(status: .ok, headers: ["Content-Type": "image/svg+xml", "Cache-Control": "no-cache"],
-                     body: .bytes(Array(badge.document.utf8)))
+    /// The badge's answer: never cached, since it is live state; `embeddable` by other sites'
+    /// pages, or by this server's only.
+    private static func response(_ badge: BadgeSVG, embeddable: Bool) -> HTTPResponse {
+        var headers: HTTPHeaders = ["Content-Type": "image/svg+xml", "Cache-Control": "no-cache"]
+        if embeddable { headers.add("Cross-Origin-Resource-Policy", "cross-origin") }
+        return HTTPResponse(status: .ok, headers: headers, body: .bytes(Array(badge.document.utf8)))
     }
 }

@@ -135,9 +135,13 @@ final class DeckMetrics: Sendable {
             return published > state.eventsCounted ? published - state.eventsCounted : 0
         }
         if newEvents > 0 { events.increment(by: Int64(newEvents)) }
-        var text = registry.emitToBuffer()
-        state.withLock { Self.writePanelGauges(of: $0, to: &text) }
-        return text
+        // The counters are counted under the same lock as the gauges change, so one scrape never
+        // shows a panel up again before its transition is counted.
+        return state.withLock { state in
+            var text = registry.emitToBuffer()
+            Self.writePanelGauges(of: state, to: &text)
+            return text
+        }
     }
 
     /// Each panel's gauges, a family at a time, in Prometheus' text format.

@@ -28,6 +28,7 @@ public final class DeckServer: Sendable {
     private let gate: RequestGate
     /// Where every change is kept; nil when nothing is.
     private let history: (any HistoryStore)?
+    private let status: StatusRoutes
     /// The API's routes, method and pattern, as `docs/openapi.yaml` must list them.
     let routes: [(method: HTTPMethod, pattern: String)]
     /// The actions people took, signed (`GET /api/audit`).
@@ -95,7 +96,9 @@ public final class DeckServer: Sendable {
 
         let files = try StaticFiles(directory: configuration.publicDirectory)
         let gate = RequestGate(configuredHost: configuration.host, publicAddresses: configuration.publicAddresses,
-                               access: configuration.accessList, isPublic: RequestGate.statusPage)
+                               access: configuration.accessList) { [runner] segments in
+            RequestGate.statusPage(segments) || StatusRoutes.isPublicBadge(segments, of: runner.deck.statusPage)
+        }
         self.gate = gate
         var router = Router { request, _ in .response(files.respond(to: request)) }
         audit = AuditTrail(history: history)
@@ -111,6 +114,8 @@ public final class DeckServer: Sendable {
                   caller: { gate.caller(of: $0) ?? .unknown }, audit: audit)
         .register(on: &router)
         CallerRoute(gate: gate, debugEnabled: configuration.debug).register(on: &router)
+        status = StatusRoutes(deck: { [runner] in runner.deck }, mirror: mirror, history: history)
+        status.register(on: &router)
         routes = router.routes
         self.router = router
         responder = SecureResponder(gate: gate, routes: router, files: files)
@@ -140,6 +145,7 @@ public final class DeckServer: Sendable {
         gate.bind(port: port)
         hub.startPinging()
         if host == nil { await runner.deck.start() }
+        status.prepareDays()
         return port
     }
 
@@ -207,6 +213,7 @@ public final class DeckServer: Sendable {
     /// new deck as a `snapshot` event.
     public func replaceDeck(with newDeck: Deck) async {
         await runner.replace(with: newDeck, running: isRunningDeck)
+        status.prepareDays()
     }
 
     /// The newest event id issued.

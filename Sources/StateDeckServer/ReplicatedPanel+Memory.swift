@@ -32,11 +32,14 @@ struct ReplicatedMemory: Codable, Equatable {
     }
 
     /// The panel's memory, as a deck restores it.
-    var memory: PanelMemory {
+    var memory: PanelMemory { memory(restored: true) }
+
+    /// The panel's memory, saying `restored` until its first new result or not.
+    func memory(restored: Bool) -> PanelMemory {
         let shown = info.map(ViewState.loaded) ?? error.map { ViewState.error(PanelError(card: $0)) }
         return PanelMemory(entries: history, latestInfo: latestInfo, latestError: latestError.map(PanelError.init(card:)),
                            shown: shown, stale: stale, health: health,
-                           lastRun: lastRunMs.map { Date(timeIntervalSince1970: Double($0) / 1000) })
+                           lastRun: lastRunMs.map { Date(timeIntervalSince1970: Double($0) / 1000) }, restored: restored)
     }
 
     /// The record as a replicated panel carries it.
@@ -48,9 +51,12 @@ struct ReplicatedMemory: Codable, Equatable {
 extension ReplicatedPanel {
     /// What the panel showed, from the record it carries; nil for none (a panel exported by an
     /// older StateDeck, or one that never showed anything).
-    var memory: PanelMemory? {
+    var memory: PanelMemory? { record?.memory }
+
+    /// The record it carries, read; nil for none.
+    var record: ReplicatedMemory? {
         guard !memoryRecord.isEmpty else { return nil }
-        return (try? ReplicatedMemory.decoder.decode(ReplicatedMemory.self, from: Data(memoryRecord)))?.memory
+        return try? ReplicatedMemory.decoder.decode(ReplicatedMemory.self, from: Data(memoryRecord))
     }
 }
 

@@ -1,3 +1,5 @@
+import FoundationEssentials
+
 /// The headers on every answer of the server, its transport's own refusals included
 /// (`HTTPServer.Configuration.standardHeaders`). Stated here once: the server sends these, and the
 /// tests compare what it sends with these.
@@ -12,6 +14,20 @@ enum SecurityHeaders {
         "connect-src 'self'", "object-src 'none'", "base-uri 'none'", "form-action 'none'",
         "frame-ancestors 'none'",
     ].joined(separator: "; ")
+
+    /// The status page's own policy, as strict: its own script and style, no inline code, images
+    /// from itself and the page's logo's origin alone (`logo`, an https URL), nothing else loaded,
+    /// no framing, no form.
+    static func statusPolicy(logo: String?) -> String {
+        let logoOrigin = logo.flatMap(URL.init(string:)).flatMap { url in
+            url.host.map { host in "https://\(host)" + (url.port.map { ":\($0)" } ?? "") }
+        }
+        return [
+            "default-src 'none'", "script-src 'self'", "style-src 'self'",
+            "img-src 'self' data:" + (logoOrigin.map { " " + $0 } ?? ""), "connect-src 'self'",
+            "base-uri 'none'", "form-action 'none'", "frame-ancestors 'none'",
+        ].joined(separator: "; ")
+    }
 
     /// Every header with its value: the policy, and no sniffing, no referrer, no framing and no
     /// reading of the answers from another origin.

@@ -212,6 +212,11 @@ final class StateMirror: Sendable {
         contents.withLock { $0.maintenance }
     }
 
+    /// Panel `id`'s state as its deck published it, or nil for an unknown id or a replica's panel.
+    func panelState(_ id: String) -> PanelState? {
+        contents.withLock { $0.panels[id] }
+    }
+
     /// Panel `id`'s label and health, or nil for an unknown id.
     func headline(of id: String) -> PanelHeadline? {
         contents.withLock { $0.panels[id].map(PanelHeadline.init) ?? $0.replicatedPanel(id)?.headline }
@@ -423,5 +428,28 @@ extension StateMirror {
             break
         }
         hub.publish(event: event, data: data, id: id, afterGap: afterGap)
+    }
+}
+
+// MARK: - A frozen moment
+
+extension StateMirror {
+    /// Holds the moment `fixture` shows, in place of anything held before, as a replica holds a
+    /// deck another process runs: its panels as the fixture has them, and its notice, maintenance
+    /// and incidents. Nothing is published: a page opening it gets it as its snapshot.
+    func freeze(_ fixture: DeckFixture) {
+        replicate(header: fixture.header(debug: debug), order: fixture.panelIDs, panels: fixture.replicatedPanels())
+        contents.withLock { contents in
+            contents.notice = fixture.notice.bytes
+            contents.maintenance = fixture.maintenance.bytes
+            Self.hold(fixture.keptIncidents, json: FixtureJSON.array(fixture.incidents).bytes, in: &contents)
+        }
+    }
+
+    /// Holds `panel` in place of the version held, and sends every open page the whole state as a
+    /// `snapshot`: a replay's debug state, which no patch of its own leads up to.
+    func replaceFrozen(_ panel: ReplicatedPanel) {
+        replicate([panel])
+        hub.announce(event: "snapshot", data: String(decoding: stateDocument(at: hub.lastEventID).bytes, as: UTF8.self))
     }
 }

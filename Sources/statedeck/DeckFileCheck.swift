@@ -30,12 +30,14 @@ enum DeckFileCheck {
     }
 
     /// "3 panels in 2 groups", or "1 panel" when no panel has a group; then the maintenance
-    /// windows, when the file declares some: "3 panels, 2 maintenance windows".
+    /// windows, when the file declares some: "3 panels, 2 maintenance windows"; then its status
+    /// page's lines, when it has one: "3 panels, a status page of 2 lines".
     static func summary(of file: DeckFile) -> String {
         let panels = counted(file.panels.count, "panel")
         let groups = Set(file.panels.compactMap(\.group?.id)).count
         let windows = file.maintenance.isEmpty ? "" : ", " + counted(file.maintenance.count, "maintenance window")
-        return (groups == 0 ? panels : "\(panels) in \(counted(groups, "group"))") + windows
+        let status = file.status.map { ", a status page of " + counted($0.components.count, "line") } ?? ""
+        return (groups == 0 ? panels : "\(panels) in \(counted(groups, "group"))") + windows + status
     }
 
     /// "3 callers: 1 designer, 2 viewers", the roles from the most trusted.

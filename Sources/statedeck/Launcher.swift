@@ -23,6 +23,7 @@ struct Launcher {
         settings.seed = options.seed
         settings.data = options.data
         settings.store = options.store
+        settings.replay = options.replay.map { (path: $0, fixture: Self.loadFixture($0)) }
         let dashboard: Dashboard
         do {
             dashboard = try await Dashboard.start(settings)
@@ -31,7 +32,7 @@ struct Launcher {
         }
         print("StateDeck serving on \(dashboard.url)")
         // The demo's heartbeat has a key StateDeck made, and no deck file to `check` for its URL.
-        if options.config == nil { PingURLs.print(PingURLs.lines(of: await dashboard.heartbeatPanels(), url: dashboard.address)) }
+        if options.config == nil, options.replay == nil { PingURLs.print(PingURLs.lines(of: await dashboard.heartbeatPanels(), url: dashboard.address)) }
         fflush(nil)
         if options.open {
             Browser.open(dashboard.url)
@@ -76,6 +77,16 @@ struct Launcher {
             return try DeckFile.load(path: path)
         } catch {
             fail("\(path) has problems:\n\(error.description)", status: 2)
+        }
+    }
+
+    /// The fixture file at `path`; one that cannot be served ends the process with status 2,
+    /// naming the file, the key and what is wrong.
+    static func loadFixture(_ path: String) -> DeckFixture {
+        do {
+            return try DeckFixture.read(path: path)
+        } catch {
+            fail(error.description, status: 2)
         }
     }
 

@@ -7,7 +7,7 @@ struct Options: ParsableCommand {
         commandName: "statedeck",
         abstract: "A live dashboard of loading states, error cards and toasts, served on localhost.",
         // ArgumentParser's own line ends in `<subcommand>`, as if serving needed one.
-        usage: "statedeck [<options>]\n  statedeck check <file>\n  statedeck probe --store <url> --config <file> --location <name>\n"
+        usage: "statedeck [<options>]\n  statedeck --replay <file> [<options>]\n  statedeck check <file>\n  statedeck probe --store <url> --config <file> --location <name>\n"
             + "  statedeck token add --access <file> <name> --role <role>",
         discussion: "Without --config it serves the built-in demo deck. 'statedeck check FILE' validates a deck file and exits.",
         subcommands: [CheckOptions.self, ProbeOptions.self, TokenOptions.self]
@@ -56,6 +56,11 @@ struct Options: ParsableCommand {
     @Flag(name: .long, help: "Open the dashboard in the default browser once it is served.")
     var open = false
 
+    @Option(name: .long, help: ArgumentHelp(
+        "Serve the moment this fixture file holds (GET /api/state?format=fixture writes one), frozen: no source runs, no history is written, nothing is notified; actions answer 409, debug states work with --debug.",
+        valueName: "file"))
+    var replay: String?
+
     @Option(name: .long, help: "Make the demo deck's simulated latency and failures repeatable.")
     var seed: UInt64?
 
@@ -68,6 +73,9 @@ struct Options: ParsableCommand {
         }
         guard store == nil || data == nil else {
             throw ValidationError("--store and --data both say where the history is kept: give one")
+        }
+        guard replay == nil || (config == nil && data == nil && store == nil && seed == nil) else {
+            throw ValidationError("--replay serves a fixture alone: not with --config, --data, --store or --seed")
         }
         guard access == nil || tokenFile == nil else {
             throw ValidationError("--access and --token-file both say which tokens open the dashboard: give one (an access file lists as many as you need)")

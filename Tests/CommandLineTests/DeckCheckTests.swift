@@ -95,6 +95,25 @@ import Testing
                 "\(check.standardError)")
     }
 
+    @Test func aStatusPageIsCountedAndABadOneNamesItsLineAndKey() async throws {
+        let folder = try Folder()
+        let status = """
+
+            status:
+              panels: [{ id: api, name: API }]
+              groups: [{ id: services, name: Services }]
+            """
+        let deck = try folder.file("deck.yaml", Data((Self.validDeck + status).utf8))
+        let run = try await StatedeckBinary.run(["check", deck])
+        #expect(run.status == 0, "\(run.standardError)")
+        #expect(run.standardOutput == "\(deck): 3 panels in 1 group, a status page of 2 lines, OK\n")
+        let bad = try folder.file("bad.yaml", Data((Self.validDeck + status.replacingOccurrences(of: "id: api", with: "id: apj")).utf8))
+        let check = try await StatedeckBinary.run(["check", bad])
+        #expect(check.status == 2)
+        #expect(check.standardError.contains("\(bad):14: status.panels[0].id: no panel apj in the file's panels; did you mean api?"),
+                "\(check.standardError)")
+    }
+
     @Test func aMissingFileIsStatus2NamingIt() async throws {
         let folder = try Folder()
         let missing = folder.path + "/absent.yaml"

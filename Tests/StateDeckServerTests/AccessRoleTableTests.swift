@@ -21,6 +21,12 @@ extension Routed {
             return options
         }
 
+        /// Whether the gate asks nothing of `pattern`'s requests: a ping's (its key is its credential)
+        /// and the public status page's.
+        static func isPublic(_ pattern: String) -> Bool {
+            pattern.hasPrefix("/ping/") || pattern == "/status" || pattern.hasPrefix("/status/")
+        }
+
         /// `pattern` with each parameter given a value the test deck has.
         static func path(of pattern: String) -> String {
             pattern.replacingOccurrences(of: "{id}", with: "jobs").replacingOccurrences(of: "{itemId}", with: "job-1")
@@ -30,7 +36,7 @@ extension Routed {
 
         @Test func everyRouteHasARuleAndEveryPermissionItsRow() async throws {
             try await RoutedServer.run(Self.options()) { server in
-                for route in server.deckServer.routes where !route.pattern.hasPrefix("/ping/") {
+                for route in server.deckServer.routes where !Self.isPublic(route.pattern) {
                     let segments = Self.path(of: route.pattern).split(separator: "/").map(String.init)
                     #expect(AccessRule.rule(for: route.method, segments) != nil, "\(route.method) \(route.pattern) has no row")
                 }
@@ -42,7 +48,7 @@ extension Routed {
 
         @Test func eachRoleIsLetThroughOrRefusedWithTheRoleNeeded() async throws {
             try await RoutedServer.run(Self.options()) { server in
-                for route in server.deckServer.routes where !route.pattern.hasPrefix("/ping/") {
+                for route in server.deckServer.routes where !Self.isPublic(route.pattern) {
                     let path = Self.path(of: route.pattern)
                     let needed = try #require(AccessRule.rule(for: route.method, path.split(separator: "/").map(String.init))).role
                     for role in AccessRole.allCases {

@@ -13,7 +13,7 @@ import FoundationXML
 /// deck that is never started, whose panels the tests set, and a store whose uptime they choose.
 @Suite struct BadgeRouteTests {
     /// A history store that answers the uptime route with `report`, or cannot be read without one.
-    private final class FixedUptimeStore: HistoryStore {
+    private final class FixedUptimeStore: ReadOnlyHistoryStore {
         let report: UptimeReport?
 
         private init(report: UptimeReport?) {
@@ -43,16 +43,6 @@ import FoundationXML
         func changes(of panel: String, _ query: HistoryQuery) throws(HistoryStoreError) -> HistoryPage {
             HistoryPage(entries: [], next: nil)
         }
-
-        func record(_ change: PanelChange) {}
-        func memories(of panelIds: [String]) -> [String: PanelMemory] { [:] }
-        func audit(_ entry: AuditEntry) {}
-        func auditEntries(_ query: AuditQuery) throws(HistoryStoreError) -> [AuditEntry] { [] }
-        var lastEventID: UInt64 { 0 }
-        func trackEventIDs(_ newest: @escaping @Sendable () -> UInt64) {}
-        var trouble: PanelError? { nil }
-        func observeTrouble(_ observer: @escaping @Sendable (PanelError?) -> Void) {}
-        func close() {}
     }
 
     static let port = 8080

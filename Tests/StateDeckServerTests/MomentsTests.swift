@@ -225,10 +225,25 @@ import Testing
         #expect(future.status == 400)
         #expect(try await Self.get(day.server, "/api/state?at=yesterday").status == 400)
 
+        try await Self.expectFixture(of: day, at: try #require(day.captures.last { !$0.lost }))
         try await Self.expectChanges(of: day, from: opened)
         await day.server.stop()
         day.store.close()
         for store in day.stopped { store.close() }
+    }
+
+    /// `GET /api/state?at=&format=fixture`: the moment of `capture` as a fixture file, the same
+    /// panels as the live document captured then; another format is a 400 as for the live one.
+    static func expectFixture(of day: Day, at capture: Capture) async throws {
+        let response = try await get(day.server, "/api/state?at=\(capture.at.millisecondsSince1970)&format=fixture")
+        #expect(response.status == 200)
+        let fixture = try #require(try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any])
+        #expect(fixture["format"] as? String == "statedeck-fixture")
+        #expect(fixture["at"] as? String == DeckJSON.timestamp(capture.at))
+        let live = try #require(try JSONSerialization.jsonObject(with: Data(capture.document.utf8)) as? [String: Any])
+        let ids = { (document: [String: Any]) in (document["panels"] as? [[String: Any]])?.compactMap { $0["id"] as? String } }
+        #expect(ids(fixture) == ids(live) && ids(live)?.isEmpty == false)
+        #expect(try await get(day.server, "/api/state?at=\(capture.at.millisecondsSince1970)&format=yaml").status == 400)
     }
 
     /// `GET /api/changes` of the day: in pages or at once the same changes, oldest first, each

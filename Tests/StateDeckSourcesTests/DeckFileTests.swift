@@ -13,6 +13,7 @@ struct DeckFileTests {
         let deck = try DeckFile.load(path: Self.example, environment: [:])
         #expect(deck.title == "Local stack")
         #expect(deck.panels.map(\.id) == ["api", "db", "worker", "build", "backup", "site-address", "site-certificate"])
+        #expect(deck.status?.components.map(\.name) == ["API", "Services"])
         let api = deck.panels[0]
         let http = try #require(api.source.http)
         #expect(http.url.absoluteString == "http://127.0.0.1:3000/health")

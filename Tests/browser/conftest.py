@@ -61,12 +61,13 @@ class Server:
 
     Every server keeps its history in a fresh temporary folder (`--data DIR`, removed by
     `remove_data()`), never in the user's state folder, unless the test passes its own `--data`
-    (or a `--store`).
+    (or a `--store`, or `--replay`, which keeps none).
     The folder outlives `stop()` and `kill()`, so a restarted server finds what it stored."""
 
     def __init__(self, args: list[str], log_name: str):
         self.data_dir: Path | None = None
-        if not any(a in ("--data", "--store") or a.startswith(("--data=", "--store=")) for a in args):
+        # A replay keeps no history, and takes no --data.
+        if not any(a in ("--data", "--store", "--replay") or a.startswith(("--data=", "--store=")) for a in args):
             self.data_dir = Path(tempfile.mkdtemp(prefix="statedeck-data-"))
             args = [*args, "--data", str(self.data_dir)]
         self.args = args
@@ -284,6 +285,23 @@ def make_server(request, tmp_path):
     for s in servers:
         s.stop()
         s.remove_data()
+
+
+@pytest.fixture
+def make_replay(request):
+    """make_replay(path, debug=False) → a started `statedeck --replay path`, serving that fixture
+    frozen (stopped after the test)."""
+    servers: list[Server] = []
+    name = re.sub(r"[^A-Za-z0-9_.-]+", "_", request.node.name)
+
+    def make(path: Path, debug: bool = False) -> Server:
+        srv = Server(["--replay", str(path), *(["--debug"] if debug else [])], f"{name}-replay{len(servers)}")
+        servers.append(srv)
+        return srv.start()
+
+    yield make
+    for s in servers:
+        s.stop()
 
 
 @pytest.fixture

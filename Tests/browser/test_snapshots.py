@@ -6,11 +6,15 @@ Update the references after an intended visual change (then look at them and com
 """
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
 from fixtures import LOADING_KINDS, error_fixture, list_in_progress_fixture, loading_fixture, toast_fixture
 from helpers import compare_snapshot, inject_panel, inject_toast, tid, wait_live, wait_revealed
+from moments import ERROR_KINDS, MOMENTS_DIR, many_panels, write
 
 
 
@@ -135,3 +139,54 @@ def test_snapshot_filtered_search(overview_page):
     page = overview_page("/?q=beta")
     expect(page.locator(tid("panel"))).to_have_count(1)
     shoot_overview(page.locator("main"), "overview-search")
+
+
+# ---- moments hard to reach, replayed from fixtures (Tests/browser/moments/, moments.py) -----------
+
+
+@pytest.fixture
+def moment_page(make_replay, new_context, problems):
+    """moment_page(fixture_path, path="/") → a page of `statedeck --replay fixture_path`, rendered as
+    snap_page renders, the toasts hidden."""
+
+    def make(fixture: Path, path: str = "/") -> Page:
+        srv = make_replay(fixture)
+        page = problems.watch(new_context(reduced_motion="reduce").new_page())
+        page.goto(srv.url + path)
+        expect(page.locator(tid("connection-status"))).to_have_attribute("data-state", "open", timeout=60_000)
+        expect(page.locator("[data-nav]").first).to_be_attached(timeout=60_000)
+        page.mouse.move(0, 0)
+        page.evaluate("() => { document.getElementById('toast-host').style.visibility = 'hidden'; }")
+        return page
+
+    return make
+
+
+def shoot_moment(target: Locator | Page, name: str) -> None:
+    """A screenshot of an element, or of a page's viewport, with each card's "since 10:42:03"
+    covered: a moment's instants are fixed, but the recorded ones are recorded again now and then."""
+    page = target if isinstance(target, Page) else target.page
+    wait_revealed(page)
+    png = target.screenshot(animations="disabled", caret="hide", mask=[page.locator(".updated")], mask_color="#888888")
+    compare_snapshot(png, name)
+
+
+def test_snapshot_every_error_kind(moment_page):
+    page = moment_page(MOMENTS_DIR / "every-error-kind.json")
+    expect(page.locator(tid("error-card"))).to_have_count(len(ERROR_KINDS))
+    shoot_moment(page.locator(tid("panels")), "moment-every-error-kind")
+
+
+def test_snapshot_an_incident_open_while_a_panel_is_down(moment_page):
+    page = moment_page(MOMENTS_DIR / "incident-while-down.json")
+    expect(page.locator(f"[data-panel-id='beta'] {tid('error-card')}")).to_be_visible()
+    shoot_moment(page, "moment-incident-while-down")
+
+
+def test_snapshot_ten_thousand_panels_three_hundred_down(moment_page, tmp_path):
+    recorded = json.loads((MOMENTS_DIR / "every-error-kind.json").read_text())
+    fixture = write(many_panels(recorded, count=10_000, failing=300), tmp_path / "many.json")
+    page = moment_page(fixture, "/?density=compact&sort=problems")
+    expect(page.locator(tid("count-failing"))).to_contain_text("300", timeout=60_000)
+    shoot_moment(page.locator(tid("summary")), "moment-10000-panels-summary")
+    shoot_moment(page, "moment-10000-panels-compact")

@@ -31,6 +31,8 @@ public struct DeckFile: Sendable, Hashable {
     /// When a panel is flapping (`flapping: { changes, within }`, more than 5 changes of health in
     /// 10 min by default); nil for `flapping: off`.
     public var flapping: FlappingRule? = FlappingRule()
+    /// The public status page (`status:`); nil for none, when `/status` is 404.
+    public var status: StatusPage?
 
     /// A deck file's content, built in code.
     public init(
@@ -110,7 +112,7 @@ public struct DeckFile: Sendable, Hashable {
 
 extension DeckFile {
     static let keys = ["title", "defaults", "groups", "toasts", "history", "statedeckPanel", "flapping", "panels",
-                       "maintenance", "incidents"]
+                       "maintenance", "incidents", "status"]
     /// The id of StateDeck's own panel and of its group, which a file's panels and groups leave
     /// to it while it is on.
     public static let statedeckPanelID = "statedeck"
@@ -144,11 +146,13 @@ extension DeckFile {
         if statedeckPanel { Self.reportStatedeckIds(zip(list, panels)) }
         let maintenance = map["maintenance"].flatMap { MaintenanceSpec.list(reading: $0, panels: panels.compactMap(\.self)) }
         let incidents = map["incidents"].flatMap(IncidentsSpec.init(reading:))
+        let status = map["status"].flatMap { StatusSpec.page(reading: $0, deckTitle: title, panels: panels.compactMap(\.self)) }
         guard !panels.contains(where: { $0 == nil }) else { return nil }
         Self.reportDependencies(of: zip(list, panels.compactMap(\.self)), in: map)
         self.init(title: title ?? "StateDeck", panels: panels.compactMap(\.self))
         self.maintenance = maintenance ?? []
         incidents.map { self.incidents = $0 }
+        self.status = status
         toastDuration = duration ?? toastDuration
         toastPosition = position ?? toastPosition
         historyRetention = history ?? historyRetention
@@ -206,7 +210,8 @@ extension DeckFile {
     }
 
     /// The deck of the file's title, toast settings, panels, then `appended` (StateDeck's own
-    /// panel), maintenance windows and incident targets; panels in `memories` continue from the deck this one replaces.
+    /// panel), maintenance windows, incident targets and status page; panels in `memories` continue
+    /// from the deck this one replaces.
     public func makeDeck(
         configuration: Deck.Configuration = Deck.Configuration(),
         memories: [String: PanelMemory] = [:],
@@ -219,7 +224,7 @@ extension DeckFile {
         configuration.flapping = flapping
         configuration.incidentTargets = incidents.targets(runner: CommandRunner())
         return Deck(title, configuration: configuration, panels: makePanels(pingKeys: pingKeys) + appended,
-                    memories: memories, maintenance: maintenance.map(\.window))
+                    memories: memories, maintenance: maintenance.map(\.window), status: status)
     }
 
     /// Reloads each file panel of `deck` that watches its file whenever the file changes, until
