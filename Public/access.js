@@ -4,7 +4,8 @@
 // (`gate`, or `button({needs})`): when the role does not allow it, the control is disabled with
 // the server's sentence as its title ("Needs the operator role; you are a viewer"). The server
 // refuses such a request anyway; this spares a click that cannot work and says why. Any module
-// with controls that act gates them here.
+// with controls that act gates them here. A past moment (travel.js) disables every such control
+// the same way, with its own sentence: nothing can be done in the past.
 
 /**
  * What a role may do, by action: the keys of `may`.
@@ -22,6 +23,9 @@
 
 /** @type {CallerDocument | null} */
 let caller = null;
+/** Why nothing may be done while the page shows a past moment, or null while it is live. */
+/** @type {string | null} */
+let past = null;
 /**
  * Controls gated before the caller was known (in the document or not yet), gated again once it is.
  * @type {Set<HTMLButtonElement | HTMLInputElement> | null}
@@ -40,11 +44,24 @@ export function setCaller(doc) {
 }
 
 /**
- * Why the role does not allow `permission`, or null when it does (or nobody said).
+ * Disables every gated control with `reason` while the page shows a past moment, or gives them
+ * back to the role's gate (null, live again).
+ * @param {string | null} reason
+ */
+export function setPast(reason) {
+  past = reason;
+  for (const el of document.querySelectorAll("[data-needs]")) {
+    if (el instanceof HTMLButtonElement || el instanceof HTMLInputElement) apply(el, /** @type {Permission} */ (el.dataset.needs));
+  }
+}
+
+/**
+ * Why `permission` is not allowed now (a past moment, or the role), or null when it is (or nobody said).
  * @param {Permission} permission
  * @returns {string | null}
  */
 export function whyNot(permission) {
+  if (past !== null) return past;
   if (!caller || caller.may[permission] !== false) return null;
   return caller.why[permission] ?? "Your role does not allow this";
 }
@@ -78,6 +95,7 @@ function apply(el, permission) {
   const why = whyNot(permission);
   if (why !== null) {
     if (el.dataset.denied === undefined) el.dataset.ownTitle = el.title;
+    if (el.dataset.denied === why) return;
     el.dataset.denied = why;
     el.disabled = true;
     el.title = why;

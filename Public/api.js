@@ -15,6 +15,8 @@ import { config } from "./config.js";
 /** @typedef {import('./types.js').NotifyTestAnswer} NotifyTestAnswer */
 /** @typedef {import('./types.js').NotifyLog} NotifyLog */
 /** @typedef {import('./types.js').AuditLog} AuditLog */
+/** @typedef {import('./types.js').Moment} Moment */
+/** @typedef {import('./types.js').ChangesPage} ChangesPage */
 
 /**
  * What a read answers: the document, or why there is none. Reads for drawing (the timeline, the
@@ -61,6 +63,19 @@ export function createApi(opts) {
   return {
     /** @returns {Promise<StateDocument | null>} */
     getState: () => call("GET", config.routes.state, undefined, { quiet: true }),
+    /**
+     * The state document as it was at `at` (PROTOCOL.md, "Moments"); its failure is drawn in the
+     * moment's banner.
+     * @param {string} at
+     * @returns {Promise<ReadResult<Moment>>}
+     */
+    stateAt: (at) => send("GET", config.routes.stateAt(at)),
+    /**
+     * A page of every panel's changes, oldest first.
+     * @param {{from?: string, to?: string, limit?: number, cursor?: string | null}} query
+     * @returns {Promise<ReadResult<ChangesPage>>}
+     */
+    changes: (query) => send("GET", config.routes.changes(query)),
     /** @returns {Promise<import('./access.js').CallerDocument | null>} */
     getCaller: () => call("GET", config.routes.caller, undefined, { quiet: true }),
     /** @param {string} panelId */

@@ -27,6 +27,7 @@ import { createDesktopNotifications } from "./desktop-notifications.js";
 import { installNotify } from "./notify.js";
 import { installAudit } from "./audit.js";
 import { setCaller, allows } from "./access.js";
+import { installTravel } from "./travel.js";
 
 /** @typedef {import('./debug.js').Debug} Debug */
 /** @typedef {import('./view-url.js').View} View */
@@ -277,6 +278,39 @@ installAudit({
   onDialogClose: () => toaster.hostIn(document.body),
 });
 
+// ---- time travel: the board at a past moment -------------------------------------------------------
+
+/** True while the board shows a past moment: the stream's events wait unapplied, no tab is sent it. */
+let inPast = false;
+
+/** What the role allows may differ between a past moment and the live board (access.js). */
+function regate() {
+  incidentControl.setWritable(allows("incidents"));
+  void syncDebug();
+}
+
+const travel = installTravel({
+  api,
+  host: headerTools,
+  // After the Audit button, before the connection's pill.
+  before: $("#connection-status"),
+  banner: $("#moment-banner"),
+  region: $("#travel"),
+  onMoment: (moment) => {
+    inPast = true;
+    document.body.dataset.moment = "past";
+    store.applySnapshot(moment, { authoritative: true });
+    regate();
+  },
+  onLive: () => {
+    inPast = false;
+    delete document.body.dataset.moment;
+    regate();
+    void api.getState().then((doc) => {
+      if (doc && !inPast) store.applySnapshot(doc, { authoritative: true });
+    });
+  },
+});
 
 // ---- debug (loaded only when the server runs with --debug) ---------------------------------------
 
@@ -367,6 +401,7 @@ store.subscribe((change) => {
  * @param {string | null} id
  */
 function applyEventText(type, text, id) {
+  if (inPast) return true;
   let data;
   try {
     data = JSON.parse(text);
@@ -385,30 +420,31 @@ const stream = createEventStream({
   onEvent: (e) => {
     const id = e.hasId && e.lastEventId ? e.lastEventId : null;
     if (!applyEventText(e.type, e.data, id)) return;
-    tabs.relayEvent(e.type, e.data, id);
+    tabs?.relayEvent(e.type, e.data, id);
   },
   onStatus: (s) => {
     store.setConnection(s);
-    tabs.relayConnection(s);
+    tabs?.relayConnection(s);
   },
 });
 
 // Who the user is comes with the state document, so the first panels are drawn with the controls
-// their role allows (access.js).
-const bootstrap = Promise.all([api.getState(), api.getCaller()]).then(([doc, caller]) => {
+// their role allows (access.js). A page opened at a past moment takes that moment (travel.js) and
+// neither asks for the live state nor opens the stream.
+const bootstrap = Promise.all([travel.bootedAt === null ? api.getState() : null, api.getCaller()]).then(([doc, caller]) => {
   setCaller(caller);
   incidentControl.setWritable(allows("incidents"));
   void syncDebug();
   if (doc) store.applySnapshot(doc, { authoritative: false });
 });
 
-const tabs = createTabs({
+const tabs = travel.bootedAt !== null ? null : createTabs({
   onBecomeLeader: () => {
     // Open the stream once the state document is in, so the stream resumes right after it
     // (Last-Event-ID) instead of sending the same state again.
     void bootstrap.finally(() => stream.start());
   },
-  getSync: () => ({ snapshot: store.synced ? store.toSnapshot() : null, connection: store.connection }),
+  getSync: () => ({ snapshot: store.synced && !inPast ? store.toSnapshot() : null, connection: store.connection }),
   onEvent: applyEventText,
   onConnection: (c) => store.setConnection(c),
   onSync: (snapshot, c) => {
@@ -428,6 +464,7 @@ setInterval(() => {
 
 /** The leader reconnects at once; another tab asks the leader to. */
 function reconnectNow() {
+  if (!tabs) return;
   if (tabs.isLeader) stream.reconnectNow();
   else tabs.requestReconnect();
 }

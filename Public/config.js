@@ -20,6 +20,10 @@ export const config = Object.freeze({
    * first drawn, `settleMs` after its phase turns loaded or error (a burst of changes asks once),
    * and every `refreshMs`, while the panel is on screen and once it has been on screen `seenMs`. */
   uptime: Object.freeze({ refreshMs: 60_000, settleMs: 1_000, seenMs: 150 }),
+  /** Time travel (travel.js): the deck-wide timeline spans 24 h or 7 days, reading at most `pages`
+   * pages of `pageSize` changes; a drag asks for the moment under the scrubber once it rests
+   * `dragRestMs`; "What changed" lists the `beforeMs` before the chosen moment. */
+  travel: Object.freeze({ pageSize: 500, pages: 20, dragRestMs: 150, beforeMs: 3_600_000 }),
   /** The header's audit list: the newest signed actions of the deck (GET /api/audit) it lists. */
   auditList: Object.freeze({ limit: 100 }),
   /** The overview: panels are drawn in chunks of `cardRows` rows of cards or `compactRows` lines,
@@ -75,6 +79,9 @@ export const config = Object.freeze({
   /** Routes of PROTOCOL.md. */
   routes: Object.freeze({
     state: "/api/state",
+    stateAt: (/** @type {string} */ at) => `/api/state${queryString({ at })}`,
+    fixtureAt: (/** @type {string} */ at) => `/api/state${queryString({ at, format: "fixture" })}`,
+    changes: (/** @type {Record<string, string | number | null | undefined>} */ query) => `/api/changes${queryString(query)}`,
     events: "/events",
     retry: (/** @type {string} */ id) => `/api/panels/${enc(id)}/retry`,
     recover: (/** @type {string} */ id) => `/api/panels/${enc(id)}/recover`,

@@ -259,6 +259,37 @@
  */
 
 /**
+ * The state document as it was at a moment (GET /api/state?at=): `at` the instant asked, and
+ * `watched` false while no process ran the deck then.
+ * @typedef {StateDocument & {at: string, watched: boolean}} Moment
+ */
+
+/**
+ * What one side of a deck-wide change showed.
+ * @typedef {object} ChangeSide
+ * @property {string} phase
+ * @property {PanelHealth} health
+ * @property {string} summary
+ */
+
+/**
+ * One panel's change of phase, health or summary (GET /api/changes).
+ * @typedef {object} DeckChange
+ * @property {string} at ISO time
+ * @property {string} panel its id
+ * @property {string} title
+ * @property {ChangeSide | null} from null for the first form kept of the panel
+ * @property {ChangeSide} to
+ */
+
+/**
+ * A page of the deck's changes, oldest first; `next` reads the page after it.
+ * @typedef {object} ChangesPage
+ * @property {DeckChange[]} changes
+ * @property {string | null} next
+ */
+
+/**
  * What the server decides about the timeline on the cards; null in `Settings.history` when the
  * server keeps no history.
  * @typedef {object} HistorySettings

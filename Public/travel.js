@@ -1,0 +1,290 @@
+// @ts-check
+// Time travel: the whole board as it was at a moment (GET /api/state?at=, PROTOCOL.md "Moments").
+// Opened at `/?at=<ISO>` the page never goes live (app.js opens no stream) and "Back to live"
+// loads the live page; moved to a moment from the live page (the header's "History" timeline),
+// the stream's events wait unapplied and "Back to live" takes the live state again. While a past
+// moment is shown every control that acts is disabled through access.js, with one sentence.
+import { config } from "./config.js";
+import { button } from "./dom.js";
+import { setPast } from "./access.js";
+import { readAt, writeAt } from "./travel-url.js";
+import { createMomentBanner } from "./travel-banner.js";
+import { createStrip, spanMs } from "./travel-strip.js";
+import { createChangesView } from "./travel-changes.js";
+
+/** @typedef {import('./api.js').Api} Api */
+/** @typedef {import('./types.js').Moment} Moment */
+/** @typedef {import('./types.js').DeckChange} DeckChange */
+/** @typedef {import('./travel-strip.js').Span} Span */
+
+/** The reason every control that acts gives while a past moment is shown. */
+export const pastReason = "This is a past moment";
+
+/**
+ * The deck's changes over `from`…`to`, oldest first, reading pages until none is left (or the
+ * page's limit on them).
+ * @param {Api} api
+ * @param {string} from
+ * @param {string} to
+ * @returns {Promise<DeckChange[]>}
+ */
+async function allChanges(api, from, to) {
+  /** @type {DeckChange[]} */
+  const changes = [];
+  /** @type {string | null} */
+  let cursor = null;
+  for (let page = 0; page < config.travel.pages; page++) {
+    /** @type {import('./api.js').ReadResult<import('./types.js').ChangesPage>} */
+    const answer = await api.changes({ from, to, limit: config.travel.pageSize, cursor });
+    if (!answer.ok) break;
+    changes.push(...answer.data.changes);
+    cursor = answer.data.next;
+    if (!cursor) break;
+  }
+  return changes;
+}
+
+/**
+ * The change to step to from `ms` (null: live, the strip's end): the newest before it, or the
+ * oldest after it; null past the newest (live again) or before the oldest (stay).
+ * @param {DeckChange[]} changes oldest first
+ * @param {number | null} ms
+ * @param {-1 | 1} direction
+ */
+export function stepTarget(changes, ms, direction) {
+  if (direction < 0) {
+    const before = changes.filter((c) => ms === null || Date.parse(c.at) < ms);
+    return before[before.length - 1] ?? null;
+  }
+  if (ms === null) return null;
+  return changes.find((c) => Date.parse(c.at) > ms) ?? null;
+}
+
+/**
+ * @typedef {object} TravelHooks
+ * @property {(moment: Moment) => void} onMoment draw this moment's document
+ * @property {() => void} onLive take the live state again (only for a page that was live)
+ */
+
+/**
+ * @param {{api: Api, host: HTMLElement, before: HTMLElement | null, banner: HTMLElement, region: HTMLElement} & TravelHooks} opts
+ *   host: the header's tools, before: the element the History button goes before; banner:
+ *   #moment-banner; region: #travel, where the timeline opens
+ */
+export function installTravel(opts) {
+  const bootedAt = readAt(location.search);
+  const moments = momentLoader(opts);
+  const timeline = createTimeline(opts.api, moments);
+  opts.region.append(timeline.strip.el, timeline.changesView.el);
+  const openButton = button({
+    label: "History",
+    icon: "clock",
+    class: ["btn-small", "btn-ghost"],
+    testid: "travel-open",
+    title: "The whole deck over time: move the board to a past moment",
+    onClick: () => toggle(),
+  });
+  openButton.setAttribute("aria-expanded", "false");
+  openButton.setAttribute("aria-controls", opts.region.id);
+  opts.host.insertBefore(openButton, opts.before);
+
+  function toggle() {
+    const open = opts.region.hidden;
+    opts.region.hidden = !open;
+    openButton.setAttribute("aria-expanded", String(open));
+    if (open) {
+      void timeline.load();
+      timeline.strip.focus();
+    }
+  }
+
+  moments.onLiveAsked(() => {
+    if (bootedAt !== null) {
+      writeAt(null);
+      location.reload();
+      return;
+    }
+    timeline.wentLive();
+  });
+  if (bootedAt !== null) void moments.show(bootedAt).then(() => timeline.chose(Date.parse(bootedAt)));
+  return { bootedAt };
+}
+
+/**
+ * Asks for moments and shows them: the board, the banner, the address, the disabled controls.
+ * Only the newest moment asked is drawn.
+ * @param {{api: Api, banner: HTMLElement} & TravelHooks} opts
+ */
+function momentLoader(opts) {
+  /** @type {() => void} */
+  let liveAsked = () => {};
+  const banner = createMomentBanner(opts.banner, { onLive: () => liveAsked() });
+  let asked = 0;
+  let past = false;
+  return {
+    /** @param {() => void} handler what "Back to live" (or Escape, or stepping past the newest) does */
+    onLiveAsked(handler) {
+      liveAsked = handler;
+    },
+    askLive: () => liveAsked(),
+    /** Shows the live board again, unless it is shown. */
+    live() {
+      asked++;
+      if (!past) return;
+      past = false;
+      writeAt(null);
+      setPast(null);
+      banner.hide();
+      opts.onLive();
+    },
+    /** @param {string} at ISO time */
+    async show(at) {
+      const mine = ++asked;
+      past = true;
+      setPast(pastReason);
+      writeAt(at);
+      const answer = await opts.api.stateAt(at);
+      if (mine !== asked) return;
+      if (!answer.ok) {
+        banner.showFailure(answer.failure.message);
+        return;
+      }
+      opts.onMoment(answer.data);
+      banner.showMoment(answer.data);
+    },
+  };
+}
+
+/**
+ * "What changed" over the hour before a moment: only the newest asked is drawn.
+ * @param {Api} api
+ * @param {ReturnType<typeof createChangesView>} changesView
+ */
+function changesLister(api, changesView) {
+  let listed = 0;
+  /** @param {number} ms the moment shown */
+  return async (ms) => {
+    const mine = ++listed;
+    const range = { from: new Date(ms - config.travel.beforeMs).toISOString(), to: new Date(ms).toISOString() };
+    changesView.draw(range, null);
+    const answer = await api.changes({ ...range, limit: config.travel.pageSize });
+    if (mine === listed) changesView.draw(range, answer);
+  };
+}
+
+/**
+ * The span's changes and incidents, read when the timeline opens or changes span, drawn as marks.
+ * @param {Api} api
+ * @param {ReturnType<typeof createStrip>} strip
+ */
+function marksLoader(api, strip) {
+  /** @type {Promise<DeckChange[]> | null} */
+  let loading = null;
+  /**
+   * @param {Span} span
+   * @param {number | null} chosen the moment shown, for the scrubber
+   */
+  function load(span, chosen) {
+    const to = Date.now();
+    const from = to - spanMs[span];
+    loading = Promise.all([allChanges(api, new Date(from).toISOString(), new Date(to).toISOString()), api.listIncidents(500)]).then(
+      ([changes, incidents]) => {
+        strip.drawMarks({ span, to, changes, incidents: incidents.ok ? incidents.data.incidents : [] });
+        strip.drawThumb(chosen);
+        return changes;
+      },
+    );
+    return loading;
+  }
+  return {
+    load,
+    /**
+     * The changes read, reading them first when the timeline has not.
+     * @param {Span} span
+     * @param {number | null} chosen
+     */
+    changes: (span, chosen) => loading ?? load(span, chosen),
+  };
+}
+
+/**
+ * The timeline's strip and "What changed", and the moment they have chosen.
+ * @param {Api} api
+ * @param {ReturnType<typeof momentLoader>} moments
+ */
+function createTimeline(api, moments) {
+  /** @type {Span} */
+  let span = "24h";
+  /** @type {number | null} the moment chosen, null live */
+  let chosen = null;
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  let restTimer;
+  const changesView = createChangesView({ onPick: (c) => choose(Date.parse(c.at), true) });
+  const listChanges = changesLister(api, changesView);
+  const strip = createStrip({
+    onScrub: (ms, settled) => choose(ms, settled),
+    onStep: (direction) => void step(direction),
+    onEdge: (edge) => void edgeOf(edge),
+    onSpan: (s) => {
+      span = s;
+      void marks.load(span, chosen);
+    },
+    onLive: () => moments.askLive(),
+  });
+  changesView.draw(null, null);
+  strip.drawThumb(null);
+
+  const marks = marksLoader(api, strip);
+
+  /**
+   * Moves the board to `ms`: the scrubber at once, the board once a drag rests (or at once).
+   * @param {number} ms
+   * @param {boolean} settled
+   */
+  function choose(ms, settled) {
+    chosen = Math.min(ms, Date.now());
+    strip.drawThumb(chosen);
+    clearTimeout(restTimer);
+    const at = new Date(chosen).toISOString();
+    const go = () => {
+      void moments.show(at);
+      void listChanges(chosen ?? 0);
+    };
+    if (settled) go();
+    else restTimer = setTimeout(go, config.travel.dragRestMs);
+  }
+
+  /** @param {-1 | 1} direction */
+  async function step(direction) {
+    const changes = await marks.changes(span, chosen);
+    const target = stepTarget(changes, chosen, direction);
+    if (target) choose(Date.parse(target.at), true);
+    else if (direction > 0 && chosen !== null) moments.askLive();
+  }
+
+  /** @param {"first" | "last"} edge */
+  async function edgeOf(edge) {
+    const changes = await marks.changes(span, chosen);
+    const target = edge === "first" ? changes[0] : changes[changes.length - 1];
+    if (target) choose(Date.parse(target.at), true);
+  }
+
+  return {
+    strip,
+    changesView,
+    load: () => marks.load(span, chosen),
+    /** The page opened at this moment: the strip and the list say so. */
+    chose: (/** @type {number} */ ms) => {
+      chosen = ms;
+      strip.drawThumb(ms);
+      void listChanges(ms);
+    },
+    wentLive() {
+      clearTimeout(restTimer);
+      chosen = null;
+      strip.drawThumb(null);
+      changesView.draw(null, null);
+      moments.live();
+    },
+  };
+}
