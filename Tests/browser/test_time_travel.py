@@ -1,0 +1,146 @@
+"""Time travel on the page, against the real server keeping its history: the header's History
+opens the deck-wide timeline, whose keys move the whole board to a past moment (a panel down then
+shows down, though it is up live); the address carries the moment, and the same address in another
+page shows it too, without a stream; every action is disabled there with one reason; "What
+changed" lists the hour before the moment; Back to live and Escape return to the live board; and a
+moment older than the history is refused with the server's own message."""
+from __future__ import annotations
+
+import datetime as dt
+from urllib.parse import parse_qs, quote, urlparse
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from conftest import flag_path
+from helpers import panel, tid, wait_live
+from polling import wait_for
+
+PAST = "This is a past moment"
+
+
+def changes(srv) -> list[dict]:
+    status, page = srv.request("GET", "/api/changes?limit=500")
+    assert status == 200, page
+    return page["changes"]
+
+
+def flaky_change(srv, health: str) -> dict | None:
+    """The newest recorded change of "flaky" to `health`."""
+    found = [c for c in changes(srv) if c["panel"] == "flaky" and c["to"]["health"] == health]
+    return found[-1] if found else None
+
+
+@pytest.fixture
+def recovered(make_server):
+    """The test deck's "flaky" recorded down, then up (its flag made and a retry run): the server
+    and the change that took it down."""
+    srv = make_server()
+    srv.settle()
+    down = wait_for(lambda: flaky_change(srv, "down"), timeout=20)
+    flag_path(srv).touch()
+    status, answer = srv.request("POST", "/api/panels/flaky/retry")
+    assert status == 202, answer
+    wait_for(lambda: flaky_change(srv, "up"), timeout=20)
+    return srv, down
+
+
+def presses_back_to(srv, at: str) -> int:
+    """How many ← from the live board reach `at`: each press steps to the previous distinct
+    instant a change was recorded at."""
+    return len({c["at"] for c in changes(srv) if c["at"] >= at})
+
+
+def epoch_ms(iso: str) -> int:
+    return round(dt.datetime.fromisoformat(iso.replace("Z", "+00:00")).timestamp() * 1000)
+
+
+def at_in(url: str) -> str | None:
+    return parse_qs(urlparse(url).query).get("at", [None])[0]
+
+
+def expect_past(page: Page, at: str) -> None:
+    """The board at `at`: the banner says so, "flaky" is down and its actions are disabled."""
+    banner = page.locator(tid("moment-banner"))
+    expect(banner).to_be_visible()
+    expect(banner).to_contain_text("You are looking at")
+    expect(page.locator(tid("moment-at"))).to_have_attribute("datetime", at)
+    flaky = panel(page, "flaky")
+    expect(flaky.locator(tid("error-card"))).to_be_visible()
+    primary = flaky.locator(tid("error-primary"))
+    expect(primary).to_be_disabled()
+    expect(primary).to_have_attribute("title", PAST)
+
+
+def expect_live(page: Page) -> None:
+    expect(page.locator(tid("moment-banner"))).to_be_hidden()
+    expect(panel(page, "flaky").locator(tid("error-card"))).to_have_count(0)
+    assert at_in(page.url) is None
+
+
+def test_stepping_the_timeline_moves_the_board_and_the_address_shares_it(recovered, open_page, new_context):
+    srv, down = recovered
+    page = open_page(srv)
+    expect_live(page)
+    page.locator(tid("travel-open")).click()
+    scrubber = page.locator(tid("travel-scrubber"))
+    expect(scrubber).to_be_focused()
+    expect(page.locator(tid("travel-mark")).first).to_be_attached()
+    for _ in range(presses_back_to(srv, down["at"])):
+        page.keyboard.press("ArrowLeft")
+    expect_past(page, down["at"])
+    assert at_in(page.url) == down["at"]
+    expect(scrubber).to_have_attribute("aria-valuenow", str(epoch_ms(down["at"])))
+    # What changed: the hour up to the moment, ending with the change that took "flaky" down, and
+    # the moment as a fixture.
+    last = page.locator(tid("travel-change")).last
+    expect(last).to_have_attribute("data-panel", "flaky")
+    expect(last).to_have_attribute("data-at", down["at"])
+    expect(page.locator(tid("travel-export"))).to_have_attribute("href", f"/api/state?at={quote(down['at'], safe='')}&format=fixture")
+
+    # The address, opened elsewhere, shows the same moment, and opens no stream.
+    other = new_context().new_page()
+    streams: list[str] = []
+    other.on("request", lambda r: streams.append(r.url) if urlparse(r.url).path == "/events" else None)
+    other.goto(page.url)
+    expect_past(other, down["at"])
+    assert streams == []
+    other.locator(tid("moment-live")).click()
+    wait_live(other)
+    expect_live(other)
+
+    # → past the newest change, then Escape: live again, the actions given back.
+    page.keyboard.press("ArrowRight")
+    expect(page.locator(tid("moment-at"))).not_to_have_attribute("datetime", down["at"])
+    page.keyboard.press("Escape")
+    expect_live(page)
+    expect(page.locator(tid("travel-label"))).to_have_text("Live")
+
+
+def test_picking_a_change_moves_the_board_and_back_to_live_returns(recovered, open_page):
+    srv, down = recovered
+    page = open_page(srv)
+    page.locator(tid("travel-open")).click()
+    page.keyboard.press("End")
+    expect(page.locator(tid("moment-at"))).to_have_attribute("datetime", changes(srv)[-1]["at"])
+    page.locator(f"{tid('travel-change')}[data-at='{down['at']}'][data-panel='flaky'] button").click()
+    expect_past(page, down["at"])
+    page.locator(tid("travel-scrubber")).focus()
+    page.keyboard.press("Home")
+    expect(page.locator(tid("moment-at"))).to_have_attribute("datetime", changes(srv)[0]["at"])
+    page.locator(tid("moment-live")).click()
+    expect_live(page)
+
+
+def test_a_moment_older_than_the_history_shows_the_servers_message(recovered, page):
+    srv, _ = recovered
+    at = "2000-01-01T00:00:00.000Z"
+    status, answer = srv.request("GET", f"/api/state?at={at}")
+    assert status == 400, answer
+    page.goto(f"{srv.url}/?at={at}")
+    banner = page.locator(tid("moment-banner"))
+    expect(banner).to_have_attribute("data-kind", "failed")
+    expect(banner).to_contain_text(answer["error"]["message"])
+    page.locator(tid("moment-live")).click()
+    wait_live(page)
+    expect_live(page)
