@@ -127,21 +127,23 @@ function momentLoader(opts) {
       liveAsked = handler;
     },
     askLive: () => liveAsked(),
-    /** Shows the live board again, unless it is shown. */
+    /** Shows the live board again (the address and the banner say so at once). */
     live() {
       asked++;
+      writeAt(null);
+      banner.hide();
       if (!past) return;
       past = false;
-      writeAt(null);
       setPast(null);
-      banner.hide();
       opts.onLive();
     },
-    /** @param {string} at ISO time */
+    /**
+     * Asks for the moment at `at`; the board stays as it is until it comes, and when it cannot
+     * be shown (the banner says why).
+     * @param {string} at ISO time
+     */
     async show(at) {
       const mine = ++asked;
-      past = true;
-      setPast(pastReason);
       writeAt(at);
       const answer = await opts.api.stateAt(at);
       if (mine !== asked) return;
@@ -149,6 +151,8 @@ function momentLoader(opts) {
         banner.showFailure(answer.failure.message);
         return;
       }
+      past = true;
+      setPast(pastReason);
       opts.onMoment(answer.data);
       banner.showMoment(answer.data);
     },

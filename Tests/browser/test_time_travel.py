@@ -144,3 +144,47 @@ def test_a_moment_older_than_the_history_shows_the_servers_message(recovered, pa
     page.locator(tid("moment-live")).click()
     wait_live(page)
     expect_live(page)
+
+
+def test_dragging_the_scrubber_asks_once_it_rests(recovered, open_page):
+    srv, _ = recovered
+    page = open_page(srv)
+    asked: list[str] = []
+    page.on("request", lambda r: asked.append(r.url) if urlparse(r.url).path == "/api/state" and "at=" in r.url else None)
+    page.locator(tid("travel-open")).click()
+    expect(page.locator(tid("travel-mark")).first).to_be_attached()
+    box = page.locator(tid("travel-track")).bounding_box()
+    assert box
+    y = box["y"] + box["height"] / 2
+    page.mouse.move(box["x"] + box["width"] * 0.2, y)
+    page.mouse.down()
+    for step in range(1, 21):
+        page.mouse.move(box["x"] + box["width"] * (0.2 + 0.02 * step), y)
+    page.mouse.up()
+    # 60 % into the last 24 hours is before this new server's history: the moment under the
+    # pointer is asked for, and the banner gives the server's answer.
+    expect(page.locator(tid("moment-banner"))).to_have_attribute("data-kind", "failed")
+    expect(page.locator(tid("moment-banner"))).to_contain_text("the oldest instant the history keeps")
+    scrubber = page.locator(tid("travel-scrubber"))
+    low, high = (int(scrubber.get_attribute(a) or 0) for a in ("aria-valuemin", "aria-valuemax"))
+    now = int(scrubber.get_attribute("aria-valuenow") or 0)
+    assert abs((now - low) / (high - low) - 0.6) < 0.01
+    assert epoch_ms(at_in(page.url) or "") == now
+    # The release asks; moves in between ask only when the scrubber rests.
+    assert 1 <= len(asked) <= 3, asked
+
+
+def test_a_moment_nobody_watched_says_so(make_server, page):
+    srv = make_server()
+    srv.settle()
+    wait_for(lambda: changes(srv), timeout=20)
+    srv.stop()
+    gap = dt.datetime.now(dt.timezone.utc)
+    srv.restart()
+    srv.settle()
+    at = gap.isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    page.goto(f"{srv.url}/?at={at}")
+    banner = page.locator(tid("moment-banner"))
+    expect(banner).to_have_attribute("data-kind", "unwatched")
+    expect(banner).to_contain_text("StateDeck was not running then; the board as it last was")
+    expect(panel(page, "alpha")).to_be_visible()
