@@ -48,7 +48,7 @@ function changeItem(change, onPick) {
  * @param {{onPick: (change: DeckChange) => void}} opts
  */
 export function createChangesView(opts) {
-  const heading = h("h3", { class: "travel-changes-heading", text: "What changed" });
+  const heading = h("h2", { class: "travel-changes-heading", text: "What changed" });
   const exportLink = h("a", { class: "btn btn-small btn-ghost", data: { testid: "travel-export" }, attrs: { download: "" }, text: "Export fixture" });
   const status = h("p", { class: "travel-changes-status", data: { testid: "travel-changes-status" }, attrs: { role: "status" } });
   const list = h("ol", { class: "travel-changes-list", data: { testid: "travel-changes" } });

@@ -1,7 +1,7 @@
 """Accessibility of the main page: axe-core (shipped by the axe-playwright-python wheel, so it
 installs from PyPI with no network at run time) plus checks of our own: every button has an accessible
-name, the live regions exist from page load, focus order follows the page, focus is visible, and the
-debug dialog traps focus."""
+name, the live regions exist from page load, focus order follows the page, focus is visible, the
+debug dialog traps focus, and the deck-wide timeline and a past moment's banner pass axe too."""
 from __future__ import annotations
 
 import re
@@ -120,6 +120,18 @@ def focus_walk(page: Page, steps: int, stop_on_wrap: bool = False) -> list[dict]
             seen.pop()
             break
     return seen
+
+
+def test_axe_finds_no_violations_in_the_timeline_at_a_past_moment(server, open_page):
+    page = open_page(server)
+    page.locator(tid("travel-open")).click()
+    expect(page.locator(tid("travel-scrubber"))).to_be_focused()
+    page.keyboard.press("ArrowLeft")
+    expect(page.locator(tid("moment-banner"))).to_be_visible()
+    expect(page.locator(tid("travel-change")).first).to_be_visible()
+    for context in ("[data-testid=travel]", "[data-testid=moment-banner]"):
+        violations = run_axe(page, context=context)
+        assert not violations, describe(violations)
 
 
 def test_focus_order_follows_the_page_and_focus_is_visible(server, open_page):
