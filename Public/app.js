@@ -448,7 +448,7 @@ const tabs = travel.bootedAt !== null ? null : createTabs({
   onEvent: applyEventText,
   onConnection: (c) => store.setConnection(c),
   onSync: (snapshot, c) => {
-    if (snapshot) store.applySnapshot(snapshot, { authoritative: false });
+    if (snapshot && !inPast) store.applySnapshot(snapshot, { authoritative: false });
     store.setConnection(c);
   },
   onReconnectRequest: () => stream.reconnectNow(),
