@@ -302,6 +302,10 @@ const travel = installTravel({
     store.applySnapshot(moment, { authoritative: true });
     regate();
   },
+  // A page opened at a moment that cannot be shown has no board: the banner is all it says.
+  onFailed: () => {
+    if (!store.synced) emptyState.hidden = true;
+  },
   onLive: () => {
     inPast = false;
     delete document.body.dataset.moment;

@@ -64,6 +64,7 @@ export function stepTarget(changes, ms, direction) {
  * @typedef {object} TravelHooks
  * @property {(moment: Moment) => void} onMoment draw this moment's document
  * @property {() => void} onLive take the live state again (only for a page that was live)
+ * @property {() => void} onFailed the moment asked cannot be shown (the banner says why)
  */
 
 /**
@@ -149,6 +150,7 @@ function momentLoader(opts) {
       if (mine !== asked) return;
       if (!answer.ok) {
         banner.showFailure(answer.failure.message);
+        opts.onFailed();
         return;
       }
       past = true;

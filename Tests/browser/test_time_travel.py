@@ -7,6 +7,7 @@ moment older than the history is refused with the server's own message."""
 from __future__ import annotations
 
 import datetime as dt
+import re
 from urllib.parse import parse_qs, quote, urlparse
 
 import pytest
@@ -119,8 +120,20 @@ def test_stepping_the_timeline_moves_the_board_and_the_address_shares_it(recover
 
 def test_picking_a_change_moves_the_board_and_back_to_live_returns(recovered, open_page):
     srv, down = recovered
+    status, incident = srv.request("POST", "/api/incidents", {"title": "Flaky flakes", "panels": ["flaky"], "message": "Looking"})
+    assert status == 201, incident
     page = open_page(srv)
     page.locator(tid("travel-open")).click()
+    # The open incident is marked on the strip; 7 days widen it.
+    expect(page.locator(tid("travel-incident"))).to_have_attribute("title", "Flaky flakes")
+    scrubber = page.locator(tid("travel-scrubber"))
+    expect(scrubber).to_have_attribute("aria-valuemin", re.compile(r"\d+"))
+    day = int(scrubber.get_attribute("aria-valuemax") or 0) - int(scrubber.get_attribute("aria-valuemin") or 0)
+    assert day == 86_400_000
+    page.locator(tid("travel-span-7d")).click()
+    expect(page.locator(tid("travel-span-7d"))).to_have_attribute("aria-pressed", "true")
+    page.wait_for_function("(el) => el.getAttribute('aria-valuemax') - el.getAttribute('aria-valuemin') === 7 * 86400000", arg=scrubber.element_handle())
+    scrubber.focus()
     page.keyboard.press("End")
     expect(page.locator(tid("moment-at"))).to_have_attribute("datetime", changes(srv)[-1]["at"])
     page.locator(f"{tid('travel-change')}[data-at='{down['at']}'][data-panel='flaky'] button").click()
@@ -141,6 +154,7 @@ def test_a_moment_older_than_the_history_shows_the_servers_message(recovered, pa
     banner = page.locator(tid("moment-banner"))
     expect(banner).to_have_attribute("data-kind", "failed")
     expect(banner).to_contain_text(answer["error"]["message"])
+    expect(page.locator(tid("empty"))).to_be_hidden()
     page.locator(tid("moment-live")).click()
     wait_live(page)
     expect_live(page)
