@@ -107,7 +107,11 @@ export function installTravel(opts) {
     }
     timeline.wentLive();
   });
-  if (bootedAt !== null) void moments.show(bootedAt).then(() => timeline.chose(Date.parse(bootedAt)));
+  if (bootedAt !== null) {
+    void moments.show(bootedAt).then((moment) => {
+      if (moment) timeline.chose(Date.parse(moment.at));
+    });
+  }
   return { bootedAt };
 }
 
@@ -142,21 +146,23 @@ function momentLoader(opts) {
      * Asks for the moment at `at`; the board stays as it is until it comes, and when it cannot
      * be shown (the banner says why).
      * @param {string} at ISO time
+     * @returns {Promise<Moment | null>} the moment shown, null when another was asked since or it cannot be shown
      */
     async show(at) {
       const mine = ++asked;
       writeAt(at);
       const answer = await opts.api.stateAt(at);
-      if (mine !== asked) return;
+      if (mine !== asked) return null;
       if (!answer.ok) {
         banner.showFailure(answer.failure.message);
         opts.onFailed();
-        return;
+        return null;
       }
       past = true;
       setPast(pastReason);
       opts.onMoment(answer.data);
       banner.showMoment(answer.data);
+      return answer.data;
     },
   };
 }
@@ -248,13 +254,13 @@ function createTimeline(api, moments) {
    * @param {boolean} settled
    */
   function choose(ms, settled) {
-    chosen = Math.min(ms, Date.now());
-    strip.drawThumb(chosen);
+    const at = Math.min(ms, Date.now());
+    chosen = at;
+    strip.drawThumb(at);
     clearTimeout(restTimer);
-    const at = new Date(chosen).toISOString();
     const go = () => {
-      void moments.show(at);
-      void listChanges(chosen ?? 0);
+      void moments.show(new Date(at).toISOString());
+      void listChanges(at);
     };
     if (settled) go();
     else restTimer = setTimeout(go, config.travel.dragRestMs);

@@ -3,7 +3,7 @@ opens the deck-wide timeline, whose keys move the whole board to a past moment (
 shows down, though it is up live); the address carries the moment, and the same address in another
 page shows it too, without a stream; every action is disabled there with one reason; "What
 changed" lists the hour before the moment; Back to live and Escape return to the live board; and a
-moment older than the history is refused with the server's own message."""
+moment older than the history (or no time at all) is refused with the server's own message."""
 from __future__ import annotations
 
 import datetime as dt
@@ -145,9 +145,9 @@ def test_picking_a_change_moves_the_board_and_back_to_live_returns(recovered, op
     expect_live(page)
 
 
-def test_a_moment_older_than_the_history_shows_the_servers_message(recovered, page):
+@pytest.mark.parametrize("at", ["2000-01-01T00:00:00.000Z", "yesterday"])
+def test_a_moment_older_than_the_history_shows_the_servers_message(recovered, page, at):
     srv, _ = recovered
-    at = "2000-01-01T00:00:00.000Z"
     status, answer = srv.request("GET", f"/api/state?at={at}")
     assert status == 400, answer
     page.goto(f"{srv.url}/?at={at}")
