@@ -29,16 +29,18 @@ public struct AccessToken: Sendable, CustomStringConvertible {
         return String(decoding: text, as: UTF8.self)
     }
 
-    /// The token in `path`, which only its owner may read or write (mode 0600): a token others
-    /// can read guards nothing. Never taken from the command line, where `ps` shows it.
+    /// The token in `path`, a ``PrivateFile``. Never taken from the command line, where `ps` shows it.
     public static func read(from path: String) throws(AccessTokenError) -> AccessToken {
-        var status = stat()
-        guard stat(path, &status) == 0 else { throw .unreadable(path, String(cString: strerror(errno))) }
-        // A named pipe would block the read until something writes to it.
-        guard status.st_mode & S_IFMT == S_IFREG else { throw .notAFile(path) }
-        guard status.st_mode & 0o077 == 0 else { throw .tooOpen(path, status.st_mode & 0o777) }
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
-            throw .unreadable(path, "not UTF-8 text")
+        let text: String
+        do {
+            text = try PrivateFile.text(at: path)
+        } catch {
+            switch error {
+            case .unreadable(let reason): throw .unreadable(path, reason)
+            case .notAFile: throw .notAFile(path)
+            case .tooOpen(let mode): throw .tooOpen(path, mode)
+            case .notUTF8: throw .unreadable(path, "not UTF-8 text")
+            }
         }
         let value = text.trimmed()
         guard value.count >= 16, !value.contains(where: { $0.isWhitespace }) else { throw .tooShort(path) }

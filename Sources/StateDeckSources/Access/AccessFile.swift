@@ -1,11 +1,4 @@
-import FoundationEssentials
 import StateDeckServer
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 
 /// The access file (`--access FILE`): who may reach the dashboard, one entry a caller, each a
 /// name, a role and the SHA-256 of their token, never the token:
@@ -28,19 +21,19 @@ public enum AccessFile {
         try parse(read(path), file: path)
     }
 
-    /// The text of the file at `path`, which must be a regular file only its owner may read.
+    /// The text of the file at `path`, a ``PrivateFile``.
     static func read(_ path: String) throws(AccessFileError) -> String {
-        let problem = { (line: Int?, message: String) in AccessFileError(file: path, problems: [(line, message)]) }
-        var info = stat()
-        guard stat(path, &info) == 0 else { throw problem(nil, "cannot be read: \(String(cString: strerror(errno)))") }
-        // A named pipe or a device would block the read, or never end it.
-        guard info.st_mode & S_IFMT == S_IFREG else { throw problem(nil, "is not a regular file (a folder, named pipe or device)") }
-        guard info.st_mode & 0o077 == 0 else {
-            throw problem(nil, "may be read by others (mode \(String(info.st_mode & 0o777, radix: 8))): run chmod 600 \(path)")
+        do {
+            return try PrivateFile.text(at: path)
+        } catch {
+            let message = switch error {
+            case .unreadable(let reason): "cannot be read: \(reason)"
+            case .notAFile: "is not a regular file (a folder, named pipe or device)"
+            case .tooOpen(let mode): "may be read by others (mode \(String(mode, radix: 8))): run chmod 600 \(path)"
+            case .notUTF8: "is not UTF-8 text"
+            }
+            throw AccessFileError(file: path, problems: [(nil, message)])
         }
-        guard let bytes = try? Data(contentsOf: URL(fileURLWithPath: path)) else { throw problem(nil, "cannot be read") }
-        guard let text = String(validating: bytes, as: UTF8.self) else { throw problem(nil, "is not UTF-8 text") }
-        return text
     }
 
     /// The entries of `text`, the file `file` holds.
