@@ -128,10 +128,8 @@ import Testing
         let notifier = await Self.notifier(test, NotifyRule(failures: 3), target)
         defer { Task { await notifier.stop() } }
         await test.deck.start()
-        for second in [10, 20, 30, 40] {
-            await test.until { $0.phase == .error && !$0.isLoading }
-            await test.advance(to: .seconds(second))
-        }
+        await test.until { $0.phase == .error && !$0.isLoading }
+        for second in [10, 20, 30, 40] { await test.advanceThroughLoad(to: .seconds(second)) }
         await test.until { $0.phase == .loaded }
         let sent = await test.eventually { target.sent.all.count == 2 ? target.sent.all : nil }
         #expect(sent?.map(\.event) == [.failure, .recovery])
@@ -309,10 +307,8 @@ import Testing
         let notifier = await Self.notifier(test, NotifyRule(failures: 1), target)
         defer { Task { await notifier.stop() } }
         await test.deck.start()
-        for second in [10, 20, 30, 40] {
-            await test.until { !$0.isLoading && $0.phase != .initial }
-            await test.advance(to: .seconds(second))
-        }
+        await test.until { !$0.isLoading && $0.phase != .initial }
+        for second in [10, 20, 30, 40] { await test.advanceThroughLoad(to: .seconds(second)) }
         await test.until { $0.phase == .loaded && $0.latestValidInfo == .two && !$0.isLoading }
         await test.eventually { target.sent.all.count == 2 ? true : nil }
         await test.settle()
@@ -363,10 +359,8 @@ import Testing
         #expect(delivered == left.notification, "the earlier run's notification, as it was decided")
         await test.eventually { reopened.pending.current.isEmpty ? true : nil }
         await test.deck.start()
-        for second in [10, 20] {
-            await test.until { $0.phase == .error && !$0.isLoading }
-            await test.advance(to: .seconds(second))
-        }
+        await test.until { $0.phase == .error && !$0.isLoading }
+        for second in [10, 20] { await test.advanceThroughLoad(to: .seconds(second)) }
         await test.until { $0.phase == .loaded }
         let sent = await test.eventually { target.sent.all.count == 2 ? target.sent.all : nil }
         #expect(sent?.map(\.event) == [.failure, .recovery], "the failure once, from the earlier run")

@@ -47,6 +47,22 @@ struct TestDeck {
         await clock.advance(to: TestClock<Duration>.Instant(offset: offset))
     }
 
+    /// Advances the clock to `offset` and waits until the load of panel `id` due then has ended.
+    ///
+    /// Waiting on the published state is not enough: a scheduled load that finds the result
+    /// shown publishes nothing new, so the clock could move on before it ran and push the next
+    /// load a whole interval later. Every load that ends tells its change, shown or not.
+    func advanceThroughLoad(to offset: Duration, _ id: String = "p", sourceLocation: SourceLocation = #_sourceLocation) async {
+        let ended = loadsEnded(id)
+        await advance(to: offset)
+        await eventually(sourceLocation: sourceLocation) { loadsEnded(id) > ended ? true : nil }
+    }
+
+    /// How many loads of panel `id` have ended, each with its change.
+    func loadsEnded(_ id: String = "p") -> Int {
+        events.all.count { if case .change(let change) = $0, change.panel == id, case .load = change.cause { true } else { false } }
+    }
+
     /// The published states of panel `id`, oldest first.
     func states(_ id: String = "p") -> [PanelState] {
         events.all.compactMap { if case .panel(let state) = $0, state.id == id { state } else { nil } }
