@@ -72,7 +72,12 @@ struct ProbeReportsTests {
             try await probes[0].deck.push(.error(PanelError(.unreachable, title: "No route from eu")), panel: "counter")
             try await probes[1].deck.push(.loaded(Info(summary: "fine")), panel: "counter")
 
-            let state = try #require(try await Self.counter(on: leader) { $0.locations?.count == 3 && $0.locations?.contains { $0.health == .up && $0.name == "us-east" } == true })
+            // Each probe may report its first load before the result pushed to it: wait for both pushed results.
+            let state = try #require(try await Self.counter(on: leader) { state in
+                let locations = state.locations ?? []
+                return locations.count == 3 && locations.contains { $0.name == "us-east" && $0.health == .up }
+                    && locations.contains { $0.name == "eu-west" && $0.health == .down }
+            })
             #expect(state.locationsSummary == "Down from eu-west only")
             let euWest = try #require(state.locations?.first { $0.name == "eu-west" })
             #expect(euWest.health == .down && euWest.summary == "No route from eu")
