@@ -85,7 +85,7 @@ enum StatusFeed {
         var bytes = hash(key, basis: 0xCBF2_9CE4_8422_2325) + hash(key, basis: 0x6C62_272E_07BB_0142)
         bytes[6] = bytes[6] & 0x0F | 0x80
         bytes[8] = bytes[8] & 0x3F | 0x80
-        let hex = bytes.map { String(Int($0) + 0x100, radix: 16).dropFirst() }.joined()
+        let hex = bytes.lowercaseHex
         let groups = [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { hex.dropFirst($0.lowerBound).prefix($0.count) }
         return "urn:uuid:" + groups.joined(separator: "-")
     }

@@ -44,6 +44,6 @@ public struct TokenDigest: Sendable, CustomStringConvertible {
 
     /// `sha256:` and the digest in lower-case hex, as an access file holds it.
     public var description: String {
-        "sha256:" + bytes.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
+        "sha256:" + bytes.lowercaseHex
     }
 }
