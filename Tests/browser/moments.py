@@ -2,13 +2,17 @@
 reach: recorded from live servers (`GET /api/state?format=fixture`) and served by
 `statedeck --replay FILE`.
 
-The committed ones live in Tests/browser/moments/; test_replay.py records them again from real
-runs and holds the committed ones to what it recorded (`UPDATE_MOMENTS=1` writes them instead).
+The committed ones live in Tests/browser/moments/: every-error-kind.json and
+incident-while-down.json, which test_replay.py records again from real runs, and
+incident-mid-failover.json (a server of a cluster between the leader's `kill -9` and its own
+takeover, an incident open and a panel down), which test_cluster.py records beside its PostgreSQL.
+Each recording holds the committed one to what it recorded (`UPDATE_MOMENTS=1` writes it instead).
 The 10,000-panel moment is made from a recorded one at test time: too large to commit."""
 from __future__ import annotations
 
 import copy
 import json
+import os
 import urllib.request
 from pathlib import Path
 
@@ -35,6 +39,33 @@ def write(fixture: dict, path: Path) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(fixture, indent=2, sort_keys=True, ensure_ascii=False) + "\n")
     return path
+
+
+def recorded(fixture: dict) -> dict:
+    """A recorded moment as committed: the debug pins that forced its states taken off, so the page
+    draws them as a source's results."""
+    for panel in fixture["panels"]:
+        panel.pop("debugPinned", None)
+    return fixture
+
+
+def shape(fixture: dict) -> list[tuple]:
+    """What a moment shows, without its times: each panel's id, phase, health and error kind."""
+    return [(p["id"], p.get("phase"), p.get("health"), (p.get("latestValidError") or {}).get("kind"))
+            for p in fixture["panels"]] + [(i["title"], i["status"], tuple(i["panels"])) for i in fixture["incidents"]]
+
+
+def keep_or_compare(fixture: dict, name: str) -> None:
+    """Writes the moment under Tests/browser/moments/ with UPDATE_MOMENTS=1; else holds the
+    committed one to it (the same panels in the same states, in the current format)."""
+    path = MOMENTS_DIR / f"{name}.json"
+    if os.environ.get("UPDATE_MOMENTS") == "1":
+        write(fixture, path)
+        return
+    assert path.exists(), f"no {path.name}: record it with UPDATE_MOMENTS=1 Tests/browser/run.sh test_replay.py test_cluster.py -k record"
+    committed = json.loads(path.read_text())
+    assert committed["version"] == fixture["version"]
+    assert shape(committed) == shape(fixture), f"{path.name} no longer is what a real run records: UPDATE_MOMENTS=1"
 
 
 def write_error_kinds_deck(folder: Path) -> Path:

@@ -1,5 +1,6 @@
 """Several processes sharing one deck through a real PostgreSQL of the test's own: the leader dies
-mid-burst, pages reconnect elsewhere, and every page ends where every other does."""
+mid-burst, pages reconnect elsewhere, and every page ends where every other does; and the moment a
+survivor shows before it takes over is recorded (moments.py)."""
 from __future__ import annotations
 
 import json
@@ -24,6 +25,7 @@ from prometheus_client.parser import text_string_to_metric_families
 from conftest import BIN, REPO, Server, write_deck
 from helpers import panel, sse_events, wait_live
 from maintenance import REASON, Window, active
+from moments import download, keep_or_compare, recorded
 from polling import wait_for
 
 TEMPORARY_POSTGRES = REPO / "scripts" / "temporary-postgres"
@@ -436,6 +438,33 @@ def test_an_incident_answered_just_before_the_leader_is_killed_is_kept_by_the_ne
                                           {"status": "resolved", "message": "Fixed"})
         assert status == 200, resolved
         assert [u["status"] for u in resolved["updates"]] == ["investigating", "resolved"]
+    finally:
+        for server in (first, second):
+            server.stop()
+
+
+def test_record_an_incident_open_while_a_panel_is_down_after_the_leader_is_killed(store, tmp_path):
+    # Without its flag the flaky command fails on every run: it is the one panel down, for real.
+    deck = write_deck(tmp_path / "deck", slow_seconds=0.1, grouped=True)
+    first, second = two_servers(deck, store, "mid-failover")
+    try:
+        second.settle()
+        status, opened = first.request("POST", "/api/incidents", {
+            "title": "Flaky command failing", "panels": ["flaky"], "status": "investigating",
+            "message": "Every run of the flaky command fails; we are looking into it."})
+        assert status == 201, opened
+        wait_for(lambda: second.state()["incidents"] == [opened], 5, "the other server never showed the incident")
+        before, _ = download(second)
+        killed_at = time.time_ns() // 1_000
+        first.kill()
+        fixture, _ = download(second)
+        # A new leader numbers its events from the microsecond it takes over: every event the
+        # survivor had applied by then is the killed leader's, so the moment is from before the takeover.
+        assert second.state()["lastEventId"] < killed_at, "the survivor had taken over before the download"
+        wait_for(lambda: second.state()["lastEventId"] > killed_at, 10, "no server took over")
+        # Until then the survivor shows what the killed leader last wrote, with no sign of its death.
+        assert {**fixture, "at": None} == {**before, "at": None}
+        keep_or_compare(recorded(fixture), "incident-mid-failover")
     finally:
         for server in (first, second):
             server.stop()

@@ -1,11 +1,11 @@
 """`statedeck --replay FILE` against the live deck it came from: a fixture downloaded from a live
 deck and replayed draws the same board; a replay takes no actions; and the moments the screenshot
-tests replay (Tests/browser/moments/) are recorded here from real runs."""
+tests replay (Tests/browser/moments/) are recorded here from real runs (the one of a cluster
+mid-failover in test_cluster.py, which starts PostgreSQL)."""
 from __future__ import annotations
 
 import io
 import json
-import os
 import re
 import subprocess
 from pathlib import Path
@@ -15,7 +15,7 @@ from playwright.sync_api import Page, expect
 
 from conftest import BIN
 from helpers import MAX_DIFF_RATIO, OUTPUT_DIR, PIXEL_THRESHOLD, tid, wait_live, wait_revealed
-from moments import ERROR_KINDS, MOMENTS_DIR, download, kind_panel, write, write_error_kinds_deck
+from moments import ERROR_KINDS, MOMENTS_DIR, download, keep_or_compare, kind_panel, recorded, write, write_error_kinds_deck
 
 
 def board(page: Page) -> bytes:
@@ -101,33 +101,6 @@ def test_a_replay_serves_a_fixture_alone(tmp_path):
 
 
 # ---- the moments the screenshot tests replay, recorded from real runs --------------------------
-
-
-def recorded(fixture: dict) -> dict:
-    """A recorded moment as committed: the debug pins that forced its states taken off, so the page
-    draws them as a source's results."""
-    for panel in fixture["panels"]:
-        panel.pop("debugPinned", None)
-    return fixture
-
-
-def shape(fixture: dict) -> list[tuple]:
-    """What a moment shows, without its times: each panel's id, phase, health and error kind."""
-    return [(p["id"], p.get("phase"), p.get("health"), (p.get("latestValidError") or {}).get("kind"))
-            for p in fixture["panels"]] + [(i["title"], i["status"], tuple(i["panels"])) for i in fixture["incidents"]]
-
-
-def keep_or_compare(fixture: dict, name: str) -> None:
-    """Writes the moment under Tests/browser/moments/ with UPDATE_MOMENTS=1; else holds the
-    committed one to it (the same panels in the same states, in the current format)."""
-    path = MOMENTS_DIR / f"{name}.json"
-    if os.environ.get("UPDATE_MOMENTS") == "1":
-        write(fixture, path)
-        return
-    assert path.exists(), f"no {path.name}: record it with UPDATE_MOMENTS=1 Tests/browser/run.sh test_replay.py -k record"
-    committed = json.loads(path.read_text())
-    assert committed["version"] == fixture["version"]
-    assert shape(committed) == shape(fixture), f"{path.name} no longer is what a real run records: UPDATE_MOMENTS=1"
 
 
 def test_record_every_error_kind(make_server, tmp_path):

@@ -183,6 +183,11 @@ def test_snapshot_an_incident_open_while_a_panel_is_down(moment_page):
     shoot_moment(page, "moment-incident-while-down")
 
 
+def test_snapshot_an_incident_open_while_a_panel_is_down_after_the_leader_is_killed(moment_page):
+    page = moment_page(MOMENTS_DIR / "incident-mid-failover.json")
+    expect(page.locator(f"[data-panel-id='flaky'] {tid('error-card')}")).to_be_visible()
+    shoot_moment(page, "moment-incident-mid-failover")
+
 def test_snapshot_ten_thousand_panels_three_hundred_down(moment_page, tmp_path):
     recorded = json.loads((MOMENTS_DIR / "every-error-kind.json").read_text())
     fixture = write(many_panels(recorded, count=10_000, failing=300), tmp_path / "many.json")
