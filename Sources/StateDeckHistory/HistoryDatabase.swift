@@ -13,10 +13,10 @@ public protocol HistoryDatabase: AnyObject, Sendable {
     func load(following: Bool) throws(HistoryDatabaseError) -> StoredHistory
 
     /// Makes ready to commit (a connection lost is made anew once its wait is over), before the
-    /// keeper takes the ledger's lock. With `placingChanges` (changes wait to be saved), gives the
-    /// newest position saved where other processes may write the same history (before a takeover
-    /// in a cluster); nil where only this one does, or without.
-    func readyToCommit(placingChanges: Bool) throws(HistoryDatabaseError) -> Int64?
+    /// keeper takes the ledger's lock. With `placing` (changes or forms wait to be saved), gives
+    /// the newest positions saved where other processes may write the same history (before a
+    /// takeover, or two leaders at a failover's edge); nil where only this one does, or without.
+    func readyToCommit(placing: Bool) throws(HistoryDatabaseError) -> StoredPositions?
 
     /// Commits `batch` in one transaction, or nothing of it.
     func commit(_ batch: HistoryBatch) throws(HistoryDatabaseError) -> CommitOutcome
@@ -49,6 +49,17 @@ public protocol HistoryDatabase: AnyObject, Sendable {
 
     /// Nothing is committed after this: the last save is done.
     func close()
+}
+
+/// The newest positions a shared store holds: rows waiting to be saved are placed after them.
+public struct StoredPositions: Sendable, Equatable {
+    public var change: Int64
+    public var form: Int64
+
+    public init(change: Int64, form: Int64) {
+        self.change = change
+        self.form = form
+    }
 }
 
 /// A stored change and the position it was saved at.

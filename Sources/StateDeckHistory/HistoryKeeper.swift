@@ -131,13 +131,13 @@ public final class HistoryKeeper: Sendable {
             guard writing else { return }
             let reading = configuration.clock.read()
             let eventID = eventIDs.current?()
-            let hasChanges = memory.withLock { state in
+            let placing = memory.withLock { state in
                 // The queue is taken under the memory's lock, so a view sees each change once.
                 state.absorb(writer.takeQueued(), at: reading, unsavedLimit: configuration.unsavedLimit)
-                return state.hasUnsavedChanges
+                return state.hasRowsToPlace
             }
             do throws(HistoryDatabaseError) {
-                if let newest = try database.readyToCommit(placingChanges: hasChanges) {
+                if let newest = try database.readyToCommit(placing: placing) {
                     memory.withLock { $0.placeWaiting(after: newest) }
                 }
                 try commitWaiting(eventID: eventID, now: reading.wall.millisecondsSince1970)
@@ -194,7 +194,7 @@ public final class HistoryKeeper: Sendable {
         }
         writing.withLock { writing in
             do throws(HistoryDatabaseError) {
-                _ = try database.readyToCommit(placingChanges: false)
+                _ = try database.readyToCommit(placing: false)
                 let (history, stored) = try Self.load(database, following: true, configuration: configuration)
                 memory.withLock { $0 = history }
                 records.withLock { $0 = stored.notifications }

@@ -264,9 +264,14 @@ public struct HistoryState: Sendable {
         }
     }
 
-    /// Moves the positions of the changes waiting past `storedPosition`, the newest a store holds:
-    /// another process wrote to a shared store since this one read it.
-    public mutating func placeWaiting(after storedPosition: Int64) {
+    /// Moves the positions of the changes and forms waiting past `stored`, the newest a store
+    /// holds: another process wrote to a shared store since this one read it.
+    public mutating func placeWaiting(after stored: StoredPositions) {
+        placeChanges(after: stored.change)
+        placeForms(after: stored.form)
+    }
+
+    private mutating func placeChanges(after storedPosition: Int64) {
         guard let first = unsavedChanges.values.compactMap(\.first?.position).min(), first <= storedPosition else {
             nextPosition = max(nextPosition, storedPosition + 1)
             return
@@ -278,8 +283,20 @@ public struct HistoryState: Sendable {
         nextPosition += shift
     }
 
-    /// Whether changes wait to be saved.
-    public var hasUnsavedChanges: Bool { unsavedChangeCount > 0 }
+    /// As ``placeChanges(after:)``; a part's newest form, when it waits, moves with it.
+    private mutating func placeForms(after storedPosition: Int64) {
+        guard let first = unsavedForms.first?.position, first <= storedPosition else {
+            nextFormPosition = max(nextFormPosition, storedPosition + 1)
+            return
+        }
+        let shift = storedPosition + 1 - first
+        for index in unsavedForms.indices { unsavedForms[index].position += shift }
+        for (part, form) in newestForms where form.position >= first { newestForms[part]?.position += shift }
+        nextFormPosition += shift
+    }
+
+    /// Whether changes or forms wait to be saved: each needs a position no other process took.
+    public var hasRowsToPlace: Bool { unsavedChangeCount > 0 || !unsavedForms.isEmpty }
 
     /// Keeps `spans` (maintenance windows started through the API or ended early) over those of
     /// the same id and start.

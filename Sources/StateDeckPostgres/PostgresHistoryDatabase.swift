@@ -83,11 +83,14 @@ final class PostgresHistoryDatabase: HistoryDatabase {
         }
     }
 
-    func readyToCommit(placingChanges: Bool) throws(HistoryDatabaseError) -> Int64? {
-        try commitWith { session, _ throws(PostgresError) -> Int64? in
-            guard placingChanges else { return nil }
-            // Another process (a leader before this one) may have saved changes since this one read them.
-            return try session.query("SELECT coalesce(max(id), 0) FROM statedeck.changes").integer(0, 0) ?? 0
+    func readyToCommit(placing: Bool) throws(HistoryDatabaseError) -> StoredPositions? {
+        try commitWith { session, _ throws(PostgresError) -> StoredPositions? in
+            guard placing else { return nil }
+            // Another process (a leader before this one) may have saved changes and forms since this one read them.
+            let newest = try session.query("""
+                SELECT (SELECT coalesce(max(id), 0) FROM statedeck.changes), (SELECT coalesce(max(id), 0) FROM statedeck.forms)
+                """)
+            return StoredPositions(change: newest.integer(0, 0) ?? 0, form: newest.integer(0, 1) ?? 0)
         }
     }
 
@@ -194,7 +197,7 @@ final class PostgresHistoryDatabase: HistoryDatabase {
                 [String(form.position), String(form.part.columns.kind), form.part.columns.subject, String(form.at), form.json,
                  form.headline?.title, form.headline?.phase, form.headline?.health, form.headline?.summary,
                  form.previous?.phase, form.previous?.health, form.previous?.summary, form.isChange ? "true" : "false"]
-            }, then: "ON CONFLICT (id) DO NOTHING")
+            })
         try write(batch.notifications, session)
         if let eventID = batch.eventID {
             try session.query("""

@@ -19,7 +19,7 @@ final class SQLiteHistoryDatabase: HistoryDatabase {
         reading = Locked(SQLiteConnection(reader))
     }
 
-    func readyToCommit(placingChanges: Bool) -> Int64? { nil }
+    func readyToCommit(placing: Bool) -> StoredPositions? { nil }
 
     func commit(_ batch: HistoryBatch) throws(HistoryDatabaseError) -> CommitOutcome {
         try writing.withLock { writing throws(HistoryDatabaseError) in

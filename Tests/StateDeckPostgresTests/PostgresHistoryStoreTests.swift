@@ -101,6 +101,31 @@ struct PostgresHistoryStoreTests {
         }
     }
 
+    /// At a failover's edge the old leader may still save while the new one starts: each read
+    /// the same newest positions at open, and neither loses what it kept to the other's.
+    @Test func twoProcessesSavingAtOnceKeepEveryChangeAndEveryForm() async throws {
+        try await TemporaryPostgres.with { server in
+            let fixture = PostgresStoreFixture(server)
+            let contract = fixture.contract
+            let old = try fixture.open(), new = try fixture.open()
+            contract.advance(by: .seconds(5))
+            for (store, panel) in [(old, "a"), (new, "b")] {
+                store.record(contract.change(panel, .loaded(Info(summary: "up"))))
+                store.keep(form: MomentForm(part: .panel(panel), at: contract.now.millisecondsSince1970, json: #"{"id":"\#(panel)"}"#,
+                                            headline: MomentHeadline(title: panel, phase: "loaded", health: "up", summary: "up")))
+            }
+            old.flush()
+            new.flush()
+            #expect(try fixture.integer("SELECT count(*) FROM statedeck.changes") == 2)
+            #expect(try fixture.integer("SELECT count(*) FROM statedeck.forms") == 2)
+            let moment = try new.moment(at: contract.now)
+            #expect(moment.forms[.panel("a")]?.json == #"{"id":"a"}"#, "the old leader's form")
+            #expect(moment.forms[.panel("b")]?.json == #"{"id":"b"}"#, "the new leader's")
+            old.close()
+            new.close()
+        }
+    }
+
     @Test func aCrashLosesOnlyTheTimeSinceTheLastSave() async throws {
         try await TemporaryPostgres.with { server in
             try PostgresStoreFixture(server).contract.aCrashLosesOnlyTheTimeSinceTheLastSave()
