@@ -346,6 +346,7 @@ async function syncDebug() {
 function renderMeta() {
   deckTitle.textContent = store.title || "StateDeck";
   document.title = documentTitle(store.title, model.counts.failing);
+  connectionView.setReplay(store.replay);
   void syncDebug();
 }
 

@@ -1,12 +1,30 @@
 // @ts-check
-// Connection status: the header pill ("Live" / "Connecting…" / "Reconnecting…") and the "reconnecting"
+// Connection status: the header pill ("Live" / "Connecting…" / "Reconnecting…"; "Replay" for a deck
+// served frozen from a fixture, where nothing runs however live the stream) and the "reconnecting"
 // banner, which appears only after the stream has been down for bannerDelayMs (a blip shows nothing),
 // with the attempt number, the time to the next try and a "Reconnect now" button. While the banner is
 // up, <body data-connection="down"> makes every panel say its data may be stale (styles.css).
 import { config } from "./config.js";
 import { shortDuration } from "./dom.js";
+import { momentLabel } from "./travel-url.js";
 
 /** @typedef {import('./types.js').ConnectionState} ConnectionState */
+/** @typedef {import('./types.js').Replay} Replay */
+
+/**
+ * Marks the pill of a replay (data-replay, and a tooltip naming the file and moment), or unmarks it.
+ * @param {HTMLElement} pill
+ * @param {Replay | null} replay
+ */
+function markReplay(pill, replay) {
+  if (replay) {
+    pill.dataset.replay = "";
+    pill.title = `A replay of ${replay.file}: the board at ${momentLabel(replay.at)}, frozen; nothing runs`;
+  } else {
+    delete pill.dataset.replay;
+    pill.removeAttribute("title");
+  }
+}
 
 /**
  * @param {{
@@ -17,6 +35,8 @@ import { shortDuration } from "./dom.js";
 export function createConnectionView(opts) {
   /** @type {ConnectionState} */
   let conn = { status: "connecting", attempt: 0, downSince: null, nextRetryAt: null };
+  /** @type {Replay | null} */
+  let replay = null;
   /** @type {ReturnType<typeof setTimeout> | undefined} */
   let bannerTimer;
   let bannerShown = false;
@@ -57,13 +77,19 @@ export function createConnectionView(opts) {
   }
 
   function renderPill() {
-    const label = conn.status === "open" ? "Live" : conn.status === "connecting" ? "Connecting…" : "Reconnecting…";
+    const open = conn.status === "open" ? (replay ? "Replay" : "Live") : null;
     opts.pill.dataset.state = conn.status;
+    markReplay(opts.pill, replay);
     const text = /** @type {HTMLElement} */ (opts.pill.querySelector(".pill-text") ?? opts.pill);
-    text.textContent = label;
+    text.textContent = open ?? (conn.status === "connecting" ? "Connecting…" : "Reconnecting…");
   }
 
   return {
+    /** @param {Replay | null} next the fixture the server replays, from the state document */
+    setReplay(next) {
+      replay = next;
+      renderPill();
+    },
     /** @param {ConnectionState} next */
     update(next) {
       conn = next;

@@ -16,6 +16,7 @@
 /** @typedef {import('./types.js').PanelGroup} PanelGroup */
 /** @typedef {import('./types.js').MaintenanceStatus} MaintenanceStatus */
 /** @typedef {import('./types.js').Incident} Incident */
+/** @typedef {import('./types.js').Replay} Replay */
 
 /**
  * @typedef {{kind: "snapshot"} | {kind: "panel", id: string} | {kind: "toast", toast: Toast}
@@ -94,6 +95,7 @@ function withRepeatedFields(next) {
  * @property {string[]} order the panels' ids in deck order
  * @property {string} title
  * @property {boolean} debug
+ * @property {Replay | null} replay
  * @property {PanelGroup[]} groups
  * @property {Settings | null} settings
  * @property {boolean} synced a state document has been applied
@@ -112,6 +114,7 @@ function nothingHeld() {
     order: [],
     title: "",
     debug: false,
+    replay: null,
     groups: [],
     settings: null,
     synced: false,
@@ -122,6 +125,16 @@ function nothingHeld() {
     incidents: [],
     connection: { status: "connecting", attempt: 0, downSince: null, nextRetryAt: null },
   };
+}
+
+/**
+ * @param {unknown} v a state document's `replay`
+ * @returns {Replay | null}
+ */
+function asReplay(v) {
+  if (!v || typeof v !== "object") return null;
+  const { file, at } = /** @type {Record<string, unknown>} */ (v);
+  return typeof file === "string" && typeof at === "string" ? { file, at } : null;
 }
 
 /** @param {unknown} v */
@@ -145,9 +158,11 @@ function applySnapshot(held, doc, opts, emit) {
   if (!opts.authoritative && held.synced && held.lastEventId !== null && (docId === null || docId < held.lastEventId)) {
     return false;
   }
-  const metaChanged = doc.title !== held.title || Boolean(doc.debug) !== held.debug;
+  const replay = asReplay(doc.replay);
+  const metaChanged = doc.title !== held.title || Boolean(doc.debug) !== held.debug || JSON.stringify(replay) !== JSON.stringify(held.replay);
   held.title = typeof doc.title === "string" ? doc.title : "";
   held.debug = Boolean(doc.debug);
+  held.replay = replay;
   if (doc.settings && typeof doc.settings === "object") held.settings = doc.settings;
   held.groups = Array.isArray(doc.groups) ? doc.groups : [];
   held.lastEventId = docId ?? held.lastEventId;
@@ -241,8 +256,8 @@ function asMaintenance(v) {
  * @returns {StateDocument}
  */
 function snapshotOf(held) {
-  const { title, debug, settings, groups, lastEventId, panels, order, notice, maintenance, incidents } = held;
-  return { title, debug, settings: settings ?? undefined, groups, lastEventId: lastEventId ?? 0, panels: order.map((id) => /** @type {PanelState} */ (panels.get(id))), toast: null, notice, maintenance, incidents };
+  const { title, debug, replay, settings, groups, lastEventId, panels, order, notice, maintenance, incidents } = held;
+  return { title, debug, replay, settings: settings ?? undefined, groups, lastEventId: lastEventId ?? 0, panels: order.map((id) => /** @type {PanelState} */ (panels.get(id))), toast: null, notice, maintenance, incidents };
 }
 
 /** Who hears a store's changes. */
@@ -307,33 +322,19 @@ export function createStore() {
     get order() {
       return held.order.slice();
     },
-    get title() {
-      return held.title;
-    },
-    get debug() {
-      return held.debug;
-    },
+    get title() { return held.title; },
+    get debug() { return held.debug; },
+    /** The fixture a replay server shows, null for a live deck. */
+    get replay() { return held.replay; },
     /** The deck's groups, in the order of their first panels. */
-    get groups() {
-      return held.groups;
-    },
+    get groups() { return held.groups; },
     /** The server's drawing settings, from the newest state document; null before the first. */
-    get settings() {
-      return held.settings;
-    },
-    get synced() {
-      return held.synced;
-    },
-    get lastEventId() {
-      return held.lastEventId;
-    },
-    get toast() {
-      return held.toast;
-    },
+    get settings() { return held.settings; },
+    get synced() { return held.synced; },
+    get lastEventId() { return held.lastEventId; },
+    get toast() { return held.toast; },
     /** The deck-level notice, or null. */
-    get notice() {
-      return held.notice;
-    },
+    get notice() { return held.notice; },
     /** The maintenance windows holding now and next. */
     get maintenance() { return held.maintenance; },
     /** The incidents open, and those resolved less than a day ago, newest opened first. */

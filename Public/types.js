@@ -339,6 +339,7 @@
  * @typedef {object} StateDocument
  * @property {string} title
  * @property {boolean} debug
+ * @property {Replay | null} [replay] only from `statedeck --replay`: the fixture served frozen
  * @property {Settings} [settings]
  * @property {PanelGroup[]} [groups] in the order of their first panels
  * @property {number} lastEventId
@@ -347,6 +348,13 @@
  * @property {Notice | null} [notice] the deck-level notice, null when there is none
  * @property {MaintenanceStatus} [maintenance] the windows holding now and next
  * @property {Incident[]} [incidents] open, and resolved less than 24 h ago, newest opened first
+ */
+
+/**
+ * The fixture a replay serves: its file's name and the instant it shows.
+ * @typedef {object} Replay
+ * @property {string} file
+ * @property {string} at ISO time
  */
 
 /** @typedef {"investigating" | "identified" | "monitoring" | "resolved"} IncidentStatus */

@@ -3,9 +3,13 @@ import StateDeck
 
 extension DeckFixture {
     /// The state document's opening, as ``StateMirror`` begins it, for a server whose debug
-    /// states are on (`debug`) or off.
-    func header(debug: Bool) -> [UInt8] {
-        Array("{\"title\":".utf8) + FixtureJSON.string(deck.title).bytes + Array(",\"debug\":\(debug),\"settings\":".utf8)
+    /// states are on (`debug`) or off, replaying `file`: its `replay` tells the page what it shows
+    /// (the file's name, not the folders it lies in).
+    func header(debug: Bool, file: String) -> [UInt8] {
+        let name = file.split(separator: "/").last.map(String.init) ?? file
+        let replay = FixtureJSON.object(["file": .string(name), "at": .string(at)])
+        return Array("{\"title\":".utf8) + FixtureJSON.string(deck.title).bytes + Array(",\"debug\":\(debug),\"replay\":".utf8)
+            + replay.bytes + Array(",\"settings\":".utf8)
             + deck.settings.bytes + Array(",\"groups\":".utf8) + FixtureJSON.array(deck.groups.map(\.json)).bytes
             + Array(",\"lastEventId\":".utf8)
     }

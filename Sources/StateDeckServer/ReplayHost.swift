@@ -38,7 +38,7 @@ public final class ReplayHost: DeckHost, EventRelay {
     public func relay(event: String, data: @autoclosure () -> String, panel: String?) {}
 
     public func join(_ server: HostedServer) async throws {
-        server.replica.freeze(fixture)
+        server.replica.freeze(fixture, file: file)
         replica.withLock { $0 = server.replica }
     }
 

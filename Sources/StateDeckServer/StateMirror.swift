@@ -434,11 +434,11 @@ extension StateMirror {
 // MARK: - A frozen moment
 
 extension StateMirror {
-    /// Holds the moment `fixture` shows, in place of anything held before, as a replica holds a
-    /// deck another process runs: its panels as the fixture has them, and its notice, maintenance
-    /// and incidents. Nothing is published: a page opening it gets it as its snapshot.
-    func freeze(_ fixture: DeckFixture) {
-        replicate(header: fixture.header(debug: debug), order: fixture.panelIDs, panels: fixture.replicatedPanels())
+    /// Holds the moment `fixture` (read from `file`) shows, in place of anything held before, as a
+    /// replica holds a deck another process runs: its panels as the fixture has them, and its
+    /// notice, maintenance and incidents. Nothing is published: a page opening it gets it as its snapshot.
+    func freeze(_ fixture: DeckFixture, file: String) {
+        replicate(header: fixture.header(debug: debug, file: file), order: fixture.panelIDs, panels: fixture.replicatedPanels())
         contents.withLock { contents in
             contents.notice = fixture.notice.bytes
             contents.maintenance = fixture.maintenance.bytes

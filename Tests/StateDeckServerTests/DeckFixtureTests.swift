@@ -138,13 +138,14 @@ extension Routed {
             }
         }
 
-        /// The state document without what belongs to the server serving it, not to the moment.
+        /// The state document without what belongs to the server serving it, not to the moment
+        /// (a replay's `replay` included).
         static func moment(_ response: HTTPTestResponse) throws -> FixtureJSON {
             guard case .object(var members) = try JSONDecoder().decode(FixtureJSON.self, from: Data(response.body)) else {
                 Issue.record("not an object: \(response.text)")
                 return .null
             }
-            for key in ["lastEventId", "toast"] { members[key] = nil }
+            for key in ["lastEventId", "toast", "replay"] { members[key] = nil }
             return .object(members)
         }
 
@@ -170,6 +171,10 @@ extension Routed {
                 let state = try await replay.send("GET", "/api/state")
                 #expect(state.status == 200)
                 #expect(try Self.moment(state) == (try Self.moment(live)))
+                let document = try JSONDecoder().decode(FixtureJSON.self, from: Data(state.body))
+                #expect(document["replay"] == .object(["file": .string("moment.json"), "at": .string(fixture.at)]),
+                        "the page is told it shows a replay, and of what")
+                #expect(try JSONDecoder().decode(FixtureJSON.self, from: Data(live.body))["replay"] == nil, "a live deck is no replay")
                 let panel = try await replay.send("GET", "/api/panels/api")
                 #expect(try panel.decode(WirePanel.self).latestValidInfo?.summary == "API OK")
             }

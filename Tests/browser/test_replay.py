@@ -62,6 +62,11 @@ def test_a_replay_draws_the_board_of_the_moment_it_came_from(make_server, make_r
     frozen = make_replay(write(fixture, tmp_path / "moment.json"), debug=True)
     replay_page = open_board(new_context, problems, frozen.url)
     expect(replay_page.locator(tid("panel"))).to_have_count(4)
+    # The header says what the board is: a frozen replay of which file, not a live deck.
+    expect(live_page.locator(tid("connection-status"))).to_have_text("Live")
+    pill = replay_page.locator(tid("connection-status"))
+    expect(pill).to_have_text("Replay")
+    expect(pill).to_have_attribute("title", re.compile(r"^A replay of moment\.json: the board at .+, frozen; nothing runs$"))
     replay_png = board(replay_page)
     ratio = differing_ratio(live_png, replay_png)
     if ratio > MAX_DIFF_RATIO:
