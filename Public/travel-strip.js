@@ -1,8 +1,9 @@
 // @ts-check
-// The deck-wide timeline: a strip over the last 24 hours or 7 days with each change marked
-// (coloured by the health it went to) and each incident marked over the time it was open, and a
-// scrubber on it. The strip only draws and reports: where a person dragged, clicked or stepped;
-// travel.js decides which moment that is and moves the board.
+// The deck-wide timeline: a strip over the last 24 hours or 7 days (from the oldest instant the
+// history keeps when that is later: "since …" says so) with each change marked (coloured by the
+// health it went to) and each incident marked over the time it was open, and a scrubber on it.
+// The strip only draws and reports: where a person dragged, clicked or stepped; travel.js decides
+// its range, which moment that is, and moves the board.
 import { button, h, replaceChildren } from "./dom.js";
 import { momentLabel } from "./travel-url.js";
 
@@ -96,28 +97,34 @@ export function createStrip(handlers) {
   });
   const track = h("div", { class: "travel-track", data: { testid: "travel-track" } }, marks, thumb);
   const span = spanButtons(handlers);
+  const since = h("span", { class: "travel-since", data: { testid: "travel-since" } });
   const label = h("span", { class: "travel-label", data: { testid: "travel-label" }, attrs: { "aria-live": "polite" } });
   const prev = button({ label: "Previous change", icon: "chevron-down", iconOnly: true, class: ["btn-small", "btn-ghost", "travel-prev"], testid: "travel-prev", onClick: () => handlers.onStep(-1) });
   const next = button({ label: "Next change", icon: "chevron-down", iconOnly: true, class: ["btn-small", "btn-ghost", "travel-next"], testid: "travel-next", onClick: () => handlers.onStep(1) });
   const live = button({ label: "Live", class: ["btn-small", "btn-secondary"], testid: "travel-live", onClick: () => handlers.onLive() });
-  const el = h("div", { class: "travel-strip" }, h("div", { class: "travel-tools" }, span.group, prev, label, next, live), track);
+  const el = h("div", { class: "travel-strip" }, h("div", { class: "travel-tools" }, span.group, since, prev, label, next, live), track);
   /** The span drawn: its start and end, in ms. */
   let range = { from: 0, to: 1 };
   const fraction = (/** @type {number} */ ms) => Math.min(1, Math.max(0, (ms - range.from) / (range.to - range.from)));
+  // A pointer dragged past an end of the track is at that end: never before the strip's start.
   followPointer(track, (x) => {
     const box = track.getBoundingClientRect();
-    return Math.round(range.from + ((x - box.left) / Math.max(1, box.width)) * (range.to - range.from));
+    const within = Math.min(1, Math.max(0, (x - box.left) / Math.max(1, box.width)));
+    return Math.round(range.from + within * (range.to - range.from));
   }, handlers);
 
   return {
     el,
     focus: () => thumb.focus(),
     /**
-     * @param {{span: Span, to: number, changes: DeckChange[], incidents: Incident[]}} data
+     * @param {{span: Span, from: number, to: number, since: boolean, changes: DeckChange[], incidents: Incident[]}} data
+     *   since: the strip starts at the oldest instant kept, later than the span's start
      */
     drawMarks(data) {
-      range = { from: data.to - spanMs[data.span], to: data.to };
+      range = { from: data.from, to: data.to };
       span.sync(data.span);
+      since.textContent = data.since ? `since ${momentLabel(data.from)}` : "";
+      since.hidden = !data.since;
       thumb.setAttribute("aria-valuemin", String(range.from));
       thumb.setAttribute("aria-valuemax", String(range.to));
       const incidentMarks = data.incidents.map((i) => incidentMark(i, fraction));

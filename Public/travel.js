@@ -22,15 +22,18 @@ export const pastReason = "This is a past moment";
 
 /**
  * The deck's changes over `from`…`to`, oldest first, reading pages until none is left (or the
- * page's limit on them).
+ * page's limit on them), and the oldest instant the history keeps, as the server says (null
+ * while it keeps none, or when no page could be read).
  * @param {Api} api
  * @param {string} from
  * @param {string} to
- * @returns {Promise<DeckChange[]>}
+ * @returns {Promise<{changes: DeckChange[], oldest: number | null}>}
  */
 async function allChanges(api, from, to) {
   /** @type {DeckChange[]} */
   const changes = [];
+  /** @type {number | null} */
+  let oldest = null;
   /** @type {string | null} */
   let cursor = null;
   for (let page = 0; page < config.travel.pages; page++) {
@@ -38,10 +41,23 @@ async function allChanges(api, from, to) {
     const answer = await api.changes({ from, to, limit: config.travel.pageSize, cursor });
     if (!answer.ok) break;
     changes.push(...answer.data.changes);
+    if (answer.data.oldest) oldest = Date.parse(answer.data.oldest);
     cursor = answer.data.next;
     if (!cursor) break;
   }
-  return changes;
+  return { changes, oldest };
+}
+
+/**
+ * What the strip spans: the span up to `to`, or from the oldest instant kept when that is later
+ * (`since`), so no part of it is a moment the server refuses.
+ * @param {Span} span
+ * @param {number} to
+ * @param {number | null} oldest
+ */
+function stripRange(span, to, oldest) {
+  const from = to - spanMs[span];
+  return oldest !== null && oldest > from ? { from: oldest, to, since: true } : { from, to, since: false };
 }
 
 /**
@@ -185,12 +201,18 @@ function changesLister(api, changesView) {
 }
 
 /**
+ * @typedef {object} StripMarks the changes the strip marks, and where it starts
+ * @property {DeckChange[]} changes oldest first
+ * @property {number | null} since the oldest instant kept, where the strip starts when later than the span's start
+ */
+
+/**
  * The span's changes and incidents, read when the timeline opens or changes span, drawn as marks.
  * @param {Api} api
  * @param {ReturnType<typeof createStrip>} strip
  */
 function marksLoader(api, strip) {
-  /** @type {Promise<DeckChange[]> | null} */
+  /** @type {Promise<StripMarks> | null} */
   let loading = null;
   /**
    * @param {Span} span
@@ -200,10 +222,11 @@ function marksLoader(api, strip) {
     const to = Date.now();
     const from = to - spanMs[span];
     loading = Promise.all([allChanges(api, new Date(from).toISOString(), new Date(to).toISOString()), api.listIncidents(500)]).then(
-      ([changes, incidents]) => {
-        strip.drawMarks({ span, to, changes, incidents: incidents.ok ? incidents.data.incidents : [] });
+      ([{ changes, oldest }, incidents]) => {
+        const range = stripRange(span, to, oldest);
+        strip.drawMarks({ span, ...range, changes, incidents: incidents.ok ? incidents.data.incidents : [] });
         strip.drawThumb(chosen);
-        return changes;
+        return { changes, since: range.since ? range.from : null };
       },
     );
     return loading;
@@ -268,15 +291,19 @@ function createTimeline(api, moments) {
 
   /** @param {-1 | 1} direction */
   async function step(direction) {
-    const changes = await marks.changes(span, chosen);
+    const { changes } = await marks.changes(span, chosen);
     const target = stepTarget(changes, chosen, direction);
     if (target) choose(Date.parse(target.at), true);
     else if (direction > 0 && chosen !== null) moments.askLive();
   }
 
-  /** @param {"first" | "last"} edge */
+  /**
+   * The newest change, or the oldest: the oldest moment kept where the strip starts there.
+   * @param {"first" | "last"} edge
+   */
   async function edgeOf(edge) {
-    const changes = await marks.changes(span, chosen);
+    const { changes, since } = await marks.changes(span, chosen);
+    if (edge === "first" && since !== null) return choose(since, true);
     const target = edge === "first" ? changes[0] : changes[changes.length - 1];
     if (target) choose(Date.parse(target.at), true);
   }

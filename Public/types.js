@@ -287,6 +287,8 @@
  * @typedef {object} ChangesPage
  * @property {DeckChange[]} changes
  * @property {string | null} next
+ * @property {string | null} oldest ISO time: the oldest instant a moment is rebuilt for, whatever
+ *   the range asked; null while nothing is kept yet
  */
 
 /**

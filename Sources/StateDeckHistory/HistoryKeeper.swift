@@ -304,7 +304,7 @@ public final class HistoryKeeper: Sendable {
         } catch {
             throw .unreadable(error.description)
         }
-        let oldest = [oldestSaved, oldestWaiting].compactMap { $0 }.min()
+        let oldest = Self.oldest(saved: oldestSaved, waiting: oldestWaiting)
         guard let oldest, oldest <= at else { throw .beforeOldest(oldest.map(Date.init(millisecondsSince1970:))) }
         var forms = Dictionary(saved.map { ($0.part, $0) }, uniquingKeysWith: { $1 })
         forms.merge(waiting) { savedForm, waitingForm in savedForm.position > waitingForm.position ? savedForm : waitingForm }
@@ -316,17 +316,26 @@ public final class HistoryKeeper: Sendable {
     public func deckChanges(_ query: HistoryQuery) throws(HistoryStoreError) -> DeckChangePage {
         let range = FormChangeRange(from: query.from?.millisecondsSince1970 ?? .min, to: query.to?.millisecondsSince1970 ?? .max,
                                     cursor: query.cursor ?? HistoryCursor(at: .min, position: .min), limit: query.limit + 1)
-        var found = memory.withLock { $0.unsavedChanges(in: range) }
+        var (found, oldestWaiting) = memory.withLock { ($0.unsavedChanges(in: range), $0.oldestUnsavedForm) }
         let waitingPositions = Set(found.map(\.position))
+        let oldestSaved: Int64?
         do {
             found += try database.formChanges(in: range).filter { !waitingPositions.contains($0.position) }
+            oldestSaved = try database.oldestForm()
         } catch {
             throw .unreadable(error.description)
         }
         found.sort { ($0.at, $0.position) < ($1.at, $1.position) }
         let page = found.prefix(query.limit)
         let next = found.count > query.limit ? page.last.map { HistoryCursor(at: $0.at, position: $0.position).description } : nil
-        return DeckChangePage(changes: page.compactMap(DeckChange.init), next: next)
+        return DeckChangePage(changes: page.compactMap(DeckChange.init), next: next,
+                              oldest: Self.oldest(saved: oldestSaved, waiting: oldestWaiting).map(Date.init(millisecondsSince1970:)))
+    }
+
+    /// The oldest instant a moment can be rebuilt for (milliseconds since 1970): the oldest form
+    /// saved or waiting to be, nil while neither holds one.
+    private static func oldest(saved: Int64?, waiting: Int64?) -> Int64? {
+        [saved, waiting].compactMap { $0 }.min()
     }
 
     // MARK: The ledger

@@ -105,7 +105,7 @@ extension HistoryStore {
     public func moment(at instant: Date) throws(MomentError) -> Moment { throw .notKept }
 
     public func deckChanges(_ query: HistoryQuery) throws(HistoryStoreError) -> DeckChangePage {
-        DeckChangePage(changes: [], next: nil)
+        DeckChangePage(changes: [], next: nil, oldest: nil)
     }
 }
 

@@ -188,21 +188,26 @@ public struct DeckChange: Sendable, Equatable, Encodable {
     }
 }
 
-/// A page of changes, oldest first; `next` reads the page after it (null on the last).
+/// A page of changes, oldest first; `next` reads the page after it (null on the last); `oldest`
+/// is the oldest instant a moment can be rebuilt for (null while none is kept), so a timeline
+/// starts there rather than at instants `GET /api/state?at=` refuses.
 public struct DeckChangePage: Sendable, Equatable, Encodable {
     public var changes: [DeckChange]
     public var next: String?
+    public var oldest: Date?
 
-    public init(changes: [DeckChange], next: String?) {
+    public init(changes: [DeckChange], next: String?, oldest: Date?) {
         self.changes = changes
         self.next = next
+        self.oldest = oldest
     }
 
-    private enum CodingKeys: String, CodingKey { case changes, next }
+    private enum CodingKeys: String, CodingKey { case changes, next, oldest }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(changes, forKey: .changes)
         try container.encode(next, forKey: .next)
+        try container.encode(oldest, forKey: .oldest)
     }
 }

@@ -341,9 +341,9 @@ public struct HistoryStoreContract<Store: FlushingHistoryStore>: Sendable {
 
     /// The state document's forms: one the same as its part's newest is not kept again; a moment
     /// reads each part's newest at or before it, saved or waiting, and after a crash what was
-    /// saved; the panels' changes are listed oldest first, in pages; past the changes' retention
-    /// each part's newest older form is moved to the cutoff, the oldest instant kept, and listed
-    /// as a change no more.
+    /// saved; the panels' changes are listed oldest first, in pages, each page with the oldest
+    /// instant a moment is rebuilt for; past the changes' retention each part's newest older form
+    /// is moved to the cutoff, the oldest instant kept, and listed as a change no more.
     public func momentsAreRebuiltFromFormsAndFoldedAtTheCutoff() throws {
         let store = try open()
         func form(_ summary: String, _ health: String) -> MomentForm {
@@ -351,7 +351,9 @@ public struct HistoryStoreContract<Store: FlushingHistoryStore>: Sendable {
                        headline: MomentHeadline(title: "P", phase: "loaded", health: health, summary: summary))
         }
         #expect(throws: MomentError.beforeOldest(nil)) { try store.moment(at: now) }
+        #expect(try store.deckChanges(HistoryQuery()).oldest == nil, "nothing kept yet")
         store.keep(form: form("one", "up"))
+        #expect(try store.deckChanges(HistoryQuery()).oldest == at(0), "waiting to be saved")
         store.keep(form: MomentForm(part: .notice, at: now.millisecondsSince1970, json: "null"))
         advance(by: .seconds(10))
         store.keep(form: form("one", "up"))
@@ -366,6 +368,7 @@ public struct HistoryStoreContract<Store: FlushingHistoryStore>: Sendable {
         let listed = try store.deckChanges(HistoryQuery())
         #expect(listed.changes.map(\.to.summary) == ["one", "two"])
         #expect(listed.changes.map(\.from?.summary) == [nil, "one"])
+        #expect(listed.oldest == at(0))
         store.flush()
         // Killed here, after the save.
         let after = try openAfterCrash()
@@ -374,7 +377,7 @@ public struct HistoryStoreContract<Store: FlushingHistoryStore>: Sendable {
         let first = try after.deckChanges(HistoryQuery(limit: 1))
         #expect(first.changes.map(\.to.summary) == ["one"])
         let cursor = try #require(first.next.flatMap(HistoryCursor.init))
-        #expect(try after.deckChanges(HistoryQuery(limit: 1, cursor: cursor)) == DeckChangePage(changes: [listed.changes[1]], next: nil))
+        #expect(try after.deckChanges(HistoryQuery(limit: 1, cursor: cursor)) == DeckChangePage(changes: [listed.changes[1]], next: nil, oldest: at(0)))
         after.flush()
         advance(by: .seconds(7 * 86_400 + 3_600))
         after.keep(form: form("three", "up"))
@@ -384,6 +387,7 @@ public struct HistoryStoreContract<Store: FlushingHistoryStore>: Sendable {
         #expect(try after.moment(at: cutoff).forms[.notice]?.json == "null")
         #expect(throws: MomentError.beforeOldest(cutoff)) { try after.moment(at: cutoff.addingTimeInterval(-0.001)) }
         #expect(try after.deckChanges(HistoryQuery()).changes.map(\.to.summary) == ["three"])
+        #expect(try after.deckChanges(HistoryQuery()).oldest == cutoff, "the moments' oldest instant, not the changes'")
         after.close()
     }
 

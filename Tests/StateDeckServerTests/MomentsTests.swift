@@ -247,7 +247,8 @@ import Testing
     }
 
     /// `GET /api/changes` of the day: in pages or at once the same changes, oldest first, each
-    /// a change of phase, health or summary from what the panel was before.
+    /// a change of phase, health or summary from what the panel was before; every page names the
+    /// oldest instant kept, the one the 400 before it names, whatever the range asked.
     static func expectChanges(of day: Day, from opened: Date) async throws {
         let range = "from=\(opened.millisecondsSince1970)&to=\(day.wall.now.millisecondsSince1970)"
         let whole = try await get(day.server, "/api/changes?\(range)&limit=500")
@@ -256,6 +257,8 @@ import Testing
         let changes = try #require(all["changes"] as? [[String: Any]])
         #expect(changes.count > 30, "every push that changed something")
         #expect(all["next"] is NSNull)
+        #expect(all["oldest"] as? String == DeckJSON.timestamp(opened))
+        #expect(try await get(day.server, "/api/state?at=\(DeckJSON.timestamp(opened))").status == 200, "the oldest instant is served")
         let times = changes.compactMap { $0["at"] as? String }
         #expect(times == times.sorted())
         for change in changes {
@@ -272,9 +275,13 @@ import Testing
             let page = try await get(day.server, "/api/changes?\(range)&limit=7\(cursor)")
             let document = try #require(try JSONSerialization.jsonObject(with: Data(page.body)) as? [String: Any])
             paged += try #require(document["changes"] as? [[String: Any]])
+            #expect(document["oldest"] as? String == DeckJSON.timestamp(opened))
             cursor = (document["next"] as? String).map { "&cursor=\($0)" } ?? ""
         } while !cursor.isEmpty
         #expect(NSArray(array: paged).isEqual(to: changes))
+        let lastMinute = try await get(day.server, "/api/changes?from=\(day.wall.now.millisecondsSince1970 - 60_000)")
+        let recent = try #require(try JSONSerialization.jsonObject(with: Data(lastMinute.body)) as? [String: Any])
+        #expect(recent["oldest"] as? String == DeckJSON.timestamp(opened), "the history's oldest, not the range's")
         #expect(try await get(day.server, "/api/changes?limit=0").status == 400)
     }
 

@@ -2,8 +2,10 @@
 opens the deck-wide timeline, whose keys move the whole board to a past moment (a panel down then
 shows down, though it is up live); the address carries the moment, and the same address in another
 page shows it too, without a stream; every action is disabled there with one reason; "What
-changed" lists the hour before the moment; Back to live and Escape return to the live board; and a
-moment older than the history (or no time at all) is refused with the server's own message."""
+changed" lists the hour before the moment; Back to live and Escape return to the live board; a
+history younger than the strip's span is drawn from its oldest instant, so no part of the strip is a
+moment the server refuses; and a moment older than the history (or no time at all) is refused with
+the server's own message."""
 from __future__ import annotations
 
 import datetime as dt
@@ -24,6 +26,17 @@ def changes(srv) -> list[dict]:
     status, page = srv.request("GET", "/api/changes?limit=500")
     assert status == 200, page
     return page["changes"]
+
+
+def oldest_kept(srv) -> str:
+    """The oldest instant the server rebuilds a moment for, as `GET /api/changes` names it."""
+    status, page = srv.request("GET", "/api/changes?limit=1")
+    assert status == 200 and page["oldest"], page
+    return page["oldest"]
+
+
+def moment_label(page: Page, at: str) -> str:
+    return page.evaluate("async (t) => (await import('/travel-url.js')).momentLabel(t)", at)
 
 
 def flaky_change(srv, health: str) -> dict | None:
@@ -124,15 +137,18 @@ def test_picking_a_change_moves_the_board_and_back_to_live_returns(recovered, op
     assert status == 201, incident
     page = open_page(srv)
     page.locator(tid("travel-open")).click()
-    # The open incident is marked on the strip; 7 days widen it.
+    # The open incident is marked on the strip. This history is younger than either span: both
+    # start at its oldest instant, and say since when.
     expect(page.locator(tid("travel-incident"))).to_have_attribute("title", "Flaky flakes")
     scrubber = page.locator(tid("travel-scrubber"))
-    expect(scrubber).to_have_attribute("aria-valuemin", re.compile(r"\d+"))
-    day = int(scrubber.get_attribute("aria-valuemax") or 0) - int(scrubber.get_attribute("aria-valuemin") or 0)
-    assert day == 86_400_000
+    oldest = oldest_kept(srv)
+    expect(scrubber).to_have_attribute("aria-valuemin", str(epoch_ms(oldest)))
+    since = page.locator(tid("travel-since"))
+    expect(since).to_have_text(f"since {moment_label(page, oldest)}")
     page.locator(tid("travel-span-7d")).click()
     expect(page.locator(tid("travel-span-7d"))).to_have_attribute("aria-pressed", "true")
-    page.wait_for_function("(el) => el.getAttribute('aria-valuemax') - el.getAttribute('aria-valuemin') === 7 * 86400000", arg=scrubber.element_handle())
+    expect(scrubber).to_have_attribute("aria-valuemin", str(epoch_ms(oldest)))
+    expect(since).to_be_visible()
     scrubber.focus()
     page.keyboard.press("End")
     expect(page.locator(tid("moment-at"))).to_have_attribute("datetime", changes(srv)[-1]["at"])
@@ -140,7 +156,7 @@ def test_picking_a_change_moves_the_board_and_back_to_live_returns(recovered, op
     expect_past(page, down["at"])
     page.locator(tid("travel-scrubber")).focus()
     page.keyboard.press("Home")
-    expect(page.locator(tid("moment-at"))).to_have_attribute("datetime", changes(srv)[0]["at"])
+    expect(page.locator(tid("moment-at"))).to_have_attribute("datetime", oldest)
     page.locator(tid("moment-live")).click()
     expect_live(page)
 
@@ -175,10 +191,8 @@ def test_dragging_the_scrubber_asks_once_it_rests(recovered, open_page):
     for step in range(1, 21):
         page.mouse.move(box["x"] + box["width"] * (0.2 + 0.02 * step), y)
     page.mouse.up()
-    # 60 % into the last 24 hours is before this new server's history: the moment under the
-    # pointer is asked for, and the banner gives the server's answer.
-    expect(page.locator(tid("moment-banner"))).to_have_attribute("data-kind", "failed")
-    expect(page.locator(tid("moment-banner"))).to_contain_text("the oldest instant the history keeps")
+    # The strip spans this new server's history: the moment 60 % into it is asked for, and shown.
+    expect(page.locator(tid("moment-banner"))).to_have_attribute("data-kind", "past")
     scrubber = page.locator(tid("travel-scrubber"))
     low, high = (int(scrubber.get_attribute(a) or 0) for a in ("aria-valuemin", "aria-valuemax"))
     now = int(scrubber.get_attribute("aria-valuenow") or 0)
@@ -202,3 +216,53 @@ def test_a_moment_nobody_watched_says_so(make_server, page):
     expect(banner).to_have_attribute("data-kind", "unwatched")
     expect(banner).to_contain_text("StateDeck was not running then; the board as it last was")
     expect(panel(page, "alpha")).to_be_visible()
+
+
+def test_a_history_younger_than_the_span_fills_the_strip_and_every_end_is_served(make_server, open_page):
+    srv = make_server()
+    srv.settle()
+    wait_for(lambda: len({c["at"] for c in changes(srv)}) >= 2, timeout=20)
+    oldest = oldest_kept(srv)
+    page = open_page(srv)
+    page.locator(tid("travel-open")).click()
+    scrubber = page.locator(tid("travel-scrubber"))
+    expect(scrubber).to_have_attribute("aria-valuemin", str(epoch_ms(oldest)))
+    expect(page.locator(tid("travel-since"))).to_have_text(f"since {moment_label(page, oldest)}")
+    # The first changes were kept as the history began: their marks start at the strip's left
+    # end, not crammed against its right one among the latest.
+    at = page.locator(tid("travel-mark")).evaluate_all("(marks) => marks.map((m) => Number(m.style.getPropertyValue('--at')))")
+    assert min(at) < 0.05 and max(at) - min(at) > 0.1, at
+
+    # Home: the oldest moment kept, shown.
+    scrubber.focus()
+    page.keyboard.press("Home")
+    banner = page.locator(tid("moment-banner"))
+    expect(page.locator(tid("moment-at"))).to_have_attribute("datetime", oldest)
+    expect(banner).to_have_attribute("data-kind", "past")
+    expect(scrubber).to_have_attribute("aria-valuenow", str(epoch_ms(oldest)))
+
+    # A drag released left of the strip: its left end, the oldest moment kept, shown.
+    box = page.locator(tid("travel-track")).bounding_box()
+    assert box
+    y = box["y"] + box["height"] / 2
+    page.keyboard.press("End")
+    expect(page.locator(tid("moment-at"))).not_to_have_attribute("datetime", oldest)
+    page.mouse.move(box["x"] + box["width"] / 2, y)
+    page.mouse.down()
+    page.mouse.move(box["x"] - 40, y)
+    page.mouse.up()
+    expect(page.locator(tid("moment-at"))).to_have_attribute("datetime", oldest)
+    expect(banner).to_have_attribute("data-kind", "past")
+
+    # A click at the strip's left end: a moment a few milliseconds after the oldest, shown.
+    scrubber.focus()
+    page.keyboard.press("End")
+    expect(page.locator(tid("moment-at"))).not_to_have_attribute("datetime", oldest)
+    end = page.locator(tid("moment-at")).get_attribute("datetime")
+    page.mouse.click(box["x"] + 1, y)
+    page.wait_for_function("(end) => new URLSearchParams(location.search).get('at') !== end", arg=end)
+    clicked = at_in(page.evaluate("location.href")) or ""
+    high = int(scrubber.get_attribute("aria-valuemax") or 0)
+    assert epoch_ms(oldest) <= epoch_ms(clicked) < epoch_ms(oldest) + (high - epoch_ms(oldest)) * 0.05, clicked
+    expect(page.locator(tid("moment-at"))).to_have_attribute("datetime", clicked)
+    expect(banner).to_have_attribute("data-kind", "past")
