@@ -183,11 +183,16 @@ def test_dragging_the_scrubber_asks_once_it_rests(recovered, open_page):
     page.on("request", lambda r: asked.append(r.url) if urlparse(r.url).path == "/api/state" and "at=" in r.url else None)
     page.locator(tid("travel-open")).click()
     expect(page.locator(tid("travel-mark")).first).to_be_attached()
-    box = page.locator(tid("travel-track")).bounding_box()
+    track = page.locator(tid("travel-track"))
+    # Hovering waits until the track is visible and stable, and measures it then: a box read
+    # earlier may be stale by the press on a loaded machine.
+    size = track.bounding_box()
+    assert size
+    track.hover(position={"x": size["width"] * 0.2, "y": size["height"] / 2})
+    page.mouse.down()
+    box = track.bounding_box()
     assert box
     y = box["y"] + box["height"] / 2
-    page.mouse.move(box["x"] + box["width"] * 0.2, y)
-    page.mouse.down()
     for step in range(1, 21):
         page.mouse.move(box["x"] + box["width"] * (0.2 + 0.02 * step), y)
     page.mouse.up()
