@@ -128,14 +128,17 @@ final class ClusterFeed: @unchecked Sendable {
 
     private func panels(where condition: String, _ parameters: [String?]) throws(PostgresError) -> [ReplicatedPanel] {
         let rows = try session.query(
-            "SELECT id, compact, document, label, health, memory FROM statedeck_panels WHERE \(condition) ORDER BY position",
-            parameters)
+            """
+            SELECT id, compact, document, label, health, memory, in_maintenance, flapping FROM statedeck_panels
+            WHERE \(condition) ORDER BY position
+            """, parameters)
         return (0..<rows.count).map { row in
             ReplicatedPanel(
                 id: rows[row, 0] ?? "", compact: Array((rows[row, 1] ?? "").utf8),
                 document: Array((rows[row, 2] ?? "").utf8),
                 headline: PanelHeadline(label: rows[row, 3] ?? "",
-                                        health: Health(rawValue: Int(rows.integer(row, 4) ?? 0)) ?? .unknown),
+                                        health: Health(rawValue: Int(rows.integer(row, 4) ?? 0)) ?? .unknown,
+                                        inMaintenance: rows.boolean(row, 6) ?? false, flapping: rows.boolean(row, 7) ?? false),
                 memoryRecord: Array((rows[row, 5] ?? "").utf8))
         }
     }

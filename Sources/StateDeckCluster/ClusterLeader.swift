@@ -13,7 +13,7 @@ import StateDeckServer
 final class ClusterLeader {
     /// Events written in one transaction.
     static let batchLimit = 1_000
-    /// Panels exported in one statement (7 parameters each, PostgreSQL takes 65,535).
+    /// Panels exported in one statement (10 parameters each, PostgreSQL takes 65,535).
     static let panelsPerStatement = 1_000
 
     private let session: PostgresConnection
@@ -129,13 +129,15 @@ final class ClusterLeader {
                 values += [panel.id, String(positions[panel.id] ?? 0), String(decoding: panel.compact, as: UTF8.self),
                            String(decoding: panel.document, as: UTF8.self), panel.headline.label,
                            String(panel.headline.health.rawValue), String(version),
-                           String(decoding: panel.memoryRecord, as: UTF8.self)]
+                           String(decoding: panel.memoryRecord, as: UTF8.self), String(panel.headline.inMaintenance),
+                           String(panel.headline.flapping)]
             }
             try session.query("""
-                INSERT INTO statedeck_panels (id, position, compact, document, label, health, version, memory)
-                VALUES \(Self.rows(chunk.count, of: 8))
+                INSERT INTO statedeck_panels (id, position, compact, document, label, health, version, memory, in_maintenance, flapping)
+                VALUES \(Self.rows(chunk.count, of: 10))
                 ON CONFLICT (id) DO UPDATE SET compact = excluded.compact, document = excluded.document,
-                    label = excluded.label, health = excluded.health, version = excluded.version, memory = excluded.memory
+                    label = excluded.label, health = excluded.health, version = excluded.version, memory = excluded.memory,
+                    in_maintenance = excluded.in_maintenance, flapping = excluded.flapping
                 """, values)
             start += chunk.count
         }

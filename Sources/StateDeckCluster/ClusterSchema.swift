@@ -4,9 +4,14 @@ import Postgres
 /// current documents, as replicas serve them; the deck's layout; and actions on their way to the
 /// leader, with its answers. From version 2: the probes that check the deck from other places
 /// (`statedeck probe`), and each one's newest result of each panel. From version 4: who sent each
-/// action, which the leader signs its audit entry with.
+/// action, which the leader signs its audit entry with. From version 5: whether a maintenance
+/// window holds each panel and whether it flaps, beside its health.
 ///
-/// Each version's statements, in order; a version once released never changes.
+/// Each version's statements, in order; a version once released never changes. A process of an
+/// earlier version refuses a newer store when it starts or tries for the lead, so the only one
+/// that writes to it is a leader that was leading when the store was brought up: its panels keep
+/// the defaults of the columns it does not know until the next leader's first `snapshot` writes
+/// every panel again.
 enum ClusterSchema {
     static let migrations: [String] = [
         """
@@ -40,6 +45,12 @@ enum ClusterSchema {
         // signs the action's audit entry with it.
         """
         ALTER TABLE statedeck_actions ADD COLUMN caller text, ADD COLUMN role text;
+        """,
+        // What the status page reads of a panel besides its health, as the leader decided it, so
+        // that every server says the same of it.
+        """
+        ALTER TABLE statedeck_panels
+            ADD COLUMN in_maintenance boolean NOT NULL DEFAULT false, ADD COLUMN flapping boolean NOT NULL DEFAULT false;
         """,
     ]
 

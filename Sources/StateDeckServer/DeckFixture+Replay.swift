@@ -33,7 +33,8 @@ extension DeckFixture {
         members["history"] = .array(shown.since.map { [.object(["state": .string(shown.phase.rawValue), "at": .string($0)])] } ?? [])
         let title = shown.title.isEmpty ? id : shown.title
         return ReplicatedPanel(id: id, compact: compact, document: FixtureJSON.object(members).bytes,
-                               headline: PanelHeadline(label: title, health: shown.health),
+                               headline: PanelHeadline(label: title, health: shown.health, inMaintenance: shown.inMaintenance,
+                                                       flapping: shown.flapping),
                                memoryRecord: shown.memory.encoded)
     }
 }
@@ -52,6 +53,9 @@ struct FixturePanel {
     var since: String?
     var stale = false
     var restored = false
+    /// Whether it carries a maintenance window's mark, and a flapping status.
+    var inMaintenance = false
+    var flapping = false
     var placeholder: Info?
     var memory: ReplicatedMemory
 
@@ -67,6 +71,8 @@ struct FixturePanel {
         since = read("since", as: String.self)
         stale = read("stale", as: Bool.self) ?? false
         restored = read("restored", as: Bool.self) ?? false
+        inMaintenance = panel["maintenance"].map { $0 != .null } ?? false
+        flapping = panel["flapping"].map { $0 != .null } ?? false
         placeholder = read("placeholder", as: Info.self)
         let phase = phase
         let at = since.flatMap { try? Date($0, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true)) }

@@ -212,12 +212,7 @@ final class StateMirror: Sendable {
         contents.withLock { $0.maintenance }
     }
 
-    /// Panel `id`'s state as its deck published it, or nil for an unknown id or a replica's panel.
-    func panelState(_ id: String) -> PanelState? {
-        contents.withLock { $0.panels[id] }
-    }
-
-    /// Panel `id`'s label and health, or nil for an unknown id.
+    /// Panel `id`'s headline (``PanelHeadline``), or nil for an unknown id.
     func headline(of id: String) -> PanelHeadline? {
         contents.withLock { $0.panels[id].map(PanelHeadline.init) ?? $0.replicatedPanel(id)?.headline }
     }

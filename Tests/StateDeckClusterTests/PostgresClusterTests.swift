@@ -22,22 +22,26 @@ struct PostgresClusterTests {
         }
     }
 
-    static func member(of store: String, loading: Duration = .zero) throws -> LiveDeckServer.Options {
+    /// A member of the cluster on `store` whose deck `makeDeck` makes (by default ``makeDeck(loading:)``'s).
+    static func member(of store: String, loading: Duration = .zero, makeDeck: (@Sendable () -> Deck)? = nil)
+        throws -> LiveDeckServer.Options {
         var options = LiveDeckServer.Options()
         options.debug = true
         options.ownPanelID = "itself"
         var configuration = PostgresCluster.Configuration()
         configuration.electionInterval = .milliseconds(200)
         options.cluster = (try PostgresCluster(url: store, configuration: configuration, logger: LiveDeckServer.quietLogger),
-                           { Self.makeDeck(loading: loading) })
+                           makeDeck ?? { Self.makeDeck(loading: loading) })
         return options
     }
 
     /// Two servers of the cluster on `store`, the first started first and leading.
-    static func members(of store: TemporaryPostgres, loading: Duration = .zero) async throws -> (LiveDeckServer, LiveDeckServer) {
-        let first = try await LiveDeckServer(deck: makeDeck(loading: loading), options: try member(of: store.url, loading: loading))
+    static func members(of store: TemporaryPostgres, loading: Duration = .zero, makeDeck: (@Sendable () -> Deck)? = nil)
+        async throws -> (LiveDeckServer, LiveDeckServer) {
+        let deck = makeDeck ?? { Self.makeDeck(loading: loading) }
+        let first = try await LiveDeckServer(deck: deck(), options: try member(of: store.url, makeDeck: deck))
         #expect(await eventually { first.server.isRunningDeck })
-        let second = try await LiveDeckServer(deck: makeDeck(loading: loading), options: try member(of: store.url, loading: loading))
+        let second = try await LiveDeckServer(deck: deck(), options: try member(of: store.url, makeDeck: deck))
         return (first, second)
     }
 

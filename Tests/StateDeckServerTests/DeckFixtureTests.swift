@@ -87,6 +87,18 @@ import Testing
         }
     }
 
+    @Test func aReplaysHeadlinesSayWhatEachPanelsMarksSay() throws {
+        var fixture = try DeckFixture(stateDocument: Array(Self.document.utf8), at: Self.instant)
+        fixture.panels[0] = try JSONDecoder().decode(FixtureJSON.self, from: Data(#"""
+            {"id":"api","title":"API","phase":"error","health":"down",\#
+            "maintenance":{"id":"m-1","reason":"Upgrade","until":"2027-01-15T09:00:00.000Z"},\#
+            "flapping":{"since":"2027-01-15T07:50:00.000Z","changes":6,"within":"10 min"}}
+            """#.utf8))
+        let headlines = fixture.replicatedPanels().map(\.headline)
+        #expect(headlines == [PanelHeadline(label: "API", health: .down, inMaintenance: true, flapping: true),
+                              PanelHeadline(label: "Database", health: .unknown)])
+    }
+
     @Test func aFileThatIsNotJSONIsRefusedNamingIt() {
         #expect(throws: DeckFixture.Problem(file: "moment.json", key: nil,
                                             message: "is not a StateDeck fixture: not a JSON object")) {
