@@ -24,7 +24,7 @@ let package = Package(
         ),
         // C: libcurl's headers, a loader (dlopen, not linked) and bridges for its variadic functions.
         .systemLibrary(name: "CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
-        // C: libyaml's parser, whose events the deck file reader composes into nodes.
+        // C: libyaml's parser, whose events the YAML target composes into nodes.
         .systemLibrary(
             name: "CYAML",
             pkgConfig: "yaml-0.1",
@@ -42,7 +42,7 @@ let package = Package(
         // A thread of its own for blocking work.
         .target(name: "Threading", dependencies: ["Locking"]),
         .testTarget(name: "ThreadingTests", dependencies: ["Threading", "Locking", "TestSupport"]),
-        // Transport: the HTTP server; with HTTPClient and StateDeckSources (libyaml), the modules that touch C.
+        // Transport: the HTTP server; with HTTPClient, YAML and StateDeckSources (epoll, c-ares), the modules that touch C.
         .target(
             name: "MicroHTTP",
             dependencies: ["CMicroHTTPD", "Locking", "Threading", .product(name: "Logging", package: "swift-log")]
@@ -54,13 +54,13 @@ let package = Package(
         .target(name: "EventStream", dependencies: ["Locking", "Threading"]),
         // The state core: no HTTP, no C.
         .target(name: "StateDeck", dependencies: ["Locking", "Threading"]),
-        // Loaders (http, tcp, dns, command, file), the deck file and the access file (parsed by libyaml).
+        // libyaml's parser and the node trees composed from its events, for the deck file and the access file.
+        .target(name: "YAML", dependencies: ["CYAML"]),
+        .testTarget(name: "YAMLTests", dependencies: ["YAML"]),
+        // Loaders (http, tcp, dns, command, file) and the deck file.
         .target(
             name: "StateDeckSources",
-            dependencies: [
-                "StateDeck", "StateDeckHistory", "StateDeckServer", "HTTPClient", "CYAML", "CEpoll", "CAres", "Locking",
-                "Threading",
-            ]
+            dependencies: ["StateDeck", "StateDeckHistory", "HTTPClient", "YAML", "CEpoll", "CAres", "Locking", "Threading"]
         ),
         // SQLite's C API as a connection and its statements.
         .target(name: "SQLite", dependencies: ["CSQLite"]),
@@ -103,15 +103,17 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        // The app: which deck is served (the demo or a deck file, reloaded as it is edited).
+        // The app: which deck is served (the demo or a deck file, reloaded as it is edited), and who
+        // may reach it (the access file).
         .target(
             name: "StateDeckApp",
             dependencies: [
                 "StateDeckServer", "StateDeckCluster", "StateDeck", "StateDeckSources", "StateDeckDemo", "StateDeckHistory",
-                "StateDeckSQLite", "StateDeckPostgres", "StateDeckNotifications", "Locking",
+                "StateDeckSQLite", "StateDeckPostgres", "StateDeckNotifications", "YAML", "Locking",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        .testTarget(name: "StateDeckAppTests", dependencies: ["StateDeckApp", "StateDeckServer"]),
         .executableTarget(
             name: "statedeck",
             dependencies: [
@@ -181,7 +183,7 @@ let package = Package(
         .testTarget(
             name: "StateDeckSourcesTests",
             dependencies: [
-                "StateDeckSources", "StateDeck", "StateDeckHistory", "StateDeckNotifications", "StateDeckServer", "HTTPClient", "Threading",
+                "StateDeckSources", "StateDeck", "StateDeckHistory", "StateDeckNotifications", "YAML", "HTTPClient", "Threading",
                 "Locking", "TestSupport", .product(name: "Clocks", package: "swift-clocks"),
             ],
             // Deck files the fuzz run mutates, read by path.

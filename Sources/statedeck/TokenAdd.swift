@@ -1,5 +1,5 @@
 import StateDeckServer
-import StateDeckSources
+import StateDeckApp
 
 #if canImport(Glibc)
 import Glibc

@@ -4,6 +4,7 @@ import TestSupport
 import Testing
 import Threading
 @testable import StateDeckSources
+@testable import YAML
 
 /// Seeded mutations of the deck files in `DeckFileCorpus/`: whatever the bytes, `DeckFile.parse`
 /// returns within a bound, with a deck or with problems that name the file, say what is wrong and

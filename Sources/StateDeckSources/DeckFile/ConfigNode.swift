@@ -1,3 +1,5 @@
+import YAML
+
 /// A node of the deck file with its key path, for reading typed values. Every reader reports what
 /// is wrong (with path and line) and returns nil, so that reading can go on.
 struct ConfigNode {

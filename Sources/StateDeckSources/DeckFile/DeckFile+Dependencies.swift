@@ -1,4 +1,5 @@
 import StateDeck
+import YAML
 
 // MARK: - Flapping
 

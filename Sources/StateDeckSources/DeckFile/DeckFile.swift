@@ -1,6 +1,7 @@
 import FoundationEssentials
 import StateDeck
 import StateDeckHistory
+import YAML
 
 #if canImport(Glibc)
 import Glibc

@@ -1,6 +1,6 @@
 import Foundation
 import StateDeckServer
-@testable import StateDeckSources
+@testable import StateDeckApp
 import Testing
 
 #if canImport(Glibc)

@@ -1,5 +1,5 @@
 import Testing
-@testable import StateDeckSources
+@testable import YAML
 
 @Suite("YAMLComposer")
 struct YAMLComposerTests {

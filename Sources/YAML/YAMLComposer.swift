@@ -1,7 +1,7 @@
 /// Composes libyaml's events into the node tree of a single-document YAML text, as Yams's
 /// `compose(yaml:)` did: an alias stands for the node of the latest anchor of its name before it,
 /// and a key appears only once in a mapping.
-struct YAMLComposer: ~Copyable {
+public struct YAMLComposer: ~Copyable {
     /// Deeper nesting, aliases' included, is refused, because freeing a tree recurses as deep as it
     /// is; no deck file comes close.
     static let maximumDepth = 1_000
@@ -45,8 +45,9 @@ struct YAMLComposer: ~Copyable {
     /// Keys given again, collected over the whole document so that each is reported.
     private var duplicateKeys: [YAMLError.DuplicateKey] = []
 
-    /// The document of `text`; nil when the text has none (it is empty or only comments).
-    static func compose(_ text: String) throws(YAMLError) -> YAMLNode? {
+    /// The document of `text`; nil when the text has none (it is empty or only comments). Its
+    /// events come from libyaml's `yaml_parser_parse`, through `YAMLParser`.
+    public static func compose(_ text: String) throws(YAMLError) -> YAMLNode? {
         var composer = YAMLComposer(parser: try YAMLParser(parsing: text))
         return try composer.document()
     }

@@ -1,4 +1,5 @@
 import StateDeckServer
+import YAML
 
 /// The access file (`--access FILE`): who may reach the dashboard, one entry a caller, each a
 /// name, a role and the SHA-256 of their token, never the token:

@@ -114,11 +114,11 @@ private func anchorName(_ name: UnsafeMutablePointer<yaml_char_t>?) -> String? {
 }
 
 /// Where a YAML node or problem starts, counted from 1 (columns in characters), as Yams counted.
-struct YAMLMark: Hashable, Comparable {
-    let line: Int
-    let column: Int
+public struct YAMLMark: Hashable, Comparable, Sendable {
+    public let line: Int
+    public let column: Int
 
-    static func < (lhs: YAMLMark, rhs: YAMLMark) -> Bool {
+    public static func < (lhs: YAMLMark, rhs: YAMLMark) -> Bool {
         (lhs.line, lhs.column) < (rhs.line, rhs.column)
     }
 }
@@ -143,11 +143,11 @@ extension YAMLMark {
 }
 
 /// Why a YAML text has no node tree.
-enum YAMLError: Error, Equatable {
+public enum YAMLError: Error, Equatable {
     /// What was being parsed when a problem was found, as libyaml names it.
-    struct Context: Equatable {
-        let text: String
-        let mark: YAMLMark
+    public struct Context: Equatable, Sendable {
+        public let text: String
+        public let mark: YAMLMark
     }
 
     /// libyaml's problem at `mark` (nil when libyaml ran out of memory), or the composer's (an
@@ -157,18 +157,18 @@ enum YAMLError: Error, Equatable {
     case duplicateKeys([DuplicateKey])
 
     /// A key given again in one mapping: where it appears again, and where it first appeared.
-    struct DuplicateKey: Equatable {
-        let key: String
-        let mark: YAMLMark
-        let first: YAMLMark
+    public struct DuplicateKey: Equatable, Sendable {
+        public let key: String
+        public let mark: YAMLMark
+        public let first: YAMLMark
     }
 }
 
 // MARK: - Nodes
 
 /// A node of a YAML document as composed from libyaml's events, with where it starts.
-struct YAMLNode {
-    enum Kind {
+public struct YAMLNode: Sendable {
+    public enum Kind: Sendable {
         /// `isPlain`: written without quotes, block indicator or tag, so that its text may stand
         /// for null, a bool or a number.
         case scalar(String, isPlain: Bool)
@@ -177,11 +177,11 @@ struct YAMLNode {
         case mapping([(key: YAMLNode, value: YAMLNode)])
     }
 
-    let kind: Kind
-    let mark: YAMLMark
+    public let kind: Kind
+    public let mark: YAMLMark
 
     /// In a mapping, the value of the scalar key `key`.
-    subscript(key: String) -> YAMLNode? {
+    public subscript(key: String) -> YAMLNode? {
         guard case .mapping(let pairs) = kind else { return nil }
         return pairs.first { pair in
             if case .scalar(key, _) = pair.key.kind { return true }
@@ -193,13 +193,13 @@ struct YAMLNode {
 /// What a plain scalar stands for, as Yams read it; quoted, block and tagged scalars are text.
 extension YAMLNode {
     /// `~`, `null`, `Null`, `NULL` or nothing at all.
-    var isNull: Bool {
+    public var isNull: Bool {
         guard let text = plainText else { return false }
         return ["", "~", "null", "Null", "NULL"].contains(text)
     }
 
     /// true or false, and YAML 1.1's yes, no, on and off, in any case.
-    var bool: Bool? {
+    public var bool: Bool? {
         switch plainText?.lowercased() {
         case "true", "yes", "on": true
         case "false", "no", "off": false
@@ -209,7 +209,7 @@ extension YAMLNode {
 
     /// An integer (also `0x1f`, `0o17`, `0b101`, and `017` in octal) or a floating-point number
     /// (also `.inf`, `-.inf`, `.nan`); underscores are ignored. YAML 1.1's base 60 (`1:30`) is text.
-    var number: Double? {
+    public var number: Double? {
         guard let text = plainText else { return nil }
         let digits = text.filter { $0 != "_" }
         return Self.integer(digits).map(Double.init) ?? Self.floatingPoint(digits)
