@@ -74,13 +74,22 @@ public struct ChangeRange: Sendable {
     public var limit: Int
 }
 
-/// The saved changes a page of `GET /api/changes` needs: at `from...to`, after `cursor` (by time,
-/// then position), oldest first, at most `limit`.
+/// The saved changes a page of `GET /api/changes` needs: at `from...to`, past `cursor` (by time,
+/// then position) in `order`, at most `limit`.
 public struct FormChangeRange: Sendable {
     public var from: Int64
     public var to: Int64
     public var cursor: HistoryCursor
     public var limit: Int
+    public var order: ChangeOrder
+
+    /// Whether a change at `at` and `position` comes after the cursor, in the range's order.
+    public func isPastCursor(at: Int64, position: Int64) -> Bool {
+        switch order {
+        case .oldestFirst: (at, position) > (cursor.at, cursor.position)
+        case .newestFirst: (at, position) < (cursor.at, cursor.position)
+        }
+    }
 }
 
 /// What a database holds that the keeper reads into memory.

@@ -313,9 +313,10 @@ public final class HistoryKeeper: Sendable {
 
     /// A page of every panel's changes, oldest first, saved or waiting to be saved, ordered by
     /// time and then by position; one read both ways is listed once.
-    public func deckChanges(_ query: HistoryQuery) throws(HistoryStoreError) -> DeckChangePage {
+    public func deckChanges(_ query: HistoryQuery, order: ChangeOrder) throws(HistoryStoreError) -> DeckChangePage {
+        let start = order == .oldestFirst ? HistoryCursor(at: .min, position: .min) : HistoryCursor(at: .max, position: .max)
         let range = FormChangeRange(from: query.from?.millisecondsSince1970 ?? .min, to: query.to?.millisecondsSince1970 ?? .max,
-                                    cursor: query.cursor ?? HistoryCursor(at: .min, position: .min), limit: query.limit + 1)
+                                    cursor: query.cursor ?? start, limit: query.limit + 1, order: order)
         var (found, oldestWaiting) = memory.withLock { ($0.unsavedChanges(in: range), $0.oldestUnsavedForm) }
         let waitingPositions = Set(found.map(\.position))
         let oldestSaved: Int64?
@@ -325,7 +326,7 @@ public final class HistoryKeeper: Sendable {
         } catch {
             throw .unreadable(error.description)
         }
-        found.sort { ($0.at, $0.position) < ($1.at, $1.position) }
+        found.sort { order == .oldestFirst ? ($0.at, $0.position) < ($1.at, $1.position) : ($0.at, $0.position) > ($1.at, $1.position) }
         let page = found.prefix(query.limit)
         let next = found.count > query.limit ? page.last.map { HistoryCursor(at: $0.at, position: $0.position).description } : nil
         return DeckChangePage(changes: page.compactMap(DeckChange.init), next: next,

@@ -19,6 +19,13 @@ public struct HistoryQuery: Sendable, Equatable {
     }
 }
 
+/// The order the deck's changes are listed in: oldest first reads a stretch as it happened;
+/// newest first reads back from a moment, the changes nearest it first however many came before.
+public enum ChangeOrder: String, Sendable, CaseIterable {
+    case oldestFirst = "oldest"
+    case newestFirst = "newest"
+}
+
 /// Where a page of history ended: the time and the store's position of its oldest entry, as
 /// `<milliseconds>.<position>`.
 public struct HistoryCursor: Sendable, Equatable, LosslessStringConvertible {

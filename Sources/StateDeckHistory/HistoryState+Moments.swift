@@ -38,8 +38,7 @@ extension HistoryState {
     /// The panel forms waiting to be saved that are changes in `range`.
     func unsavedChanges(in range: FormChangeRange) -> [MomentForm] {
         unsavedForms.filter { form in
-            form.isChange && (range.from...range.to).contains(form.at)
-                && (form.at, form.position) > (range.cursor.at, range.cursor.position)
+            form.isChange && (range.from...range.to).contains(form.at) && range.isPastCursor(at: form.at, position: form.position)
         }
     }
 

@@ -69,8 +69,8 @@ public protocol HistoryStore: AnyObject, Sendable {
     /// The state document's parts at `instant`, rebuilt from the forms kept.
     func moment(at instant: Date) throws(MomentError) -> Moment
 
-    /// A page of every panel's changes of phase, health or summary, oldest first.
-    func deckChanges(_ query: HistoryQuery) throws(HistoryStoreError) -> DeckChangePage
+    /// A page of every panel's changes of phase, health or summary, in `order`.
+    func deckChanges(_ query: HistoryQuery, order: ChangeOrder) throws(HistoryStoreError) -> DeckChangePage
 
     /// Saves what waits and stops saving; returns within a second or so.
     func close()
@@ -104,7 +104,7 @@ extension HistoryStore {
 
     public func moment(at instant: Date) throws(MomentError) -> Moment { throw .notKept }
 
-    public func deckChanges(_ query: HistoryQuery) throws(HistoryStoreError) -> DeckChangePage {
+    public func deckChanges(_ query: HistoryQuery, order: ChangeOrder) throws(HistoryStoreError) -> DeckChangePage {
         DeckChangePage(changes: [], next: nil, oldest: nil)
     }
 }

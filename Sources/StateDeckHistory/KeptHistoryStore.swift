@@ -58,8 +58,8 @@ extension KeptHistoryStore {
         try keeper.moment(at: instant)
     }
 
-    public func deckChanges(_ query: HistoryQuery) throws(HistoryStoreError) -> DeckChangePage {
-        try keeper.deckChanges(query)
+    public func deckChanges(_ query: HistoryQuery, order: ChangeOrder) throws(HistoryStoreError) -> DeckChangePage {
+        try keeper.deckChanges(query, order: order)
     }
 
     public var lastEventID: UInt64 { keeper.lastEventID }

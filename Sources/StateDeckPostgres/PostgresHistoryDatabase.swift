@@ -365,11 +365,12 @@ final class PostgresHistoryDatabase: HistoryDatabase {
     }
 
     func formChanges(in range: FormChangeRange) throws(HistoryDatabaseError) -> [MomentForm] {
-        try read { session throws(PostgresError) in
+        let (past, direction) = range.order == .oldestFirst ? (">", "ASC") : ("<", "DESC")
+        return try read { session throws(PostgresError) in
             Self.forms(try session.query("""
                 SELECT \(Self.formColumns) FROM statedeck.forms f
-                WHERE f.listed AND f.at >= $1 AND f.at <= $2 AND (f.at > $3 OR (f.at = $3 AND f.id > $4))
-                ORDER BY f.at, f.id LIMIT $5
+                WHERE f.listed AND f.at >= $1 AND f.at <= $2 AND (f.at \(past) $3 OR (f.at = $3 AND f.id \(past) $4))
+                ORDER BY f.at \(direction), f.id \(direction) LIMIT $5
                 """, [String(range.from), String(range.to), String(range.cursor.at), String(range.cursor.position),
                       String(range.limit)]))
         }

@@ -134,10 +134,11 @@ final class SQLiteHistoryDatabase: HistoryDatabase {
 
     func formChanges(in range: FormChangeRange) throws(HistoryDatabaseError) -> [MomentForm] {
         try read { connection throws(SQLiteError) in
+            let (past, direction) = range.order == .oldestFirst ? (">", "ASC") : ("<", "DESC")
             let select = try connection.statement("""
                 SELECT \(Self.formColumns) FROM forms f
-                WHERE f.listed = 1 AND f.at >= ? AND f.at <= ? AND (f.at > ?3 OR (f.at = ?3 AND f.rowid > ?))
-                ORDER BY f.at, f.rowid LIMIT ?
+                WHERE f.listed = 1 AND f.at >= ? AND f.at <= ? AND (f.at \(past) ?3 OR (f.at = ?3 AND f.rowid \(past) ?))
+                ORDER BY f.at \(direction), f.rowid \(direction) LIMIT ?
                 """)
             try select.bind(.integer(range.from), .integer(range.to), .integer(range.cursor.at), .integer(range.cursor.position),
                             .integer(Int64(range.limit)))

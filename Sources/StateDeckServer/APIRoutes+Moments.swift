@@ -39,7 +39,7 @@ extension APIRoutes {
     }
 
     /// `GET /api/changes`: every panel's changes of phase, health or summary in `from...to`,
-    /// oldest first, a page of `limit` after `cursor`.
+    /// oldest first (or newest first with `order=newest`), a page of `limit` past `cursor`.
     func changesRoute(_ request: HTTPRequest) -> HTTPReply {
         guard let history else { return .response(Self.historyOff) }
         let query: HistoryQuery
@@ -48,9 +48,13 @@ extension APIRoutes {
         } catch {
             return .response(.apiError(.badRequest, code: "bad_request", message: error.message))
         }
+        let named = request.query["order"] ?? ChangeOrder.oldestFirst.rawValue
+        guard let order = ChangeOrder(rawValue: named) else {
+            return .response(.apiError(.badRequest, code: "bad_request", message: "order must be oldest or newest, not '\(named)'"))
+        }
         return .deferred {
             do {
-                return .api(.ok, try DeckJSON.makeEncoder().encode(try history.deckChanges(query)))
+                return .api(.ok, try DeckJSON.makeEncoder().encode(try history.deckChanges(query, order: order)))
             } catch let error as HistoryStoreError {
                 return .apiError(.serviceUnavailable, code: "history_unavailable", message: error.description)
             } catch {

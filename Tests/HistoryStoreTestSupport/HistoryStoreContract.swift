@@ -351,9 +351,9 @@ public struct HistoryStoreContract<Store: FlushingHistoryStore>: Sendable {
                        headline: MomentHeadline(title: "P", phase: "loaded", health: health, summary: summary))
         }
         #expect(throws: MomentError.beforeOldest(nil)) { try store.moment(at: now) }
-        #expect(try store.deckChanges(HistoryQuery()).oldest == nil, "nothing kept yet")
+        #expect(try store.deckChanges(HistoryQuery(), order: .oldestFirst).oldest == nil, "nothing kept yet")
         store.keep(form: form("one", "up"))
-        #expect(try store.deckChanges(HistoryQuery()).oldest == at(0), "waiting to be saved")
+        #expect(try store.deckChanges(HistoryQuery(), order: .oldestFirst).oldest == at(0), "waiting to be saved")
         store.keep(form: MomentForm(part: .notice, at: now.millisecondsSince1970, json: "null"))
         advance(by: .seconds(10))
         store.keep(form: form("one", "up"))
@@ -365,19 +365,28 @@ public struct HistoryStoreContract<Store: FlushingHistoryStore>: Sendable {
         #expect(try store.moment(at: at(20)).forms[.notice]?.json == "null")
         #expect(throws: MomentError.beforeOldest(at(0))) { try store.moment(at: at(-1)) }
         #expect(throws: MomentError.future(now: now)) { try store.moment(at: at(21)) }
-        let listed = try store.deckChanges(HistoryQuery())
+        let listed = try store.deckChanges(HistoryQuery(), order: .oldestFirst)
         #expect(listed.changes.map(\.to.summary) == ["one", "two"])
         #expect(listed.changes.map(\.from?.summary) == [nil, "one"])
+        #expect(try store.deckChanges(HistoryQuery(), order: .newestFirst).changes.map(\.to.summary) == ["two", "one"],
+                "newest first: the one waiting to be saved, then the saved one")
         #expect(listed.oldest == at(0))
         store.flush()
         // Killed here, after the save.
         let after = try openAfterCrash()
         #expect(try after.moment(at: at(15)).forms[.panel("p")]?.json == form("one", "up").json)
         #expect(try after.moment(at: at(15)).watched)
-        let first = try after.deckChanges(HistoryQuery(limit: 1))
+        let first = try after.deckChanges(HistoryQuery(limit: 1), order: .oldestFirst)
         #expect(first.changes.map(\.to.summary) == ["one"])
         let cursor = try #require(first.next.flatMap(HistoryCursor.init))
-        #expect(try after.deckChanges(HistoryQuery(limit: 1, cursor: cursor)) == DeckChangePage(changes: [listed.changes[1]], next: nil, oldest: at(0)))
+        #expect(try after.deckChanges(HistoryQuery(limit: 1, cursor: cursor), order: .oldestFirst) == DeckChangePage(changes: [listed.changes[1]], next: nil, oldest: at(0)))
+        let newest = try after.deckChanges(HistoryQuery(limit: 1), order: .newestFirst)
+        #expect(newest.changes.map(\.to.summary) == ["two"])
+        let older = try #require(newest.next.flatMap(HistoryCursor.init))
+        #expect(try after.deckChanges(HistoryQuery(limit: 1, cursor: older), order: .newestFirst)
+                == DeckChangePage(changes: [listed.changes[0]], next: nil, oldest: at(0)), "the page before, read back")
+        #expect(try after.deckChanges(HistoryQuery(to: at(15)), order: .newestFirst).changes.map(\.to.summary) == ["one"],
+                "newest first up to an instant")
         after.flush()
         advance(by: .seconds(7 * 86_400 + 3_600))
         after.keep(form: form("three", "up"))
@@ -386,8 +395,8 @@ public struct HistoryStoreContract<Store: FlushingHistoryStore>: Sendable {
         #expect(try after.moment(at: cutoff).forms[.panel("p")]?.json == form("two", "down").json, "the checkpoint at the cutoff")
         #expect(try after.moment(at: cutoff).forms[.notice]?.json == "null")
         #expect(throws: MomentError.beforeOldest(cutoff)) { try after.moment(at: cutoff.addingTimeInterval(-0.001)) }
-        #expect(try after.deckChanges(HistoryQuery()).changes.map(\.to.summary) == ["three"])
-        #expect(try after.deckChanges(HistoryQuery()).oldest == cutoff, "the moments' oldest instant, not the changes'")
+        #expect(try after.deckChanges(HistoryQuery(), order: .oldestFirst).changes.map(\.to.summary) == ["three"])
+        #expect(try after.deckChanges(HistoryQuery(), order: .oldestFirst).oldest == cutoff, "the moments' oldest instant, not the changes'")
         after.close()
     }
 

@@ -279,6 +279,17 @@ import Testing
             cursor = (document["next"] as? String).map { "&cursor=\($0)" } ?? ""
         } while !cursor.isEmpty
         #expect(NSArray(array: paged).isEqual(to: changes))
+        var backwards: [[String: Any]] = []
+        cursor = ""
+        repeat {
+            let page = try await get(day.server, "/api/changes?\(range)&limit=7&order=newest\(cursor)")
+            let document = try #require(try JSONSerialization.jsonObject(with: Data(page.body)) as? [String: Any])
+            backwards += try #require(document["changes"] as? [[String: Any]])
+            cursor = (document["next"] as? String).map { "&cursor=\($0)" } ?? ""
+        } while !cursor.isEmpty
+        #expect(NSArray(array: backwards.reversed()).isEqual(to: changes), "newest first, page by page: the same changes")
+        let sideways = try await get(day.server, "/api/changes?order=sideways")
+        #expect(sideways.status == 400 && sideways.text.contains("order must be oldest or newest, not 'sideways'"), "\(sideways.text)")
         let lastMinute = try await get(day.server, "/api/changes?from=\(day.wall.now.millisecondsSince1970 - 60_000)")
         let recent = try #require(try JSONSerialization.jsonObject(with: Data(lastMinute.body)) as? [String: Any])
         #expect(recent["oldest"] as? String == DeckJSON.timestamp(opened), "the history's oldest, not the range's")
