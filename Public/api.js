@@ -71,8 +71,8 @@ export function createApi(opts) {
      */
     stateAt: (at) => send("GET", config.routes.stateAt(at)),
     /**
-     * A page of every panel's changes, oldest first.
-     * @param {{from?: string, to?: string, limit?: number, cursor?: string | null}} query
+     * A page of every panel's changes, oldest first (`order: "newest"`: newest first, the cursor reading back).
+     * @param {{from?: string, to?: string, limit?: number, cursor?: string | null, order?: "oldest" | "newest"}} query
      * @returns {Promise<ReadResult<ChangesPage>>}
      */
     changes: (query) => send("GET", config.routes.changes(query)),

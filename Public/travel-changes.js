@@ -1,7 +1,8 @@
 // @ts-check
-// "What changed": the deck's changes between two moments (GET /api/changes), oldest first, each as
-// its time, its panel's title and what it went from and to (phase, health, summary, as the server
-// recorded them). Picking one moves the board to it; "Export fixture" downloads the moment shown.
+// "What changed": the deck's changes between two moments (GET /api/changes?order=newest), nearest
+// the moment first, each as its time, its panel's title and what it went from and to (phase,
+// health, summary, as the server recorded them); a busy hour lists the one page nearest the moment
+// and says so. Picking one moves the board to it; "Export fixture" downloads the moment shown.
 import { config } from "./config.js";
 import { h, replaceChildren } from "./dom.js";
 import { momentLabel } from "./travel-url.js";
@@ -70,9 +71,11 @@ export function createChangesView(opts) {
           ? "Loading…"
           : !answer.ok
             ? answer.failure.message
-            : changes.length
-              ? ""
-              : "Nothing changed in that hour.";
+            : !changes.length
+              ? "Nothing changed in that hour."
+              : answer.data.next
+                ? `The ${changes.length} changes nearest the moment; earlier ones in that hour are not listed.`
+                : "";
       replaceChildren(list, ...changes.map((c) => changeItem(c, opts.onPick)));
     },
   };

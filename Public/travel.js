@@ -184,7 +184,8 @@ function momentLoader(opts) {
 }
 
 /**
- * "What changed" over the hour before a moment: only the newest asked is drawn.
+ * "What changed" over the hour before a moment, nearest it first (a page of them, however many came
+ * before on a busy deck): only the newest asked is drawn.
  * @param {Api} api
  * @param {ReturnType<typeof createChangesView>} changesView
  */
@@ -195,7 +196,7 @@ function changesLister(api, changesView) {
     const mine = ++listed;
     const range = { from: new Date(ms - config.travel.beforeMs).toISOString(), to: new Date(ms).toISOString() };
     changesView.draw(range, null);
-    const answer = await api.changes({ ...range, limit: config.travel.pageSize });
+    const answer = await api.changes({ ...range, limit: config.travel.pageSize, order: "newest" });
     if (mine === listed) changesView.draw(range, answer);
   };
 }

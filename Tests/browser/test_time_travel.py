@@ -105,11 +105,13 @@ def test_stepping_the_timeline_moves_the_board_and_the_address_shares_it(recover
     expect_past(page, down["at"])
     assert at_in(page.url) == down["at"]
     expect(scrubber).to_have_attribute("aria-valuenow", str(epoch_ms(down["at"])))
-    # What changed: the hour up to the moment, ending with the change that took "flaky" down, and
-    # the moment as a fixture.
-    last = page.locator(tid("travel-change")).last
-    expect(last).to_have_attribute("data-panel", "flaky")
-    expect(last).to_have_attribute("data-at", down["at"])
+    # What changed: the hour up to the moment, nearest first, so the change that took "flaky" down
+    # heads the list; and the moment as a fixture.
+    nearest = page.locator(tid("travel-change")).first
+    expect(nearest).to_have_attribute("data-panel", "flaky")
+    expect(nearest).to_have_attribute("data-at", down["at"])
+    listed = page.locator(tid("travel-change")).evaluate_all("items => items.map(i => i.dataset.at)")
+    assert listed == sorted(listed, reverse=True), listed
     expect(page.locator(tid("travel-export"))).to_have_attribute("href", f"/api/state?at={quote(down['at'], safe='')}&format=fixture")
 
     # The address, opened elsewhere, shows the same moment, and opens no stream.
