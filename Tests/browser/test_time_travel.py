@@ -168,6 +168,16 @@ def test_the_open_strip_marks_a_change_as_it_comes_and_steps_to_it(recovered, op
     expect(page.locator(tid("moment-at"))).to_have_attribute("datetime", alpha_down["at"])
     assert at_in(page.url) == alpha_down["at"]
 
+    # Closed, the strip reads nothing more, however the deck changes.
+    page.locator(tid("travel-open")).click()
+    expect(page.locator(tid("travel"))).to_be_hidden()
+    asked: list[str] = []
+    page.on("request", lambda r: asked.append(r.url) if urlparse(r.url).path == "/api/changes" else None)
+    srv.force("slow", {"state": "error"})
+    wait_for(lambda: any(c["panel"] == "slow" and c["to"]["health"] == "down" for c in changes(srv)), timeout=10)
+    page.wait_for_timeout(3000)
+    assert asked == []
+
 
 def test_picking_a_change_moves_the_board_and_back_to_live_returns(recovered, open_page):
     srv, down = recovered
