@@ -316,6 +316,15 @@ const travel = installTravel({
   },
 });
 
+/** The changes to the live deck (the store's, or the stream's while a past moment is shown) after
+ * which the open timeline reads its marks again. */
+const timelineKinds = new Set(["panel", "incidents", "snapshot"]);
+
+// A past moment drawn on the board is no change to the live deck.
+store.subscribe((change) => {
+  if (!inPast && timelineKinds.has(change.kind)) travel.deckChanged();
+});
+
 // ---- debug (loaded only when the server runs with --debug) ---------------------------------------
 
 /** @type {Debug | null} */
@@ -406,7 +415,10 @@ store.subscribe((change) => {
  * @param {string | null} id
  */
 function applyEventText(type, text, id) {
-  if (inPast) return true;
+  if (inPast) {
+    if (timelineKinds.has(type)) travel.deckChanged();
+    return true;
+  }
   let data;
   try {
     data = JSON.parse(text);

@@ -22,8 +22,10 @@ export const config = Object.freeze({
   uptime: Object.freeze({ refreshMs: 60_000, settleMs: 1_000, seenMs: 150 }),
   /** Time travel (travel.js): the deck-wide timeline spans 24 h or 7 days, reading at most `pages`
    * pages of `pageSize` changes; a drag asks for the moment under the scrubber once it rests
-   * `dragRestMs`; "What changed" lists the `beforeMs` before the chosen moment. */
-  travel: Object.freeze({ pageSize: 500, pages: 20, dragRestMs: 150, beforeMs: 3_600_000 }),
+   * `dragRestMs`; "What changed" lists the `beforeMs` before the chosen moment. While the strip is
+   * open its marks are read again once the deck changed, at most every `reloadMs`, and every
+   * `idleReloadMs` when nothing did, so its end (now) moves. */
+  travel: Object.freeze({ pageSize: 500, pages: 20, dragRestMs: 150, beforeMs: 3_600_000, reloadMs: 2_000, idleReloadMs: 30_000 }),
   /** The header's audit list: the newest signed actions of the deck (GET /api/audit) it lists. */
   auditList: Object.freeze({ limit: 100 }),
   /** The overview: panels are drawn in chunks of `cardRows` rows of cards or `compactRows` lines,

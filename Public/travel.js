@@ -11,6 +11,7 @@ import { readAt, writeAt } from "./travel-url.js";
 import { createMomentBanner } from "./travel-banner.js";
 import { createStrip, spanMs } from "./travel-strip.js";
 import { createChangesView } from "./travel-changes.js";
+import { createMarksReloader } from "./travel-reload.js";
 
 /** @typedef {import('./api.js').Api} Api */
 /** @typedef {import('./types.js').Moment} Moment */
@@ -87,6 +88,8 @@ export function stepTarget(changes, ms, direction) {
  * @param {{api: Api, host: HTMLElement, before: HTMLElement | null, banner: HTMLElement, region: HTMLElement} & TravelHooks} opts
  *   host: the header's tools, before: the element the History button goes before; banner:
  *   #moment-banner; region: #travel, where the timeline opens
+ * @returns {{bootedAt: string | null, deckChanged: () => void}} bootedAt: the moment the page was
+ *   opened at; deckChanged: call when the live deck changed, so the open strip reads its marks again
  */
 export function installTravel(opts) {
   const bootedAt = readAt(location.search);
@@ -109,10 +112,8 @@ export function installTravel(opts) {
     const open = opts.region.hidden;
     opts.region.hidden = !open;
     openButton.setAttribute("aria-expanded", String(open));
-    if (open) {
-      void timeline.load();
-      timeline.strip.focus();
-    }
+    timeline.shownOrHidden(open);
+    if (open) timeline.strip.focus();
   }
 
   moments.onLiveAsked(() => {
@@ -128,7 +129,7 @@ export function installTravel(opts) {
       if (moment) timeline.chose(Date.parse(moment.at));
     });
   }
-  return { bootedAt };
+  return { bootedAt, deckChanged: timeline.deckChanged };
 }
 
 /**
@@ -208,25 +209,30 @@ function changesLister(api, changesView) {
  */
 
 /**
- * The span's changes and incidents, read when the timeline opens or changes span, drawn as marks.
+ * @typedef {object} TimelineChoice what the timeline shows
+ * @property {Span} span
+ * @property {number | null} chosen the moment chosen, null live
+ */
+
+/**
+ * The span's changes and incidents up to now, drawn as marks, with the scrubber on the moment
+ * chosen when they come (at the strip's end while live).
  * @param {Api} api
  * @param {ReturnType<typeof createStrip>} strip
+ * @param {TimelineChoice} shown
  */
-function marksLoader(api, strip) {
+function marksLoader(api, strip, shown) {
   /** @type {Promise<StripMarks> | null} */
   let loading = null;
-  /**
-   * @param {Span} span
-   * @param {number | null} chosen the moment shown, for the scrubber
-   */
-  function load(span, chosen) {
+  function load() {
+    const span = shown.span;
     const to = Date.now();
     const from = to - spanMs[span];
     loading = Promise.all([allChanges(api, new Date(from).toISOString(), new Date(to).toISOString()), api.listIncidents(500)]).then(
       ([{ changes, oldest }, incidents]) => {
         const range = stripRange(span, to, oldest);
         strip.drawMarks({ span, ...range, changes, incidents: incidents.ok ? incidents.data.incidents : [] });
-        strip.drawThumb(chosen);
+        strip.drawThumb(shown.chosen);
         return { changes, since: range.since ? range.from : null };
       },
     );
@@ -234,43 +240,40 @@ function marksLoader(api, strip) {
   }
   return {
     load,
-    /**
-     * The changes read, reading them first when the timeline has not.
-     * @param {Span} span
-     * @param {number | null} chosen
-     */
-    changes: (span, chosen) => loading ?? load(span, chosen),
+    /** The changes read last, reading them first when the timeline has not. */
+    changes: () => loading ?? load(),
   };
 }
 
 /**
- * The timeline's strip and "What changed", and the moment they have chosen.
+ * The timeline's strip and "What changed", and the moment they have chosen. While the strip is
+ * open its marks are read again as the deck changes and as time passes (travel-reload.js).
  * @param {Api} api
  * @param {ReturnType<typeof momentLoader>} moments
  */
 function createTimeline(api, moments) {
-  /** @type {Span} */
-  let span = "24h";
-  /** @type {number | null} the moment chosen, null live */
-  let chosen = null;
+  /** @type {TimelineChoice} */
+  const shown = { span: "24h", chosen: null };
   /** @type {ReturnType<typeof setTimeout> | undefined} */
   let restTimer;
   const changesView = createChangesView({ onPick: (c) => choose(Date.parse(c.at), true) });
   const listChanges = changesLister(api, changesView);
   const strip = createStrip({
     onScrub: (ms, settled) => choose(ms, settled),
-    onStep: (direction) => void step(direction),
-    onEdge: (edge) => void edgeOf(edge),
+    onStep: (direction) => void steps.step(direction),
+    onEdge: (edge) => void steps.edge(edge),
     onSpan: (s) => {
-      span = s;
-      void marks.load(span, chosen);
+      shown.span = s;
+      reloader.now();
     },
     onLive: () => moments.askLive(),
   });
   changesView.draw(null, null);
   strip.drawThumb(null);
 
-  const marks = marksLoader(api, strip);
+  const marks = marksLoader(api, strip, shown);
+  const reloader = createMarksReloader(marks.load);
+  const steps = stepper(marks, moments, shown, (ms) => choose(ms, true));
 
   /**
    * Moves the board to `ms`: the scrubber at once, the board once a drag rests (or at once).
@@ -279,7 +282,7 @@ function createTimeline(api, moments) {
    */
   function choose(ms, settled) {
     const at = Math.min(ms, Date.now());
-    chosen = at;
+    shown.chosen = at;
     strip.drawThumb(at);
     clearTimeout(restTimer);
     const go = () => {
@@ -290,41 +293,54 @@ function createTimeline(api, moments) {
     else restTimer = setTimeout(go, config.travel.dragRestMs);
   }
 
-  /** @param {-1 | 1} direction */
-  async function step(direction) {
-    const { changes } = await marks.changes(span, chosen);
-    const target = stepTarget(changes, chosen, direction);
-    if (target) choose(Date.parse(target.at), true);
-    else if (direction > 0 && chosen !== null) moments.askLive();
-  }
-
-  /**
-   * The newest change, or the oldest: the oldest moment kept where the strip starts there.
-   * @param {"first" | "last"} edge
-   */
-  async function edgeOf(edge) {
-    const { changes, since } = await marks.changes(span, chosen);
-    if (edge === "first" && since !== null) return choose(since, true);
-    const target = edge === "first" ? changes[0] : changes[changes.length - 1];
-    if (target) choose(Date.parse(target.at), true);
-  }
-
   return {
     strip,
     changesView,
-    load: () => marks.load(span, chosen),
+    /** The strip opened (read its marks, and keep them fresh) or closed. */
+    shownOrHidden: (/** @type {boolean} */ open) => (open ? reloader.open() : reloader.close()),
+    /** The live deck changed: the strip, when open, reads its marks again soon. */
+    deckChanged: () => reloader.changed(),
     /** The page opened at this moment: the strip and the list say so. */
     chose: (/** @type {number} */ ms) => {
-      chosen = ms;
+      shown.chosen = ms;
       strip.drawThumb(ms);
       void listChanges(ms);
     },
     wentLive() {
       clearTimeout(restTimer);
-      chosen = null;
+      shown.chosen = null;
       strip.drawThumb(null);
       changesView.draw(null, null);
       moments.live();
+    },
+  };
+}
+
+/**
+ * ←/→ and Home/End on the strip: to the changes read last.
+ * @param {ReturnType<typeof marksLoader>} marks
+ * @param {ReturnType<typeof momentLoader>} moments
+ * @param {TimelineChoice} shown
+ * @param {(ms: number) => void} choose
+ */
+function stepper(marks, moments, shown, choose) {
+  return {
+    /** @param {-1 | 1} direction */
+    async step(direction) {
+      const { changes } = await marks.changes();
+      const target = stepTarget(changes, shown.chosen, direction);
+      if (target) choose(Date.parse(target.at));
+      else if (direction > 0 && shown.chosen !== null) moments.askLive();
+    },
+    /**
+     * The newest change, or the oldest: the oldest moment kept where the strip starts there.
+     * @param {"first" | "last"} edge
+     */
+    async edge(edge) {
+      const { changes, since } = await marks.changes();
+      if (edge === "first" && since !== null) return choose(since);
+      const target = edge === "first" ? changes[0] : changes[changes.length - 1];
+      if (target) choose(Date.parse(target.at));
     },
   };
 }

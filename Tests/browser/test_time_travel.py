@@ -2,7 +2,8 @@
 opens the deck-wide timeline, whose keys move the whole board to a past moment (a panel down then
 shows down, though it is up live); the address carries the moment, and the same address in another
 page shows it too, without a stream; every action is disabled there with one reason; "What
-changed" lists the hour before the moment; Back to live and Escape return to the live board; a
+changed" lists the hour before the moment; while the timeline is open it marks the changes the
+server records as they come; Back to live and Escape return to the live board; a
 history younger than the strip's span is drawn from its oldest instant, so no part of the strip is a
 moment the server refuses; and a moment older than the history (or no time at all) is refused with
 the server's own message."""
@@ -131,6 +132,53 @@ def test_stepping_the_timeline_moves_the_board_and_the_address_shares_it(recover
     page.keyboard.press("Escape")
     expect_live(page)
     expect(page.locator(tid("travel-label"))).to_have_text("Live")
+
+
+def test_the_open_strip_marks_a_change_as_it_comes_and_steps_to_it(recovered, open_page):
+    srv, _ = recovered
+    page = open_page(srv)
+    page.locator(tid("travel-open")).click()
+    scrubber = page.locator(tid("travel-scrubber"))
+    down_marks = page.locator(f"{tid('travel-mark')}[data-health='down']")
+    downs = len([c for c in changes(srv) if c["to"]["health"] == "down"])
+    expect(down_marks).to_have_count(downs)
+    live_end = int(scrubber.get_attribute("aria-valuemax") or 0)
+
+    # "alpha" forced down while the strip stays open: the server records the change, and the strip
+    # marks it soon, without being opened again; its end is now, and the live scrubber stays there.
+    srv.force("alpha", {"state": "error"})
+    alpha_down = wait_for(lambda: next((c for c in changes(srv) if c["panel"] == "alpha" and c["to"]["health"] == "down"), None), timeout=10)
+    expect(down_marks).to_have_count(downs + 1, timeout=6000)
+    high = int(scrubber.get_attribute("aria-valuemax") or 0)
+    assert high > live_end
+    expect(scrubber).to_have_attribute("aria-valuenow", str(high))
+    expect(page.locator(tid("travel-label"))).to_have_text("Live")
+
+    # ← from live: the change just marked, the newest.
+    assert changes(srv)[-1]["at"] == alpha_down["at"]
+    scrubber.focus()
+    page.keyboard.press("ArrowLeft")
+    expect(page.locator(tid("moment-at"))).to_have_attribute("datetime", alpha_down["at"])
+    expect(scrubber).to_have_attribute("aria-valuenow", str(epoch_ms(alpha_down["at"])))
+
+    # At that past moment, "beta" forced down: marked too, the strip's end moves on, and the
+    # scrubber and the board stay on the moment chosen.
+    srv.force("beta", {"state": "error"})
+    expect(down_marks).to_have_count(downs + 2, timeout=6000)
+    assert int(scrubber.get_attribute("aria-valuemax") or 0) > high
+    expect(scrubber).to_have_attribute("aria-valuenow", str(epoch_ms(alpha_down["at"])))
+    expect(page.locator(tid("moment-at"))).to_have_attribute("datetime", alpha_down["at"])
+    assert at_in(page.url) == alpha_down["at"]
+
+    # Closed, the strip reads nothing more, however the deck changes.
+    page.locator(tid("travel-open")).click()
+    expect(page.locator(tid("travel"))).to_be_hidden()
+    asked: list[str] = []
+    page.on("request", lambda r: asked.append(r.url) if urlparse(r.url).path == "/api/changes" else None)
+    srv.force("slow", {"state": "error"})
+    wait_for(lambda: any(c["panel"] == "slow" and c["to"]["health"] == "down" for c in changes(srv)), timeout=10)
+    page.wait_for_timeout(3000)
+    assert asked == []
 
 
 def test_picking_a_change_moves_the_board_and_back_to_live_returns(recovered, open_page):
