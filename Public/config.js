@@ -20,8 +20,8 @@ export const config = Object.freeze({
    * first drawn, `settleMs` after its phase turns loaded or error (a burst of changes asks once),
    * and every `refreshMs`, while the panel is on screen and once it has been on screen `seenMs`. */
   uptime: Object.freeze({ refreshMs: 60_000, settleMs: 1_000, seenMs: 150 }),
-  /** Time travel (travel.js): the deck-wide timeline spans 24 h or 7 days, reading at most `pages`
-   * pages of `pageSize` changes; a drag asks for the moment under the scrubber once it rests
+  /** Time travel (travel.js): the deck-wide timeline spans 24 h or 7 days, reading the newest
+   * `pages` pages of `pageSize` changes, then only what came since (travel-marks.js); a drag asks for the moment under the scrubber once it rests
    * `dragRestMs`; "What changed" lists the `beforeMs` before the chosen moment. While the strip is
    * open its marks are read again once the deck changed, at most every `reloadMs`, and every
    * `idleReloadMs` when nothing did, so its end (now) moves. */

@@ -12,6 +12,7 @@ import { createMomentBanner } from "./travel-banner.js";
 import { createStrip, spanMs } from "./travel-strip.js";
 import { createChangesView } from "./travel-changes.js";
 import { createMarksReloader } from "./travel-reload.js";
+import { createSpanChanges } from "./travel-marks.js";
 
 /** @typedef {import('./api.js').Api} Api */
 /** @typedef {import('./types.js').Moment} Moment */
@@ -20,34 +21,6 @@ import { createMarksReloader } from "./travel-reload.js";
 
 /** The reason every control that acts gives while a past moment is shown. */
 export const pastReason = "This is a past moment";
-
-/**
- * The deck's changes over `from`…`to`, oldest first, reading pages until none is left (or the
- * page's limit on them), and the oldest instant the history keeps, as the server says (null
- * while it keeps none, or when no page could be read).
- * @param {Api} api
- * @param {string} from
- * @param {string} to
- * @returns {Promise<{changes: DeckChange[], oldest: number | null}>}
- */
-async function allChanges(api, from, to) {
-  /** @type {DeckChange[]} */
-  const changes = [];
-  /** @type {number | null} */
-  let oldest = null;
-  /** @type {string | null} */
-  let cursor = null;
-  for (let page = 0; page < config.travel.pages; page++) {
-    /** @type {import('./api.js').ReadResult<import('./types.js').ChangesPage>} */
-    const answer = await api.changes({ from, to, limit: config.travel.pageSize, cursor });
-    if (!answer.ok) break;
-    changes.push(...answer.data.changes);
-    if (answer.data.oldest) oldest = Date.parse(answer.data.oldest);
-    cursor = answer.data.next;
-    if (!cursor) break;
-  }
-  return { changes, oldest };
-}
 
 /**
  * What the strip spans: the span up to `to`, or from the oldest instant kept when that is later
@@ -224,11 +197,11 @@ function changesLister(api, changesView) {
 function marksLoader(api, strip, shown) {
   /** @type {Promise<StripMarks> | null} */
   let loading = null;
+  const spanChanges = createSpanChanges(api);
   function load() {
     const span = shown.span;
     const to = Date.now();
-    const from = to - spanMs[span];
-    loading = Promise.all([allChanges(api, new Date(from).toISOString(), new Date(to).toISOString()), api.listIncidents(500)]).then(
+    loading = Promise.all([spanChanges.read(to - spanMs[span], to), api.listIncidents(500)]).then(
       ([{ changes, oldest }, incidents]) => {
         const range = stripRange(span, to, oldest);
         strip.drawMarks({ span, ...range, changes, incidents: incidents.ok ? incidents.data.incidents : [] });
