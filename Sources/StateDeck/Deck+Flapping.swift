@@ -20,8 +20,8 @@ extension Deck {
         panels[index].flaps.alarm = clock.alarm(at: deadline) { [weak self] in await self?.flappingCalmed(index, newest) }
     }
 
-    /// Arms the alarms of panels that were flapping in the deck this one replaces; with flapping
-    /// turned off since, they forget it.
+    /// Arms the alarms of panels that were flapping in the deck this one replaces, or in the run a
+    /// history store continues; with flapping turned off since, they forget it.
     func startFlapWatches() {
         for index in panels.indices where panels[index].flaps.since != nil {
             if configuration.flapping == nil { panels[index].flaps = FlapWatch() } else { watchFlapping(index) }
@@ -44,13 +44,26 @@ extension Deck {
 
 /// A panel's changes of health between up and down within the flapping rule's window, whether it
 /// flaps, and the alarm that ends flapping. Kept across a deck file's reload (``PanelMemory``),
-/// not across a server restart.
+/// and across a server restart, a crash or a failover through its ``FlapRecord``, which every
+/// change carries to the history store.
 struct FlapWatch {
     /// When the health changed, oldest first: those within the window of the newest.
     var changes: [Date] = []
     /// When flapping began; nil while the panel is not flapping.
     var since: Date?
     var alarm: DeckClock.Alarm?
+
+    init(changes: [Date] = [], since: Date? = nil) {
+        self.changes = changes
+        self.since = since
+    }
+
+    init(_ record: FlapRecord) {
+        self.init(changes: record.changes, since: record.since)
+    }
+
+    /// What a history store keeps of it.
+    var record: FlapRecord { FlapRecord(changes: changes, since: since) }
 
     /// Counts a change at `date`, forgets those the window left behind, and begins flapping when
     /// more than the rule allows remain.
