@@ -20,6 +20,16 @@ extension Deck {
         panels[index].flaps.alarm = clock.alarm(at: deadline) { [weak self] in await self?.flappingCalmed(index, newest) }
     }
 
+    /// The flapping count of each panel that counted a change within the window, by panel id:
+    /// what a cluster's replica keeps for the next leader, from the deck's start on.
+    public func flapRecords() -> [String: FlapRecord] {
+        var records: [String: FlapRecord] = [:]
+        for runtime in panels where !runtime.flaps.changes.isEmpty {
+            records[runtime.panel.id] = runtime.flaps.record
+        }
+        return records
+    }
+
     /// Arms the alarms of panels that were flapping in the deck this one replaces, or in the run a
     /// history store continues; with flapping turned off since, they forget it.
     func startFlapWatches() {
@@ -45,7 +55,7 @@ extension Deck {
 /// A panel's changes of health between up and down within the flapping rule's window, whether it
 /// flaps, and the alarm that ends flapping. Kept across a deck file's reload (``PanelMemory``),
 /// and across a server restart, a crash or a failover through its ``FlapRecord``, which every
-/// change carries to the history store.
+/// change carries to the history store and a cluster's replica.
 struct FlapWatch {
     /// When the health changed, oldest first: those within the window of the newest.
     var changes: [Date] = []

@@ -1,9 +1,10 @@
 import FoundationEssentials
 
-/// What a history store keeps of a panel's ``FlappingRule`` count, with every change of the
-/// panel: its changes of health between up and down within the rule's window, and when flapping
-/// began. A deck continued from the store (after a stop, a crash or a failover) counts on from
-/// it, so flapping keeps its `since` and ends `within` after the newest change, as it would have.
+/// What a history store keeps of a panel's ``FlappingRule`` count with every change of the panel,
+/// and a cluster's replica with what it was handed of the panel: its changes of health between up
+/// and down within the rule's window, and when flapping began. A deck continued from either
+/// (after a stop, a crash or a failover) counts on from it, so flapping keeps its `since` and ends
+/// `within` after the newest change, as it would have.
 ///
 /// The count itself is kept rather than rebuilt from the stored changes: those do not carry the
 /// health, and flapping's `since` may lie further back than any window (it lasts while changes

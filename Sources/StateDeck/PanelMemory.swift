@@ -12,17 +12,18 @@ public struct PanelMemory: Sendable {
     let restored: Bool
     /// When a heartbeat's newest run ended: its next is due after it.
     let lastRun: Date?
-    /// Its changes of health and flapping: a history store keeps them with every change
-    /// (``FlapRecord``).
-    var flaps: FlapWatch
+    /// Its changes of health and flapping: a history store keeps them with every change, a
+    /// cluster's replica with the panel (``FlapRecord``).
+    let flaps: FlapWatch
     /// The maintenance window the panel was under in the deck this one replaces: the new deck's
     /// start tells a window it no longer has as ended.
     var maintenance: MaintenanceMark?
 
     /// A panel's memory as a history store kept it: the newest entries (oldest first), what it
-    /// showed, its health, a heartbeat's last run and its flapping count. Its state is what it showed, not a load that
-    /// was cut short; it says `restored` until its first new result, unless `restored` is false
-    /// (a replayed moment's panel, which was not restored when the moment was taken).
+    /// showed, its health, a heartbeat's last run and its flapping count. Its state is what it
+    /// showed, not a load that was cut short; it says `restored` until its first new result,
+    /// unless `restored` is false (a replayed moment's panel, which was not restored when the
+    /// moment was taken).
     public init(entries: [ViewStateHistory.Entry], latestInfo: Info?, latestError: PanelError?,
                 shown: ViewState?, stale: Bool, health: Health, lastRun: Date? = nil, restored: Bool = true,
                 flaps: FlapRecord = FlapRecord()) {
@@ -45,16 +46,6 @@ public struct PanelMemory: Sendable {
         self.restored = restored
         self.lastRun = lastRun
         self.flaps = flaps
-    }
-}
-
-extension PanelMemory {
-    /// This memory with the flapping count of `kept`, a history store's memory of the panel: a
-    /// replica's memory, newer in what the panel showed, carries no count.
-    public func flapping(as kept: PanelMemory) -> PanelMemory {
-        var memory = self
-        memory.flaps = FlapWatch(kept.flaps.record)
-        return memory
     }
 }
 

@@ -57,13 +57,13 @@ public final class DeckRunner: Sendable {
     }
 
     /// Continues the deck from the history, or where the replica holds a panel from what the
-    /// pages were shown of it (with the flapping count the history kept), and follows it with the mirror, the metrics and a notifier; done
-    /// before it starts, so no first load goes unheard.
+    /// pages were shown of it and its flapping count, and follows it with the mirror, the metrics
+    /// and a notifier; done before it starts, so no first load goes unheard.
     func prepare() async {
         let deck = deck
         let shown = replica?.replicatedMemories() ?? [:]
         let kept = history?.memories(of: deck.panelIds) ?? [:]
-        await deck.restore(kept.merging(shown) { stored, newer in newer.flapping(as: stored) })
+        await deck.restore(kept.merging(shown) { _, newer in newer })
         await deck.restoreMaintenance(history?.keptMaintenance ?? [])
         await deck.restoreIncidents(history?.keptIncidents ?? [])
         await follow(deck, announce: replica != nil)
