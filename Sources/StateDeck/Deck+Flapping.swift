@@ -20,8 +20,18 @@ extension Deck {
         panels[index].flaps.alarm = clock.alarm(at: deadline) { [weak self] in await self?.flappingCalmed(index, newest) }
     }
 
-    /// Arms the alarms of panels that were flapping in the deck this one replaces; with flapping
-    /// turned off since, they forget it.
+    /// The flapping count of each panel that counted a change within the window, by panel id:
+    /// what a cluster's replica keeps for the next leader, from the deck's start on.
+    public func flapRecords() -> [String: FlapRecord] {
+        var records: [String: FlapRecord] = [:]
+        for runtime in panels where !runtime.flaps.changes.isEmpty {
+            records[runtime.panel.id] = runtime.flaps.record
+        }
+        return records
+    }
+
+    /// Arms the alarms of panels that were flapping in the deck this one replaces, or in the run a
+    /// history store continues; with flapping turned off since, they forget it.
     func startFlapWatches() {
         for index in panels.indices where panels[index].flaps.since != nil {
             if configuration.flapping == nil { panels[index].flaps = FlapWatch() } else { watchFlapping(index) }
@@ -44,13 +54,26 @@ extension Deck {
 
 /// A panel's changes of health between up and down within the flapping rule's window, whether it
 /// flaps, and the alarm that ends flapping. Kept across a deck file's reload (``PanelMemory``),
-/// not across a server restart.
+/// and across a server restart, a crash or a failover through its ``FlapRecord``, which every
+/// change carries to the history store and a cluster's replica.
 struct FlapWatch {
     /// When the health changed, oldest first: those within the window of the newest.
     var changes: [Date] = []
     /// When flapping began; nil while the panel is not flapping.
     var since: Date?
     var alarm: DeckClock.Alarm?
+
+    init(changes: [Date] = [], since: Date? = nil) {
+        self.changes = changes
+        self.since = since
+    }
+
+    init(_ record: FlapRecord) {
+        self.init(changes: record.changes, since: record.since)
+    }
+
+    /// What a history store keeps of it.
+    var record: FlapRecord { FlapRecord(changes: changes, since: since) }
 
     /// Counts a change at `date`, forgets those the window left behind, and begins flapping when
     /// more than the rule allows remain.

@@ -49,9 +49,11 @@ public struct PanelChange: Sendable, Equatable {
 
     /// Whether the panel flaps after the change (``FlappingRule``).
     public var flapping: Bool
+    /// The panel's flapping count after the change, which the history keeps for the next run.
+    public var flaps: FlapRecord
 
     public init(panel: String, at: Date, state: ViewState, cause: Cause, health: Health, recorded: Bool = true,
-                maintenance: MaintenanceMark? = nil, flapping: Bool = false) {
+                maintenance: MaintenanceMark? = nil, flapping: Bool = false, flaps: FlapRecord = FlapRecord()) {
         self.panel = panel
         self.at = at
         self.state = state
@@ -60,6 +62,7 @@ public struct PanelChange: Sendable, Equatable {
         self.recorded = recorded
         self.maintenance = maintenance
         self.flapping = flapping
+        self.flaps = flaps
     }
 
     /// How long the load or the run ran, for a result that says.

@@ -2,7 +2,7 @@ import FoundationEssentials
 
 /// What a panel carries into a deck that replaces its own (a deck file edited while serving),
 /// or into a new server run from a history store: its history, staleness, health and debug pin,
-/// a heartbeat's last run and, from a replaced deck only, its flapping, so a panel does not start over.
+/// a heartbeat's last run and its flapping, so a panel does not start over.
 public struct PanelMemory: Sendable {
     let history: ViewStateHistory
     let stale: Bool
@@ -12,19 +12,21 @@ public struct PanelMemory: Sendable {
     let restored: Bool
     /// When a heartbeat's newest run ended: its next is due after it.
     let lastRun: Date?
-    /// Its changes of health and flapping; a history store keeps none (a new server run starts
-    /// counting afresh).
+    /// Its changes of health and flapping: a history store keeps them with every change, a
+    /// cluster's replica with the panel (``FlapRecord``).
     let flaps: FlapWatch
     /// The maintenance window the panel was under in the deck this one replaces: the new deck's
     /// start tells a window it no longer has as ended.
     var maintenance: MaintenanceMark?
 
     /// A panel's memory as a history store kept it: the newest entries (oldest first), what it
-    /// showed, its health and a heartbeat's last run. Its state is what it showed, not a load that
-    /// was cut short; it says `restored` until its first new result, unless `restored` is false
-    /// (a replayed moment's panel, which was not restored when the moment was taken).
+    /// showed, its health, a heartbeat's last run and its flapping count. Its state is what it
+    /// showed, not a load that was cut short; it says `restored` until its first new result,
+    /// unless `restored` is false (a replayed moment's panel, which was not restored when the
+    /// moment was taken).
     public init(entries: [ViewStateHistory.Entry], latestInfo: Info?, latestError: PanelError?,
-                shown: ViewState?, stale: Bool, health: Health, lastRun: Date? = nil, restored: Bool = true) {
+                shown: ViewState?, stale: Bool, health: Health, lastRun: Date? = nil, restored: Bool = true,
+                flaps: FlapRecord = FlapRecord()) {
         history = ViewStateHistory(restoring: entries, latestInfo: latestInfo, latestError: latestError,
                                    shown: shown)
         self.stale = stale
@@ -32,7 +34,7 @@ public struct PanelMemory: Sendable {
         debugPinned = false
         self.restored = restored
         self.lastRun = lastRun
-        flaps = FlapWatch()
+        self.flaps = FlapWatch(flaps)
     }
 
     init(history: ViewStateHistory, stale: Bool, health: Health, debugPinned: Bool, restored: Bool, lastRun: Date?,
@@ -81,11 +83,15 @@ extension PanelRuntime {
 
 extension Deck {
     /// Continues the panels named in `memories` from them (what a history store kept of an
-    /// earlier run): their states are drawn at once, marked `restored`. Call before `start()`.
+    /// earlier run): their states are drawn at once, marked `restored`, flapping as they were
+    /// unless the rule's window has passed since their newest change (``FlapRecord``). Call
+    /// before `start()`, which arms the alarms that end flapping.
     public func restore(_ memories: [String: PanelMemory]) {
+        let now = configuration.now()
         for index in panels.indices {
             guard let memory = memories[panelIds[index]] else { continue }
             panels[index].restore(memory)
+            panels[index].flaps = FlapWatch(memory.flaps.record.continued(under: configuration.flapping, at: now))
             publish(index)
         }
     }

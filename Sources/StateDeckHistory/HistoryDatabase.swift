@@ -128,7 +128,7 @@ public struct StoredHistory: Sendable {
 
 /// One panel's `latest` row: what it shows, its health and since when, whether a debug command
 /// holds it (its time then counts nowhere) or a maintenance window covers it (its time then counts
-/// as maintenance), and when a heartbeat's newest run ended.
+/// as maintenance), when a heartbeat's newest run ended, and its flapping count (``FlapRecord``).
 public struct LatestRow: Sendable {
     public var panel: String
     public var shown: ShownState.StoredColumns
@@ -139,9 +139,14 @@ public struct LatestRow: Sendable {
     /// Milliseconds since 1970; nil for a panel no job pings.
     public var lastRun: Int64?
     public var underMaintenance: Bool
+    /// The changes of health the flapping rule counts, oldest first, in milliseconds since 1970.
+    public var flapChanges: [Int64]
+    /// When flapping began, in milliseconds since 1970; nil while the panel does not flap.
+    public var flappingSince: Int64?
 
     public init(panel: String, shown: ShownState.StoredColumns, health: Health, since: Int64, forced: Bool,
-                lastRun: Int64? = nil, underMaintenance: Bool = false) {
+                lastRun: Int64? = nil, underMaintenance: Bool = false, flapChanges: [Int64] = [],
+                flappingSince: Int64? = nil) {
         self.panel = panel
         self.shown = shown
         self.health = health
@@ -149,6 +154,18 @@ public struct LatestRow: Sendable {
         self.forced = forced
         self.lastRun = lastRun
         self.underMaintenance = underMaintenance
+        self.flapChanges = flapChanges
+        self.flappingSince = flappingSince
+    }
+
+    /// `flapChanges` as the column keeps them: "1700000000000,1700000060000", nil for none.
+    public var flapChangesColumn: String? {
+        flapChanges.isEmpty ? nil : flapChanges.map(String.init).joined(separator: ",")
+    }
+
+    /// The changes a `flap_changes` column keeps (a part that is not a number is skipped).
+    public static func flapChanges(column: String?) -> [Int64] {
+        (column ?? "").split(separator: ",").compactMap { Int64($0) }
     }
 }
 

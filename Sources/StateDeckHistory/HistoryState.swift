@@ -23,10 +23,12 @@ public struct HistoryState: Sendable {
     private var nextPosition: Int64
     /// Tallies as buckets stood at minute ends, not saved yet, by panel.
     private var unsavedRowsByPanel: [String: [RowKey: TallyRow]] = [:]
-    /// Panels whose shown state, health or last run changed since the last save.
+    /// Panels whose shown state, health, last run or flapping count changed since the last save.
     private var unsavedShown: Set<String> = []
     /// When each heartbeat's newest run ended, in milliseconds since 1970: its next is due after it.
     private var lastRuns: [String: Int64] = [:]
+    /// Each panel's flapping count, as its newest change carried it.
+    private var flaps: [String: FlapRecord] = [:]
     /// Every watch kept, this run's newest last.
     public private(set) var watches: [HistoryWatch]
     private var unsavedWatchIDs: Set<Int64> = []
@@ -90,6 +92,8 @@ public struct HistoryState: Sendable {
         for row in stored.latest {
             resume(row.panel, shown: ShownState(stored: row.shown), health: row.health, since: row.since, now: now)
             lastRuns[row.panel] = row.lastRun
+            flaps[row.panel] = FlapRecord(changes: row.flapChanges.map(Date.init(millisecondsSince1970:)),
+                                          since: row.flappingSince.map(Date.init(millisecondsSince1970:)))
         }
         maintenance = stored.maintenance
         incidents = stored.incidents.sorted { ($0.openedAt, $0.id) > ($1.openedAt, $1.id) }
@@ -147,6 +151,10 @@ public struct HistoryState: Sendable {
         aggregator.apply(change)
         if case .ping = change.cause {
             lastRuns[change.panel] = change.at.millisecondsSince1970
+            unsavedShown.insert(change.panel)
+        }
+        if change.flaps != flaps[change.panel, default: FlapRecord()] {
+            flaps[change.panel] = change.flaps
             unsavedShown.insert(change.panel)
         }
         // The `latest` row keeps the hold and the maintenance, so that a crash credits a held panel
@@ -381,7 +389,9 @@ public struct HistoryState: Sendable {
         let track = aggregator.tracks[panel]
         return LatestRow(panel: panel, shown: (shown[panel] ?? ShownState()).stored, health: track?.health ?? .unknown,
                          since: track?.since ?? 0, forced: track?.forced ?? false, lastRun: lastRuns[panel],
-                         underMaintenance: track?.underMaintenance ?? false)
+                         underMaintenance: track?.underMaintenance ?? false,
+                         flapChanges: flaps[panel]?.changes.map(\.millisecondsSince1970) ?? [],
+                         flappingSince: flaps[panel]?.since?.millisecondsSince1970)
     }
 
     /// Says why a save failed: "History is not being saved`place`. 12 changes wait in memory;
@@ -411,7 +421,8 @@ extension HistoryState {
         return PanelMemory(entries: entries.reversed(), latestInfo: stored.info, latestError: stored.error?.panelError,
                            shown: stored.viewState, stale: stored.stale,
                            health: aggregator.tracks[panel]?.health ?? .unknown,
-                           lastRun: lastRuns[panel].map(Date.init(millisecondsSince1970:)))
+                           lastRun: lastRuns[panel].map(Date.init(millisecondsSince1970:)),
+                           flaps: flaps[panel] ?? FlapRecord())
     }
 
     /// Whether the history knows what `panel` showed.

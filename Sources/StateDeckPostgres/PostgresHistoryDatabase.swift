@@ -152,14 +152,17 @@ final class PostgresHistoryDatabase: HistoryDatabase {
                 String(try key(of: row.panel, session, &keys)), row.shown.shown, row.shown.info, row.shown.error,
                 row.shown.stale ? "true" : "false", String(row.health.rawValue), String(row.since),
                 row.forced ? "true" : "false", row.lastRun.map(String.init), row.underMaintenance ? "true" : "false",
+                row.flapChangesColumn, row.flappingSince.map(String.init),
             ])
         }
         try insert(session, """
-            INSERT INTO statedeck.latest (panel, shown, info, error, stale, health, since, forced, last_run, maintenance)
+            INSERT INTO statedeck.latest (panel, shown, info, error, stale, health, since, forced, last_run, maintenance,
+                flap_changes, flapping_since)
             """, latest, then: """
             ON CONFLICT (panel) DO UPDATE SET shown = EXCLUDED.shown, info = EXCLUDED.info, error = EXCLUDED.error,
                 stale = EXCLUDED.stale, health = EXCLUDED.health, since = EXCLUDED.since, forced = EXCLUDED.forced,
-                last_run = EXCLUDED.last_run, maintenance = EXCLUDED.maintenance
+                last_run = EXCLUDED.last_run, maintenance = EXCLUDED.maintenance,
+                flap_changes = EXCLUDED.flap_changes, flapping_since = EXCLUDED.flapping_since
             """)
         try insert(session, "INSERT INTO statedeck.maintenance (id, start, until, reason, panels, source, schedule)",
                    batch.maintenance.map(\.stored).map { span in
@@ -403,7 +406,8 @@ final class PostgresHistoryDatabase: HistoryDatabase {
     /// Every panel's `latest` row.
     private static func latest(_ session: PostgresConnection) throws(PostgresError) -> [LatestRow] {
         let rows = try session.query("""
-            SELECT p.name, l.shown, l.info, l.error, l.stale, l.health, l.since, l.forced, l.last_run, l.maintenance
+            SELECT p.name, l.shown, l.info, l.error, l.stale, l.health, l.since, l.forced, l.last_run, l.maintenance,
+                l.flap_changes, l.flapping_since
             FROM statedeck.latest l JOIN statedeck.panels p ON p.id = l.panel
             """)
         return (0..<rows.count).compactMap { row in
@@ -414,7 +418,8 @@ final class PostgresHistoryDatabase: HistoryDatabase {
                                                 stale: rows.boolean(row, 4) ?? false),
                 health: Health(rawValue: Int(rows.integer(row, 5) ?? 0)) ?? .unknown, since: rows.integer(row, 6) ?? 0,
                 forced: rows.boolean(row, 7) ?? false, lastRun: rows.integer(row, 8),
-                underMaintenance: rows.boolean(row, 9) ?? false)
+                underMaintenance: rows.boolean(row, 9) ?? false,
+                flapChanges: LatestRow.flapChanges(column: rows[row, 10]), flappingSince: rows.integer(row, 11))
         }
     }
 

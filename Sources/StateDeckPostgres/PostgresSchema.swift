@@ -95,6 +95,13 @@ enum PostgresSchema {
         CREATE INDEX forms_changes ON statedeck.forms (at) WHERE listed;
         CREATE INDEX forms_by_time ON statedeck.forms (at);
         """,
+        // Flapping: `latest` keeps the panel's flapping count (its changes of health within the
+        // rule's window and when flapping began), so a restart, a crash or the next leader goes on
+        // flapping from the same `since` and calms when it would have.
+        """
+        ALTER TABLE statedeck.latest ADD COLUMN flap_changes TEXT;
+        ALTER TABLE statedeck.latest ADD COLUMN flapping_since BIGINT;
+        """,
     ]
 
     static var currentVersion: Int { migrations.count }

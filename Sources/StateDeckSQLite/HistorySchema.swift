@@ -107,6 +107,13 @@ enum HistorySchema {
         CREATE INDEX forms_changes ON forms (at) WHERE listed = 1;
         CREATE INDEX forms_by_time ON forms (at);
         """,
+        // Flapping: `latest` keeps the panel's flapping count (its changes of health within the
+        // rule's window and when flapping began), so a restart, a crash or the next leader goes on
+        // flapping from the same `since` and calms when it would have.
+        """
+        ALTER TABLE latest ADD COLUMN flap_changes TEXT;
+        ALTER TABLE latest ADD COLUMN flapping_since INTEGER;
+        """,
     ]
 
     static var currentVersion: Int { migrations.count }

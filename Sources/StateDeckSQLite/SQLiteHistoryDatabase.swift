@@ -64,7 +64,8 @@ final class SQLiteHistoryDatabase: HistoryDatabase {
                                          watchedTo: watches.integer(2), talliedTo: watches.integer(3)))
             }
             let rows = try connection.statement("""
-                SELECT p.name, l.shown, l.info, l.error, l.stale, l.health, l.since, l.forced, l.last_run, l.maintenance
+                SELECT p.name, l.shown, l.info, l.error, l.stale, l.health, l.since, l.forced, l.last_run, l.maintenance,
+                    l.flap_changes, l.flapping_since
                 FROM latest l JOIN panels p ON p.id = l.panel
                 """)
             try rows.bind()
@@ -77,7 +78,8 @@ final class SQLiteHistoryDatabase: HistoryDatabase {
                     shown: ShownState.StoredColumns(shown: rows.text(1), info: rows.text(2), error: rows.text(3),
                                                     stale: rows.integer(4) != 0),
                     health: Health(rawValue: Int(rows.integer(5))) ?? .unknown, since: rows.integer(6),
-                    forced: rows.integer(7) != 0, lastRun: rows.optionalInteger(8), underMaintenance: rows.integer(9) != 0))
+                    forced: rows.integer(7) != 0, lastRun: rows.optionalInteger(8), underMaintenance: rows.integer(9) != 0,
+                    flapChanges: LatestRow.flapChanges(column: rows.text(10)), flappingSince: rows.optionalInteger(11)))
             }
             return StoredHistory(
                 eventID: UInt64(try database.integer("SELECT value FROM meta WHERE key = 'last_event_id'") ?? 0),

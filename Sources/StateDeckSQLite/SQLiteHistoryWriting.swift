@@ -181,15 +181,17 @@ struct SQLiteHistoryWriting {
             ).run()
         }
         let upsertLatest = try connection.statement("""
-            INSERT OR REPLACE INTO latest (panel, shown, info, error, stale, health, since, forced, last_run, maintenance)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT OR REPLACE INTO latest (panel, shown, info, error, stale, health, since, forced, last_run, maintenance,
+                flap_changes, flapping_since)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
         for latest in batch.latest {
             try upsertLatest.bind(
                 .integer(try key(of: latest.panel)), .optionalText(latest.shown.shown), .optionalText(latest.shown.info),
                 .optionalText(latest.shown.error), .integer(latest.shown.stale ? 1 : 0),
                 .integer(Int64(latest.health.rawValue)), .integer(latest.since), .integer(latest.forced ? 1 : 0),
-                latest.lastRun.map(Statement.Value.integer) ?? .null, .integer(latest.underMaintenance ? 1 : 0)).run()
+                latest.lastRun.map(Statement.Value.integer) ?? .null, .integer(latest.underMaintenance ? 1 : 0),
+                .optionalText(latest.flapChangesColumn), latest.flappingSince.map(Statement.Value.integer) ?? .null).run()
         }
         let upsertMaintenance = try connection.statement("""
             INSERT OR REPLACE INTO maintenance (id, start, until, reason, panels, source, schedule) VALUES (?, ?, ?, ?, ?, ?, ?)

@@ -57,8 +57,8 @@ public final class DeckRunner: Sendable {
     }
 
     /// Continues the deck from the history, or where the replica holds a panel from what the
-    /// pages were shown of it, and follows it with the mirror, the metrics and a notifier; done
-    /// before it starts, so no first load goes unheard.
+    /// pages were shown of it and its flapping count, and follows it with the mirror, the metrics
+    /// and a notifier; done before it starts, so no first load goes unheard.
     func prepare() async {
         let deck = deck
         let shown = replica?.replicatedMemories() ?? [:]

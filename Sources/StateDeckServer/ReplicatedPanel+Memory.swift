@@ -16,8 +16,13 @@ struct ReplicatedMemory: Codable, Equatable {
     var health: Health
     /// When a heartbeat's newest run ended, in milliseconds since 1970.
     var lastRunMs: Int64?
+    /// Its flapping count (``FlapRecord``), in milliseconds since 1970: the changes of health
+    /// counted and when flapping began. Absent from a record of an older StateDeck.
+    var flapChangesMs: [Int64]?
+    var flappingSinceMs: Int64?
 
-    init(_ state: PanelState) {
+    /// `state` with the flapping count `flaps`, which the state does not carry.
+    init(_ state: PanelState, flaps: FlapRecord = FlapRecord()) {
         history = state.history
         switch state.latestNonLoading {
         case .info(let shown): info = shown
@@ -28,7 +33,17 @@ struct ReplicatedMemory: Codable, Equatable {
         latestError = state.latestError
         stale = state.stale
         health = state.health
-        lastRunMs = state.heartbeat?.lastRun.map { Int64(($0.timeIntervalSince1970 * 1000).rounded()) }
+        lastRunMs = state.heartbeat?.lastRun.map(Self.milliseconds)
+        flapChangesMs = flaps.changes.map(Self.milliseconds)
+        flappingSinceMs = flaps.since.map(Self.milliseconds)
+    }
+
+    static func milliseconds(_ date: Date) -> Int64 {
+        Int64((date.timeIntervalSince1970 * 1000).rounded())
+    }
+
+    static func date(_ milliseconds: Int64) -> Date {
+        Date(timeIntervalSince1970: Double(milliseconds) / 1000)
     }
 
     /// The panel's memory, as a deck restores it.
@@ -38,8 +53,8 @@ struct ReplicatedMemory: Codable, Equatable {
     func memory(restored: Bool) -> PanelMemory {
         let shown = info.map(ViewState.loaded) ?? error.map { ViewState.error(PanelError(card: $0)) }
         return PanelMemory(entries: history, latestInfo: latestInfo, latestError: latestError.map(PanelError.init(card:)),
-                           shown: shown, stale: stale, health: health,
-                           lastRun: lastRunMs.map { Date(timeIntervalSince1970: Double($0) / 1000) }, restored: restored)
+                           shown: shown, stale: stale, health: health, lastRun: lastRunMs.map(Self.date), restored: restored,
+                           flaps: FlapRecord(changes: (flapChangesMs ?? []).map(Self.date), since: flappingSinceMs.map(Self.date)))
     }
 
     /// The record as a replicated panel carries it.

@@ -26,6 +26,9 @@ final class StateMirror: Sendable {
         var compact: [String: [UInt8]] = [:]
         /// A replica's panels, as exported.
         var replicated: [String: ReplicatedPanel] = [:]
+        /// Each panel's flapping count, as its newest change carried it: a replica's memory keeps
+        /// it, so the next leader flaps on.
+        var flaps: [String: FlapRecord] = [:]
         var toast: (bytes: [UInt8], expires: ContinuousClock.Instant)?
         /// The deck-level error card (the history cannot be saved, say) as JSON, or `null`.
         var notice = Array("null".utf8)
@@ -86,12 +89,14 @@ final class StateMirror: Sendable {
         }
         await deck.observe { [self] event in apply(event, generation: generation) }
         let snapshot = await deck.snapshot()
+        let flaps = await deck.flapRecords()
         let settings = PageSettings(pingInterval: pingInterval, deck: deck.configuration, history: history,
                                     notifyTargets: deck.notifyTargets.map(\.name))
         let settingsBytes = (try? encoder.encode(settings)) ?? Array("{}".utf8)
         let now = deck.configuration.now()
         let forms = contents.withLock { contents in
             load(snapshot, settings: settingsBytes, into: &contents)
+            contents.flaps = flaps
             contents.now = deck.configuration.now
             return moments == nil ? [] : everyForm(of: contents, at: now)
         }
@@ -169,8 +174,11 @@ final class StateMirror: Sendable {
             }
             if current { keepForm(.incidents, bytes) }
             if current { relay.relay(event: "incidents", data: String(decoding: bytes, as: UTF8.self), panel: nil) }
-        case .change:
-            break
+        case .change(let change):
+            contents.withLock { contents in
+                guard contents.generation == generation else { return }
+                contents.flaps[change.panel] = change.flaps.changes.isEmpty ? nil : change.flaps
+            }
         }
     }
 
@@ -323,7 +331,8 @@ extension StateMirror {
             ids.compactMap { id in
                 guard let state = contents.panels[id], let document = try? encoder.encode(state) else { return nil }
                 return ReplicatedPanel(id: id, compact: compactForm(of: id, in: &contents), document: document,
-                                       headline: PanelHeadline(state), memoryRecord: ReplicatedMemory(state).encoded)
+                                       headline: PanelHeadline(state),
+                                       memoryRecord: ReplicatedMemory(state, flaps: contents.flaps[id] ?? FlapRecord()).encoded)
             }
         }
     }

@@ -259,6 +259,44 @@ public struct HistoryStoreContract<Store: FlushingHistoryStore>: Sendable {
         after.close()
     }
 
+    /// A panel's flapping count is saved with its panel, so a deck continued after a `kill -9`
+    /// flaps from the same `since` with the changes saved (one after the last save is lost); one
+    /// continued once the window passed since the newest change, or with flapping off, does not.
+    public func aFlappingCountSurvivesACrash() async throws {
+        let store = try open()
+        let up = Info(summary: "Up"), down = Info(summary: "Down")
+        func flap(_ info: Info, _ health: Health, _ flaps: FlapRecord) {
+            var flapped = change("api", .loaded(info), health: health)
+            (flapped.flapping, flapped.flaps) = (flaps.since != nil, flaps)
+            store.record(flapped)
+        }
+        flap(up, .up, FlapRecord())
+        advance(by: .seconds(60))
+        flap(down, .down, FlapRecord(changes: [at(60)]))
+        advance(by: .seconds(60))
+        flap(up, .up, FlapRecord(changes: [at(60), at(120)], since: at(120)))
+        store.flush()
+        advance(by: .seconds(60))
+        flap(down, .down, FlapRecord(changes: [at(60), at(120), at(180)], since: at(120)))
+        advance(by: .seconds(5))
+        let memories = try openAfterCrash().memories(of: ["api"])
+        func flapping(under rule: FlappingRule?) async throws -> FlappingStatus? {
+            var configuration = Deck.Configuration(now: { [clock] in clock.current.wall })
+            configuration.flapping = rule
+            let deck = Deck("d", configuration: configuration, panels: [Panel("api", title: "API") { up }])
+            await deck.restore(memories)
+            return try await deck.panelState("api").flapping
+        }
+        let rule = FlappingRule(changes: 1, within: .seconds(600))
+        #expect(try await flapping(under: rule) == FlappingStatus(since: at(120), changes: 2, within: "10 min"))
+        #expect(try await flapping(under: nil) == nil)
+        advance(by: .seconds(535) - .milliseconds(1))
+        #expect(try await flapping(under: rule)?.since == at(120), "a millisecond before the window passed")
+        advance(by: .milliseconds(1))
+        #expect(try await flapping(under: rule) == nil, "the window passed since the change at 2 min")
+        store.close()
+    }
+
     /// A window started by hand is kept, so a deck continued after a `kill -9` opens it again; an
     /// early end is kept over its window; a panel's time under a window counts as maintenance, in no
     /// uptime ratio; the mark that opened it is no change of the history.

@@ -144,6 +144,42 @@ struct PostgresClusterTests {
         }
     }
 
+    /// The panel's `flapping` in `document`, as the state writes it.
+    static func flapping(in document: String) -> String? {
+        document.range(of: #""flapping":\{[^}]*\}"#, options: .regularExpression).map { String(document[$0]) }
+    }
+
+    @Test func theNextLeaderKeepsAFlappingPanelFlappingSinceTheSameMoment() async throws {
+        try await TemporaryPostgres.with { store in
+            let deck: @Sendable () -> Deck = {
+                var configuration = Deck.Configuration()
+                configuration.flapping = FlappingRule(changes: 1, within: .seconds(600))
+                return Deck("Shared", configuration: configuration) {
+                    Panel("counter", title: "Counter") { Info(summary: "loaded") }
+                    Panel("itself", title: "The server itself") { Info(summary: "serving") }
+                }
+            }
+            let (first, second) = try await Self.members(of: store, makeDeck: deck)
+            #expect(try await eventually { try await first.get("/api/panels/counter").text.contains(#""health":"up""#) })
+            try await first.deck.push(.error(PanelError(.serverError)), panel: "counter")
+            try await Self.push("up again", on: first)
+            let flapping = try #require(try await eventuallyValue {
+                Self.flapping(in: try await first.get("/api/panels/counter").text).flatMap { $0.contains(#""changes":2"#) ? $0 : nil }
+            }, "the second change of health began flapping")
+            #expect(try await eventually { try await second.get("/api/panels/counter").text.contains("up again") },
+                    "the replica holds the change that began flapping")
+
+            await first.stop()
+            #expect(await eventually { second.server.isRunningDeck })
+            let continued = try #require(try await eventuallyValue {
+                let panel = try await second.get("/api/panels/counter").text
+                return panel.contains(#""restored":true"#) ? panel : nil
+            }, "the new leader's deck, restored")
+            #expect(Self.flapping(in: continued) == flapping, "the same since and changes, without a history store")
+            await second.stop()
+        }
+    }
+
     @Test func anActionSentToAServerThatDoesNotLeadIsAnsweredByTheLeader() async throws {
         try await TemporaryPostgres.with { store in
             let (first, second) = try await Self.members(of: store)

@@ -134,6 +134,10 @@ final class StoreFixture: Sendable {
         try StoreFixture().contract.aCrashLosesOnlyTheTimeSinceTheLastSave()
     }
 
+    @Test func aFlappingCountSurvivesACrash() async throws {
+        try await StoreFixture().contract.aFlappingCountSurvivesACrash()
+    }
+
     @Test func aHeartbeatsLastRunSurvivesACrash() async throws {
         try await StoreFixture().contract.aHeartbeatsLastRunSurvivesACrash()
     }

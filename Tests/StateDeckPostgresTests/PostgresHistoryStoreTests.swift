@@ -132,6 +132,12 @@ struct PostgresHistoryStoreTests {
         }
     }
 
+    @Test func aFlappingCountSurvivesACrash() async throws {
+        try await TemporaryPostgres.with { server in
+            try await PostgresStoreFixture(server).contract.aFlappingCountSurvivesACrash()
+        }
+    }
+
     @Test func aHeartbeatsLastRunSurvivesACrash() async throws {
         try await TemporaryPostgres.with { server in
             try await PostgresStoreFixture(server).contract.aHeartbeatsLastRunSurvivesACrash()

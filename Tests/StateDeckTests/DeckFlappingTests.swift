@@ -104,4 +104,53 @@ import Testing
         #expect(Self.changes(next).last?.cause == .mark)
         #expect(Self.changes(next).last?.at == TestDeck.date(at: .seconds(960)))
     }
+
+    /// The memory a history store keeps of the panel after the changes so far.
+    static func stored(_ test: TestDeck) throws -> [String: PanelMemory] {
+        let last = try #require(changes(test).last)
+        return ["p": PanelMemory(entries: [], latestInfo: .one, latestError: nil, shown: last.state, stale: false,
+                                 health: last.health, flaps: last.flaps)]
+    }
+
+    @Test func aDeckContinuedFromAHistoryFlapsFromTheSameSinceAndCountsOn() async throws {
+        let test = await TestDeck { Panel("p", title: "P") { .one } }
+        try await Self.alternate(test, from: 0, count: 7)
+        let memories = try Self.stored(test)
+        await test.deck.stop()
+        let next = await TestDeck(clock: test.clock) { Panel("p", title: "P") { .one } }
+        await next.deck.restore(memories)
+        #expect(try await next.deck.panelState("p").flapping
+            == FlappingStatus(since: TestDeck.date(at: .seconds(360)), changes: 6, within: "10 min"))
+        await next.deck.start()
+        await next.advanceThroughLoad(to: .seconds(361))
+        await next.advance(to: .seconds(420))
+        try await next.deck.push(.error(.server), panel: "p")
+        #expect(Self.changes(next).last?.flaps
+            == FlapRecord(changes: (1...7).map { TestDeck.date(at: .seconds(60 * $0)) }, since: TestDeck.date(at: .seconds(360))),
+            "the change after the restart counts with those restored")
+        await next.advance(to: .seconds(1_020) - .milliseconds(1))
+        await next.settle()
+        #expect(try await next.deck.panelState("p").flapping != nil)
+        await next.advance(to: .seconds(1_020))
+        await next.until { $0.flapping == nil }
+        #expect(Self.changes(next).last?.cause == .mark)
+        #expect(Self.changes(next).last?.at == TestDeck.date(at: .seconds(1_020)))
+    }
+
+    @Test func aDeckContinuedFromAHistoryAfterTheWindowOrWithFlappingOffDoesNotFlap() async throws {
+        let test = await TestDeck { Panel("p", title: "P") { .one } }
+        try await Self.alternate(test, from: 0, count: 7)
+        let memories = try Self.stored(test)
+        await test.deck.stop()
+        let off = await TestDeck(clock: test.clock, flapping: nil) { Panel("p", title: "P") { .one } }
+        await off.deck.restore(memories)
+        #expect(try await off.deck.panelState("p").flapping == nil)
+        await test.advance(to: .seconds(960))
+        let later = await TestDeck(clock: test.clock) { Panel("p", title: "P") { .one } }
+        await later.deck.restore(memories)
+        await later.deck.start()
+        await later.advanceThroughLoad(to: .seconds(961))
+        #expect(try await later.deck.panelState("p").flapping == nil, "the window passed since 6 min")
+        #expect(!Self.changes(later).contains { $0.cause == .mark }, "it calmed while the server was down")
+    }
 }
