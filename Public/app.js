@@ -11,6 +11,7 @@ import { createToaster } from "./toast.js";
 import { createConnectionView } from "./connection.js";
 import { refreshCountdowns } from "./error-card.js";
 import { refreshSince } from "./timeline-figures.js";
+import { setShownMoment } from "./shown-moment.js";
 import { installHistory } from "./history.js";
 import { createNoticeView } from "./notice.js";
 import { installMaintenanceControl } from "./maintenance-control.js";
@@ -298,6 +299,7 @@ const travel = installTravel({
   region: $("#travel"),
   onMoment: (moment) => {
     inPast = true;
+    setShownMoment(moment.at);
     document.body.dataset.moment = "past";
     store.applySnapshot(moment, { authoritative: true });
     regate();
@@ -308,6 +310,7 @@ const travel = installTravel({
   },
   onLive: () => {
     inPast = false;
+    setShownMoment(null);
     delete document.body.dataset.moment;
     regate();
     void api.getState().then((doc) => {

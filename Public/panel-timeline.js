@@ -1,14 +1,17 @@
 // @ts-check
 // A card's timeline section (or a compact line's strip), and when it is asked for: when the panel is
 // first drawn, config.uptime.settleMs after its phase turns loaded or error, every
-// config.uptime.refreshMs, and again when the state document is replaced; only while the panel is on
-// screen. One request runs at a time (one asked for meanwhile is sent after it), and the answer to a
-// request that was overtaken, or to one sent before the panel stopped following, is dropped.
+// config.uptime.refreshMs while the board is live, and again when the state document is replaced (a
+// past moment shown, or the live board again); only while the panel is on screen. While the board
+// shows a past moment (shown-moment.js) the timeline ends at it (`to`), and is drawn as of it. One
+// request runs at a time (one asked for meanwhile is sent after it), and the answer to a request
+// that was overtaken, or to one sent before the panel stopped following, is dropped.
 import { config } from "./config.js";
 import { h, replaceChildren } from "./dom.js";
 import { createTimeline } from "./timeline.js";
 import { currentLine, setCurrentLine, ratioList } from "./timeline-figures.js";
 import { spanParam } from "./timeline-text.js";
+import { shownMoment } from "./shown-moment.js";
 
 /** @typedef {import('./types.js').UptimeReport} UptimeReport */
 /** @typedef {import('./types.js').UptimeSlot} UptimeSlot */
@@ -17,7 +20,7 @@ import { spanParam } from "./timeline-text.js";
 
 /**
  * @typedef {object} PanelTimelineOptions
- * @property {(query: {span: string, slots: number}) => Promise<import('./api.js').ReadResult<UptimeReport>>} load
+ * @property {(query: {span: string, slots: number, to?: string}) => Promise<import('./api.js').ReadResult<UptimeReport>>} load
  * @property {() => HistorySettings | null | undefined} settings the server's timeline settings, now
  * @property {(available: boolean) => void} onAvailable whether the server keeps a history of the panel
  * @property {Element} watch the element whose visibility decides whether to ask
@@ -117,12 +120,15 @@ function timelineSection(panelId, opts) {
     el,
     setAvailable,
     hideTip: timeline.hideTip,
-    /** @param {UptimeReport} report @param {number} spanMs the span it was asked for */
-    draw(report, spanMs) {
+    /**
+     * @param {UptimeReport} report @param {number} spanMs the span it was asked for
+     * @param {number | null} to the past moment it ends at (epoch ms), null for now
+     */
+    draw(report, spanMs, to) {
       setAvailable(true);
       replaceChildren(ratios, ratioList(report));
-      setCurrentLine(current, report.current, report.unwatched);
-      timeline.render(report, { spanMs });
+      setCurrentLine(current, report.current, report.unwatched, to);
+      timeline.render(report, { spanMs, to });
     },
   };
 }
@@ -163,8 +169,10 @@ async function fetchNow(a) {
   a.inFlight = true;
   const mine = ++a.sequence;
   const spanMs = settings.timelineSpanMs;
+  const to = shownMoment();
   try {
-    const res = await a.opts.load({ span: spanParam(spanMs), slots: settings.timelineSlots });
+    const query = { span: spanParam(spanMs), slots: settings.timelineSlots };
+    const res = await a.opts.load(to === null ? query : { ...query, to });
     if (mine !== a.sequence || !a.active) return;
     if (!res.ok) {
       // No history of this panel (unknown to the server, or history off): nothing to draw. Other
@@ -172,7 +180,7 @@ async function fetchNow(a) {
       if (res.failure.status === 404) a.section.setAvailable(false);
       return;
     }
-    a.section.draw(res.data, spanMs);
+    a.section.draw(res.data, spanMs, to === null ? null : Date.parse(to));
   } finally {
     if (mine === a.sequence) a.inFlight = false;
     if (a.again && !a.inFlight) {
@@ -199,7 +207,10 @@ function follow(a, s) {
   if (!a.active) {
     a.active = true;
     a.askedFor = key;
-    a.refreshTimer = setInterval(() => void fetchNow(a), config.uptime.refreshMs);
+    // A past moment's timeline does not change: only the live one is asked again on the timer.
+    a.refreshTimer = setInterval(() => {
+      if (shownMoment() === null) void fetchNow(a);
+    }, config.uptime.refreshMs);
     void fetchNow(a);
   } else if (key !== a.askedFor) {
     a.askedFor = key;

@@ -25,7 +25,7 @@ import { createPanelNotes } from "./panel-notes.js";
  * @property {(panelId: string) => Promise<unknown>} retry
  * @property {(panelId: string, optionId: string) => Promise<unknown>} recover
  * @property {(panelId: string, itemId: string, actionId: string) => Promise<unknown>} itemAction
- * @property {(panelId: string, query: {span: string, slots: number}) => Promise<import('./api.js').ReadResult<UptimeReport>>} uptime
+ * @property {(panelId: string, query: {span: string, slots: number, to?: string}) => Promise<import('./api.js').ReadResult<UptimeReport>>} uptime
  * @property {(panelId: string, opener: HTMLElement, slot?: import('./types.js').UptimeSlot) => void} openHistory
  *   slot: the time to show (a timeline slot that was activated); the default range without it
  * @property {(panelId: string) => void} openPanel brings a panel's card or line into view (a probable

@@ -1,7 +1,7 @@
 // @ts-check
 // The figures beside a strip: the panel's health now ("Down since 10:42 (17 min)"), its relative part
-// kept current by refreshSince() from what the line keeps in its data attributes, and the up ratios
-// over 24 h, 7 d and 30 d.
+// kept current by refreshSince() from what the line keeps in its data attributes (a line drawn as of
+// a past moment keeps it, and stays as it was then), and the up ratios over 24 h, 7 d and 30 d.
 import { h } from "./dom.js";
 import { currentText, ratioText } from "./timeline-text.js";
 
@@ -25,25 +25,26 @@ export function currentLine(current, testid = "current-health") {
  * @param {HTMLElement} el
  * @param {CurrentHealth | null | undefined} current
  * @param {TimeStretch[]} [unwatched] the report's stretches not watched
+ * @param {number | null} [asOf] the past moment the health is as of (epoch ms), null for now
  */
-export function setCurrentLine(el, current, unwatched = []) {
+export function setCurrentLine(el, current, unwatched = [], asOf = null) {
   const gap = current ? unwatched.find((stretch) => stretch.to === current.watchedSince) : undefined;
   for (const [key, value] of Object.entries({ state: current?.state, since: current?.since,
-    watchedSince: current?.watchedSince, notWatchedFrom: gap?.from })) {
+    watchedSince: current?.watchedSince, notWatchedFrom: gap?.from, asOf: asOf === null ? undefined : String(asOf) })) {
     if (current && typeof current.since === "string" && value) el.dataset[key] = value;
     else delete el.dataset[key];
   }
-  const text = currentText(current, Date.now(), gap?.from);
+  const text = currentText(current, asOf ?? Date.now(), gap?.from);
   if (el.textContent !== text) el.textContent = text;
 }
 
 /**
- * Updates every health-now line under `root`.
+ * Updates every health-now line under `root` (one as of a past moment stays as it was then).
  * @param {ParentNode} root
  */
 export function refreshSince(root) {
   const now = Date.now();
-  for (const node of root.querySelectorAll(".current-health[data-since]")) {
+  for (const node of root.querySelectorAll(".current-health[data-since]:not([data-as-of])")) {
     const el = /** @type {HTMLElement} */ (node);
     const state = /** @type {CurrentHealth["state"]} */ (el.dataset.state ?? "unknown");
     const text = currentText({ state, since: el.dataset.since ?? "", watchedSince: el.dataset.watchedSince },

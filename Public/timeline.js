@@ -65,14 +65,15 @@ export function createTimeline(opts = {}) {
   /**
    * Draws a report, the focused and the hovered slot kept by their place.
    * @param {UptimeReport} report
-   * @param {{spanMs: number}} shape the span the report was asked for
+   * @param {{spanMs: number, to?: number | null}} shape the span the report was asked for, and the
+   *   past moment it ends at (epoch ms; null or left out for now)
    */
   function render(report, shape) {
     const focusedIndex = stripEl.contains(document.activeElement)
       ? Number(/** @type {HTMLElement} */ (document.activeElement).dataset.index)
       : null;
     const hoveredIndex = strip.hovered ? Number(strip.hovered.dataset.index) : null;
-    drawAxis(axisStart, axisEnd, drawSlots(strip, report, shape.spanMs), report.slotMs);
+    drawAxis(axisStart, axisEnd, drawSlots(strip, report, shape.spanMs), report.slotMs, shape.to ?? null);
     if (!opts.compact) replaceChildren(sparkBox, sparkline(strip.slots));
     const all = slotButtons(strip);
     strip.hovered = hoveredIndex !== null && all[hoveredIndex] ? all[hoveredIndex] : null;
@@ -126,14 +127,17 @@ function drawSlots(strip, report, spanMs) {
 
 /**
  * The axis under the strip: when its first slot starts, and "now", or when its last ends if that
- * was a while ago.
+ * was a while ago, or the past moment the timeline was asked to end at.
  * @param {HTMLElement} start @param {HTMLElement} end @param {SlotSpan} span
  * @param {number} slotMs how long a slot lasts
+ * @param {number | null} to the past moment asked for (epoch ms), null for now
  */
-function drawAxis(start, end, { count, first, last }, slotMs) {
+function drawAxis(start, end, { count, first, last }, slotMs, to) {
   start.textContent = Number.isNaN(first) ? "" : momentText(first, last);
   end.textContent = count ? "now" : "";
-  if (count && !Number.isNaN(last) && last < Date.now() - 2 * (slotMs || 0)) {
+  if (count && to !== null) {
+    end.textContent = momentText(to, to);
+  } else if (count && !Number.isNaN(last) && last < Date.now() - 2 * (slotMs || 0)) {
     end.textContent = momentText(last, last);
   }
 }

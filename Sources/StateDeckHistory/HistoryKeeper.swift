@@ -253,15 +253,34 @@ public final class HistoryKeeper: Sendable {
         }
     }
 
+    /// `panel`'s uptime and timeline; with a `to` in the past, its health is the one it had then.
     public func uptime(of panel: String, _ query: TimelineQuery) throws(HistoryStoreError) -> UptimeReport {
         let reading = configuration.clock.read()
         do {
-            return try view(of: panel, at: reading).uptime(of: panel, query, now: reading.wall) { resolution, from throws(HistoryDatabaseError) in
+            var report = try view(of: panel, at: reading).uptime(of: panel, query, now: reading.wall) { resolution, from throws(HistoryDatabaseError) in
                 try database.tallies(of: panel, resolution, from: from)
             }
+            if let to = query.to, to < reading.wall { report.current = try health(of: panel, at: to) }
+            return report
         } catch {
             throw .unreadable(error.description)
         }
+    }
+
+    /// `panel`'s health at the past instant `instant`, since when, and since when it was watched
+    /// without a break then; nil before its first result. Read from its forms: the newest at or
+    /// before `instant` that changed its health, saved or waiting to be.
+    private func health(of panel: String, at instant: Date) throws(HistoryDatabaseError) -> UptimeReport.CurrentHealth? {
+        let at = instant.millisecondsSince1970
+        let (waiting, watchedSince) = memory.withLock { state in
+            (state.unsavedHealthChange(of: panel, atOrBefore: at), state.watchedSince(at: at))
+        }
+        let saved = try database.healthChange(of: panel, atOrBefore: at)
+        let newest = [saved, waiting].compactMap { $0 }.max { ($0.at, $0.position) < ($1.at, $1.position) }
+        guard let newest, let name = newest.headline?.health,
+              let health = Health.allCases.first(where: { $0.name == name }), health != .unknown else { return nil }
+        return UptimeReport.CurrentHealth(health: health, since: Date(millisecondsSince1970: newest.at),
+                                          watchedSince: Date(millisecondsSince1970: max(newest.at, watchedSince)))
     }
 
     /// The saved entries `query` reads and those waiting to be saved, newest first: an entry

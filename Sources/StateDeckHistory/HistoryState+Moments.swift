@@ -42,6 +42,11 @@ extension HistoryState {
         }
     }
 
+    /// `panel`'s newest form waiting to be saved at or before `at` that changed its health.
+    func unsavedHealthChange(of panel: String, atOrBefore at: Int64) -> MomentForm? {
+        unsavedForms.last { $0.part == .panel(panel) && $0.at <= at && $0.changesHealth }
+    }
+
     /// When the oldest form waiting to be saved holds from, nil for none.
     var oldestUnsavedForm: Int64? { unsavedForms.first?.at }
 

@@ -534,8 +534,12 @@ extension HistoryState {
 
     /// When the watch that goes on now began, or the watches without a break before it.
     var watchedSince: Int64 {
-        let started = watches[watches.count - 1].started
-        return unwatched.last { $0.to.millisecondsSince1970 <= started }?.to.millisecondsSince1970
-            ?? watches.map(\.started).min() ?? started
+        watchedSince(at: watches[watches.count - 1].started)
+    }
+
+    /// When the watch going on at `at` (milliseconds since 1970) began, or the watches without a
+    /// break before it.
+    func watchedSince(at: Int64) -> Int64 {
+        unwatched.last { $0.to.millisecondsSince1970 <= at }?.to.millisecondsSince1970 ?? watches.map(\.started).min() ?? at
     }
 }

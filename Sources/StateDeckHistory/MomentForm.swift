@@ -70,6 +70,13 @@ public struct MomentForm: Sendable, Equatable {
         guard let headline else { return false }
         return previous.map { !$0.says(as: headline) } ?? true
     }
+
+    /// Whether the panel's health differs from its form before, or it has no form before: its
+    /// health began with this form.
+    public var changesHealth: Bool {
+        guard let headline else { return false }
+        return previous?.health != headline.health
+    }
 }
 
 /// What `GET /api/changes` says of a panel in one form: its title, phase, health and summary (the

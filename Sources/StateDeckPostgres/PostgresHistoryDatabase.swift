@@ -379,6 +379,17 @@ final class PostgresHistoryDatabase: HistoryDatabase {
         }
     }
 
+    func healthChange(of panel: String, atOrBefore at: Int64) throws(HistoryDatabaseError) -> MomentForm? {
+        try read { session throws(PostgresError) in
+            Self.forms(try session.query("""
+                SELECT \(Self.formColumns) FROM statedeck.forms f
+                WHERE f.kind = 0 AND f.subject = $1 AND f.at <= $2 AND f.health IS NOT NULL
+                    AND (f.from_health IS NULL OR f.from_health <> f.health)
+                ORDER BY f.at DESC, f.id DESC LIMIT 1
+                """, [panel, String(at)])).first
+        }
+    }
+
     /// The incidents kept.
     private static func incidents(_ session: PostgresConnection) throws(PostgresError) -> [Incident] {
         let rows = try session.query("SELECT id, title, panels, opened, resolved, updates FROM statedeck.incidents")

@@ -153,6 +153,20 @@ final class SQLiteHistoryDatabase: HistoryDatabase {
         }
     }
 
+    func healthChange(of panel: String, atOrBefore at: Int64) throws(HistoryDatabaseError) -> MomentForm? {
+        try read { connection throws(SQLiteError) in
+            let select = try connection.statement("""
+                SELECT \(Self.formColumns) FROM forms f
+                WHERE f.kind = 0 AND f.subject = ? AND f.at <= ? AND f.health IS NOT NULL
+                    AND (f.from_health IS NULL OR f.from_health <> f.health)
+                ORDER BY f.at DESC, f.rowid DESC LIMIT 1
+                """)
+            try select.bind(.text(panel), .integer(at))
+            defer { select.reset() }
+            return try select.step() ? Self.form(select) : nil
+        }
+    }
+
     /// The incidents kept.
     private static func incidents(_ connection: inout SQLiteConnection) throws(SQLiteError) -> [Incident] {
         let rows = try connection.statement("SELECT id, title, panels, opened, resolved, updates FROM incidents")

@@ -583,5 +583,37 @@ public struct HistoryStoreContract<Store: FlushingHistoryStore>: Sendable {
         #expect([epoch.day, epoch.week, epoch.month] == [nil, nil, nil])
         store.close()
     }
+
+    /// A timeline ending in the past says the health of then: that of the panel's newest form at or
+    /// before `to` that changed its health (saved or waiting to be), since that form; none before
+    /// its first form.
+    public func aTimelineEndingInThePastSaysTheHealthOfThen() throws {
+        let store = try open()
+        func form(_ summary: String, _ health: String) -> MomentForm {
+            MomentForm(part: .panel("p"), at: now.millisecondsSince1970, json: #"{"id":"p","summary":"\#(summary)"}"#,
+                       headline: MomentHeadline(title: "P", phase: "loaded", health: health, summary: summary))
+        }
+        func current(_ seconds: Double) throws -> UptimeReport.CurrentHealth? {
+            try store.uptime(of: "p", TimelineQuery(span: .seconds(180), slots: 3, to: at(seconds))).current
+        }
+        func health(_ health: Health, since seconds: Double) -> UptimeReport.CurrentHealth {
+            UptimeReport.CurrentHealth(health: health, since: at(seconds), watchedSince: at(seconds))
+        }
+        store.keep(form: form("one", "up"))
+        advance(by: .seconds(10))
+        store.keep(form: form("two", "up"))
+        advance(by: .seconds(10))
+        store.keep(form: form("three", "down"))
+        store.flush()
+        advance(by: .seconds(10))
+        store.keep(form: form("four", "up"))
+        advance(by: .seconds(10))
+        #expect(try current(-1) == nil, "before its first form")
+        #expect(try current(15) == health(.up, since: 0), "a form of the same health does not begin it")
+        #expect(try current(20) == health(.down, since: 20), "`to` holds the form kept at it")
+        #expect(try current(29.999) == health(.down, since: 20))
+        #expect(try current(35) == health(.up, since: 30), "waiting to be saved")
+        store.close()
+    }
 }
 

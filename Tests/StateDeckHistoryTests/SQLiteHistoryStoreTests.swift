@@ -193,6 +193,10 @@ final class StoreFixture: Sendable {
         try StoreFixture().contract.aTimelineEndingInThePastHoldsNoTimeAfterIt()
     }
 
+    @Test func aTimelineEndingInThePastSaysTheHealthOfThen() throws {
+        try StoreFixture().contract.aTimelineEndingInThePastSaysTheHealthOfThen()
+    }
+
     @Test func uptimeCountsTimeUpAndDownAndDrawsSlots() throws {
         let fixture = StoreFixture()
         let store = try fixture.open()

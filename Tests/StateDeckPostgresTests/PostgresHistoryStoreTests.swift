@@ -198,6 +198,12 @@ struct PostgresHistoryStoreTests {
         }
     }
 
+    @Test func aTimelineEndingInThePastSaysTheHealthOfThen() async throws {
+        try await TemporaryPostgres.with { server in
+            try PostgresStoreFixture(server).contract.aTimelineEndingInThePastSaysTheHealthOfThen()
+        }
+    }
+
     @Test func outagesAndDeliveriesNotDoneComeBackAfterAReopenOnce() async throws {
         try await TemporaryPostgres.with { server in
             try PostgresStoreFixture(server).contract.outagesAndDeliveriesNotDoneComeBackAfterAReopenOnce()

@@ -1,7 +1,8 @@
 """Time travel on the page, against the real server keeping its history: the header's History
 opens the deck-wide timeline, whose keys move the whole board to a past moment (a panel down then
 shows down, though it is up live); the address carries the moment, and the same address in another
-page shows it too, without a stream; every action is disabled there with one reason; "What
+page shows it too, without a stream; every action is disabled there with one reason; each card's
+timeline ends at the moment, with the health of then, and at now again once live; "What
 changed" lists the hour before the moment; while the timeline is open it marks the changes the
 server records as they come; Back to live and Escape return to the live board; a
 history younger than the strip's span is drawn from its oldest instant, so no part of the strip is a
@@ -321,3 +322,51 @@ def test_a_history_younger_than_the_span_fills_the_strip_and_every_end_is_served
     assert epoch_ms(oldest) <= epoch_ms(clicked) < epoch_ms(oldest) + (high - epoch_ms(oldest)) * 0.05, clicked
     expect(page.locator(tid("moment-at"))).to_have_attribute("datetime", clicked)
     expect(banner).to_have_attribute("data-kind", "past")
+
+
+def uptime_of(panel_id: str, to: str | None):
+    """Matches the page's request for `panel_id`'s timeline ending at `to` (None: at now)."""
+
+    def match(request) -> bool:
+        url = urlparse(request.url)
+        return url.path == f"/api/panels/{panel_id}/uptime" and parse_qs(url.query).get("to", [None])[0] == to
+
+    return match
+
+
+def axis_label(page: Page, at: str) -> str:
+    """How a timeline's axis names the instant `at`."""
+    return page.evaluate("async (t) => (await import('/timeline-text.js')).momentText(Date.parse(t), Date.parse(t))", at)
+
+
+def test_on_a_past_moment_each_timeline_ends_there_with_the_health_of_then(recovered, open_page, new_context):
+    srv, down = recovered
+    status, live = srv.request("GET", "/api/panels/flaky/uptime")
+    assert status == 200 and live["current"]["state"] == "up", live
+
+    # Opened at the moment "flaky" went down: its timeline ends there, and says it is down since.
+    other = new_context().new_page()
+    with other.expect_request(uptime_of("flaky", down["at"])):
+        other.goto(f"{srv.url}/?at={down['at']}")
+    expect_past(other, down["at"])
+    flaky = panel(other, "flaky")
+    expect(flaky.locator(tid("current-health"))).to_have_text(re.compile(r"^Down since "))
+    expect(flaky.locator(tid("timeline-end"))).to_have_text(axis_label(other, down["at"]))
+
+    # Stepping back to it from the live board asks again for that moment; live again, for now.
+    page = open_page(srv)
+    expect(panel(page, "flaky").locator(tid("timeline-end"))).to_have_text("now")
+    page.locator(tid("travel-open")).click()
+    expect(page.locator(tid("travel-mark")).first).to_be_attached()
+    flaky = panel(page, "flaky")
+    with page.expect_request(uptime_of("flaky", down["at"])):
+        for _ in range(presses_back_to(srv, down["at"])):
+            page.keyboard.press("ArrowLeft")
+        # A timeline is asked for only while its card is on screen, below the open strip.
+        flaky.scroll_into_view_if_needed()
+    expect(flaky.locator(tid("current-health"))).to_have_text(re.compile(r"^Down since "))
+    with page.expect_request(uptime_of("flaky", None)):
+        page.locator(tid("moment-live")).click()
+    expect_live(page)
+    expect(flaky.locator(tid("current-health"))).to_have_text(re.compile(r"^Up for "))
+    expect(flaky.locator(tid("timeline-end"))).to_have_text("now")
