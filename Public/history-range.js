@@ -1,8 +1,10 @@
 // @ts-check
-// The time range the history view shows: a preset that ends now, the two datetime-local inputs, or a
-// timeline slot that was activated. No DOM.
+// The time range the history view shows: a preset that ends now (or at the past moment the board
+// shows, so the history is the one of then), the two datetime-local inputs, or a timeline slot that
+// was activated. No DOM.
 import { config } from "./config.js";
 import { fullTimeText } from "./timeline-text.js";
+import { shownMoment } from "./shown-moment.js";
 
 /** @typedef {import('./types.js').UptimeSlot} UptimeSlot */
 
@@ -10,7 +12,7 @@ import { fullTimeText } from "./timeline-text.js";
  * @typedef {object} Range
  * @property {number} from epoch ms
  * @property {number} to epoch ms
- * @property {boolean} live the range ends now (a preset): the timeline is asked without `to`
+ * @property {boolean} live the range ends now (a preset on the live board): the timeline is asked without `to`
  * @property {string} label
  */
 
@@ -30,6 +32,11 @@ export function localInputValue(t) {
  */
 export function presetRange(id) {
   const preset = config.historyView.ranges.find((r) => r.id === id) ?? config.historyView.ranges[0];
+  const moment = shownMoment();
+  if (moment) {
+    const to = Date.parse(moment);
+    return { from: to - preset.spanMs, to, live: false, label: `${preset.label} up to ${fullTimeText(moment)}` };
+  }
   const to = Date.now();
   return { from: to - preset.spanMs, to, live: true, label: `Last ${preset.label}` };
 }

@@ -324,6 +324,16 @@ def test_a_history_younger_than_the_span_fills_the_strip_and_every_end_is_served
     expect(banner).to_have_attribute("data-kind", "past")
 
 
+def history_of(panel_id: str, to: str):
+    """Matches the page's request for `panel_id`'s stored changes up to `to`."""
+
+    def match(request) -> bool:
+        url = urlparse(request.url)
+        return url.path == f"/api/panels/{panel_id}/history" and parse_qs(url.query).get("to", [None])[0] == to
+
+    return match
+
+
 def uptime_of(panel_id: str, to: str | None):
     """Matches the page's request for `panel_id`'s timeline ending at `to` (None: at now)."""
 
@@ -352,6 +362,11 @@ def test_on_a_past_moment_each_timeline_ends_there_with_the_health_of_then(recov
     flaky = panel(other, "flaky")
     expect(flaky.locator(tid("current-health"))).to_have_text(re.compile(r"^Down since "))
     expect(flaky.locator(tid("timeline-end"))).to_have_text(axis_label(other, down["at"]))
+    # Its history, opened there, ends at the moment too.
+    with other.expect_request(history_of("flaky", down["at"])):
+        flaky.locator(tid("history-open")).click()
+    expect(other.locator(tid("history-dialog"))).to_be_visible()
+    other.keyboard.press("Escape")
 
     # Stepping back to it from the live board asks again for that moment; live again, for now.
     page = open_page(srv)
