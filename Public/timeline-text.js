@@ -199,16 +199,19 @@ function capitalize(s) {
 }
 
 /**
- * The strip's text alternative: "Last 24 h: 99.9 % up, 2 failures".
+ * The strip's text alternative: "Last 24 h: 99.9 % up, 2 failures", or "24 h up to 02:20:32: …"
+ * for a strip ending at a past moment.
  * @param {UptimeReport} report
  * @param {number} spanMs the span the strip was asked for
+ * @param {number | null} [to] the past moment it ends at (epoch ms), null for now
  */
-export function stripSummary(report, spanMs) {
+export function stripSummary(report, spanMs, to = null) {
   const ratio = spanMs === DAY ? report["24h"] : spanMs === 7 * DAY ? report["7d"] : spanMs === 30 * DAY ? report["30d"] : undefined;
   const parts = [];
   if (ratio !== undefined) parts.push(ratio === null ? "no uptime data" : `${ratioText(ratio)} up`);
   let failures = 0;
   for (const slot of report.slots) failures += slot.failures;
   parts.push(failures ? countText(failures, "failure", "failures") : "no failures");
-  return `Last ${spanText(spanMs)}: ${parts.join(", ")}`;
+  const span = to === null ? `Last ${spanText(spanMs)}` : `${spanText(spanMs)} up to ${momentText(to, Date.now())}`;
+  return `${span}: ${parts.join(", ")}`;
 }

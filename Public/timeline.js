@@ -73,7 +73,7 @@ export function createTimeline(opts = {}) {
       ? Number(/** @type {HTMLElement} */ (document.activeElement).dataset.index)
       : null;
     const hoveredIndex = strip.hovered ? Number(strip.hovered.dataset.index) : null;
-    drawAxis(axisStart, axisEnd, drawSlots(strip, report, shape.spanMs), report.slotMs, shape.to ?? null);
+    drawAxis(axisStart, axisEnd, drawSlots(strip, report, shape.spanMs, shape.to ?? null), report.slotMs, shape.to ?? null);
     if (!opts.compact) replaceChildren(sparkBox, sparkline(strip.slots));
     const all = slotButtons(strip);
     strip.hovered = hoveredIndex !== null && all[hoveredIndex] ? all[hoveredIndex] : null;
@@ -92,9 +92,10 @@ export function createTimeline(opts = {}) {
 /**
  * Puts a report's slots in the strip, one button each.
  * @param {SlotStrip} strip @param {UptimeReport} report @param {number} spanMs
+ * @param {number | null} to the past moment it ends at, null for now
  * @returns {SlotSpan}
  */
-function drawSlots(strip, report, spanMs) {
+function drawSlots(strip, report, spanMs, to) {
   const slots = Array.isArray(report.slots) ? report.slots : [];
   strip.slots = slots;
   const first = slots.length ? Date.parse(slots[0].from) : NaN;
@@ -102,7 +103,7 @@ function drawSlots(strip, report, spanMs) {
   const withDay = !Number.isNaN(first) && !Number.isNaN(last) && new Date(first).toDateString() !== new Date(last).toDateString();
   strip.withDay = withDay;
   const roving = Math.max(0, slots.length - 1 - strip.rovingFromEnd);
-  strip.el.setAttribute("aria-label", stripSummary(report, spanMs));
+  strip.el.setAttribute("aria-label", stripSummary(report, spanMs, to));
   strip.el.dataset.slots = String(slots.length);
   replaceChildren(
     strip.el,

@@ -362,6 +362,7 @@ def test_on_a_past_moment_each_timeline_ends_there_with_the_health_of_then(recov
     flaky = panel(other, "flaky")
     expect(flaky.locator(tid("current-health"))).to_have_text(re.compile(r"^Down since "))
     expect(flaky.locator(tid("timeline-end"))).to_have_text(axis_label(other, down["at"]))
+    expect(flaky.locator(tid("timeline-strip"))).to_have_attribute("aria-label", re.compile(r"^\S+ \S+ up to .+: "))
     # Its history, opened there, ends at the moment too.
     with other.expect_request(history_of("flaky", down["at"])):
         flaky.locator(tid("history-open")).click()
@@ -385,3 +386,4 @@ def test_on_a_past_moment_each_timeline_ends_there_with_the_health_of_then(recov
     expect_live(page)
     expect(flaky.locator(tid("current-health"))).to_have_text(re.compile(r"^Up for "))
     expect(flaky.locator(tid("timeline-end"))).to_have_text("now")
+    expect(flaky.locator(tid("timeline-strip"))).to_have_attribute("aria-label", re.compile(r"^Last "))
