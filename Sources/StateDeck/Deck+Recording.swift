@@ -64,7 +64,7 @@ extension Deck {
         if cause == .debug { panels[index].forcedHealth = (panels[index].forcedHealth ?? health).forced(state) }
         emit(.change(PanelChange(panel: panels[index].panel.id, at: date, state: state, cause: cause, health: health,
                                  recorded: recorded, maintenance: panels[index].maintenance,
-                                 flapping: panels[index].flaps.since != nil, flaps: panels[index].flaps.record)))
+                                 flaps: panels[index].flaps.record)))
     }
 
     /// Shows a toast about the deck itself, such as a deck file that could not be reloaded.

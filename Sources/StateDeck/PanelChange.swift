@@ -47,13 +47,14 @@ public struct PanelChange: Sendable, Equatable {
     /// The window the panel is under after the change, if any: set on every change of the panel.
     public var maintenance: MaintenanceMark?
 
-    /// Whether the panel flaps after the change (``FlappingRule``).
-    public var flapping: Bool
     /// The panel's flapping count after the change, which the history keeps for the next run.
     public var flaps: FlapRecord
 
+    /// Whether the panel flaps after the change (``FlappingRule``): its count says since when.
+    public var flapping: Bool { flaps.since != nil }
+
     public init(panel: String, at: Date, state: ViewState, cause: Cause, health: Health, recorded: Bool = true,
-                maintenance: MaintenanceMark? = nil, flapping: Bool = false, flaps: FlapRecord = FlapRecord()) {
+                maintenance: MaintenanceMark? = nil, flaps: FlapRecord = FlapRecord()) {
         self.panel = panel
         self.at = at
         self.state = state
@@ -61,7 +62,6 @@ public struct PanelChange: Sendable, Equatable {
         self.health = health
         self.recorded = recorded
         self.maintenance = maintenance
-        self.flapping = flapping
         self.flaps = flaps
     }
 

@@ -267,7 +267,7 @@ public struct HistoryStoreContract<Store: FlushingHistoryStore>: Sendable {
         let up = Info(summary: "Up"), down = Info(summary: "Down")
         func flap(_ info: Info, _ health: Health, _ flaps: FlapRecord) {
             var flapped = change("api", .loaded(info), health: health)
-            (flapped.flapping, flapped.flaps) = (flaps.since != nil, flaps)
+            flapped.flaps = flaps
             store.record(flapped)
         }
         flap(up, .up, FlapRecord())

@@ -41,7 +41,7 @@ import Testing
         #expect(calm?.health == .up)
         let mark = try #require(marks().first)
         #expect(mark == PanelChange(panel: "p", at: TestDeck.date(at: .seconds(960)), state: .loaded(.one), cause: .mark,
-                                    health: .up, recorded: false, flapping: false))
+                                    health: .up, recorded: false))
         #expect(marks().count == 1)
     }
 
