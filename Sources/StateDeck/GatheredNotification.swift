@@ -65,20 +65,20 @@ public struct GatheredNotification: Sendable, Hashable, Codable {
     /// (none, when not even one does), `more` counting the rest; and that JSON.
     public func listing(within limit: Int) throws -> (listed: GatheredNotification, json: [UInt8]) {
         let encoder = DeckJSON.makeEncoder()
-        func listing(first listed: Int) throws -> (GatheredNotification, [UInt8]) {
+        func listingFirst(_ listed: Int) throws -> (GatheredNotification, [UInt8]) {
             var shortened = self
             shortened.notifications = Array(notifications.prefix(listed))
             shortened.more = count - listed
             return (shortened, Array(try encoder.encode(shortened)))
         }
-        var fitting = try listing(first: notifications.count)
+        var fitting = try listingFirst(notifications.count)
         guard fitting.1.count > limit else { return fitting }
         // The JSON grows with each notification listed: the most that fit, found by halving.
-        fitting = try listing(first: 0)
+        fitting = try listingFirst(0)
         var (fits, tooMany) = (0, notifications.count)
         while tooMany - fits > 1 {
             let middle = (fits + tooMany) / 2
-            let tried = try listing(first: middle)
+            let tried = try listingFirst(middle)
             if tried.1.count <= limit {
                 (fits, fitting) = (middle, tried)
             } else {
