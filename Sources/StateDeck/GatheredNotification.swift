@@ -5,6 +5,10 @@ import FoundationEssentials
 /// `notification` event (PROTOCOL.md, "Notifications"). A window that gathers one notification
 /// tells it alone, as a ``DeckNotification``.
 ///
+/// A target that bounds what it is handed (a command's standard input, a webhook's body) is
+/// handed ``listing(within:)``: the notifications that fit, in order, and `more` counting the
+/// rest, so that a storm of any size still goes out; `message` and `count` always tell them all.
+///
 /// | notifications gathered | `event` | `message` |
 /// | --- | --- | --- |
 /// | failures only | `failure` | "14 panels down: API, Web, Worker, and 11 more" |
@@ -22,9 +26,13 @@ public struct GatheredNotification: Sendable, Hashable, Codable {
     public var message: String
     /// When the window ended and the message was made.
     public var at: Date
+    /// How many notifications were gathered, listed or not.
     public var count: Int
-    /// Each notification as it would have been told alone, in the order decided.
+    /// Each notification as it would have been told alone, in the order decided: all of them, or
+    /// in ``listing(within:)`` the first that fit.
     public var notifications: [DeckNotification]
+    /// How many of `count` are not in `notifications`: 0 unless ``listing(within:)`` left some out.
+    public var more = 0
 
     /// How many titles a message names before "and N more".
     static let namedTitles = 3
@@ -51,6 +59,33 @@ public struct GatheredNotification: Sendable, Hashable, Codable {
     static func naming(_ titles: [String]) -> String {
         let named = titles.prefix(namedTitles).joined(separator: ", ")
         return titles.count > namedTitles ? "\(named), and \(titles.count - namedTitles) more" : named
+    }
+
+    /// The message and the first of its notifications whose JSON fits within `limit` bytes
+    /// (none, when not even one does), `more` counting the rest; and that JSON.
+    public func listing(within limit: Int) throws -> (listed: GatheredNotification, json: [UInt8]) {
+        let encoder = DeckJSON.makeEncoder()
+        func listingFirst(_ listed: Int) throws -> (GatheredNotification, [UInt8]) {
+            var shortened = self
+            shortened.notifications = Array(notifications.prefix(listed))
+            shortened.more = count - listed
+            return (shortened, Array(try encoder.encode(shortened)))
+        }
+        var fitting = try listingFirst(notifications.count)
+        guard fitting.1.count > limit else { return fitting }
+        // The JSON grows with each notification listed: the most that fit, found by halving.
+        fitting = try listingFirst(0)
+        var (fits, tooMany) = (0, notifications.count)
+        while tooMany - fits > 1 {
+            let middle = (fits + tooMany) / 2
+            let tried = try listingFirst(middle)
+            if tried.1.count <= limit {
+                (fits, fitting) = (middle, tried)
+            } else {
+                tooMany = middle
+            }
+        }
+        return fitting
     }
 
     /// The panels' ids, in the order decided, each once.

@@ -114,6 +114,22 @@ import Testing
                 "\(check.standardError)")
     }
 
+    @Test func aPlaceholderInACommandsArgumentsIsStatus2NamingTheVariableToReadInstead() async throws {
+        let folder = try Folder()
+        let incidents = """
+
+            incidents:
+              notify:
+                - command: { run: [ssh, ops.example, "logger {message}"] }
+            """
+        let deck = try folder.file("deck.yaml", Data((Self.validDeck + incidents).utf8))
+        let check = try await StatedeckBinary.run(["check", deck])
+        #expect(check.status == 2)
+        #expect(check.standardError.contains(#"""
+            \#(deck):15: incidents.notify[0].command.run[2]: "{message}" is not filled into arguments; read $STATEDECK_MESSAGE instead (for example shell: 'echo "$STATEDECK_MESSAGE"')
+            """#), "\(check.standardError)")
+    }
+
     @Test func aMissingFileIsStatus2NamingIt() async throws {
         let folder = try Folder()
         let missing = folder.path + "/absent.yaml"

@@ -151,7 +151,7 @@ struct DeckFilePanelsTests {
                 refresh: manual
                 minimumLoading: 0ms
                 actions:
-                  - { id: touch, label: Touch, run: [touch, "{item}"], message: Touched }
+                  - { id: touch, label: Touch, shell: 'touch -- "$STATEDECK_ITEM_ID"', message: Touched }
                   - { id: mark, label: Mark, shell: 'touch "marked-$STATEDECK_ITEM_ID"' }
                   - { id: fail, label: Fail, run: ["false"] }
             """).makeDeck()

@@ -207,7 +207,7 @@ struct DeckFileProblemTests {
                 command: { run: [ls] }
                 actions:
                   - id: remove
-                    run: [rm, "{item}"]
+                    shell: 'rm -- "$STATEDECK_ITEM_ID"'
             """, problem: "deck.yaml:5: panels[0].actions[0].label: is required"),
         Case(name: "a typo in toasts", yaml: """
             panels:
@@ -300,21 +300,59 @@ struct DeckFileProblemTests {
               - id: api
                 tcp: { host: localhost, port: 1 }
                 notify: [{ command: { shell: 'notify-send "{title}" "{message}"' } }]
-            """, problem: #"deck.yaml:4: panels[0].notify[0].command.shell: a shell script takes no placeholders, whose text would run as code: write "$STATEDECK_MESSAGE" for {message}, "$STATEDECK_TITLE" for {title}"#),
+            """, problem: #"deck.yaml:4: panels[0].notify[0].command.shell: "{title}", "{message}" are not filled into arguments; read $STATEDECK_TITLE, $STATEDECK_MESSAGE instead (for example shell: 'echo "$STATEDECK_TITLE"')"#),
         Case(name: "a placeholder in the script of a shell a notify command runs", yaml: """
             panels:
               - id: api
                 tcp: { host: localhost, port: 1 }
                 notify:
                   - command: { run: [/bin/bash, -eu, -c, "echo {event} >> log"] }
-            """, problem: #"deck.yaml:5: panels[0].notify[0].command.run[3]: a shell script takes no placeholders, whose text would run as code: write "$STATEDECK_EVENT" for {event}"#),
+            """, problem: #"deck.yaml:5: panels[0].notify[0].command.run[3]: "{event}" is not filled into arguments; read $STATEDECK_EVENT instead (for example shell: 'echo "$STATEDECK_EVENT"')"#),
+        Case(name: "a placeholder in an argument of a notify command run directly", yaml: """
+            panels:
+              - id: api
+                tcp: { host: localhost, port: 1 }
+                notify:
+                  - command: { run: [apprise, -b, "{message}", "mailto://ops"] }
+            """, problem: #"deck.yaml:5: panels[0].notify[0].command.run[2]: "{message}" is not filled into arguments; read $STATEDECK_MESSAGE instead (for example shell: 'echo "$STATEDECK_MESSAGE"')"#),
+        Case(name: "a placeholder in the script of a shell a notify command runs through timeout", yaml: """
+            panels:
+              - id: api
+                tcp: { host: localhost, port: 1 }
+                notify:
+                  - command: { run: [timeout, "10", sh, -c, "echo {message} >> f"] }
+            """, problem: #"deck.yaml:5: panels[0].notify[0].command.run[4]: "{message}" is not filled into arguments; read $STATEDECK_MESSAGE instead (for example shell: 'echo "$STATEDECK_MESSAGE"')"#),
+        Case(name: "a placeholder in the defaults' notify command", yaml: """
+            defaults:
+              notify: [{ command: { run: [notify-send, "{panel} is {event}"] } }]
+            panels: [{ id: api, tcp: { host: localhost, port: 1 } }]
+            """, problem: #"deck.yaml:2: defaults.notify[0].command.run[1]: "{panel}", "{event}" are not filled into arguments; read $STATEDECK_PANEL, $STATEDECK_EVENT instead (for example shell: 'echo "$STATEDECK_PANEL"')"#),
+        Case(name: "a placeholder in a group's notify command", yaml: """
+            groups:
+              - id: payments
+                defaults: { notify: [{ command: { run: [env, bash, -c, "echo {title}"] } }] }
+            panels: [{ id: api, group: payments, tcp: { host: localhost, port: 1 } }]
+            """, problem: #"deck.yaml:3: groups[0].defaults.notify[0].command.run[3]: "{title}" is not filled into arguments; read $STATEDECK_TITLE instead (for example shell: 'echo "$STATEDECK_TITLE"')"#),
+        Case(name: "a placeholder in an incident target's command", yaml: """
+            panels: [{ id: api, tcp: { host: localhost, port: 1 } }]
+            incidents:
+              notify:
+                - command: { run: [python3, -c, "print('{message}')"] }
+            """, problem: #"deck.yaml:4: incidents.notify[0].command.run[2]: "{message}" is not filled into arguments; read $STATEDECK_MESSAGE instead (for example shell: 'echo "$STATEDECK_MESSAGE"')"#),
         Case(name: "a placeholder in an item action's shell script", yaml: """
             panels:
               - id: jobs
                 command: { run: [ls] }
                 actions:
                   - { id: remove, label: Remove, shell: "rm -- {item}" }
-            """, problem: #"deck.yaml:5: panels[0].actions[0].shell: a shell script takes no placeholders, whose text would run as code: write "$STATEDECK_ITEM_ID" for {item}"#),
+            """, problem: #"deck.yaml:5: panels[0].actions[0].shell: "{item}" is not filled into arguments; read $STATEDECK_ITEM_ID instead (for example shell: 'echo "$STATEDECK_ITEM_ID"')"#),
+        Case(name: "a placeholder in an argument of an item action run directly", yaml: """
+            panels:
+              - id: jobs
+                command: { run: [ls] }
+                actions:
+                  - { id: restart, label: Restart, run: [docker, restart, "{item}"] }
+            """, problem: #"deck.yaml:5: panels[0].actions[0].run[2]: "{item}" is not filled into arguments; read $STATEDECK_ITEM_ID instead (for example shell: 'echo "$STATEDECK_ITEM_ID"')"#),
         Case(name: "a heartbeat with neither period nor schedule", yaml: """
             panels:
               - id: backup

@@ -17,7 +17,7 @@ import Testing
         let file = try Self.file("""
               notify:
                 - webhook: { url: "https://hooks.example/incidents", headers: { Authorization: "Bearer ${HOOK}" } }
-                - command: { run: [notify-send, "{message}"] }
+                - command: { run: [notify-send, StateDeck] }
             """)
         #expect(file.incidents.notify.first == .webhook(url: URL(string: "https://hooks.example/incidents")!,
                                                        headers: ["Authorization": "Bearer s3cret"]))

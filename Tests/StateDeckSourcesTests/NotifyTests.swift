@@ -16,7 +16,7 @@ struct NotifyTests {
     /// Defaults and a group's defaults, each with notify entries, for the panels that follow.
     static let inherited = """
         defaults:
-          notify: [{ command: { run: [notify-send, "{message}"] } }]
+          notify: [{ command: { run: [notify-send, StateDeck] } }]
         groups:
           - id: payments
             defaults:
@@ -64,7 +64,7 @@ struct NotifyTests {
               - { id: quiet, notify: none, tcp: { host: localhost, port: 3 } }
               - { id: plain, notify: [], tcp: { host: localhost, port: 4 } }
             """)
-        let chat = CommandSpec(arguments: ["notify-send", "{message}"], workingDirectory: "/stack", timeout: .seconds(30))
+        let chat = CommandSpec(arguments: ["notify-send", "StateDeck"], workingDirectory: "/stack", timeout: .seconds(30))
         let dsl = Deck("Notify") {
             Panel("stripe", title: "stripe") { Info(summary: "up") }
                 .notify(.webhook(URL(string: "https://hooks.example/pay")!, headers: ["Authorization": "Bearer s3cret"]),
@@ -106,13 +106,13 @@ struct NotifyTests {
         return Described(key: subscription.key, rule: subscription.rule, target: target)
     }
 
-    @Test func aCommandGetsTheMessageInItsArgumentsTheEventInVariablesAndJSONOnItsInput() async throws {
+    @Test func aCommandGetsTheNotificationInVariablesAndItsJSONOnItsInputButNothingInItsArguments() async throws {
         let folder = try TemporaryFolder()
-        let script = #"cat > "$1/input.json"; printf '%s|%s|%s|%s' "$STATEDECK_EVENT" "$STATEDECK_TITLE" "$STATEDECK_ERROR_KIND" "$2" > "$1/seen.txt""#
+        let script = #"cat > "$1/input.json"; printf '%s|%s|%s|%s|%s' "$STATEDECK_EVENT" "$STATEDECK_TITLE" "$STATEDECK_ERROR_KIND" "$STATEDECK_MESSAGE" "$2" > "$1/seen.txt""#
         let target = CommandTarget(command: CommandSpec(arguments: ["sh", "-c", script, "sh", folder.path, "{message}"]))
         try await target.deliver(Self.notification)
         let seen = try String(contentsOfFile: folder.path("seen.txt"), encoding: .utf8)
-        #expect(seen == "failure|API|timeout|API is down: Timed out")
+        #expect(seen == "failure|API|timeout|API is down: Timed out|{message}", "an argument stays as the program wrote it")
         let input = try Data(contentsOf: URL(fileURLWithPath: folder.path("input.json")))
         #expect(input == (try DeckJSON.makeEncoder().encode(Self.notification)))
         let json = try #require(try JSONSerialization.jsonObject(with: input) as? [String: Any])
@@ -127,14 +127,15 @@ struct NotifyTests {
         web.panel = "web"
         web.title = "Web"
         let gathered = GatheredNotification([Self.notification, web], at: Self.notification.at)
-        let script = #"cat > "$1/input.json"; printf '%s|%s|%s|%s|%s|%s' "$STATEDECK_EVENT" "$STATEDECK_COUNT" "$STATEDECK_PANELS" "$STATEDECK_TITLES" "$2" "$3" > "$1/seen.txt""#
-        let target = CommandTarget(command: CommandSpec(arguments: ["sh", "-c", script, "sh", folder.path, "{message}", "{panel}"]))
+        let script = #"cat > "$1/input.json"; printf '%s|%s|%s|%s|%s|%s|%s|%s' "$STATEDECK_EVENT" "$STATEDECK_COUNT" "$STATEDECK_MORE" "$STATEDECK_PANELS" "$STATEDECK_TITLES" "$STATEDECK_MESSAGE" "$STATEDECK_PANEL" "$STATEDECK_TITLE" > "$1/seen.txt""#
+        let target = CommandTarget(command: CommandSpec(arguments: ["sh", "-c", script, "sh", folder.path]))
         try await target.deliver(gathered)
         let seen = try String(contentsOfFile: folder.path("seen.txt"), encoding: .utf8)
-        #expect(seen == "failure|2|api,web|API\nWeb|2 panels down: API, Web|api,web")
+        #expect(seen == "failure|2|0|api,web|API\nWeb|2 panels down: API, Web|api,web|API, Web")
         let input = try Data(contentsOf: URL(fileURLWithPath: folder.path("input.json")))
         let json = try #require(try JSONSerialization.jsonObject(with: input) as? [String: Any])
         #expect(json["count"] as? Int == 2)
+        #expect(json["more"] as? Int == 0, "every notification listed")
         #expect(json["at"] as? String == "2026-11-22T10:01:00.000Z")
         #expect(json["panel"] == nil, "no single panel")
         let told = try #require(json["notifications"] as? [[String: Any]])
@@ -148,14 +149,9 @@ struct NotifyTests {
         #expect(WebhookTarget.webhook(url, headers: ["X": "1"]).address != WebhookTarget.webhook(url, headers: ["X": "2"]).address)
         #expect(WebhookTarget.webhook(url).address != WebhookTarget.webhook(URL(string: "https://hooks.example/b")!).address,
                 "one host, two hooks")
-        let apprise = CommandSpec(arguments: ["apprise", "-b", "{message}", "mailto://ops"])
+        let apprise = CommandSpec(arguments: ["apprise", "-t", "StateDeck", "mailto://ops"])
         #expect(CommandTarget.command(apprise).address == CommandTarget.command(apprise).address)
-        #expect(CommandTarget.command(apprise).address != CommandTarget.command(CommandSpec(arguments: ["apprise", "-b", "{message}", "tgram://x"])).address)
-    }
-
-    @Test func placeholdersAreFilledOnceWhateverTheValuesHold() {
-        let fills = ["{title}": "A {panel} title", "{panel}": "api"]
-        #expect(CommandSpec.fill("{title} / {panel} / {unknown} / {", with: fills) == "A {panel} title / api / {unknown} / {")
+        #expect(CommandTarget.command(apprise).address != CommandTarget.command(CommandSpec(arguments: ["apprise", "-t", "StateDeck", "tgram://x"])).address)
     }
 
     @Test func aCommandThatFailsSaysHowWithItsLastLineOfErrors() async throws {

@@ -37,8 +37,29 @@ struct GatheredNotificationTests {
     @Test func itsJSONHasTheMessageItsCountAndEachNotificationButNoSinglePanel() throws {
         let gathered = GatheredNotification(Self.told(.failure, ["API", "Web"]), at: Self.origin)
         let json = try #require(try JSONSerialization.jsonObject(with: DeckJSON.makeEncoder().encode(gathered)) as? [String: Any])
-        #expect(Set(json.keys) == ["event", "message", "at", "count", "notifications"])
+        #expect(Set(json.keys) == ["event", "message", "at", "count", "notifications", "more"])
+        #expect(json["more"] as? Int == 0)
         #expect(json["at"] as? String == "2026-11-22T10:00:00.000Z")
         #expect((json["notifications"] as? [[String: Any]])?.map { $0["panel"] as? String } == ["api", "web"])
+    }
+
+    @Test func aListingWithinALimitNamesTheMostThatFitAndCountsTheRest() throws {
+        let storm = GatheredNotification(Self.told(.failure, (1...200).map { "Panel \($0)" }), at: Self.origin)
+        let whole = try DeckJSON.makeEncoder().encode(storm).count
+        #expect(try storm.listing(within: whole).listed == storm, "all of it, when it fits")
+        let limit = whole / 3
+        let (listed, json) = try storm.listing(within: limit)
+        #expect(json.count <= limit)
+        #expect(listed.notifications == Array(storm.notifications.prefix(listed.notifications.count)), "the first, in order")
+        #expect(listed.more == 200 - listed.notifications.count)
+        #expect(listed.count == 200)
+        #expect(listed.message == "200 panels down: Panel 1, Panel 2, Panel 3, and 197 more", "the message tells them all")
+        var oneMore = listed
+        oneMore.notifications = Array(storm.notifications.prefix(listed.notifications.count + 1))
+        oneMore.more -= 1
+        #expect(try DeckJSON.makeEncoder().encode(oneMore).count > limit, "the most that fit")
+        #expect(json == Array(try DeckJSON.makeEncoder().encode(listed)))
+        let none = try storm.listing(within: 10)
+        #expect(none.listed.notifications.isEmpty && none.listed.more == 200, "none, when not even one fits")
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A tiny HTTP/1.1 server on 127.0.0.1 for the tests: each path answers a canned response, on a
-/// thread per connection, then closes the connection.
+/// thread per connection, then closes the connection. It keeps each request's head and body.
 public final class TestHTTPServer: Sendable {
     public struct Response: Sendable {
         public var status: Int
@@ -23,6 +23,7 @@ public final class TestHTTPServer: Sendable {
     private let lock = NSLock()
     nonisolated(unsafe) private var routes: [String: Response]
     nonisolated(unsafe) private var heads: [String] = []
+    nonisolated(unsafe) private var received: [[UInt8]] = []
 
     public init(routes: [String: Response]) throws {
         self.routes = routes
@@ -44,6 +45,11 @@ public final class TestHTTPServer: Sendable {
         lock.withLock { heads }
     }
 
+    /// The request bodies received so far, as many bytes as each head's `Content-Length` said.
+    public var bodies: [[UInt8]] {
+        lock.withLock { received }
+    }
+
     /// From now on `path` answers `response`.
     public func answer(_ path: String, with response: Response) {
         lock.withLock { routes[path] = response }
@@ -58,15 +64,40 @@ public final class TestHTTPServer: Sendable {
     private func answer(_ client: Int32) {
         defer { close(client) }
         let head = LoopbackListener.readHead(client)
-        lock.withLock { heads.append(head) }
+        let body = readBody(client, after: head)
+        lock.withLock {
+            heads.append(head)
+            received.append(body)
+        }
         let path = head.split(separator: " ").dropFirst().first.map(String.init) ?? "/"
         let response = lock.withLock { routes[path] } ?? Response(status: 404, body: "no route")
         Thread.sleep(forTimeInterval: Double(response.delay.components.seconds)
             + Double(response.delay.components.attoseconds) / 1e18)
-        let body = Array(response.body.utf8)
-        var text = "HTTP/1.1 \(response.status) Test\r\nContent-Length: \(body.count)\r\nConnection: close\r\n"
+        let answer = Array(response.body.utf8)
+        var text = "HTTP/1.1 \(response.status) Test\r\nContent-Length: \(answer.count)\r\nConnection: close\r\n"
         for (name, value) in response.headers { text += "\(name): \(value)\r\n" }
-        let bytes = Array((text + "\r\n").utf8) + body
+        let bytes = Array((text + "\r\n").utf8) + answer
         _ = bytes.withUnsafeBytes { send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+    }
+
+    /// The body that follows `head`, of its `Content-Length`; a client that waits to be told to
+    /// send it (`Expect: 100-continue`) is told at once.
+    private func readBody(_ client: Int32, after head: String) -> [UInt8] {
+        let fields = head.lowercased().split(separator: "\r\n")
+        let declared = fields.first { $0.hasPrefix("content-length:") }?.dropFirst("content-length:".count)
+        guard let length = declared.flatMap({ Int($0.trimmingCharacters(in: .whitespaces)) }), length > 0 else {
+            return []
+        }
+        if fields.contains(where: { $0.hasPrefix("expect:") && $0.contains("100-continue") }) {
+            _ = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8).withUnsafeBytes { send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        }
+        var body = [UInt8](repeating: 0, count: length)
+        var filled = 0
+        while filled < length {
+            let got = body.withUnsafeMutableBytes { recv(client, $0.baseAddress! + filled, length - filled, 0) }
+            guard got > 0 else { break }
+            filled += got
+        }
+        return Array(body.prefix(filled))
     }
 }

@@ -91,7 +91,7 @@ def test_a_webhook_hears_the_failure_once_and_the_recovery_once(make_server, rec
 
 def test_apprise_carries_the_message_to_its_json_receiver(make_server, receiver, tmp_path):
     deck = flaky_deck(tmp_path / "deck", (
-        f'      - command: {{ run: ["{APPRISE}", "-t", "StateDeck", "-b", "{{message}}", "json://127.0.0.1:{receiver.port}/"] }}\n'
+        f"      - command: {{ shell: '{APPRISE} -t StateDeck -b \"$STATEDECK_MESSAGE\" json://127.0.0.1:{receiver.port}/' }}\n"
         "        after: { failures: 1 }\n"))
     make_server(config=deck)
     sent = receiver.wait(1)[0]["json"]
@@ -466,15 +466,17 @@ def test_a_stop_while_a_window_is_open_tells_its_notifications_after_the_restart
     assert len(receiver.bodies) == 1, "nothing told twice"
 
 
-def test_apprise_carries_a_gathered_message_to_its_json_receiver(make_server, receiver, tmp_path):
-    deck = storm_deck(tmp_path / "deck", 3, (
-        f'    - command: {{ run: ["{APPRISE}", "-t", "StateDeck", "-b", "{{message}}", "json://127.0.0.1:{receiver.port}/"] }}\n'
+def test_apprise_carries_a_storm_too_big_for_its_input_to_its_json_receiver(make_server, receiver, tmp_path):
+    # 250 notifications are more JSON than a command's 60 KiB of standard input: the command gets
+    # what fits and is run all the same.
+    deck = storm_deck(tmp_path / "deck", 250, (
+        f"    - command: {{ shell: '{APPRISE} -t StateDeck -b \"$STATEDECK_MESSAGE\" json://127.0.0.1:{receiver.port}/' }}\n"
         "      after: { failures: 1 }\n"
-        "      gather: 2s\n"))
+        "      gather: 10s\n"))
     make_server(config=deck)
-    sent = receiver.wait(1)[0]["json"]
+    sent = receiver.wait(1, timeout=60)[0]["json"]
     assert sent["title"] == "StateDeck"
-    assert sent["message"].startswith("3 panels down: Service "), sent
+    assert sent["message"].startswith("250 panels down: Service ") and sent["message"].endswith(", and 247 more"), sent
 
 
 # ---- the page ---------------------------------------------------------------------------------

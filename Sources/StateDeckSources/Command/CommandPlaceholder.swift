@@ -1,14 +1,14 @@
 /// A value a command is handed when it runs, such as a notification's message or an item's id:
-/// `{name}` in its arguments stands for it, and its environment variable always holds it.
+/// always in its environment variable, never in an argument, whatever the program.
 ///
-/// | where `{name}` stands | what the command gets |
-/// | --- | --- |
-/// | in an argument of a program run directly (`run:`) | the value, in place of `{name}` |
-/// | in the program itself (the first argument) | `{name}` as written: no text picks what runs |
-/// | in a shell's script (`shell:`, or `sh -c SCRIPT` and the like in `run:`) | `{name}` as written, and a deck file that does it is refused: the script reads the variable (`"$STATEDECK_MESSAGE"`), so no text ever becomes code |
-/// | anywhere | the variable |
+/// No program can be told apart by name as one that runs an argument as code: `sh -c` does, and
+/// so do `timeout 10 sh -c`, `env bash -c`, `python3 -c`, `xargs`, `ssh host` and `find -exec`.
+/// So no value ever becomes an argument, and a deck file that writes `{name}` in one, expecting it
+/// filled, is refused, naming the variable to read instead. A program and its arguments are the
+/// author's own text; a value reaches the program only in the environment, which nothing runs
+/// unless the author's own code chooses to.
 public struct CommandPlaceholder: Sendable, Hashable {
-    /// As written in an argument: `{message}`.
+    /// What an author would write in an argument to have the value filled in: `{message}`.
     public let name: String
     /// The environment variable that holds the value: `STATEDECK_MESSAGE`.
     public let variable: String
@@ -29,72 +29,31 @@ public struct CommandPlaceholder: Sendable, Hashable {
     /// The id of the list item an item action runs on.
     public static let item = CommandPlaceholder(name: "item", variable: "STATEDECK_ITEM_ID")
 
-    /// What a notify command may name.
+    /// What a notify command is handed.
     public static let notification: [CommandPlaceholder] = [.message, .event, .panel, .title]
+
+    /// Those of `placeholders` that `argument` writes, in the order it writes them.
+    static func written(in argument: String, of placeholders: [CommandPlaceholder]) -> [CommandPlaceholder] {
+        placeholders.compactMap { placeholder in argument.firstRange(of: placeholder.name).map { (placeholder, $0.lowerBound) } }
+            .sorted { $0.1 < $1.1 }.map(\.0)
+    }
+
+    /// Why an argument writing `written` is refused, and what to read instead: `"{message}" is
+    /// not filled into arguments; read $STATEDECK_MESSAGE instead (for example shell: 'echo
+    /// "$STATEDECK_MESSAGE"')`.
+    static func refusal(of written: [CommandPlaceholder]) -> String {
+        let names = written.map { "\"\($0.name)\"" }.joined(separator: ", ")
+        let variables = written.map { "$\($0.variable)" }.joined(separator: ", ")
+        let example = written.first.map { " (for example shell: 'echo \"$\($0.variable)\"')" } ?? ""
+        return "\(names) \(written.count == 1 ? "is" : "are") not filled into arguments; read \(variables) instead\(example)"
+    }
 }
 
 extension CommandSpec {
-    /// The command as run with `values`: each `{name}` in an argument replaced by its value, but
-    /// never in the program or a shell's script; every value also in its variable.
+    /// The command as run with `values`, each in its variable; its arguments stay as written.
     public func giving(_ values: [CommandPlaceholder: String]) -> CommandSpec {
         var command = self
-        let fills = Dictionary(uniqueKeysWithValues: values.map { ($0.key.name, $0.value) })
-        let kept = [0, scriptIndex].compactMap(\.self)
-        command.arguments = arguments.enumerated().map { index, argument in
-            kept.contains(index) ? argument : Self.fill(argument, with: fills)
-        }
         for (placeholder, value) in values { command.environment[placeholder.variable] = value }
         return command
-    }
-
-    /// `argument` with each `{name}` that `fills` knows replaced, in one pass: a value filled in
-    /// (a title holding "{panel}", say) is never read again.
-    static func fill(_ argument: String, with fills: [String: String]) -> String {
-        var result = ""
-        var rest = argument[...]
-        while let open = rest.firstIndex(of: "{") {
-            result += rest[..<open]
-            if let close = rest[open...].firstIndex(of: "}"), let value = fills[String(rest[open...close])] {
-                result += value
-                rest = rest[rest.index(after: close)...]
-            } else {
-                result += "{"
-                rest = rest[rest.index(after: open)...]
-            }
-        }
-        return result + rest
-    }
-
-    /// Programs that run the argument after `-c` as a script.
-    static let shells: Set<String> = ["sh", "bash", "dash", "zsh", "ksh", "mksh", "ash"]
-
-    /// The index of the argument a shell runs as code: the script of the `shell:` form
-    /// (`/bin/sh -c SCRIPT`), or of `bash -c SCRIPT` and the like in a `run:` list, found as the
-    /// shell finds it (the first argument after the options, one of which holds `c`); nil when
-    /// no shell reads a script.
-    var scriptIndex: Int? {
-        guard let program = arguments.first?.split(separator: "/").last, Self.shells.contains(String(program)) else {
-            return nil
-        }
-        var readsScript = false
-        var index = 1
-        while index < arguments.count {
-            let option = arguments[index]
-            guard option.count > 1, option.first == "-" || option.first == "+" else { break }
-            index += 1
-            if option == "--" { break }
-            guard !option.hasPrefix("--") else { continue }
-            if option.first == "-", option.contains("c") { readsScript = true }
-            // `-o pipefail`, `-O extglob`: the option's name is the next argument.
-            if option.last == "o" || option.last == "O" { index += 1 }
-        }
-        return readsScript && index < arguments.count ? index : nil
-    }
-
-    /// The placeholders of `placeholders` that the command's shell script names, which it must
-    /// read from their variables instead.
-    func placeholdersInScript(of placeholders: [CommandPlaceholder]) -> [CommandPlaceholder] {
-        guard let scriptIndex else { return [] }
-        return placeholders.filter { arguments[scriptIndex].contains($0.name) }
     }
 }

@@ -24,8 +24,8 @@ public struct CommandAction: Sendable, Hashable {
         self.command = command
     }
 
-    /// The command run for item `itemId`: `{item}` in its arguments replaced by the id (not in
-    /// a shell's script), and the id in `STATEDECK_ITEM_ID`, the way a shell script reads it.
+    /// The command run for item `itemId`: the id in `STATEDECK_ITEM_ID`, never in an argument
+    /// (``CommandPlaceholder``).
     public func command(forItem itemId: String) -> CommandSpec {
         command.giving([.item: itemId])
     }
@@ -53,7 +53,7 @@ extension CommandAction {
 
     /// `{ id, label, role, message, run | shell, workingDirectory, environment, timeout }`, its id
     /// already read; `label` may be left out only when there is a `defaultLabel`; `placeholders`
-    /// are the values its command is given.
+    /// are the values its command is handed, in their variables.
     init?(reading map: ConfigMapping, id: String, defaultLabel: String? = nil, placeholders: [CommandPlaceholder] = []) {
         let label = defaultLabel.map { map["label"]?.text() ?? $0 } ?? map.required("label")?.text()
         let role = map["role"]?.choice(of: ActionRole.allCases)

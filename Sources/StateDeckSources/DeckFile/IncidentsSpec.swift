@@ -7,7 +7,7 @@ import StateDeck
 /// incidents:
 ///   notify:
 ///     - webhook: { url: "https://hooks.example/statedeck" }
-///     - command: { run: [apprise, -b, "{message}", "${APPRISE_URL}"] }
+///     - command: { shell: 'apprise -b "$STATEDECK_MESSAGE" "$APPRISE_URL"' }
 /// ```
 ///
 /// Each entry names one target as a panel's `notify:` entry does (`webhook` or `command`, same

@@ -7,7 +7,7 @@ import StateDeck
 /// notify:
 ///   - webhook: { url: "https://hooks.example/statedeck", headers: { Authorization: "Bearer ${TOKEN}" } }
 ///     after: { failures: 3 }            # or { down: 2m }, or both; successes: 2 for the way up
-///   - command: { run: [apprise, -b, "{message}", "${APPRISE_URL}"] }
+///   - command: { shell: 'apprise -b "$STATEDECK_MESSAGE" "$APPRISE_URL"' }
 ///     remind: { every: 1h, times: 3 }
 ///     gather: 30s                       # 10s without it; off sends each at once
 /// ```

@@ -185,8 +185,8 @@ extension CommandSpec {
 
     /// A command from the keys of `map`: `run` (the program and its arguments) or `shell` (a
     /// script for `sh -c`), and the optional folder (the deck file's by default), environment and
-    /// timeout. Of `placeholders`, the values it is given when it runs, a shell's script may name
-    /// none: it reads their variables, so that no value is ever run as code.
+    /// timeout. `placeholders` are the values it is handed when it runs, in their variables: an
+    /// argument (the script too) that writes one is refused, as no value is filled into one.
     init?(reading map: ConfigMapping, timeout: Duration, placeholders: [CommandPlaceholder] = []) {
         let reader = map.node.reader
         let programs = map.present(["run", "shell"])
@@ -194,29 +194,32 @@ extension CommandSpec {
             map["shell"]?.problem("give either run (a program and its arguments) or shell (a script), not both")
         }
         let arguments: [String]?
+        var written: [(node: ConfigNode, argument: String)] = []
         if let run = map["run"] {
             arguments = run.strings()
             if arguments?.isEmpty == true { run.problem("needs at least the program to run") }
-        } else if let script = map["shell"]?.text() {
+            if let arguments, let nodes = run.list() { written = Array(zip(nodes, arguments)) }
+        } else if let shell = map["shell"], let script = shell.text() {
             arguments = CommandSpec.shell(script).arguments
+            written = [(shell, script)]
         } else {
             map.node.problem("needs run (a program and its arguments) or shell (a script)")
             arguments = nil
+        }
+        var refused = false
+        for (node, argument) in written {
+            let named = CommandPlaceholder.written(in: argument, of: placeholders)
+            guard !named.isEmpty else { continue }
+            node.problem(CommandPlaceholder.refusal(of: named))
+            refused = true
         }
         let folder = map["workingDirectory"]?.text().map(reader.resolve) ?? reader.folder
         let environment = map["environment"]?.entries()?.reduce(into: [String: String]()) { variables, entry in
             variables[entry.key] = entry.value.string()
         }
         let limit = map["timeout"]?.duration() ?? timeout
-        guard let arguments, !arguments.isEmpty, programs.count == 1 else { return nil }
+        guard let arguments, !arguments.isEmpty, programs.count == 1, !refused else { return nil }
         self.init(arguments: arguments, workingDirectory: folder, environment: environment ?? [:], timeout: limit)
-        let named = placeholdersInScript(of: placeholders)
-        guard named.isEmpty else {
-            let script = map["shell"] ?? scriptIndex.flatMap { index in map["run"]?.list()?[index] }
-            let variables = named.map { "\"$\($0.variable)\" for \($0.name)" }.joined(separator: ", ")
-            script?.problem("a shell script takes no placeholders, whose text would run as code: write \(variables)")
-            return nil
-        }
     }
 }
 

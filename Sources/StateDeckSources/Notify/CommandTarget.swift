@@ -1,14 +1,16 @@
 import FoundationEssentials
 import StateDeck
 
-/// Tells a notification by running a command: `{message}`, `{event}`, `{panel}` and `{title}` in
-/// its arguments are replaced (never in a shell's script, which reads the variables), the
-/// notification is in `STATEDECK_*` variables, and its JSON is on standard input. A status other
-/// than 0 is a failed delivery, not retried: a command that wants retries (Apprise, say) has its own.
+/// Tells a notification by running a command: the notification is in `STATEDECK_*` variables and
+/// its JSON on standard input, never in an argument (``CommandPlaceholder``). A status other than
+/// 0 is a failed delivery, not retried: a command that wants retries (Apprise, say) has its own.
 ///
-/// A gathered message gives `{message}` and `{event}` its own, `{panel}` the panels' ids joined by
-/// commas and `{title}` their titles joined by ", "; `STATEDECK_COUNT`, `STATEDECK_PANELS` (ids,
-/// comma-separated) and `STATEDECK_TITLES` (one a line) besides.
+/// A gathered message gives `STATEDECK_MESSAGE` and `STATEDECK_EVENT` its own, and lists the
+/// notifications whose JSON fits standard input (``CommandSpec/maximumInput``), counting the rest:
+/// `STATEDECK_PANEL` and `STATEDECK_PANELS` their panels' ids joined by commas, `STATEDECK_TITLE`
+/// their titles joined by ", " and `STATEDECK_TITLES` one a line, each of these two ending "and
+/// 480 more" when some are left out; `STATEDECK_COUNT` all of them and `STATEDECK_MORE` those
+/// left out.
 public struct CommandTarget: NotificationTarget {
     public struct Failure: Error, CustomStringConvertible {
         public var description: String
@@ -30,8 +32,7 @@ public struct CommandTarget: NotificationTarget {
         return (["command", command.workingDirectory ?? ""] + command.arguments + environment).joined(separator: "\u{1F}")
     }
 
-    /// The command for `notification`: its values given as ``CommandPlaceholder`` says (never
-    /// into a shell's script), the rest of it in variables, its JSON on standard input.
+    /// The command for `notification`: the notification in variables, its JSON on standard input.
     public func command(for notification: DeckNotification) throws -> CommandSpec {
         var command = command.giving([
             .message: notification.message, .event: notification.event.rawValue, .panel: notification.panel,
@@ -47,19 +48,22 @@ public struct CommandTarget: NotificationTarget {
         return command
     }
 
-    /// The command for `gathered`, as ``command(for:)-(DeckNotification)`` for one notification.
+    /// The command for `gathered`, as ``command(for:)-(DeckNotification)`` for one notification:
+    /// what fits standard input listed, the rest counted, in the JSON and the variables alike.
     public func command(for gathered: GatheredNotification) throws -> CommandSpec {
-        let panels = gathered.panels.joined(separator: ",")
+        let (listed, json) = try gathered.listing(within: CommandSpec.maximumInput)
+        let panels = listed.panels.joined(separator: ",")
+        let titles = listed.notifications.map(\.title) + (listed.more > 0 ? ["and \(listed.more) more"] : [])
         var command = command.giving([
-            .message: gathered.message, .event: gathered.event.rawValue, .panel: panels,
-            .title: gathered.notifications.map(\.title).joined(separator: ", "),
+            .message: listed.message, .event: listed.event.rawValue, .panel: panels,
+            .title: titles.joined(separator: ", "),
         ])
         let variables = [
-            "STATEDECK_COUNT": String(gathered.count), "STATEDECK_PANELS": panels,
-            "STATEDECK_TITLES": gathered.notifications.map(\.title).joined(separator: "\n"),
+            "STATEDECK_COUNT": String(listed.count), "STATEDECK_MORE": String(listed.more), "STATEDECK_PANELS": panels,
+            "STATEDECK_TITLES": titles.joined(separator: "\n"),
         ]
         command.environment.merge(variables) { $1 }
-        command.standardInput = try Array(DeckJSON.makeEncoder().encode(gathered))
+        command.standardInput = json
         return command
     }
 
@@ -86,7 +90,7 @@ public struct CommandTarget: NotificationTarget {
 }
 
 extension NotificationTarget where Self == CommandTarget {
-    /// A command, as the DSL names it: `.notify(.command(CommandSpec(arguments: ["notify-send", "{message}"])))`.
+    /// A command, as the DSL names it: `.notify(.command(.shell(#"notify-send "$STATEDECK_MESSAGE""#)))`.
     public static func command(_ command: CommandSpec, runner: CommandRunner = CommandRunner()) -> CommandTarget {
         CommandTarget(command: command, runner: runner)
     }

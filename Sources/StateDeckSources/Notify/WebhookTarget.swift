@@ -4,7 +4,8 @@ import StateDeck
 
 /// Tells a notification by POSTing its JSON to a URL, through the http sources' libcurl engine.
 /// An answer other than 2xx, or none, is tried again after each of `retryDelays`, then given up;
-/// a test send (``attempt(_:)``) is one POST.
+/// a test send (``attempt(_:)``) is one POST. A gathered message's body lists the notifications
+/// that fit within ``maximumBody`` and counts the rest (``GatheredNotification/listing(within:)``).
 public struct WebhookTarget: NotificationTarget {
     public struct Failure: Error, CustomStringConvertible {
         public var description: String
@@ -14,6 +15,10 @@ public struct WebhookTarget: NotificationTarget {
     public let headers: [String: String]
     public let retryDelays: [Duration]
     public let timeout: Duration
+
+    /// The largest body a gathered message is posted in: the 1 MiB that receivers commonly take
+    /// by default (nginx's `client_max_body_size`), so a storm is told rather than refused.
+    public static let maximumBody = 1 << 20
 
     /// Retried after 1 s, 5 s and 25 s: a receiver restarting is caught, a dead one given up
     /// within half a minute.
@@ -37,9 +42,9 @@ public struct WebhookTarget: NotificationTarget {
         try await post(Array(DeckJSON.makeEncoder().encode(notification)))
     }
 
-    /// Posts the gathered message's JSON, as one notification's.
+    /// Posts the gathered message's JSON, as one notification's, listing what fits ``maximumBody``.
     public func deliver(_ gathered: GatheredNotification) async throws {
-        try await post(Array(DeckJSON.makeEncoder().encode(gathered)))
+        try await post(gathered.listing(within: Self.maximumBody).json)
     }
 
     /// One POST, not retried: "webhook hooks.example: HTTP 500" when it fails.
