@@ -1,7 +1,8 @@
 // @ts-check
 // The audit dialog's elements, built once: the deck's signed actions as a table, newest first,
-// each with its time, what was done and by whom (the server's sentence), the caller's role and the
-// panel. audit.js decides when it is drawn.
+// each with its time, who acted, what they did, their role and the panel. Who acted has a column of
+// its own and what they wrote is quoted and isolated (auditDeed), so no text of theirs reads as a
+// signature. audit.js decides when it is drawn.
 import { h, icon, button, replaceChildren, trapFocus } from "./dom.js";
 import { fullTimeText } from "./timeline-text.js";
 
@@ -14,7 +15,7 @@ export function createAuditDialog() {
   const table = h(
     "table",
     { class: "notify-log", data: { testid: "audit-log" }, attrs: { "aria-labelledby": "audit-title" } },
-    h("thead", {}, h("tr", {}, ["Time", "Action", "Role", "Panel"].map((text) => h("th", { attrs: { scope: "col" }, text })))),
+    h("thead", {}, h("tr", {}, ["Time", "Who", "Action", "Role", "Panel"].map((text) => h("th", { attrs: { scope: "col" }, text })))),
     rows,
   );
   table.hidden = true;
@@ -73,8 +74,29 @@ function auditRow(entry) {
     "tr",
     { data: { testid: "audit-entry", action: entry.action } },
     h("td", {}, h("time", { attrs: { datetime: entry.at }, text: fullTimeText(entry.at) })),
-    h("td", { data: { testid: "audit-text" }, text: entry.text }),
+    h("td", {}, auditActor(entry)),
+    h("td", { data: { testid: "audit-text" } }, auditDeed(entry)),
     h("td", { data: { testid: "audit-role" }, text: entry.role }),
     h("td", { data: { testid: "audit-panel" }, text: entry.panel ?? "" }),
   );
+}
+
+/**
+ * Who acted, as the server signed it: set apart from anything they wrote.
+ * @param {AuditEntry} entry
+ */
+export function auditActor(entry) {
+  return h("strong", { class: "audit-actor", data: { testid: "audit-actor" }, text: entry.actor });
+}
+
+/**
+ * What was done ("Started maintenance"), then what they wrote, if anything, quoted in a <bdi> of
+ * its own: right-to-left text in it (the server writes the invisible direction controls out as
+ * "[U+202E]") reorders nothing outside the quotes.
+ * @param {AuditEntry} entry
+ * @returns {(string | HTMLElement)[]}
+ */
+export function auditDeed(entry) {
+  if (!entry.subject) return [entry.what];
+  return [`${entry.what} “`, h("bdi", { class: "audit-said", attrs: { dir: "auto" }, data: { testid: "audit-said" }, text: entry.subject }), "”"];
 }

@@ -1,11 +1,12 @@
 // @ts-check
 // A panel's signed actions among its changes in the history view: asked for with the range
-// (GET /api/audit?panel=), each drawn as a line ("Retried by alice · 03:12") between the changes
+// (GET /api/audit?panel=), each drawn as a line ("alice — Retried · 03:12") between the changes
 // listed, where its time falls. One older than the oldest change listed waits until "Older" brings
 // the changes around it, unless no older change is left.
 import { config } from "./config.js";
 import { h } from "./dom.js";
 import { momentText } from "./timeline-text.js";
+import { auditActor, auditDeed } from "./audit-dialog.js";
 
 /** @typedef {import('./api.js').Api} Api */
 /** @typedef {import('./types.js').AuditEntry} AuditEntry */
@@ -54,14 +55,16 @@ export function placeAudit(d, s) {
 }
 
 /**
- * One signed action's line: what was done and by whom, as the server says it, and when.
+ * One signed action's line: who, then what they did as the audit dialog draws it, and when.
  * @param {AuditEntry} entry
  */
 function auditItem(entry) {
   return h(
     "li",
     { class: "history-audit", data: { testid: "history-audit-entry", action: entry.action, at: entry.at } },
-    h("span", { class: "history-audit-text", data: { testid: "history-audit-text" }, text: entry.text }),
+    auditActor(entry),
+    " — ",
+    h("span", { class: "history-audit-text", data: { testid: "history-audit-text" } }, auditDeed(entry)),
     " · ",
     h("time", { attrs: { datetime: entry.at, title: entry.role }, text: momentText(Date.parse(entry.at), Date.now()) }),
   );

@@ -435,7 +435,8 @@
 /** @typedef {{entries: NotifyLogEntry[]}} NotifyLog newest first */
 
 /**
- * An action a person took, signed (GET /api/audit); `text` is the sentence to show.
+ * An action a person took, signed (GET /api/audit). The page draws who (`actor`), what was done
+ * (`what`) and what they wrote (`subject`) apart, never `text`: a reason may itself read "… by alice".
  * @typedef {object} AuditEntry
  * @property {string} id
  * @property {string} at
@@ -443,9 +444,10 @@
  * @property {string} role
  * @property {string} action "retry", "recover", "item_action", "debug_state", "maintenance_started", …
  * @property {string | null} panel null for an action on the whole deck
- * @property {string} subject
+ * @property {string} subject what they wrote or chose, its direction controls written out ("[U+202E]")
  * @property {string} detail
- * @property {string} text "Retried by alice"
+ * @property {string} what "Started maintenance": without who nor `subject`
+ * @property {string} text "Maintenance 'Database upgrade' started by alice", for logs and scripts
  */
 
 /** @typedef {{entries: AuditEntry[]}} AuditLog newest first */

@@ -10,7 +10,7 @@ extension ErrorKind {
         switch self {
         case .noNetwork: "wifi-off"
         case .timeout: "clock"
-        case .unreachable, .serverError, .dnsServerFailure: "server"
+        case .unreachable, .serverError, .dnsServerFailure, .dnsAnswerTooLarge: "server"
         case .serverMaintenance: "wrench"
         case .notFound, .dnsNameNotFound: "search"
         case .unauthorized, .certificateExpiring, .certificateUntrusted: "lock"
@@ -30,8 +30,8 @@ extension ErrorKind {
         switch self {
         case .noNetwork, .unreachable, .timeout, .serverError, .serverMaintenance, .dnsServerFailure, .unknown: true
         case .notFound, .unauthorized, .invalidResponse, .checkFailed, .commandFailed, .outOfSpace,
-            .updateAvailable, .updateRequired, .dnsNameNotFound, .certificateExpiring, .certificateUntrusted, .pingMissed,
-            .jobFailed: false
+            .updateAvailable, .updateRequired, .dnsNameNotFound, .dnsAnswerTooLarge, .certificateExpiring, .certificateUntrusted,
+            .pingMissed, .jobFailed: false
         }
     }
 
@@ -40,11 +40,11 @@ extension ErrorKind {
     /// | kinds | buttons |
     /// | --- | --- |
     /// | noNetwork, unreachable, timeout, serverError, serverMaintenance, dnsServerFailure, commandFailed, unknown | Try again (primary), Dismiss |
-    /// | notFound, unauthorized, invalidResponse, checkFailed, updateAvailable, updateRequired, outOfSpace, dnsNameNotFound, certificateExpiring, certificateUntrusted | Check again (secondary), Dismiss |
+    /// | notFound, unauthorized, invalidResponse, checkFailed, updateAvailable, updateRequired, outOfSpace, dnsNameNotFound, dnsAnswerTooLarge, certificateExpiring, certificateUntrusted | Check again (secondary), Dismiss |
     /// | pingMissed, jobFailed | Dismiss |
     ///
     /// A retry may fix the first row; the second needs a fix elsewhere first (credentials, a URL,
-    /// a check, an update, disk space, a DNS zone, a certificate), so loading again is offered but not as the primary action.
+    /// a check, an update, disk space, a DNS zone or server, a certificate), so loading again is offered but not as the primary action.
     /// A heartbeat loads nothing: only the job's next ping changes what it shows.
     public var recoveryOptions: [RecoveryOption] {
         switch self {
@@ -52,7 +52,7 @@ extension ErrorKind {
             .unknown:
             [.tryAgain, .cancel]
         case .notFound, .unauthorized, .invalidResponse, .checkFailed, .updateAvailable, .updateRequired, .outOfSpace,
-            .dnsNameNotFound, .certificateExpiring, .certificateUntrusted:
+            .dnsNameNotFound, .dnsAnswerTooLarge, .certificateExpiring, .certificateUntrusted:
             [.checkAgain, .cancel]
         case .pingMissed, .jobFailed:
             [.cancel]
@@ -91,6 +91,8 @@ extension ErrorKind {
             ("No such name", "The DNS server says this name does not exist.")
         case .dnsServerFailure:
             ("DNS server failure", "The DNS server could not answer for this name.")
+        case .dnsAnswerTooLarge:
+            ("DNS answer too large", "The DNS server's answer was too large to arrive whole.")
         case .certificateExpiring:
             ("Certificate expires soon", "The server's certificate expires soon. Renew it before it does.")
         case .certificateUntrusted:

@@ -20,6 +20,8 @@ public enum ErrorKind: String, Sendable, Hashable, Codable, CaseIterable {
     case dnsNameNotFound
     /// A DNS server failed to answer (SERVFAIL) or refused to (REFUSED).
     case dnsServerFailure
+    /// A DNS answer too large for one UDP message (truncated) that could not be had over TCP.
+    case dnsAnswerTooLarge
     /// A server's certificate expires within the panel's `validFor`.
     case certificateExpiring
     /// A server's certificate expired, is not signed by a trusted root, or is for another name.

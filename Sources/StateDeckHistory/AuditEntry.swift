@@ -29,12 +29,15 @@ public struct AuditEntry: Sendable, Equatable {
         self.id = id ?? Self.nextID(at: at)
         // Kept to the millisecond, as the stores keep it.
         self.at = Date(millisecondsSince1970: at.millisecondsSince1970)
-        self.actor = actor
+        // What people wrote, with its direction controls written out: an entry is made and read
+        // back (one an earlier version kept included) only through here, so none is ever served
+        // able to reorder the audit's lines.
+        self.actor = actor.directionControlsShown
         self.role = role
         self.action = action
         self.panel = panel
-        self.subject = subject
-        self.detail = detail
+        self.subject = subject.directionControlsShown
+        self.detail = detail.directionControlsShown
     }
 
     /// Entries made by this process, counted: what orders two of one millisecond.
@@ -55,9 +58,17 @@ public struct AuditEntry: Sendable, Equatable {
         return hex(UInt64(max(0, at.millisecondsSince1970)), 12) + "-" + hex(count, 12) + "-" + hex(.random(in: 0...UInt64.max), 16)
     }
 
-    /// The entry as a person reads it: "Retried by alice", "Debug state error forced by design-review".
+    /// The entry as one line for logs and scripts: "Retried by alice", "Debug state error forced
+    /// by design-review". The page draws `actor`, ``what`` and `subject` apart instead, so that
+    /// what someone wrote never reads as who did it.
     public var text: String {
         "\(action.phrase(subject: subject, detail: detail)) by \(actor)"
+    }
+
+    /// What was done, without who did it nor what they wrote: "Started maintenance", "Updated
+    /// incident (monitoring)"; the page quotes `subject` after it.
+    public var what: String {
+        action.what(detail: detail)
     }
 }
 
@@ -73,10 +84,11 @@ extension AuditEntry: Encodable {
         try container.encode(panel, forKey: .panel)
         try container.encode(subject, forKey: .subject)
         try container.encode(detail, forKey: .detail)
+        try container.encode(what, forKey: .what)
         try container.encode(text, forKey: .text)
     }
 
     private enum CodingKeys: String, CodingKey {
-        case id, at, actor, role, action, panel, subject, detail, text
+        case id, at, actor, role, action, panel, subject, detail, what, text
     }
 }

@@ -128,8 +128,12 @@ extension DeckFixture {
     /// Checks what decoding alone does not: the panels' ids, the values that must be objects, the
     /// instant and the incidents.
     private func check(file: String) throws(Problem) {
-        guard (try? Date(at, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true))) != nil else {
+        do throws(ISO8601Time.Problem) {
+            _ = try ISO8601Time.parse(at)
+        } catch .notATime {
             throw Problem(file: file, key: "at", message: "must be an ISO 8601 instant with milliseconds, found \"\(at)\"")
+        } catch {
+            throw Problem(file: file, key: "at", message: "must be an instant that exists: \(error), found \"\(at)\"")
         }
         guard case .object = deck.settings else {
             throw Problem(file: file, key: "deck.settings", message: "must be an object")

@@ -75,7 +75,7 @@ struct FixturePanel {
         flapping = panel["flapping"].map { $0 != .null } ?? false
         placeholder = read("placeholder", as: Info.self)
         let phase = phase
-        let at = since.flatMap { try? Date($0, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true)) }
+        let at = since.flatMap { try? ISO8601Time.parse($0) }
         let info = read("latestValidInfo", as: Info.self)
         let error = read("latestValidError", as: ErrorCard.self)
         memory = ReplicatedMemory(

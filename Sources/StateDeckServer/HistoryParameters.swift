@@ -77,16 +77,21 @@ enum HistoryParameters {
     /// server crashed on `to=9223372036854775807`).
     static let latestMilliseconds: Int64 = 253_402_300_799_999
 
-    /// An ISO 8601 time (`2026-11-25T10:42:00Z`, with or without milliseconds) or milliseconds
-    /// since 1970, up to `latestMilliseconds`.
+    /// An ISO 8601 time (``ISO8601Time``: `2026-11-25T10:42:00Z`, with or without milliseconds) or
+    /// milliseconds since 1970, up to `latestMilliseconds`. A field out of its range is named with
+    /// the text: `at=2026-12-06T25:00:00Z` is no time, not the next day's 01:00.
     private static func date(_ query: QueryItems, _ name: String) throws(Invalid) -> Date? {
         guard let text = query[name] else { return nil }
         if let milliseconds = Int64(text), (0...latestMilliseconds).contains(milliseconds) {
             return Date(millisecondsSince1970: milliseconds)
         }
-        let withFraction = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
-        if let date = (try? withFraction.parse(text)) ?? (try? Date.ISO8601FormatStyle().parse(text)) { return date }
-        throw Invalid(message: "\(name) must be an ISO 8601 time such as 2026-11-25T10:42:00Z, or milliseconds since 1970"
-            + " up to \(latestMilliseconds) (the end of 9999), not '\(text)'")
+        do throws(ISO8601Time.Problem) {
+            return try ISO8601Time.parse(text)
+        } catch .notATime {
+            throw Invalid(message: "\(name) must be an ISO 8601 time such as 2026-11-25T10:42:00Z, or milliseconds since 1970"
+                + " up to \(latestMilliseconds) (the end of 9999), not '\(text)'")
+        } catch {
+            throw Invalid(message: "\(name) must be a time that exists: \(error) in '\(text)'")
+        }
     }
 }

@@ -81,7 +81,7 @@ extension ReplicatedMemory {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .custom { decoder in
             let text = try decoder.singleValueContainer().decode(String.self)
-            return try Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+            return try ISO8601Time.parse(text)
         }
         return decoder
     }()

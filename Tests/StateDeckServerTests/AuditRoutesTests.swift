@@ -17,6 +17,7 @@ extension Routed {
             var panel: String?
             var subject: String
             var detail: String
+            var what: String
             var text: String
         }
 
@@ -62,25 +63,25 @@ extension Routed {
         static let actions: [(method: String, target: String, body: String?, status: Int, entry: Entry)] = [
             ("POST", "/api/panels/p/retry", nil, 202,
              Entry(actor: "local", role: "designer", action: "retry", panel: "p", subject: "", detail: "",
-                   text: "Retried by local")),
+                   what: "Retried", text: "Retried by local")),
             ("POST", "/api/panels/p/items/api-2/actions/restart", nil, 202,
              Entry(actor: "local", role: "designer", action: "item_action", panel: "p", subject: "Restart api-2",
-                   detail: "restart on api-2", text: "'Restart api-2' run by local")),
+                   detail: "restart on api-2", what: "Ran", text: "'Restart api-2' run by local")),
             ("POST", "/api/debug/panels/p/state", #"{"state": "error", "error": {"kind": "timeout"}}"#, 200,
              Entry(actor: "local", role: "designer", action: "debug_state", panel: "p", subject: "error", detail: "timeout",
-                   text: "Debug state error forced by local")),
+                   what: "Forced debug state", text: "Debug state error forced by local")),
             ("POST", "/api/panels/p/recover", #"{"option": "cache"}"#, 202,
              Entry(actor: "local", role: "designer", action: "recover", panel: "p", subject: "Use cached copy", detail: "cache",
-                   text: "Recovered with 'Use cached copy' by local")),
+                   what: "Recovered with", text: "Recovered with 'Use cached copy' by local")),
             ("POST", "/api/maintenance", #"{"panels": ["p", "beat"], "minutes": 30, "reason": "Database upgrade"}"#, 201,
              Entry(actor: "local", role: "designer", action: "maintenance_started", panel: nil, subject: "Database upgrade",
-                   detail: "p, beat", text: "Maintenance 'Database upgrade' started by local")),
+                   detail: "p, beat", what: "Started maintenance", text: "Maintenance 'Database upgrade' started by local")),
             ("DELETE", "/api/maintenance/api-1", nil, 200,
              Entry(actor: "local", role: "designer", action: "maintenance_ended", panel: nil, subject: "Database upgrade",
-                   detail: "p, beat", text: "Maintenance 'Database upgrade' ended by local")),
+                   detail: "p, beat", what: "Ended maintenance", text: "Maintenance 'Database upgrade' ended by local")),
             ("POST", "/api/notify/test", #"{"target": "ops-slack"}"#, 200,
              Entry(actor: "local", role: "designer", action: "notify_test", panel: nil, subject: "ops-slack", detail: "",
-                   text: "Test notification sent to ops-slack by local")),
+                   what: "Sent a test notification to", text: "Test notification sent to ops-slack by local")),
         ]
 
         @Test func eachActionAcceptedAddsExactlyOneEntryWithItsCallerKindPanelAndDetail() async throws {
@@ -120,9 +121,9 @@ extension Routed {
                                             #"{"status": "monitoring", "message": "No such"}"#).status == 404)
                 #expect(try await Self.audit(server) == [
                     Entry(actor: "local", role: "designer", action: "incident_updated", panel: nil, subject: "Checkout slow",
-                          detail: "monitoring", text: "Incident 'Checkout slow' updated (monitoring) by local"),
+                          detail: "monitoring", what: "Updated incident (monitoring)", text: "Incident 'Checkout slow' updated (monitoring) by local"),
                     Entry(actor: "local", role: "designer", action: "incident_opened", panel: nil, subject: "Checkout slow",
-                          detail: "investigating", text: "Incident 'Checkout slow' opened by local"),
+                          detail: "investigating", what: "Opened incident", text: "Incident 'Checkout slow' opened by local"),
                 ])
             }
         }
@@ -146,6 +147,22 @@ extension Routed {
                 }
                 let entries = try await Self.audit(server)
                 #expect(entries.isEmpty)
+            }
+        }
+
+        /// A reason written to read as another's signature: who acted is a field of its own, and
+        /// the reason's direction controls are written out, in the entry and its sentence.
+        @Test func aReasonImitatingASignatureKeepsItsActorApartAndItsDirectionControlsShown() async throws {
+            try await RoutedDeckServer.run(Self.deck()) { server in
+                let reason = "Database upgrade' started by \u{202E}ecila\u{202C} \u{2066}\u{200F}\u{061C}"
+                let body = String(decoding: try JSONEncoder().encode(["reason": reason]), as: UTF8.self)
+                    .replacingOccurrences(of: "{", with: #"{"panels": ["p"], "minutes": 30, "#)
+                #expect(try await Self.send(server, "POST", "/api/maintenance", body).status == 201)
+                let shown = "Database upgrade' started by [U+202E]ecila[U+202C] [U+2066][U+200F][U+061C]"
+                #expect(try await Self.audit(server) == [
+                    Entry(actor: "local", role: "designer", action: "maintenance_started", panel: nil, subject: shown, detail: "p",
+                          what: "Started maintenance", text: "Maintenance '\(shown)' started by local"),
+                ])
             }
         }
 

@@ -121,6 +121,31 @@ extension Routed {
             }
         }
 
+        /// Every route's time parameters read through one parser: a time whose fields are out of
+        /// range is a 400 naming the parameter, the field and the text, never rolled over into
+        /// the next day (25:61:61) or month (30 February).
+        @Test(arguments: [
+            ("/api/state?at=", "at"), ("/api/changes?from=", "from"), ("/api/changes?to=", "to"),
+            ("/api/panels/api/history?from=", "from"), ("/api/panels/api/history?to=", "to"),
+            ("/api/panels/api/uptime?to=", "to"), ("/api/audit?since=", "since"), ("/api/audit?until=", "until"),
+        ])
+        func aTimeOutOfRangeIsA400NamingTheParameterAndTheValue(_ target: String, _ parameter: String) async throws {
+            try await Self.withHistory(RoutedServer.self) { server, _ in
+                let refused = [
+                    ("2026-12-06T25:61:61Z", "hour 25 is out of range (0 to 23)"),
+                    ("2026-02-30T10:00:00Z", "February 2026 has no day 30 (it has 28)"),
+                    ("2026-12-06T10:00:00.000-18:30", "offset -18:30 is out of range (-18:00 to +18:00)"),
+                ]
+                for (time, problem) in refused {
+                    let response = try await server.get(target + time)
+                    #expect(response.status == 400, "\(target)\(time)")
+                    let error = try #require(response.apiError)
+                    #expect(error.code == "bad_request")
+                    #expect(error.message == "\(parameter) must be a time that exists: \(problem) in '\(time)'")
+                }
+            }
+        }
+
         @Test func theLatestTimeAParameterNamesIsTheEndOf9999() async throws {
             try await Self.withHistory(RoutedServer.self) { server, _ in
                 for target in ["/api/panels/api/uptime?to=253402300799999", "/api/panels/api/history?from=0&to=253402300799999",

@@ -118,6 +118,27 @@ struct DNSSourceTests {
         }
     }
 
+    /// An answer that does not fit in UDP, truncated (the TC bit) or longer than 512 bytes, is
+    /// asked again over TCP, where this server answers nothing: a card of its own, not "No DNS
+    /// server answers", for a server that did answer.
+    @Test(arguments: ["truncated.example.test", "oversized.example.test"])
+    func anAnswerTooLargeForUDPWithoutTCPIsItsOwnCard(name: String) async throws {
+        try await FakeDNSServer.with { server in
+            let error = await panelError { try await Self.source(name, .a, of: server).load() }
+            #expect(error?.kind == .dnsAnswerTooLarge)
+            #expect(error?.title == "DNS answer too large")
+            #expect(error?.failureReason == "The answer for \(name) is too large for one UDP message, and the DNS server at "
+                + "\(server.address) does not give it over TCP.")
+            #expect(error?.recoverySuggestion == "Let the server answer DNS over TCP on its port (a firewall may block it), "
+                + "or ask for a name with fewer records.")
+            #expect(error?.detail == "A \(name), asked of \(server.address): too large for UDP; over TCP, nothing answers DNS "
+                + "there (connection refused)")
+            let card = ErrorPresenter().card(for: try #require(error))
+            #expect(card.options.map(\.id) == ["try-again", "cancel"])
+            #expect(card.options.first?.role == .secondary, "a retry alone does not make the answer fit")
+        }
+    }
+
     @Test func aPortWhereNothingListensIsUnreachable() async throws {
         let port = try LoopbackListener.closedPort()
         let server = try #require(DNSServer("127.0.0.1:\(port)"))

@@ -163,7 +163,7 @@ struct DeckFileProblemTests {
                 tcp: { host: localhost, port: 5432 }
                 recovery:
                   - { id: restart, label: Restart, run: [true], kinds: [unreachable, offline] }
-            """, problem: #"deck.yaml:5: panels[0].recovery[0].kinds[1]: "offline" is not allowed here (expected noNetwork, unreachable, timeout, serverError, serverMaintenance, notFound, unauthorized, invalidResponse, checkFailed, commandFailed, outOfSpace, updateAvailable, updateRequired, dnsNameNotFound, dnsServerFailure, certificateExpiring, certificateUntrusted, pingMissed, jobFailed, unknown)"#),
+            """, problem: #"deck.yaml:5: panels[0].recovery[0].kinds[1]: "offline" is not allowed here (expected noNetwork, unreachable, timeout, serverError, serverMaintenance, notFound, unauthorized, invalidResponse, checkFailed, commandFailed, outOfSpace, updateAvailable, updateRequired, dnsNameNotFound, dnsServerFailure, dnsAnswerTooLarge, certificateExpiring, certificateUntrusted, pingMissed, jobFailed, unknown)"#),
         Case(name: "an alignment a presentation beside the content cannot draw", yaml: """
             panels:
               - id: db

@@ -36,8 +36,11 @@ import Testing
         #expect(deck.statusPage?.publicPanels == ["web"])
     }
 
-    @Test func theTitleIsTheDecksWhenNoneIsGiven() throws {
-        #expect(try Self.file("  panels: [{ id: web, name: Website }]").status?.title == "Private deck")
+    /// The deck's title names the dashboard, which the page keeps private like everything else.
+    @Test func aPageWithoutTitleIsHeadedStatusNeverByTheDecksTitle() throws {
+        let file = try Self.file("  panels: [{ id: web, name: Website }]")
+        #expect(file.title == "Private deck")
+        #expect(file.status?.title == "Status")
     }
 
     @Test func aFileWithoutStatusHasNoPage() throws {

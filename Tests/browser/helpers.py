@@ -57,9 +57,11 @@ Selectors (data-testid unless noted) — the page keeps these stable for tests:
                        history-chart-status, history-status, history-list of history-entry (data-state,
                        data-at): history-entry-state, history-entry-time, history-entry-facts,
                        history-entry-title, history-entry-summary, history-entry-details; history-older
-                       and, among the entries, history-audit-entry (data-action, data-at): history-audit-text
+                       and, among the entries, history-audit-entry (data-action, data-at): audit-actor,
+                       history-audit-text (holding audit-said)
   audit-open           the header's "Audit" button; opens audit-dialog: audit-status, audit-log of audit-entry
-                       (data-action): audit-text, audit-role, audit-panel; audit-close
+                       (data-action): audit-actor, audit-text (what was done, then audit-said: what the
+                       caller wrote, quoted, in a <bdi>), audit-role, audit-panel; audit-close
   deck-notice          the deck-level notice region (role=alert, above the panels) holding an error-card
   maintenance-line     "Maintenance: reason (until 04:00)" over a card's body (data-maintenance-id); a compact
                        line's row-maintenance; maintenance-open (header) opens maintenance-dialog: maintenance-active

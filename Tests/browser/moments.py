@@ -23,8 +23,8 @@ MOMENTS_DIR = Path(__file__).resolve().parent / "moments"
 ERROR_KINDS = [
     "noNetwork", "unreachable", "timeout", "serverError", "serverMaintenance", "notFound", "unauthorized",
     "invalidResponse", "checkFailed", "commandFailed", "outOfSpace", "updateAvailable", "updateRequired",
-    "dnsNameNotFound", "dnsServerFailure", "certificateExpiring", "certificateUntrusted", "pingMissed",
-    "jobFailed", "unknown",
+    "dnsNameNotFound", "dnsServerFailure", "dnsAnswerTooLarge", "certificateExpiring", "certificateUntrusted",
+    "pingMissed", "jobFailed", "unknown",
 ]
 
 

@@ -9,7 +9,11 @@ It prints the port, then answers until its standard input closes (the test ended
   servfail.example.test SERVFAIL
   refused.example.test  REFUSED
   silent.example.test   no answer at all
+  truncated.example.test  the TC bit and no records: the answer does not fit in UDP
+  oversized.example.test  60 A records in one UDP message of over 512 bytes, without the TC bit
   any other name        NXDOMAIN
+It listens on UDP alone, as a server whose TCP is blocked: a resolver asking the last two again
+over TCP, as it must, finds nothing there.
 """
 
 import ipaddress
@@ -29,7 +33,10 @@ ZONE = {
         2: ["ns1.example.test", "ns2.example.test"],
     },
     "empty.example.test": {},
+    "truncated.example.test": {},
+    "oversized.example.test": {1: [bytes([198, 51, 100, index]) for index in range(1, 61)]},
 }
+TRUNCATED = 0x0200
 ALIASES = {"www.example.test": "example.test"}
 CNAME, NOERROR, SERVFAIL, NXDOMAIN, REFUSED = 5, 0, 2, 3, 5
 
@@ -79,6 +86,8 @@ def answer(query):
         code = {"servfail.example.test": SERVFAIL, "refused.example.test": REFUSED}.get(name, NXDOMAIN)
     # QR, authoritative, recursion desired and available.
     flags = 0x8000 | 0x0400 | 0x0100 | 0x0080 | code
+    if name == "truncated.example.test":
+        flags |= TRUNCATED
     header = struct.pack("!HHHHHH", ident, flags, 1, len(records), 0, 0)
     return header + question + b"".join(records)
 

@@ -61,6 +61,9 @@ enum DNSOutcome: Sendable {
     case unreachable(String)
     /// An answer came that cannot be read: why.
     case unreadable(String)
+    /// The answer was too large for one UDP message (truncated, or longer than 512 bytes), and
+    /// asking again over TCP, as resolvers then do, brought none: why.
+    case tooLarge(String)
     /// The resolver could not ask (its settings unreadable, a name it cannot send): why.
     case failed(String)
 }

@@ -51,6 +51,14 @@ public struct DNSSource: Sendable, Hashable {
         case .unreachable(let reason):
             throw PanelError(.unreachable, failureReason: server.map { "No DNS server answers at \($0)." }
                                  ?? "None of the system's DNS servers answers.", detail: "\(question): \(reason)")
+        case .tooLarge(let reason):
+            throw PanelError(.dnsAnswerTooLarge,
+                             failureReason: "The answer for \(name) is too large for one UDP message, and "
+                                 + (server.map { "the DNS server at \($0) does not give it over TCP." }
+                                     ?? "none of the system's DNS servers gives it over TCP."),
+                             recoverySuggestion: "Let the server answer DNS over TCP on its port (a firewall may block it), "
+                                 + "or ask for a name with fewer records.",
+                             detail: "\(question): \(reason)")
         case .unreadable(let reason):
             throw PanelError(.invalidResponse, failureReason: "The DNS answer cannot be read.", detail: "\(question): \(reason)")
         case .failed(let reason):

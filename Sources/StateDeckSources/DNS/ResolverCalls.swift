@@ -33,6 +33,7 @@ struct ResolverQuery: Sendable {
         }
         var reply = Reply()
         withUnsafeMutablePointer(to: &reply) { pending in
+            ares_set_socket_callback(channel, noteSocket, pending)
             ares_query(channel, name, Int32(ns_c_in.rawValue), Int32(type.code), receiveAnswer, pending)
             while !pending.pointee.isDone {
                 guard ContinuousClock.now < deadline else {
@@ -51,6 +52,9 @@ struct ResolverQuery: Sendable {
         var isDone = false
         var status = ARES_SUCCESS
         var answer: [UInt8] = []
+        /// Whether c-ares opened a TCP connection: it does only to ask again for an answer too
+        /// large for UDP (truncated, or over 512 bytes), so a failure after it is that answer's.
+        var askedOverTCP = false
     }
 
     /// `ares_library_init`, once for the process, before any channel.
@@ -104,6 +108,9 @@ struct ResolverQuery: Sendable {
 
     /// The outcome c-ares' status and answer make; `ares_strerror` says what the rarer statuses mean.
     private func outcome(of reply: Reply) -> DNSOutcome {
+        if reply.askedOverTCP, let reason = Self.tcpFailure(reply.status) {
+            return .tooLarge("too large for UDP; over TCP, \(reason)")
+        }
         switch reply.status {
         case ARES_SUCCESS, ARES_ENODATA:
             return reply.answer.withUnsafeBufferPointer { Self.read($0, type: type) }
@@ -117,6 +124,16 @@ struct ResolverQuery: Sendable {
         case ARES_EBADNAME: return .failed("\(name) cannot be asked for: it is not a domain name")
         case ARES_EBADRESP: return .unreadable("the answer is not a DNS message")
         default: return .failed(String(cString: ares_strerror(reply.status)))
+        }
+    }
+
+    /// What became of the query over TCP, for the statuses that leave it without an answer.
+    private static func tcpFailure(_ status: Int32) -> String? {
+        switch status {
+        case ARES_ECONNREFUSED: "nothing answers DNS there (connection refused)"
+        case ARES_ETIMEOUT, ARES_ECANCELLED: "no answer came in time"
+        case ARES_EBADRESP: "the answer is not a DNS message"
+        default: nil
         }
     }
 
@@ -212,6 +229,15 @@ private func receiveAnswer(
     reply.pointee.status = status
     reply.pointee.answer = answer.map { Array(UnsafeBufferPointer(start: $0, count: Int(length))) } ?? []
     reply.pointee.isDone = true
+}
+
+/// `ares_sock_create_callback`: notes in the query's `Reply` that c-ares opened a TCP connection.
+/// Returns 0, which lets c-ares use the socket.
+private func noteSocket(_ socket: ares_socket_t, _ type: Int32, _ argument: UnsafeMutableRawPointer?) -> Int32 {
+    if type == Int32(SOCK_STREAM.rawValue) {
+        argument?.assumingMemoryBound(to: ResolverQuery.Reply.self).pointee.askedOverTCP = true
+    }
+    return 0
 }
 
 extension DNSRecordType {

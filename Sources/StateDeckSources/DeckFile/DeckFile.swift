@@ -147,7 +147,7 @@ extension DeckFile {
         if statedeckPanel { Self.reportStatedeckIds(zip(list, panels)) }
         let maintenance = map["maintenance"].flatMap { MaintenanceSpec.list(reading: $0, panels: panels.compactMap(\.self)) }
         let incidents = map["incidents"].flatMap(IncidentsSpec.init(reading:))
-        let status = map["status"].flatMap { StatusSpec.page(reading: $0, deckTitle: title, panels: panels.compactMap(\.self)) }
+        let status = map["status"].flatMap { StatusSpec.page(reading: $0, panels: panels.compactMap(\.self)) }
         guard !panels.contains(where: { $0 == nil }) else { return nil }
         Self.reportDependencies(of: zip(list, panels.compactMap(\.self)), in: map)
         self.init(title: title ?? "StateDeck", panels: panels.compactMap(\.self))

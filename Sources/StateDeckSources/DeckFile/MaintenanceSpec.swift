@@ -122,13 +122,17 @@ extension MaintenanceSpec {
 }
 
 extension ConfigNode {
-    /// An ISO 8601 time with its offset: `2026-12-01T02:00:00+01:00`, `2026-12-01T01:00:00Z`.
+    /// An ISO 8601 time with its offset (``ISO8601Time``): `2026-12-01T02:00:00+01:00`,
+    /// `2026-12-01T01:00:00Z`; a field out of its range is named.
     func instant() -> Date? {
         guard let text = text() else { return nil }
-        guard let date = try? Date(text, strategy: .iso8601) else {
+        do throws(ISO8601Time.Problem) {
+            return try ISO8601Time.parse(text)
+        } catch .notATime {
             problem("\"\(text)\" is not a time; write it as ISO 8601 with its offset, like 2026-12-01T02:00:00+01:00 or 2026-12-01T01:00:00Z")
-            return nil
+        } catch {
+            problem("\"\(text)\" is not a time that exists: \(error)")
         }
-        return date
+        return nil
     }
 }

@@ -6,7 +6,7 @@ import StateDeck
 ///
 /// | key | value |
 /// | --- | --- |
-/// | `title` | the page's heading; the deck's title by default |
+/// | `title` | the page's heading; "Status" when not given: the deck's own title is private |
 /// | `description` | a paragraph under it |
 /// | `logo` | an https URL of an image (the page's policy allows that origin alone) |
 /// | `links` | `[{title, url}]`, each url http or https |
@@ -16,11 +16,15 @@ import StateDeck
 /// At least one panel or group; an id and a name are each given once.
 enum StatusSpec {
     static let keys = ["title", "description", "logo", "links", "panels", "groups"]
+    /// The heading of a page whose `status:` gives no title.
+    static let defaultTitle = "Status"
 
     /// The page of `node` over the file's `panels`; nil (with problems) when it cannot be read.
-    static func page(reading node: ConfigNode, deckTitle: String?, panels: [PanelSpec]) -> StatusPage? {
+    static func page(reading node: ConfigNode, panels: [PanelSpec]) -> StatusPage? {
         guard let map = node.mapping(allowing: keys) else { return nil }
-        let title = map["title"]?.text() ?? deckTitle ?? "StateDeck"
+        // Never the deck's title: it names the dashboard, which may say more than the public
+        // should read ("Payments prod (eu-1, on-call: bob)"). The page shows what `status:` names.
+        let title = map["title"]?.text() ?? defaultTitle
         let description = map["description"]?.text()
         let logo = map["logo"]?.httpsURL()
         let links: [StatusPage.Link]? = if let node = map["links"] { Self.links(node) } else { [] }
