@@ -22,6 +22,15 @@ public struct HTTPSource: Sendable, Hashable {
 
     /// An http or https URL.
     public var url: URL
+    /// `url` as cards and messages show it: without the user and password it may carry
+    /// (`https://user:${PASS}@host/`), since an error card reaches every viewer of the dashboard.
+    public var shownURL: String {
+        guard url.user != nil || url.password != nil,
+              var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url.absoluteString }
+        components.user = nil
+        components.password = nil
+        return components.string ?? url.absoluteString
+    }
     /// `GET` by default.
     public var method: String
     /// Sent with every request.
