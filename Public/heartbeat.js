@@ -130,15 +130,13 @@ export function createHeartbeatView(panelId, readPingPath) {
   note.hidden = true;
   // A group, not a region: a deck of heartbeats would otherwise list one landmark per card.
   const el = h("div", { class: "panel-heartbeat", data: { testid: "panel-heartbeat" }, attrs: { role: "group", "aria-label": "Heartbeat" } }, expects, standing, fields, note);
-  /** @type {"unasked" | "asking" | "answered"} */
-  let asked = "unasked";
+  let asked = false;
 
   /** Asks for the ping path once; shows it with its curl line, or says why it is not shown. */
   async function showPingUrl() {
+    asked = true;
     const refusal = roleRefusal("pingURL");
-    asked = refusal ? "answered" : "asking";
     const answer = refusal ? null : await readPingPath();
-    asked = "answered";
     if (answer?.ok) {
       const address = location.origin + answer.data.pingPath;
       url.input.value = address;
@@ -146,6 +144,8 @@ export function createHeartbeatView(panelId, readPingPath) {
       fields.hidden = false;
       return;
     }
+    // No URL to show: a replay's deck, or a deck file reloaded without it.
+    if (answer?.failure.status === 404) return;
     // A 403 is the role's refusal when the page did not know the caller; another failure says itself.
     note.textContent = !answer || answer.failure.status === 403 ? OPERATOR_NOTE : `The ping URL could not be read: ${answer.failure.message}`;
     note.hidden = false;
@@ -165,7 +165,7 @@ export function createHeartbeatView(panelId, readPingPath) {
       standing.textContent = lines.join(" · ");
       standing.hidden = !lines.length;
       // Written once, when it comes: rewriting it would drop a selection being copied.
-      if (hb.hasPingURL && asked === "unasked") void showPingUrl();
+      if (hb.hasPingURL && !asked) void showPingUrl();
     },
   };
 }
