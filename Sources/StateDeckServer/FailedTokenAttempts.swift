@@ -5,10 +5,12 @@ import MicroHTTP
 /// speed: past `limit.failures` within `limit.window` of an address's first failure, a token from
 /// it is refused (429) until that window ends, unless it is one accepted from that address before
 /// (``accept(_:from:)``). Whoever shares the address (a NAT, a proxy not named with
-/// `--trusted-proxy`) cannot lock out a user already in with wrong tokens of their own, while no
-/// other token is tried from there faster than today: refused unchecked, a right one as a wrong
-/// one. The cost: tokens in use from that address can be tried there at the server's speed;
-/// tokens StateDeck makes are 32 random bytes, beyond guessing at any speed.
+/// `--trusted-proxy`) cannot lock out a user already in with wrong tokens of their own, while any
+/// other token from there stays held to the limit: past it, a right one is answered as a wrong
+/// one, so a guess tells nothing. No rule can do more with the address alone: a right token
+/// served whoever brings it makes every guess count. The cost: a token in use from that address
+/// can be tried there at the server's speed; tokens StateDeck makes are 32 random bytes, beyond
+/// guessing at any speed.
 ///
 /// An IPv6 client counts by its /64, which one host can fill with addresses. The table holds at
 /// most `limit.addresses` windows, and as many addresses' accepted callers: when full, ended

@@ -88,10 +88,9 @@ struct RequestGate: Sendable {
         if let visit {
             // Only a token a cookie can carry as it is: an access file may list any token's digest.
             if Self.isCookieValue(visit), admitted(visit, from: client, waiting: wait) != nil { return tokenVisit(request, token: visit) }
-            if let wait { return Self.tooManyAttempts(wait) }
-            if let client { attempts.recordFailure(of: client) }
+            if wait == nil, let client { attempts.recordFailure(of: client) }
         }
-        guard let presented else { return Self.noToken }
+        guard let presented else { return wait.map(Self.tooManyAttempts) ?? Self.noToken }
         guard let caller = admitted(presented, from: client, waiting: wait) else {
             if let wait { return Self.tooManyAttempts(wait) }
             if let client { attempts.recordFailure(of: client) }

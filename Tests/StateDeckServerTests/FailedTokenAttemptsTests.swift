@@ -136,6 +136,9 @@ import Testing
                     "a right token never brought from this address is answered as a guess")
             let visit = try HTTPRequest(method: .get, target: "/?token=\(operatorToken)", headers: ["Host": "127.0.0.1:8080"], client: Self.client)
             #expect(gate.intercept(visit)?.status == .seeOther, "the accepted token opens the page by ?token= too")
+            let beside = try HTTPRequest(method: .get, target: "/api/state?token=guess",
+                                         headers: ["Host": "127.0.0.1:8080", "Authorization": "Bearer \(operatorToken)"], client: Self.client)
+            #expect(gate.intercept(beside) == nil, "a wrong ?token= beside the accepted token refuses nothing")
         }
         #expect(gate.intercept(try request(Self.neighbour, "\(otherToken)")) == nil, "another address counts on its own")
     }
