@@ -194,12 +194,16 @@ extension CommandSpec {
             map["shell"]?.problem("give either run (a program and its arguments) or shell (a script), not both")
         }
         let arguments: [String]?
+        let written: [String]?
         if let run = map["run"] {
             arguments = run.strings()
+            written = arguments == nil ? nil : run.list()?.compactMap(\.writtenText)
             if arguments?.isEmpty == true { run.problem("needs at least the program to run") }
-        } else if let script = map["shell"]?.text() {
+        } else if let shell = map["shell"], let script = shell.text() {
             arguments = CommandSpec.shell(script).arguments
+            written = shell.writtenText.map { CommandSpec.shell($0).arguments }
         } else {
+            written = nil
             map.node.problem("needs run (a program and its arguments) or shell (a script)")
             arguments = nil
         }
@@ -210,6 +214,8 @@ extension CommandSpec {
         let limit = map["timeout"]?.duration() ?? timeout
         guard let arguments, !arguments.isEmpty, programs.count == 1 else { return nil }
         self.init(arguments: arguments, workingDirectory: folder, environment: environment ?? [:], timeout: limit)
+        // Kept only when a `${VAR}` was substituted: the same command written alike is the same spec.
+        writtenArguments = written == arguments ? nil : written
         let named = placeholdersInScript(of: placeholders)
         guard named.isEmpty else {
             let script = map["shell"] ?? scriptIndex.flatMap { index in map["run"]?.list()?[index] }
