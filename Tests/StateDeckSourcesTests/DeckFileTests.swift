@@ -115,6 +115,18 @@ struct DeckFileTests {
         }
     }
 
+    @Test func anHTTPSourcesCardsNameItsURLAsWrittenWithoutItsPassword() throws {
+        let deck = try parse("""
+            panels:
+              - { id: keyed, http: { url: "https://api.test/health?key=${API_KEY}" } }
+              - { id: signed-in, http: { url: "https://ops:hunter2-pass@api.test/health" } }
+              - { id: both, http: { url: "https://ops:${PASS}@api.test/health?key=${API_KEY}" } }
+            """, environment: ["API_KEY": "s3cret-key", "PASS": "s3cret-pass"])
+        let shown = deck.panels.compactMap(\.source.http?.shownURL)
+        #expect(shown == ["https://api.test/health?key=${API_KEY}", "https://api.test/health", "https://api.test/health?key=${API_KEY}"])
+        #expect(deck.panels[0].source.http?.url.absoluteString == "https://api.test/health?key=s3cret-key", "requested with the value")
+    }
+
     @Test func aJSONFileLoads() throws {
         let deck = try parse(#"{"title": "JSON deck", "panels": [{"id": "db", "tcp": {"host": "localhost", "port": 5432}}]}"#)
         #expect(deck.title == "JSON deck")

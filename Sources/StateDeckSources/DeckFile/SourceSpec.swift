@@ -107,6 +107,8 @@ extension HTTPSource {
         guard let url else { return nil }
         self.init(url: url, method: method ?? "GET", headers: headers ?? [:], body: body, timeout: limit ?? timeout,
                   conditions: [expected].compactMap(\.self) + (expect ?? []) + [check].compactMap(\.self), picks: picks ?? [])
+        let written = map["url"]?.writtenText
+        writtenURL = written == url.absoluteString ? nil : written
     }
 }
 
