@@ -9,7 +9,7 @@
 
 /**
  * What a role may do, by action: the keys of `may`.
- * @typedef {"retry" | "recover" | "itemActions" | "maintenance" | "incidents" | "notifyTest" | "debug"} Permission
+ * @typedef {"retry" | "recover" | "itemActions" | "maintenance" | "incidents" | "notifyTest" | "pingURL" | "debug"} Permission
  */
 
 /**
@@ -61,7 +61,16 @@ export function setPast(reason) {
  * @returns {string | null}
  */
 export function whyNot(permission) {
-  if (past !== null) return past;
+  return past ?? roleRefusal(permission);
+}
+
+/**
+ * Why the role does not allow `permission`, or null when it does (or nobody said); a past moment
+ * changes nothing here: what it shows may still be read.
+ * @param {Permission} permission
+ * @returns {string | null}
+ */
+export function roleRefusal(permission) {
   if (!caller || caller.may[permission] !== false) return null;
   return caller.why[permission] ?? "Your role does not allow this";
 }

@@ -98,6 +98,12 @@ export function createApi(opts) {
      */
     uptime: (panelId, query) => send("GET", config.routes.uptime(panelId, query)),
     /**
+     * The path a heartbeat's job pings, for an operator; its failure is drawn on the card.
+     * @param {string} panelId
+     * @returns {Promise<ReadResult<{pingPath: string}>>}
+     */
+    pingPath: (panelId) => send("GET", config.routes.pingPath(panelId)),
+    /**
      * A page of a panel's stored changes, newest first.
      * @param {string} panelId
      * @param {{from?: string, to?: string, limit?: number, cursor?: string | null}} query

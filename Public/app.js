@@ -85,6 +85,7 @@ const panelActions = {
   recover: (id, option) => api.recover(id, option),
   itemAction: (id, item, action) => api.itemAction(id, item, action),
   uptime: (id, query) => api.uptime(id, query),
+  pingPath: (id) => api.pingPath(id),
   openHistory: (id, opener, slot) => historyView.open(id, opener, slot),
   openPanel: (id) => overview.focusPanel(id),
 };

@@ -90,6 +90,7 @@ export const config = Object.freeze({
     itemAction: (/** @type {string} */ id, /** @type {string} */ item, /** @type {string} */ action) =>
       `/api/panels/${enc(id)}/items/${enc(item)}/actions/${enc(action)}`,
     debugState: (/** @type {string} */ id) => `/api/debug/panels/${enc(id)}/state`,
+    pingPath: (/** @type {string} */ id) => `/api/panels/${enc(id)}/ping`,
     uptime: (/** @type {string} */ id, /** @type {Record<string, string | number | null | undefined>} */ query) =>
       `/api/panels/${enc(id)}/uptime${queryString(query)}`,
     history: (/** @type {string} */ id, /** @type {Record<string, string | number | null | undefined>} */ query) =>

@@ -3,8 +3,11 @@
 // server's times, written as the page writes clock times), and the URL the job pings with a ready
 // curl line, each in a read-only field with a Copy button. The server decides all of it; this only
 // words it. Built once per card and updated in place, so that a state arriving while someone copies
-// keeps the focus, the selection and the "Copied" announcement.
+// keeps the focus, the selection and the "Copied" announcement. The URL holds the ping's key, with
+// which anyone could forge the job's results: no state carries it, and the section asks for it
+// once (GET /api/panels/{id}/ping), which only an operator may; others see a note instead.
 import { h, button, clockTime } from "./dom.js";
+import { roleRefusal } from "./access.js";
 
 /** @typedef {import('./types.js').PanelState} PanelState */
 /** @typedef {import('./types.js').HeartbeatStatus} HeartbeatStatus */
@@ -38,14 +41,8 @@ export function standingLines(hb) {
   ].filter(Boolean);
 }
 
-/**
- * The URL a job pings, on the address this page came from; null when the panel has no ping path
- * (its deck's own code pings it).
- * @param {HeartbeatStatus} hb
- */
-export function pingUrl(hb) {
-  return hb.pingPath ? location.origin + hb.pingPath : null;
-}
+/** What a caller whose role may not read the ping URL sees in its place. */
+export const OPERATOR_NOTE = "An operator sees the ping URL here.";
 
 /**
  * A ready line a cron job can run: fails loudly, never hangs, retries a network hiccup.
@@ -104,8 +101,9 @@ function copyableField(opts) {
 
 /**
  * @param {string} panelId
+ * @param {() => Promise<import('./api.js').ReadResult<{pingPath: string}>>} readPingPath
  */
-export function createHeartbeatView(panelId) {
+export function createHeartbeatView(panelId, readPingPath) {
   /** @type {ReturnType<typeof setTimeout> | undefined} */
   let clearTimer;
   const copyStatus = h("p", {
@@ -127,8 +125,31 @@ export function createHeartbeatView(panelId) {
   const url = copyableField({ id: `ping-url-${panelId}`, label: "Ping URL", name: "the ping URL", key: "heartbeat-url", say });
   const curl = copyableField({ id: `ping-curl-${panelId}`, label: "curl command", name: "the curl command", key: "heartbeat-curl", say });
   const fields = h("div", { class: "heartbeat-fields" }, url.el, curl.el, copyStatus);
+  fields.hidden = true;
+  const note = h("p", { class: "heartbeat-note", data: { testid: "heartbeat-url-note" } });
+  note.hidden = true;
   // A group, not a region: a deck of heartbeats would otherwise list one landmark per card.
-  const el = h("div", { class: "panel-heartbeat", data: { testid: "panel-heartbeat" }, attrs: { role: "group", "aria-label": "Heartbeat" } }, expects, standing, fields);
+  const el = h("div", { class: "panel-heartbeat", data: { testid: "panel-heartbeat" }, attrs: { role: "group", "aria-label": "Heartbeat" } }, expects, standing, fields, note);
+  let asked = false;
+
+  /** Asks for the ping path once; shows it with its curl line, or says why it is not shown. */
+  async function showPingUrl() {
+    asked = true;
+    const refusal = roleRefusal("pingURL");
+    const answer = refusal ? null : await readPingPath();
+    if (answer?.ok) {
+      const address = location.origin + answer.data.pingPath;
+      url.input.value = address;
+      curl.input.value = curlLine(address);
+      fields.hidden = false;
+      return;
+    }
+    // No URL to show: a replay's deck, or a deck file reloaded without it.
+    if (answer?.failure.status === 404) return;
+    // A 403 is the role's refusal when the page did not know the caller; another failure says itself.
+    note.textContent = !answer || answer.failure.status === 403 ? OPERATOR_NOTE : `The ping URL could not be read: ${answer.failure.message}`;
+    note.hidden = false;
+  }
 
   return {
     el,
@@ -143,11 +164,8 @@ export function createHeartbeatView(panelId) {
       const lines = standingLines(hb).slice(waitingShown && !hb.lastPing ? 1 : 0);
       standing.textContent = lines.join(" · ");
       standing.hidden = !lines.length;
-      const address = pingUrl(hb);
-      fields.hidden = !address;
-      // Only a new value is written: writing the same one would drop a selection being copied.
-      if (address && url.input.value !== address) url.input.value = address;
-      if (address && curl.input.value !== curlLine(address)) curl.input.value = curlLine(address);
+      // Written once, when it comes: rewriting it would drop a selection being copied.
+      if (hb.hasPingURL && !asked) void showPingUrl();
     },
   };
 }

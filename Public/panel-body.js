@@ -156,7 +156,7 @@ function heartbeatInitialContent(s) {
     ? [`${s.latestError?.title ?? "Down"} (its card was dismissed)`, "Down until the job's next ping."]
     : hb.lastPing
       ? ["No run has ended yet", "The first run is in progress."]
-      : ["Waiting for the first ping", hb.pingPath ? "Have the job request the ping URL below when it runs." : "Nothing is late before the first ping."];
+      : ["Waiting for the first ping", hb.hasPingURL ? "Have the job request its ping URL when it runs." : "Nothing is late before the first ping."];
   return h(
     "div",
     { class: ["initial-content", "heartbeat-waiting"], data: { testid: "initial-content" } },

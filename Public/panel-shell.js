@@ -172,14 +172,14 @@ function drawMaintenance(shell, s) {
 
 /**
  * Draws a heartbeat panel's status under the body (its section made at the first one), or removes it.
- * @param {PanelShell} shell @param {PanelState} s @param {ViewKind} view
+ * @param {PanelShell} shell @param {PanelState} s @param {ViewKind} view @param {PanelActions} actions
  */
-export function drawHeartbeat(shell, s, view) {
+export function drawHeartbeat(shell, s, view, actions) {
   if (!s.heartbeat) {
     shell.heartbeat?.el.remove();
     return;
   }
-  shell.heartbeat ??= createHeartbeatView(s.id);
+  shell.heartbeat ??= createHeartbeatView(s.id, () => actions.pingPath(s.id));
   if (!shell.heartbeat.el.isConnected) shell.body.after(shell.heartbeat.el);
   shell.heartbeat.update(s, s.heartbeat, view === "initial" && s.health !== "down");
 }

@@ -26,6 +26,8 @@ import { createPanelNotes } from "./panel-notes.js";
  * @property {(panelId: string, optionId: string) => Promise<unknown>} recover
  * @property {(panelId: string, itemId: string, actionId: string) => Promise<unknown>} itemAction
  * @property {(panelId: string, query: {span: string, slots: number, to?: string}) => Promise<import('./api.js').ReadResult<UptimeReport>>} uptime
+ * @property {(panelId: string) => Promise<import('./api.js').ReadResult<{pingPath: string}>>} pingPath
+ *   a heartbeat's ping path, for an operator
  * @property {(panelId: string, opener: HTMLElement, slot?: import('./types.js').UptimeSlot) => void} openHistory
  *   slot: the time to show (a timeline slot that was activated); the default range without it
  * @property {(panelId: string) => void} openPanel brings a panel's card or line into view (a probable
@@ -92,7 +94,7 @@ export function createPanelView(panelId, actions) {
     drawShell(shell, s, view, loading);
     replaceChildren(body, parts);
     drawLocationsAndFooter(shell, s, view);
-    drawHeartbeat(shell, s, view);
+    drawHeartbeat(shell, s, view, actions);
     notes.update(s);
     if (focusKey) restoreFocus(el, focusKey);
   }

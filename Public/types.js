@@ -183,8 +183,8 @@
  * @typedef {object} HeartbeatStatus
  * @property {string} expects the expectation and its grace as the server writes them: "every 1 h, 10 min grace"
  * @property {number} graceMs how late a run may come, and how long a started one may take
- * @property {string | null} [pingPath] the path the job pings, after the page's origin; null when
- *   the deck's own code pings the panel
+ * @property {boolean} hasPingURL whether its job pings it at a URL (false when the deck's own code
+ *   pings the panel); the URL holds the ping's key, so only an operator reads it (GET /api/panels/{id}/ping)
  * @property {string | null} [lastPing] ISO time of the newest ping of any kind
  * @property {string | null} [runningSince] ISO time the run in progress began
  * @property {string | null} [lateAt] ISO time the panel goes down unless a ping comes first; null

@@ -21,7 +21,7 @@ public struct Heartbeat: Sendable {
     public var grace: Duration
     /// How the expectation reads on the card: "every 1 h", "0 3 * * * (Europe/Paris)".
     public var expects: String
-    /// The path a job pings, which the page shows after its own origin; nil when the panel is
+    /// The path a job pings, which an operator's page shows after its own origin; nil when the panel is
     /// pinged only through ``Deck/ping(panel:_:body:)``.
     public var pingPath: String?
     /// A time of day as the panel's messages write it ("03:02"): in the schedule's time zone.
@@ -42,7 +42,7 @@ public struct Heartbeat: Sendable {
     /// Where the panel stands, given its pings; it says the grace with the expectation, as people
     /// read them together.
     func status(_ pings: HeartbeatPings) -> HeartbeatStatus {
-        HeartbeatStatus(expects: "\(expects), \(grace.lengthText) grace", graceMs: Int(grace / .milliseconds(1)), pingPath: pingPath,
+        HeartbeatStatus(expects: "\(expects), \(grace.lengthText) grace", graceMs: Int(grace / .milliseconds(1)), hasPingURL: pingPath != nil,
                         lastPing: pings.last, lastRun: pings.lastRun, runningSince: pings.started?.date,
                         lateAt: pings.lateAt)
     }
@@ -85,7 +85,9 @@ public struct HeartbeatStatus: Sendable, Equatable, Encodable {
     public var expects: String
     /// The grace in milliseconds.
     public var graceMs: Int
-    public var pingPath: String?
+    /// Whether a job pings it at a URL. The URL itself holds the ping's key, so it is never part of
+    /// a state every viewer reads: an operator asks for it (`GET /api/panels/{id}/ping`).
+    public var hasPingURL: Bool
     /// When the newest ping came, of any kind.
     public var lastPing: Date?
     /// When the newest run ended (well or not): the next is due after it.
@@ -98,7 +100,7 @@ public struct HeartbeatStatus: Sendable, Equatable, Encodable {
 
 extension HeartbeatStatus {
     private enum CodingKeys: String, CodingKey {
-        case expects, graceMs, pingPath, lastPing, lastRun, runningSince, lateAt
+        case expects, graceMs, hasPingURL, lastPing, lastRun, runningSince, lateAt
     }
 
     /// Times as the rest of the state writes them; nil ones as JSON null.
@@ -106,7 +108,7 @@ extension HeartbeatStatus {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(expects, forKey: .expects)
         try container.encode(graceMs, forKey: .graceMs)
-        try container.encode(pingPath, forKey: .pingPath)
+        try container.encode(hasPingURL, forKey: .hasPingURL)
         try container.encode(lastPing.map(DeckJSON.timestamp), forKey: .lastPing)
         try container.encode(lastRun.map(DeckJSON.timestamp), forKey: .lastRun)
         try container.encode(runningSince.map(DeckJSON.timestamp), forKey: .runningSince)

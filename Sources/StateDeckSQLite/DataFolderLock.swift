@@ -1,3 +1,5 @@
+import StateDeckHistory
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -21,6 +23,10 @@ final class DataFolderLock: Sendable {
         guard descriptor >= 0 else {
             if errno == ELOOP { throw .symbolicLink(path: path, target: FileIdentity.linkTarget(of: path)) }
             throw .cannotCreateLock(path: path, reason: String(cString: strerror(errno)))
+        }
+        if let reason = DataFolderFile.restrict(descriptor) {
+            close(descriptor)
+            throw .cannotCreateLock(path: path, reason: "its mode cannot be made 0600 (\(reason))")
         }
         guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
             var buffer = [UInt8](repeating: 0, count: 32)

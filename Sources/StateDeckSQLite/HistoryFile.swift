@@ -1,4 +1,5 @@
 import SQLite
+import StateDeckHistory
 
 #if canImport(Glibc)
 import Glibc
@@ -51,10 +52,12 @@ struct HistoryFile: Sendable {
 
     /// Opens the history, making a new one where there is none: checks that the file is the
     /// folder's own and a history this StateDeck reads, then sets the log's pragmas and migrates.
-    /// Gives the connection and the file it has open.
+    /// Gives the connection and the file it has open. The file and its companions are its owner's
+    /// alone (``DataFolderFile``): SQLite gives the companions the file's mode.
     func open() throws(HistoryOpenError) -> (database: Database, file: FileIdentity) {
         try refuseLinks()
         try HistorySchema.inspect(path: path)
+        try restrict()
         let database: Database
         do {
             database = try Database(path: realPath, mode: .readWrite(create: true), followingLinks: false)
@@ -78,6 +81,16 @@ struct HistoryFile: Sendable {
             throw .unreadable(path: path, reason: "it was gone as soon as it was opened")
         }
         return (database, identity)
+    }
+
+    /// Makes the file mode 0600 where there is none, and narrows it and its companions to 0600.
+    private func restrict() throws(HistoryOpenError) {
+        if let reason = DataFolderFile.create(path: path) { throw .cannotCreate(path: path, reason: reason) }
+        for name in paths {
+            if let reason = DataFolderFile.restrict(path: name) {
+                throw .unreadable(path: name, reason: "its mode cannot be made 0600 (\(reason))")
+            }
+        }
     }
 
     /// A second connection to the file `open()` opened, for reads: in WAL mode it reads the

@@ -50,6 +50,9 @@ struct APIRoutes: Sendable {
             }
             return .response(.api(.ok, panel))
         }
+        router.on(.get, "/api/panels/{id}/ping") { _, parameters in
+            .response(pingAddress(of: parameters["id"] ?? ""))
+        }
         router.on(.post, "/api/panels/{id}/retry") { request, parameters in
             action(request) {
                 let panel = parameters["id"] ?? ""
@@ -183,6 +186,17 @@ struct APIRoutes: Sendable {
                                      audit: AuditNote(action: .incidentUpdated, subject: incident.title, detail: incident.status.rawValue))
             }
         }
+    }
+
+    /// `GET /api/panels/{id}/ping`: the path a heartbeat's job pings. It holds the ping's key, with
+    /// which anyone can forge the job's results, so it is an operator's to read (``AccessRule``)
+    /// and no state, moment or event carries it.
+    private func pingAddress(of panel: String) -> HTTPResponse {
+        guard mirror.panel(panel) != nil else { return DeckError.unknownPanel(panel).response }
+        guard let path = deck().pingTargets.first(where: { $0.value == panel })?.key else {
+            return .apiError(.notFound, code: "not_found", message: "panel \(panel) is not pinged at a URL")
+        }
+        return .api(.ok, #"{"pingPath":"# + JSONString.quoted(path) + "}")
     }
 
     /// A history route of `panel` whose answer is the JSON of what it read.

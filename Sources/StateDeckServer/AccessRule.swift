@@ -15,6 +15,7 @@ import MicroHTTP
 /// | POST, DELETE           | `/api/maintenance`, `/api/maintenance/{id}`             | operator   | `maintenance`           |
 /// | POST, PUT, PATCH, DELETE | `/api/incidents…`                                     | operator   | `incidents`             |
 /// | POST                   | `/api/notify/test`                                      | operator   | `notifyTest`            |
+/// | GET, HEAD              | `/api/panels/{id}/ping` (its ping URL)                  | operator   | `pingURL`               |
 /// | POST                   | `/api/debug/panels/{id}/state` (only with `--debug`)    | designer   | `debug`                 |
 /// | any                    | `/ping/…`: never asked; a ping's key is its credential  |            |                         |
 /// | any                    | public paths (`RequestGate.isPublic`: `/status…`, the badges of the panels the status page lists): no token | | |
@@ -25,7 +26,7 @@ import MicroHTTP
 struct AccessRule: Sendable {
     /// What `GET /api/caller` tells the page a caller may do.
     enum Permission: String, Sendable, CaseIterable {
-        case retry, recover, itemActions, maintenance, incidents, notifyTest, debug
+        case retry, recover, itemActions, maintenance, incidents, notifyTest, pingURL, debug
     }
 
     private enum Path: Sendable {
@@ -54,6 +55,7 @@ struct AccessRule: Sendable {
         AccessRule([.delete], "/api/maintenance/{id}", .operator, "ending maintenance", .maintenance),
         AccessRule([.post, .put, .patch, .delete], under: ["api", "incidents"], .operator, "writing incidents", .incidents),
         AccessRule([.post], "/api/notify/test", .operator, "sending a test notification", .notifyTest),
+        AccessRule([.get], "/api/panels/{id}/ping", .operator, "reading a ping URL", .pingURL),
         AccessRule([.post], "/api/debug/panels/{id}/state", .designer, "forcing a debug state", .debug),
     ]
 

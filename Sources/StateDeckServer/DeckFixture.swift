@@ -100,7 +100,8 @@ extension DeckFixture: Codable {
         writtenBy = try container.decode(String.self, forKey: .statedeck)
         at = try container.decode(String.self, forKey: .at)
         deck = try container.decode(Shape.self, forKey: .deck)
-        panels = try container.decode([FixtureJSON].self, forKey: .panels)
+        // A fixture written before the ping's key left the state holds it: a replay shows it to nobody.
+        panels = try container.decode([FixtureJSON].self, forKey: .panels).map(\.withoutPingPath)
         notice = try container.decode(FixtureJSON.self, forKey: .notice)
         maintenance = try container.decode(FixtureJSON.self, forKey: .maintenance)
         incidents = try container.decode([FixtureJSON].self, forKey: .incidents)

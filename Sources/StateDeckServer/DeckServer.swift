@@ -96,7 +96,7 @@ public final class DeckServer: Sendable {
 
         let files = try StaticFiles(directory: configuration.publicDirectory)
         let gate = RequestGate(configuredHost: configuration.host, publicAddresses: configuration.publicAddresses,
-                               access: configuration.accessList) { [runner] segments in
+                               access: configuration.accessList, trustedProxies: configuration.trustedProxies) { [runner] segments in
             RequestGate.statusPage(segments) || StatusRoutes.isPublicBadge(segments, of: runner.deck.statusPage)
         }
         self.gate = gate

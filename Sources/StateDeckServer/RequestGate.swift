@@ -23,6 +23,8 @@ struct RequestGate: Sendable {
     static let statusPage: @Sendable ([String]) -> Bool = { $0.first == "status" }
     /// Wrong tokens per client address.
     let attempts: FailedTokenAttempts
+    /// Proxies whose `X-Forwarded-For` names the client (``client(of:)``).
+    let trustedProxies: [TrustedProxy]
     /// Whether `Host` may name any address of this machine (read at bind): a server bound beyond
     /// loopback that asks for tokens is opened from other machines by its LAN address.
     private let answersOnOwnAddresses: Bool
@@ -47,7 +49,7 @@ struct RequestGate: Sendable {
 
     /// A gate for a server bound to `configuredHost`. With `access`, a server bound beyond
     /// loopback also answers to every address of this machine.
-    init(configuredHost: String, publicAddresses: [PublicAddress] = [], access: AccessList?,
+    init(configuredHost: String, publicAddresses: [PublicAddress] = [], access: AccessList?, trustedProxies: [TrustedProxy] = [],
          isPublic: @escaping @Sendable ([String]) -> Bool = RequestGate.statusPage,
          attempts: FailedTokenAttempts = FailedTokenAttempts()) {
         self.publicAddresses = publicAddresses
@@ -57,6 +59,7 @@ struct RequestGate: Sendable {
         self.access = access
         self.isPublic = isPublic
         self.attempts = attempts
+        self.trustedProxies = trustedProxies
         answersOnOwnAddresses = access != nil && !ServerConfiguration.isLoopback(configuredHost)
     }
 
@@ -77,20 +80,20 @@ struct RequestGate: Sendable {
         if request.pathSegments.first == "ping" { return nil }
         if isPublic(request.pathSegments) { return hostRefusal(request, binding: bound.current) }
         if let refusal = originRefusal(request) { return refusal }
-        guard let access else { return nil }
+        guard access != nil else { return nil }
         let visit = request.method == .get ? request.query["token"] : nil
         let presented = presented(in: request)
-        if let client = request.client, visit != nil || presented != nil, let wait = attempts.wait(for: client) {
-            return Self.tooManyAttempts(wait)
-        }
+        let client = client(of: request)
+        let wait = visit != nil || presented != nil ? client.flatMap(attempts.wait(for:)) : nil
         if let visit {
             // Only a token a cookie can carry as it is: an access file may list any token's digest.
-            if Self.isCookieValue(visit), access.caller(presenting: visit) != nil { return tokenVisit(request, token: visit) }
-            recordFailure(of: request)
+            if Self.isCookieValue(visit), admitted(visit, from: client, waiting: wait) != nil { return tokenVisit(request, token: visit) }
+            if wait == nil, let client { attempts.recordFailure(of: client) }
         }
-        guard let presented else { return Self.noToken }
-        guard let caller = access.caller(presenting: presented) else {
-            recordFailure(of: request)
+        guard let presented else { return wait.map(Self.tooManyAttempts) ?? Self.noToken }
+        guard let caller = admitted(presented, from: client, waiting: wait) else {
+            if let wait { return Self.tooManyAttempts(wait) }
+            if let client { attempts.recordFailure(of: client) }
             return Self.noToken
         }
         if let rule = AccessRule.rule(for: request.method, request.pathSegments), caller.role < rule.role {
@@ -111,8 +114,22 @@ struct RequestGate: Sendable {
         message: "this dashboard asks for a token: open the address with ?token= and the token statedeck printed at start "
             + "or the one made for you with statedeck token add, or send it as Authorization: Bearer")
 
-    private func recordFailure(of request: HTTPRequest) {
-        if let client = request.client { attempts.recordFailure(of: client) }
+    /// Who `token` belongs to when it may pass: any listed token while `client` is under its
+    /// limit of wrong ones (kept as accepted from it), only one accepted from it before while it
+    /// is over (`wait`), so that nobody else's wrong tokens refuse it (``FailedTokenAttempts``).
+    private func admitted(_ token: String, from client: ClientAddress?, waiting wait: Duration?) -> Caller? {
+        guard let caller = access?.caller(presenting: token) else { return nil }
+        guard let client else { return caller }
+        guard wait == nil else { return attempts.hasAccepted(caller.name, from: client) ? caller : nil }
+        attempts.accept(caller.name, from: client)
+        return caller
+    }
+
+    /// Who sends `request`: its connection's peer, or the client a trusted proxy names
+    /// (``TrustedProxy/client(peer:forwardedFor:proxies:)``). Wrong tokens are counted by it.
+    func client(of request: HTTPRequest) -> ClientAddress? {
+        TrustedProxy.client(peer: request.client, forwardedFor: request.headers.values(for: "X-Forwarded-For"),
+                            proxies: trustedProxies)
     }
 
     /// 429 with `Retry-After` in whole seconds, rounded up.

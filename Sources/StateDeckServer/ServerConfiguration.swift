@@ -25,6 +25,9 @@ public struct ServerConfiguration: Sendable {
     public var streamCapacity = 256 * 1024
     /// Addresses in front of the server (a load balancer) whose `Host` and `Origin` count as its own.
     public var publicAddresses: [PublicAddress] = []
+    /// Reverse proxies in front of the server (`--trusted-proxy`) whose `X-Forwarded-For` names
+    /// the client that wrong tokens are counted by.
+    public var trustedProxies: [TrustedProxy] = []
     /// The panel that tells about the server itself, if the deck has one: a server of a cluster
     /// shows there (and above every panel) that it cannot reach the store.
     public var ownPanelID: String?

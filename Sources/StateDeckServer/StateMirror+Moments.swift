@@ -23,12 +23,15 @@ extension StateMirror {
     /// | `watched` | false while no process ran the deck (between a stop or a crash and the next start) |
     /// | `panels` | each panel's newest form at or before `at`, in the deck's order now, then any removed since, by id; a panel not shown yet, or removed by then, is left out |
     /// | panel `loadMs` | left out: a measurement, not a state |
+    /// | panel `heartbeat` | never with a ping path, which a form kept by an older StateDeck holds: `hasPingURL` in its place |
     /// | `notice`, `maintenance`, `incidents` | their newest form at or before `at` |
     /// | `toast` | null: toasts are not kept |
     func stateDocument(of moment: Moment) -> [UInt8] {
         let (header, order) = exportedLayout()
         var panels: [String: String] = [:]
-        for case (.panel(let id), let form) in moment.forms where form.json != MomentForm.gone { panels[id] = form.json }
+        for case (.panel(let id), let form) in moment.forms where form.json != MomentForm.gone {
+            panels[id] = FixtureJSON.panelFormWithoutPingPath(form.json)
+        }
         let ordered = order.filter { panels[$0] != nil }
         let gone = Set(panels.keys).subtracting(order).sorted()
         var text = "0,\"at\":\"\(DeckJSON.timestamp(moment.at))\",\"watched\":\(moment.watched),\"panels\":["

@@ -56,6 +56,7 @@ struct Launcher {
         configuration.debug = options.debug
         configuration.ownPanelID = StateDeckPanel.id
         configuration.publicAddresses = options.publicURL.compactMap { try? PublicAddress(parsing: $0) }
+        configuration.trustedProxies = options.trustedProxy.compactMap { try? TrustedProxy(parsing: $0) }
         if let access = options.access {
             configuration.access = Self.loadAccessFile(access)
         } else if let tokenFile = options.tokenFile {

@@ -44,6 +44,11 @@ struct Options: ParsableCommand {
     var publicURL: [String] = []
 
     @Option(name: .long, help: ArgumentHelp(
+        "A reverse proxy in front of this server, by its address or a range (10.0.0.5, 10.0.0.0/8, fd00::/8): wrong tokens are counted by the client address it puts in X-Forwarded-For (the right-most one that is no trusted proxy), not by its own. X-Forwarded-For from anyone else is ignored. Repeat for several.",
+        valueName: "addr|cidr"))
+    var trustedProxy: [String] = []
+
+    @Option(name: .long, help: ArgumentHelp(
         "Require the token in this file (mode 0600) on every request. Beyond loopback a token is always required; without this file one is generated.",
         valueName: "file"))
     var tokenFile: String?
@@ -86,6 +91,13 @@ struct Options: ParsableCommand {
         for url in publicURL {
             do {
                 _ = try PublicAddress(parsing: url)
+            } catch {
+                throw ValidationError(error.description)
+            }
+        }
+        for proxy in trustedProxy {
+            do {
+                _ = try TrustedProxy(parsing: proxy)
             } catch {
                 throw ValidationError(error.description)
             }

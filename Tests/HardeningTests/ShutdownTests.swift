@@ -231,10 +231,17 @@ final class StatedeckProcess: Sendable {
     private let output = Pipe()
     let pid: Int32
 
-    init(arguments: [String]) throws {
+    /// `umask`, when given (octal, `"000"`), is set by a shell that then becomes `statedeck`.
+    init(arguments: [String], umask: String? = nil) throws {
         process = Process()
-        process.executableURL = try StatedeckBinary.url()
-        process.arguments = arguments
+        let binary = try StatedeckBinary.url()
+        if let umask {
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", "umask \(umask) && exec \"$0\" \"$@\"", binary.path] + arguments
+        } else {
+            process.executableURL = binary
+            process.arguments = arguments
+        }
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
         // Under AddressSanitizer, LeakSanitizer would turn `exit(0)` with work still in flight (what

@@ -90,11 +90,11 @@ extension Routed {
             try await RoutedServer.run(Self.options()) { server in
                 let viewer = try await server.get("/api/caller", headers: [("Authorization", "Bearer \(Self.tokens[.viewer]!)")])
                 #expect(viewer.status == 200)
-                #expect(viewer.text == #"{"name":"viewer","role":"viewer","may":{"retry":false,"recover":false,"itemActions":false,"maintenance":false,"incidents":false,"notifyTest":false,"debug":false},"why":{"retry":"Needs the operator role; you are a viewer","recover":"Needs the operator role; you are a viewer","itemActions":"Needs the operator role; you are a viewer","maintenance":"Needs the operator role; you are a viewer","incidents":"Needs the operator role; you are a viewer","notifyTest":"Needs the operator role; you are a viewer","debug":"Needs the designer role; you are a viewer"}}"#)
+                #expect(viewer.text == #"{"name":"viewer","role":"viewer","may":{"retry":false,"recover":false,"itemActions":false,"maintenance":false,"incidents":false,"notifyTest":false,"pingURL":false,"debug":false},"why":{"retry":"Needs the operator role; you are a viewer","recover":"Needs the operator role; you are a viewer","itemActions":"Needs the operator role; you are a viewer","maintenance":"Needs the operator role; you are a viewer","incidents":"Needs the operator role; you are a viewer","notifyTest":"Needs the operator role; you are a viewer","pingURL":"Needs the operator role; you are a viewer","debug":"Needs the designer role; you are a viewer"}}"#)
                 let operator_ = try await server.get("/api/caller", headers: [("Authorization", "Bearer \(Self.tokens[.operator]!)")])
-                #expect(operator_.text == #"{"name":"operator","role":"operator","may":{"retry":true,"recover":true,"itemActions":true,"maintenance":true,"incidents":true,"notifyTest":true,"debug":false},"why":{"debug":"Needs the designer role; you are an operator"}}"#)
+                #expect(operator_.text == #"{"name":"operator","role":"operator","may":{"retry":true,"recover":true,"itemActions":true,"maintenance":true,"incidents":true,"notifyTest":true,"pingURL":true,"debug":false},"why":{"debug":"Needs the designer role; you are an operator"}}"#)
                 let designer = try await server.get("/api/caller", headers: [("Authorization", "Bearer \(Self.tokens[.designer]!)")])
-                #expect(designer.text.hasPrefix(#"{"name":"designer","role":"designer","may":{"retry":true,"recover":true,"itemActions":true,"maintenance":true,"incidents":true,"notifyTest":true,"debug":true},"why":{}}"#))
+                #expect(designer.text.hasPrefix(#"{"name":"designer","role":"designer","may":{"retry":true,"recover":true,"itemActions":true,"maintenance":true,"incidents":true,"notifyTest":true,"pingURL":true,"debug":true},"why":{}}"#))
             }
             var withoutDebug = Self.options()
             withoutDebug.debug = false

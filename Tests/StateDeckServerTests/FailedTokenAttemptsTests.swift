@@ -4,7 +4,8 @@ import MicroHTTP
 import Testing
 
 /// Wrong tokens per client address on a virtual clock: the 11th wrong token within a minute of
-/// the first turns every request bringing a token away with 429 until that minute ends.
+/// the first turns every request bringing a token away with 429 until that minute ends, but for a
+/// token accepted from that address before.
 @Suite struct FailedTokenAttemptsTests {
     /// A clock the test moves.
     final class Time: Sendable {
@@ -86,16 +87,59 @@ import Testing
         guard case .bytes(let body) = refused.body else { Issue.record("no body"); return }
         #expect(String(decoding: body, as: UTF8.self)
             == #"{"error":{"code":"too_many_attempts","message":"too many wrong tokens from this address: try again in 59 s"}}"#)
-        // A wrong ?token= visit counts too; a request bringing no token is the usual 403.
+        // A request bringing no token is the usual 403.
         #expect(gate.intercept(try request(Self.client, nil))?.status == .forbidden)
         #expect(gate.intercept(try request(Self.neighbour, "Bearer \(token)")) == nil)
         #expect(gate.intercept(try request(nil, "Bearer \(token)")) == nil)
         time.advance(.milliseconds(58_500))
         #expect(gate.intercept(try request(Self.client, "Bearer \(token)")) == nil)
+        // Wrong ?token= visits count too, and the right token, never brought from there, is then refused.
+        let newcomer = ClientAddress(bytes: [192, 0, 2, 9])!
         for _ in 1...10 {
-            let visit = try HTTPRequest(method: .get, target: "/?token=guess", headers: ["Host": "127.0.0.1:8080"], client: Self.neighbour)
+            let visit = try HTTPRequest(method: .get, target: "/?token=guess", headers: ["Host": "127.0.0.1:8080"], client: newcomer)
             #expect(gate.intercept(visit)?.status == .forbidden)
         }
-        #expect(gate.intercept(try request(Self.neighbour, "Bearer \(token)"))?.status == .tooManyRequests)
+        #expect(gate.intercept(try request(newcomer, "Bearer \(token)"))?.status == .tooManyRequests)
+    }
+
+    /// Someone sharing the operator's address (a NAT, a proxy not named) sends wrong tokens: the
+    /// operator, in before, is still served, and the guesses are still refused, a right token
+    /// never brought from there before among them.
+    @Test func aTokenAcceptedBeforeIsServedOverTheLimitWhileGuessesStayRefused() throws {
+        let time = Time()
+        let operatorToken = AccessToken.generate()
+        let otherToken = AccessToken.generate()
+        let gate = RequestGate(configuredHost: "127.0.0.1", access: AccessList([
+            AccessList.Entry(name: "olga", role: .operator, digest: TokenDigest(of: "\(operatorToken)")),
+            AccessList.Entry(name: "carl", role: .viewer, digest: TokenDigest(of: "\(otherToken)")),
+        ]), attempts: FailedTokenAttempts(now: time.read))
+        gate.bind(port: 8080)
+        let request = { (client: ClientAddress, token: String) throws -> HTTPRequest in
+            try HTTPRequest(method: .get, target: "/api/state",
+                            headers: ["Host": "127.0.0.1:8080", "Authorization": "Bearer \(token)"], client: client)
+        }
+        #expect(gate.intercept(try request(Self.client, "\(operatorToken)")) == nil)
+        for attempt in 1...10 {
+            #expect(gate.intercept(try request(Self.client, "guess-\(attempt)"))?.status == .forbidden)
+        }
+        for minute in 0..<3 {
+            for second in 0..<6 {
+                #expect(gate.intercept(try request(Self.client, "\(operatorToken)")) == nil, "minute \(minute), \(second * 10) s")
+                #expect(gate.intercept(try request(Self.client, "guess-\(minute)-\(second)"))?.status == .tooManyRequests)
+                time.advance(.seconds(10))
+            }
+            // Ten a minute keep the address over its limit, and nothing new is tried from it.
+            for attempt in 1...10 {
+                #expect(gate.intercept(try request(Self.client, "guess-\(minute)-\(attempt)")) != nil)
+            }
+            #expect(gate.intercept(try request(Self.client, "\(otherToken)"))?.status == .tooManyRequests,
+                    "a right token never brought from this address is answered as a guess")
+            let visit = try HTTPRequest(method: .get, target: "/?token=\(operatorToken)", headers: ["Host": "127.0.0.1:8080"], client: Self.client)
+            #expect(gate.intercept(visit)?.status == .seeOther, "the accepted token opens the page by ?token= too")
+            let beside = try HTTPRequest(method: .get, target: "/api/state?token=guess",
+                                         headers: ["Host": "127.0.0.1:8080", "Authorization": "Bearer \(operatorToken)"], client: Self.client)
+            #expect(gate.intercept(beside) == nil, "a wrong ?token= beside the accepted token refuses nothing")
+        }
+        #expect(gate.intercept(try request(Self.neighbour, "\(otherToken)")) == nil, "another address counts on its own")
     }
 }

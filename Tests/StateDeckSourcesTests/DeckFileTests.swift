@@ -91,6 +91,42 @@ struct DeckFileTests {
         #expect(command.command.arguments.last == #"echo "$HOME" ${NOT_A_VARIABLE} world"#)
     }
 
+    /// An error card reaches every viewer: it names a command as the file writes it, never with
+    /// the environment's values it was given.
+    @Test func aFailingCommandsCardNamesItAsWrittenWithoutTheEnvironmentsValues() async throws {
+        let deck = try DeckFile.parse("""
+            panels:
+              - id: run
+                command: { run: [sh, -c, "exit 3", "${API_TOKEN}"] }
+              - id: shell
+                command: { shell: 'echo "${API_TOKEN}" >&2; exit 4' }
+            """, file: "deck.yaml", folder: "/tmp", environment: ["API_TOKEN": "s3cret-from-env"])
+        let run = try #require(deck.panels[0].source.command)
+        let shell = try #require(deck.panels[1].source.command)
+        #expect(run.command.arguments.last == "s3cret-from-env", "the command runs with the value")
+        for (source, shown) in [(run, "`sh -c exit 3 ${API_TOKEN}` exited with status 3."),
+                                (shell, #"`echo "${API_TOKEN}" >&2; exit 4` exited with status 4."#)] {
+            do {
+                _ = try await source.load()
+                Issue.record("\(shown): the command did not fail")
+            } catch let error as PanelError {
+                #expect(error.failureReason == shown)
+            }
+        }
+    }
+
+    @Test func anHTTPSourcesCardsNameItsURLAsWrittenWithoutItsPassword() throws {
+        let deck = try parse("""
+            panels:
+              - { id: keyed, http: { url: "https://api.test/health?key=${API_KEY}" } }
+              - { id: signed-in, http: { url: "https://ops:hunter2-pass@api.test/health" } }
+              - { id: both, http: { url: "https://ops:${PASS}@api.test/health?key=${API_KEY}" } }
+            """, environment: ["API_KEY": "s3cret-key", "PASS": "s3cret-pass"])
+        let shown = deck.panels.compactMap(\.source.http?.shownURL)
+        #expect(shown == ["https://api.test/health?key=${API_KEY}", "https://api.test/health", "https://api.test/health?key=${API_KEY}"])
+        #expect(deck.panels[0].source.http?.url.absoluteString == "https://api.test/health?key=s3cret-key", "requested with the value")
+    }
+
     @Test func aJSONFileLoads() throws {
         let deck = try parse(#"{"title": "JSON deck", "panels": [{"id": "db", "tcp": {"host": "localhost", "port": 5432}}]}"#)
         #expect(deck.title == "JSON deck")

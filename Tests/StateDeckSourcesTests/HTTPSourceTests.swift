@@ -196,6 +196,24 @@ struct HTTPSourceTests {
         #expect(error?.failureReason == "Nothing accepts connections at 127.0.0.1:\(port).")
     }
 
+    /// An error card reaches every viewer: the URL it names keeps no user nor password.
+    @Test func theCardsNameTheURLWithoutItsPassword() async throws {
+        let port = try LoopbackListener.closedPort()
+        let refused = await panelError {
+            try await HTTPSource(url: URL(string: "http://alice:s3cret-pass@127.0.0.1:\(port)/health?x=1")!).load()
+        }
+        #expect(refused?.kind == .unreachable)
+        #expect(refused?.detail?.hasPrefix("GET http://127.0.0.1:\(port)/health?x=1: ") == true, "\(refused?.detail ?? "")")
+        let answered = await panelError {
+            try await HTTPSource(url: URL(string: "http://alice:s3cret-pass@127.0.0.1:\(server.port)/login")!).load()
+        }
+        #expect(answered?.failureReason?.hasPrefix("http://127.0.0.1:\(server.port)/login answered 401") == true, "\(answered?.failureReason ?? "")")
+        for error in [refused, answered] {
+            let shown = [error?.failureReason, error?.recoverySuggestion, error?.detail].compactMap(\.self).joined(separator: " ")
+            #expect(!shown.contains("s3cret"), "\(shown)")
+        }
+    }
+
     @Test func anUnknownHostIsUnreachable() async {
         let error = await panelError { try await HTTPSource(url: URL(string: "http://no-such-host.invalid/")!).load() }
         #expect(error?.kind == .unreachable)

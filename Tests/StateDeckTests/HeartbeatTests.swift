@@ -19,7 +19,7 @@ import Testing
         let state = try? await test.deck.panelState("p")
         #expect(state?.phase == .initial)
         #expect(state?.health == .unknown)
-        #expect(state?.heartbeat == HeartbeatStatus(expects: "every 1 h, 10 min grace", graceMs: 600_000, pingPath: "/ping/k",
+        #expect(state?.heartbeat == HeartbeatStatus(expects: "every 1 h, 10 min grace", graceMs: 600_000, hasPingURL: true,
                                                     lastPing: nil, lastRun: nil, runningSince: nil, lateAt: nil))
         #expect(Self.changes(test).isEmpty, "nothing loads, nothing is late")
     }

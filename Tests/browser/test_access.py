@@ -4,7 +4,11 @@ disabled and why, an operator retries, a designer on --debug gets the debug cont
 other role gets at all."""
 from __future__ import annotations
 
+import http.client
+import shutil
+import socket
 import subprocess
+import time
 
 import pytest
 from playwright.sync_api import expect
@@ -92,3 +96,89 @@ def test_a_designer_on_debug_sees_the_debug_states(team, new_context):
     dialog.locator(tid("debug-panel")).select_option("beta")
     dialog.locator(tid("debug-error")).click()
     expect(panel(page, "beta").locator(tid("error-card"))).to_be_visible()
+
+
+NGINX_CONF = """worker_processes 1;
+pid nginx.pid;
+error_log nginx-error.log warn;
+events {{ worker_connections 64; }}
+http {{
+    access_log off;
+    client_body_temp_path tmp;
+    proxy_temp_path tmp;
+    fastcgi_temp_path tmp;
+    uwsgi_temp_path tmp;
+    scgi_temp_path tmp;
+    server {{
+        listen 127.0.0.1:{port};
+        location / {{
+            proxy_pass http://127.0.0.1:{upstream};
+            # Its connections come from 127.0.0.2, the address named with --trusted-proxy: a
+            # client on 127.0.0.1 reaches StateDeck directly as one that is no proxy.
+            proxy_bind 127.0.0.2;
+            proxy_set_header Host 127.0.0.1:{upstream};
+            proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
+        }}
+    }}
+}}
+"""
+
+
+def status_of(url: str, token: str, forwarded_for: str = "", source: str = "127.0.0.1") -> int:
+    """The status of GET /api/state with `token`, sent from the loopback address `source` with
+    `X-Forwarded-For: forwarded_for` when given; 0 when nothing listens yet."""
+    host, port = url.removeprefix("http://").split(":")
+    connection = http.client.HTTPConnection(host, int(port), timeout=10, source_address=(source, 0))
+    headers = {"Authorization": f"Bearer {token}", **({"X-Forwarded-For": forwarded_for} if forwarded_for else {})}
+    try:
+        connection.request("GET", "/api/state", headers=headers)
+        return connection.getresponse().status
+    except ConnectionRefusedError:
+        return 0
+    finally:
+        connection.close()
+
+
+@pytest.fixture
+def behind_nginx(make_server, tmp_path):
+    """A server asking a --token-file's token, behind a real nginx named with --trusted-proxy:
+    (the server, nginx's address, the token)."""
+    nginx = shutil.which("nginx") or pytest.fail("nginx is not installed (apt-get install nginx)")
+    token = "proxy-test-token-" + "x" * 26
+    token_file = tmp_path / "token"
+    token_file.write_text(token + "\n")
+    token_file.chmod(0o600)
+    srv = make_server(args=["--token-file", str(token_file), "--trusted-proxy", "127.0.0.2"])
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    prefix = tmp_path / "nginx"
+    (prefix / "tmp").mkdir(parents=True)
+    (prefix / "tmp").chmod(0o1777)
+    (prefix / "nginx.conf").write_text(NGINX_CONF.format(port=port, upstream=srv.port))
+    proc = subprocess.Popen([nginx, "-p", str(prefix), "-c", "nginx.conf", "-g", "daemon off;"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 10
+        while status_of(f"http://127.0.0.1:{port}", token) != 200:
+            assert proc.poll() is None and time.monotonic() < deadline, (prefix / "nginx-error.log").read_text()
+            time.sleep(0.1)
+        yield srv, f"http://127.0.0.1:{port}", token
+    finally:
+        proc.terminate()
+        proc.wait(10)
+
+
+def test_behind_a_named_nginx_each_user_counts_by_the_address_it_saw(behind_nginx):
+    srv, proxied, token = behind_nginx
+    # Two users behind nginx, on 127.0.0.3 and 127.0.0.4; nginx appends the address it saw to what
+    # the client wrote, so the guesser's own X-Forwarded-For spreads nothing.
+    for guess in range(10):
+        assert status_of(proxied, f"guess-{guess}", f"192.0.2.{guess}", source="127.0.0.3") == 403
+    assert status_of(proxied, token, source="127.0.0.3") == 429
+    assert status_of(proxied, token, source="127.0.0.4") == 200, "another user behind the same proxy"
+    # Straight to StateDeck, X-Forwarded-For is ignored: the guesses count against the peer.
+    for guess in range(10):
+        assert status_of(srv.url, f"guess-{guess}", f"192.0.2.{guess}", source="127.0.0.5") == 403
+    assert status_of(srv.url, token, "192.0.2.50", source="127.0.0.5") == 429
+    assert status_of(proxied, token, source="127.0.0.4") == 200

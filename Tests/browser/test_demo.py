@@ -190,7 +190,9 @@ def test_the_backup_job_is_a_heartbeat_whose_ping_url_the_start_up_prints(make_s
     assert "[out] Heartbeats: each job pings its URL (curl -fsS -m 10 --retry 3 URL), /start as it begins," in srv.log_lines
     state = srv.panel(HEARTBEAT)
     assert state["health"] == "unknown" and state["phase"] == "initial"
-    assert url == srv.url + state["heartbeat"]["pingPath"]
+    assert state["heartbeat"]["hasPingURL"] is True and "pingPath" not in state["heartbeat"]
+    status, ping = srv.request("GET", f"/api/panels/{HEARTBEAT}/ping")
+    assert status == 200 and url == srv.url + ping["pingPath"]
 
     request = urllib.request.Request(url, data=b"backed up 42 MB", method="POST")
     with urllib.request.urlopen(request, timeout=10) as answer:

@@ -9,6 +9,7 @@ from pathlib import Path
 from playwright.sync_api import Page, expect
 
 from helpers import panel, tid, wait_live
+from test_access import add_token
 
 KEY = "browser-test-key-0001"
 DECK = """title: Heartbeats
@@ -159,3 +160,32 @@ def test_axe_finds_no_violations_on_heartbeat_cards(make_server, tmp_path, open_
     ping(srv, body="ok")
     expect(card.locator(tid("heartbeat-standing"))).to_contain_text("Last ping")
     assert not (violations := run_axe(page)), describe(violations)
+
+
+def test_a_viewer_is_shown_no_ping_url_and_an_operator_the_curl_line(make_server, tmp_path, new_context, problems):
+    """The key in a ping URL forges the job's results: a viewer's page never holds it, and says an
+    operator sees it; an operator's card shows it with its curl line."""
+    access = tmp_path / "access.yaml"
+    tokens = {role: add_token(access, name, role) for name, role in [("vera", "viewer"), ("otto", "operator")]}
+    srv = make_server(config=heartbeat_deck(tmp_path / "deck"), args=["--access", str(access)])
+    url = f"{srv.url}/ping/{KEY}"
+
+    viewer = problems.watch(new_context().new_page())
+    viewer.goto(f"{srv.url}/?token={tokens['viewer']}")
+    wait_live(viewer)
+    card = panel(viewer, "job")
+    expect(card.locator(tid("heartbeat-expects"))).to_have_text("Expected every 1 min, 5 s grace")
+    expect(card.locator(tid("heartbeat-url-note"))).to_have_text("An operator sees the ping URL here.")
+    expect(card.get_by_label("Ping URL", exact=True)).to_be_hidden()
+    expect(card.get_by_label("curl command", exact=True)).to_be_hidden()
+    assert KEY not in viewer.content()
+    assert KEY not in viewer.evaluate("fetch('/api/state').then(r => r.text())")
+
+    operator = problems.watch(new_context().new_page())
+    operator.goto(f"{srv.url}/?token={tokens['operator']}")
+    wait_live(operator)
+    card = panel(operator, "job")
+    expect(card.get_by_label("Ping URL", exact=True)).to_have_value(url)
+    expect(card.get_by_label("curl command", exact=True)).to_have_value(f"curl -fsS -m 10 --retry 3 {url}")
+    expect(card.locator(tid("heartbeat-url-note"))).to_be_hidden()
+

@@ -20,6 +20,10 @@ public struct CommandSpec: Sendable, Hashable {
     /// What the command reads on its standard input, at most ``maximumInput`` bytes; nil gives it
     /// /dev/null.
     public var standardInput: [UInt8]?
+    /// `arguments` as a deck file writes them, `${VAR}`s not substituted: what a card shows of the
+    /// command (an error card reaches every viewer, and the environment's values may be secrets).
+    /// Nil shows `arguments`, which are then as written.
+    public var writtenArguments: [String]?
 
     /// The most standard input a command is given: what a pipe holds, so it is written whole
     /// before the command starts and no thread waits for the command to read it.
@@ -110,8 +114,10 @@ struct LaunchFailure: Error {
 // MARK: - Display name
 
 extension CommandSpec {
-    /// The command as a person recognises it: the script of a shell command, else the command line.
+    /// The command as a person recognises it: the script of a shell command, else the command
+    /// line, as the deck file writes it.
     var displayName: String {
+        let arguments = writtenArguments ?? arguments
         let line = arguments.prefix(2) == ["/bin/sh", "-c"] && arguments.count > 2
             ? arguments[2] : arguments.joined(separator: " ")
         return "`\(line.excerpt(limit: 60))`"

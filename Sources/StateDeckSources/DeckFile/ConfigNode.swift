@@ -72,6 +72,13 @@ extension ConfigNode {
         }
     }
 
+    /// The scalar's text as the file writes it, `${VAR}` references left as they are: what a card
+    /// may show of it, since the environment's values may be secrets. Nil for anything else.
+    var writtenText: String? {
+        guard case .scalar(let text, _) = node.kind else { return nil }
+        return text
+    }
+
     /// A string that is not empty.
     func text() -> String? {
         guard let text = string() else { return nil }

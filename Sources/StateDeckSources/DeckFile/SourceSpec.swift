@@ -107,6 +107,8 @@ extension HTTPSource {
         guard let url else { return nil }
         self.init(url: url, method: method ?? "GET", headers: headers ?? [:], body: body, timeout: limit ?? timeout,
                   conditions: [expected].compactMap(\.self) + (expect ?? []) + [check].compactMap(\.self), picks: picks ?? [])
+        let written = map["url"]?.writtenText
+        writtenURL = written == url.absoluteString ? nil : written
     }
 }
 
@@ -194,20 +196,26 @@ extension CommandSpec {
             map["shell"]?.problem("give either run (a program and its arguments) or shell (a script), not both")
         }
         let arguments: [String]?
-        var written: [(node: ConfigNode, argument: String)] = []
+        // `filled`: each argument, `${VAR}` substituted, beside its node, where a placeholder in
+        // it is refused. `written`: the arguments as the file writes them, to be shown.
+        var filled: [(node: ConfigNode, argument: String)] = []
+        let written: [String]?
         if let run = map["run"] {
             arguments = run.strings()
+            written = arguments == nil ? nil : run.list()?.compactMap(\.writtenText)
             if arguments?.isEmpty == true { run.problem("needs at least the program to run") }
-            if let arguments, let nodes = run.list() { written = Array(zip(nodes, arguments)) }
+            if let arguments, let nodes = run.list() { filled = Array(zip(nodes, arguments)) }
         } else if let shell = map["shell"], let script = shell.text() {
             arguments = CommandSpec.shell(script).arguments
-            written = [(shell, script)]
+            written = shell.writtenText.map { CommandSpec.shell($0).arguments }
+            filled = [(shell, script)]
         } else {
+            written = nil
             map.node.problem("needs run (a program and its arguments) or shell (a script)")
             arguments = nil
         }
         var refused = false
-        for (node, argument) in written {
+        for (node, argument) in filled {
             let named = CommandPlaceholder.written(in: argument, of: placeholders)
             guard !named.isEmpty else { continue }
             node.problem(CommandPlaceholder.refusal(of: named))
@@ -220,6 +228,8 @@ extension CommandSpec {
         let limit = map["timeout"]?.duration() ?? timeout
         guard let arguments, !arguments.isEmpty, programs.count == 1, !refused else { return nil }
         self.init(arguments: arguments, workingDirectory: folder, environment: environment ?? [:], timeout: limit)
+        // Kept only when a `${VAR}` was substituted: the same command written alike is the same spec.
+        writtenArguments = written == arguments ? nil : written
     }
 }
 

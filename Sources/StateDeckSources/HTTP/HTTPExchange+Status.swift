@@ -11,7 +11,7 @@ extension HTTPExchange {
     /// card names the URL that answered and where to look.
     func statusFailure(expected: StatusSet) -> PanelError {
         let phrase = response.reason.isEmpty ? "" : " (\(response.reason))"
-        let url = source.url.absoluteString
+        let url = source.shownURL
         switch status {
         case 503 where retryAfter != nil || text.lowercased().contains("maintenance"):
             return PanelError(.serverMaintenance, failureReason: "The service answered \(status)\(phrase).",

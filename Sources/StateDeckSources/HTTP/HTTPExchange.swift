@@ -50,7 +50,7 @@ struct HTTPExchange {
             }
             // Not checkFailed: the card to show is the certificate's own.
             try certificate.check(validFor: validFor, name: source.url.host ?? "", now: Int(Date().timeIntervalSince1970),
-                                  detail: "\(source.method) \(source.url.absoluteString)")
+                                  detail: "\(source.method) \(source.shownURL)")
             return nil
         }
     }
@@ -84,7 +84,7 @@ struct HTTPExchange {
     /// "GET http://… answered 503", then the start of the body.
     var detail: String {
         let excerpt = text.trimmed().excerpt(limit: 500)
-        let line = "\(source.method) \(source.url.absoluteString) answered \(status)"
+        let line = "\(source.method) \(source.shownURL) answered \(status)"
         return excerpt.isEmpty ? line : "\(line)\n\(excerpt)"
     }
 

@@ -9,8 +9,8 @@ extension HTTPSource {
     ///
     /// - Throws: `CancellationError` when the request was cancelled.
     func failure(for error: HTTPClientError) throws(CancellationError) -> PanelError {
-        let detail = "\(method) \(url.absoluteString): \(error.message)"
-        let host = url.host ?? url.absoluteString
+        let detail = "\(method) \(shownURL): \(error.message)"
+        let host = url.host ?? shownURL
         switch error.reason {
         case .cancelled:
             throw CancellationError()

@@ -22,6 +22,18 @@ public struct HTTPSource: Sendable, Hashable {
 
     /// An http or https URL.
     public var url: URL
+    /// `url` as a deck file writes it, `${VAR}`s not substituted, when that differs; nil otherwise.
+    public var writtenURL: String?
+    /// `url` as cards and messages show it, since an error card reaches every viewer of the
+    /// dashboard: as the deck file writes it (the environment's values may be secrets), and
+    /// without the user and password it may carry.
+    public var shownURL: String {
+        let text = writtenURL ?? url.absoluteString
+        guard let schemeEnd = text.firstRange(of: "://") else { return text }
+        let authority = text[schemeEnd.upperBound...].prefix { !"/?#".contains($0) }
+        guard let userEnd = authority.lastIndex(of: "@") else { return text }
+        return String(text[..<schemeEnd.upperBound] + text[text.index(after: userEnd)...])
+    }
     /// `GET` by default.
     public var method: String
     /// Sent with every request.

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import StateDeckHistory
 
 #if canImport(Glibc)
 import Glibc
@@ -7,8 +8,9 @@ import Musl
 #endif
 
 /// The ping keys StateDeck makes for the heartbeat panels whose deck file sets none: each a random
-/// secret made once and kept in `ping-keys.json` in the data folder, readable by its owner only,
-/// so that a job's URL holds across restarts. Without a data folder they hold for the run.
+/// secret made once and kept in `ping-keys.json` in the data folder, readable by its owner only
+/// (``DataFolderFile``: a file found wider is narrowed as it is read), so that a job's URL holds
+/// across restarts. Without a data folder they hold for the run.
 public struct PingKeys: Sendable {
     /// The file's name in the data folder.
     public static let fileName = "ping-keys.json"
@@ -77,6 +79,9 @@ public struct PingKeys: Sendable {
         guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_size < 1 << 24 else {
             throw Failure(path: path, reason: "is not a regular file of ping keys")
         }
+        if let reason = DataFolderFile.restrict(descriptor) {
+            throw Failure(path: path, reason: "its mode cannot be made 0600 (\(reason))")
+        }
         var bytes = [UInt8](repeating: 0, count: Int(status.st_size))
         guard bytes.isEmpty || read(descriptor, &bytes, bytes.count) == bytes.count else {
             throw Failure(path: path, reason: "cannot be read: \(String(cString: strerror(errno)))")
@@ -102,7 +107,9 @@ public struct PingKeys: Sendable {
         guard descriptor >= 0 else {
             throw Failure(path: path, reason: "cannot be written: \(String(cString: strerror(errno)))")
         }
-        let written = write(descriptor, bytes, bytes.count)
+        // 0600 whatever the umask: open's mode is narrowed by it, never widened.
+        let restricted = DataFolderFile.restrict(descriptor) == nil
+        let written = restricted ? write(descriptor, bytes, bytes.count) : -1
         let synced = fsync(descriptor)
         close(descriptor)
         guard written == bytes.count, synced == 0, rename(temporary, path) == 0 else {
