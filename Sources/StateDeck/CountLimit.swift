@@ -6,6 +6,7 @@
 /// | --- | --- | --- |
 /// | ``openIncidents`` | 50 | a status page with more than a handful open says nothing any more |
 /// | ``incidentUpdates`` | 100, the last only resolving it | an update every 15 min for a day |
+/// | ``incidentText``: the UTF-8 bytes of an incident's messages together | 100,000, beyond it only the update resolving it | twenty pages of text; it bounds what one incident weighs in the state document, the stream and each form the history keeps of it (its updates times ``TextLimit/message`` would be 2 MB) |
 /// | ``startedMaintenance``: windows started by hand and holding | 50 | one a panel group is plenty; a deck file declares the rest |
 public struct CountLimit: Sendable, Equatable, CustomStringConvertible {
     /// What is counted, as the refusal's `limit` names it: `open incidents`.
@@ -17,6 +18,8 @@ public struct CountLimit: Sendable, Equatable, CustomStringConvertible {
     public static let openIncidents = CountLimit(what: "open incidents", count: 50, remedy: "resolve one first")
     public static let incidentUpdates = CountLimit(what: "updates of an incident", count: 100,
                                                    remedy: "the last may only resolve it; open a new one to go on")
+    public static let incidentText = CountLimit(what: "bytes of an incident's messages", count: 100_000,
+                                                remedy: "only the update that resolves it goes beyond; open a new one to go on")
     public static let startedMaintenance = CountLimit(what: "maintenance windows started by hand and holding", count: 50,
                                                       remedy: "end one first")
 

@@ -5,8 +5,8 @@ import Testing
 
 extension Routed {
     /// What an operator may write, asked of the responder: each text field within its characters
-    /// and bytes (422 `over_limit`), and open incidents, an incident's updates and windows started
-    /// by hand within their counts (409 `too_many`), each refusal naming its limit.
+    /// and bytes (422 `over_limit`), and open incidents, an incident's updates and their text, and
+    /// windows started by hand within their counts (409 `too_many`), each refusal naming its limit.
     @Suite struct OperatorLimitsTests {
         struct Refusal: Decodable {
             struct Body: Decodable {
@@ -143,6 +143,28 @@ extension Routed {
                 let resolved = try await server.post("/api/incidents/\(opened.id)/updates", json: #"{"status": "resolved", "message": "done"}"#)
                 #expect(resolved.status == 200)
                 #expect(try resolved.decode(Opened.self).updates.count == 100)
+            }
+        }
+
+        @Test func anIncidentsMessagesTogetherStopAt100000BytesButItCanBeResolved() async throws {
+            try await RoutedServer.run { server in
+                // 5,000 characters of 3 bytes: 15,000 bytes, six of them 90,000.
+                let message = String(repeating: "日", count: 5_000)
+                let opening = try await server.post("/api/incidents", json: #"{"title": "t", "message": "\#(message)"}"#)
+                try #require(opening.status == 201, "\(opening.text)")
+                let opened = try opening.decode(Opened.self)
+                for _ in 2...6 {
+                    let update = try await server.post("/api/incidents/\(opened.id)/updates", json: #"{"status": "monitoring", "message": "\#(message)"}"#)
+                    try #require(update.status == 200)
+                }
+                let refused = try await server.post("/api/incidents/\(opened.id)/updates", json: #"{"status": "monitoring", "message": "\#(message)"}"#)
+                #expect(refused.status == 409)
+                let refusal = try refused.decode(Refusal.self).error
+                #expect(refusal.code == "too_many")
+                #expect(refusal.limit == Refusal.Limit(what: "bytes of an incident's messages", count: 100_000))
+                let resolved = try await server.post("/api/incidents/\(opened.id)/updates", json: #"{"status": "resolved", "message": "\#(message)"}"#)
+                #expect(resolved.status == 200)
+                #expect(try resolved.decode(Opened.self).updates.count == 7, "resolving goes beyond")
             }
         }
 
