@@ -321,8 +321,9 @@ const travel = installTravel({
 });
 
 /** The changes to the live deck (the store's, or the stream's while a past moment is shown) after
- * which the open timeline reads its marks again. */
-const timelineKinds = new Set(["panel", "incidents", "snapshot"]);
+ * which the open timeline reads its marks again: an incident's change arrives as the stream's
+ * `incident` and the store tells it as `incidents`. */
+const timelineKinds = new Set(["panel", "incidents", "incident", "snapshot"]);
 
 // A past moment drawn on the board is no change to the live deck.
 store.subscribe((change) => {

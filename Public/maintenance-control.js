@@ -27,7 +27,7 @@ function formFields() {
     data: { testid: "maintenance-minutes" },
   });
   const reason = h("input", {
-    attrs: { type: "text", id: "maintenance-reason", required: true, autocomplete: "off", placeholder: "Database upgrade" },
+    attrs: { type: "text", id: "maintenance-reason", maxlength: 200, required: true, autocomplete: "off", placeholder: "Database upgrade" },
     data: { testid: "maintenance-reason" },
   });
   const problem = h("p", { class: "maintenance-problem", data: { testid: "maintenance-problem" }, attrs: { role: "alert" } });

@@ -15,6 +15,7 @@
 /** @typedef {import('./types.js').Notice} Notice */
 /** @typedef {import('./types.js').PanelGroup} PanelGroup */
 /** @typedef {import('./types.js').MaintenanceStatus} MaintenanceStatus */
+/** @typedef {import('./types.js').MaintenanceWindow} MaintenanceWindow */
 /** @typedef {import('./types.js').Incident} Incident */
 /** @typedef {import('./types.js').Replay} Replay */
 
@@ -225,11 +226,48 @@ function applyChange(held, type, data, eventId, emit) {
     if (id !== null) held.lastEventId = id;
     held.maintenance = asMaintenance(data);
     emit({ kind: "maintenance" });
+  } else if (type === "window") {
+    if (!data || (data.list !== "active" && data.list !== "next") || typeof data.key !== "string") return;
+    if (id !== null) held.lastEventId = id;
+    const list = /** @type {"active" | "next"} */ (data.list);
+    held.maintenance = { ...held.maintenance, [list]: withWindow(held.maintenance[list], data.key, data.window) };
+    emit({ kind: "maintenance" });
   } else if (type === "incidents") {
     if (id !== null) held.lastEventId = id;
     held.incidents = asIncidents(data);
     emit({ kind: "incidents" });
+  } else if (type === "incident") {
+    if (!data || typeof data.id !== "string") return;
+    if (id !== null) held.lastEventId = id;
+    held.incidents = withIncident(held.incidents, data.id, data.incident);
+    emit({ kind: "incidents" });
   }
+}
+
+/**
+ * `list` with the incident of `id` replaced by `incident`, or left out when it is null (it left
+ * the state document): newest opened first, as the server orders them.
+ * @param {Incident[]} list
+ * @param {string} id
+ * @param {any} incident
+ * @returns {Incident[]}
+ */
+function withIncident(list, id, incident) {
+  const kept = list.filter((i) => i.id !== id).concat(asIncidents([incident]));
+  return kept.sort((a, b) => (a.openedAt === b.openedAt ? (a.id < b.id ? 1 : -1) : a.openedAt < b.openedAt ? 1 : -1));
+}
+
+/**
+ * `list` with the window of `key` (`id@from`) replaced by `window`, or left out when it is null:
+ * by start, then id, as the server orders them.
+ * @param {MaintenanceWindow[]} list
+ * @param {string} key
+ * @param {any} window
+ * @returns {MaintenanceWindow[]}
+ */
+function withWindow(list, key, window) {
+  const kept = list.filter((w) => `${w.id}@${w.from}` !== key).concat(asMaintenance({ active: [window] }).active);
+  return kept.sort((a, b) => (a.from === b.from ? (a.id < b.id ? -1 : 1) : a.from < b.from ? -1 : 1));
 }
 
 /**
@@ -299,7 +337,7 @@ export function createStore() {
     /**
      * Applies one stream event. Events whose id is not newer than the last applied one are dropped
      * (a tab can hear the same event twice: relayed, and in a state document).
-     * @param {string} type "snapshot" | "panel" | "toast" | "notice" | "maintenance" | "incidents"; others are ignored
+     * @param {string} type "snapshot" | "panel" | "toast" | "notice" | "maintenance" | "window" | "incidents" | "incident"; others are ignored
      * @param {any} data the parsed JSON: for "panel", a patch of the panel's state
      * @param {number | string | null} [eventId]
      */

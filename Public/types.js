@@ -174,7 +174,7 @@
 
 /**
  * The windows holding now and the next of each the deck file declares (the state document's and the
- * `maintenance` event's).
+ * `maintenance` event's; a `window` event carries one of them).
  * @typedef {{active: MaintenanceWindow[], next: MaintenanceWindow[]}} MaintenanceStatus
  */
 

@@ -2,12 +2,13 @@ import FoundationEssentials
 
 extension Deck {
     /// Opens an incident now over panels `ids` (none: an announcement), its first update saying
-    /// `status` and `message`, written by `author`. Returns it, with its id.
+    /// `status` and `message`, written by `author`. Returns it, with its id; past
+    /// ``CountLimit/openIncidents`` open, `tooMany`.
     public func openIncident(title: String, panels ids: [String], status: Incident.Status, message: String,
                              author: String) throws(DeckError) -> Incident {
         for id in ids { _ = try index(of: id) }
         var seen = Set<String>()
-        let incident = incidents.open(title: title, panels: ids.filter { seen.insert($0).inserted }, status: status,
+        let incident = try incidents.open(title: title, panels: ids.filter { seen.insert($0).inserted }, status: status,
                                       message: message, author: author, at: configuration.now())
         refreshIncidents(keeping: [incident])
         return incident

@@ -3,7 +3,8 @@ import FoundationEssentials
 extension Deck {
     /// Starts a window now over panels `ids` and the panels of `groups`, for `duration`: their
     /// state carries it until it ends, and their time counts as maintenance rather than up or
-    /// down. Returns the window, with its id.
+    /// down. Returns the window, with its id; past ``CountLimit/startedMaintenance`` holding,
+    /// `tooMany`.
     public func startMaintenance(panels ids: [String], groups groupIds: [String], for duration: Duration,
                                  reason: String) throws(DeckError) -> MaintenanceSpan {
         for id in ids { _ = try index(of: id) }
@@ -11,7 +12,7 @@ extension Deck {
         let covered = panels.map(\.panel).filter { panel in
             ids.contains(panel.id) || panel.group.map { groupIds.contains($0.id) } == true
         }
-        let span = maintenance.start(panels: covered.map(\.id), reason: reason, at: configuration.now(), for: duration)
+        let span = try maintenance.start(panels: covered.map(\.id), reason: reason, at: configuration.now(), for: duration)
         refreshMaintenance(keeping: [span])
         return span
     }
@@ -42,10 +43,12 @@ extension Deck {
 
     /// Brings each panel's mark in line with the windows holding now: a panel whose mark changed
     /// gets a `.mark` change; observers hear the status the first time and when it changed, with
-    /// `keeping` (the windows just started or ended by hand) for a history to keep. Then sets the
-    /// alarm for the next change, once the deck is started.
+    /// `keeping` (the windows just started or ended by hand) for a history to keep. Windows that
+    /// can hold no more are forgotten first. Then sets the alarm for the next change, once the
+    /// deck is started.
     func refreshMaintenance(keeping: [MaintenanceSpan]) {
         let date = configuration.now()
+        maintenance.prune(at: date)
         let status = maintenance.status(at: date)
         let marks = MaintenanceBook.marks(of: status.active)
         for index in panels.indices where panels[index].maintenance != marks[panelIds[index]] {

@@ -1,5 +1,6 @@
 /// Why the deck refused a request. The unknown cases mean "not found" (404); `conflict` means the
-/// request does not fit the panel's current state (409).
+/// request does not fit the panel's current state (409); `tooMany` that it would pass a
+/// ``CountLimit`` (409 too).
 public enum DeckError: Error, Sendable, Equatable, CustomStringConvertible {
     case unknownPanel(String)
     case unknownItem(panel: String, item: String)
@@ -11,6 +12,7 @@ public enum DeckError: Error, Sendable, Equatable, CustomStringConvertible {
     /// No incident of this id is kept.
     case unknownIncident(String)
     case conflict(String)
+    case tooMany(CountLimit)
 
     /// A sentence for a person, naming what was asked for.
     public var message: String {
@@ -31,6 +33,8 @@ public enum DeckError: Error, Sendable, Equatable, CustomStringConvertible {
             "There is no incident '\(id)'."
         case .conflict(let message):
             message
+        case .tooMany(let limit):
+            limit.description
         }
     }
 

@@ -27,8 +27,12 @@ struct IncidentBook {
     var alarm: DeckClock.Alarm?
 
     /// Opens an incident at `date`; its first update carries `status`, `message` and `author`.
+    /// Past ``CountLimit/openIncidents`` open, none opens.
     mutating func open(title: String, panels: [String], status: Incident.Status, message: String, author: String,
-                       at date: Date) -> Incident {
+                       at date: Date) throws(DeckError) -> Incident {
+        guard all.count(where: { $0.resolvedAt == nil }) < CountLimit.openIncidents.count else {
+            throw .tooMany(.openIncidents)
+        }
         let incident = Incident(id: nextId(at: date), title: title, panels: panels,
                                 updates: [Incident.Update(at: date, status: status, message: message, author: author)])
         all.insert(incident, at: 0)
@@ -36,10 +40,17 @@ struct IncidentBook {
         return incident
     }
 
-    /// Adds an update to open incident `id`: a resolved one takes no more.
+    /// Adds an update to open incident `id`: a resolved one takes no more, and one at
+    /// ``CountLimit/incidentUpdates`` less one, or whose messages would pass
+    /// ``CountLimit/incidentText``, takes only the update that resolves it, so that every incident
+    /// can be resolved.
     mutating func update(_ id: String, with update: Incident.Update) throws(DeckError) -> Incident {
         guard let index = all.firstIndex(where: { $0.id == id }) else { throw .unknownIncident(id) }
         guard all[index].resolvedAt == nil else { throw .conflict("Incident '\(id)' is resolved: open a new one.") }
+        let room = CountLimit.incidentUpdates.count - all[index].updates.count
+        guard room > 1 || (room == 1 && update.status == .resolved) else { throw .tooMany(.incidentUpdates) }
+        let text = all[index].updates.reduce(update.message.utf8.count) { $0 + $1.message.utf8.count }
+        guard text <= CountLimit.incidentText.count || update.status == .resolved else { throw .tooMany(.incidentText) }
         all[index].updates.append(update)
         prune(at: update.at)
         return all[index]

@@ -20,6 +20,9 @@ struct MaintenanceBook {
     private(set) var started: [MaintenanceSpan] = []
     /// Stretches of declared windows ended early, each with the end it was given.
     private(set) var endedEarly: [MaintenanceSpan] = []
+    /// The highest number of a window started through the API (`api-4`: 4), of those started and
+    /// those kept: the next is one more, so no id is taken again once its window is forgotten.
+    private var highestStarted = 0
     /// What observers last heard; nil until the deck first looks, which it always tells: those
     /// following it may hold another deck's windows (a cluster's replicas, the last leader's).
     var told: MaintenanceStatus?
@@ -43,8 +46,9 @@ struct MaintenanceBook {
         for span in spans {
             switch span.source {
             case .api:
-                started.removeAll { $0.id == span.id }
+                started.removeAll { $0.id == span.id && $0.from == span.from }
                 started.append(span)
+                highestStarted = max(highestStarted, Self.number(of: span.id) ?? 0)
             case .deck where declared.contains(where: { $0.id == span.id }):
                 endedEarly.removeAll { $0.id == span.id && $0.from == span.from }
                 endedEarly.append(span)
@@ -94,14 +98,31 @@ struct MaintenanceBook {
     }
 
     /// Starts a window through the API over `panels` from `date` for `duration`: its id is
-    /// `api-` and the next number no window has taken.
-    mutating func start(panels: [String], reason: String, at date: Date, for duration: Duration) -> MaintenanceSpan {
-        let taken = Set(declared.map(\.id) + started.map(\.id))
-        let id = ((started.count + 1)...).lazy.map { "api-\($0)" }.first { !taken.contains($0) }!
+    /// `api-` and the number after the highest taken. Past ``CountLimit/startedMaintenance``
+    /// holding at `date`, none starts.
+    mutating func start(panels: [String], reason: String, at date: Date,
+                        for duration: Duration) throws(DeckError) -> MaintenanceSpan {
+        guard started.count(where: { $0.holds(at: date) }) < CountLimit.startedMaintenance.count else {
+            throw .tooMany(.startedMaintenance)
+        }
+        let taken = Set(declared.map(\.id))
+        highestStarted = ((highestStarted + 1)...).first { !taken.contains("api-\($0)") }!
+        let id = "api-\(highestStarted)"
         let span = MaintenanceSpan(id: id, reason: reason, panels: panels, from: date,
                                    until: date.addingTimeInterval(duration / .seconds(1)), source: .api)
         started.append(span)
         return span
+    }
+
+    /// Forgets the windows started through the API that ended by `date`, and the stretches ended
+    /// early whose window holds another stretch or none at `date`: neither can hold again. The
+    /// history keeps them for its days' retention; the deck (and the deck that replaces it)
+    /// keeps only what still matters, however many windows were started and ended.
+    mutating func prune(at date: Date) {
+        started.removeAll { $0.until <= date }
+        endedEarly.removeAll { span in
+            declared.first { $0.id == span.id }?.span(holding: date)?.from != span.from
+        }
     }
 
     /// Ends window `id` at `date` if it holds then (a recurring one: its stretch holding), and
@@ -111,12 +132,17 @@ struct MaintenanceBook {
         span.until = date
         switch span.source {
         case .api:
-            started = started.map { $0.id == id ? span : $0 }
+            started = started.map { ($0.id, $0.from) == (id, span.from) ? span : $0 }
         case .deck:
             endedEarly.removeAll { $0.id == id && $0.from == span.from }
             endedEarly.append(span)
         }
         return span
+    }
+
+    /// `4` of `api-4`; nil for an id of another form.
+    private static func number(of id: String) -> Int? {
+        id.hasPrefix("api-") ? Int(id.dropFirst(4)) : nil
     }
 
     private static func byStart(_ first: MaintenanceSpan, _ second: MaintenanceSpan) -> Bool {

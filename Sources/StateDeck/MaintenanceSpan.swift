@@ -41,7 +41,7 @@ public struct MaintenanceSpan: Sendable, Equatable {
     var mark: MaintenanceMark { MaintenanceMark(id: id, reason: reason, until: until) }
 }
 
-extension MaintenanceSpan: Encodable {
+extension MaintenanceSpan: Codable {
     private enum CodingKeys: String, CodingKey {
         case id, reason, panels, from, until, source, schedule
     }
@@ -56,5 +56,19 @@ extension MaintenanceSpan: Encodable {
         try container.encode(DeckJSON.timestamp(until), forKey: .until)
         try container.encode(source.rawValue, forKey: .source)
         try container.encodeIfPresent(schedule, forKey: .schedule)
+    }
+
+    /// Read back from its document (a replica following the `window` event), times as the
+    /// decoder's strategy reads them.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let source = try container.decode(String.self, forKey: .source)
+        guard let known = Source(rawValue: source) else {
+            throw DecodingError.dataCorruptedError(forKey: .source, in: container, debugDescription: "no source '\(source)'")
+        }
+        self.init(id: try container.decode(String.self, forKey: .id), reason: try container.decode(String.self, forKey: .reason),
+                  panels: try container.decode([String].self, forKey: .panels), from: try container.decode(Date.self, forKey: .from),
+                  until: try container.decode(Date.self, forKey: .until), source: known,
+                  schedule: try container.decodeIfPresent(String.self, forKey: .schedule))
     }
 }

@@ -368,6 +368,10 @@ public struct HistoryState: Sendable {
             maintenance.removeAll { $0.until.millisecondsSince1970 < cutoff }
             let incidentCutoff = Incident.StoredColumns.cutoff(now: expiry.now)
             incidents.removeAll { ($0.resolvedAt?.millisecondsSince1970).map { $0 < incidentCutoff } ?? false }
+            // As the store deletes them: a part gone before the cutoff is in no moment kept (each
+            // incident and window is a part, so these would grow with every one ever opened).
+            let formsCutoff = retention.changesCutoff(now: expiry.now)
+            newestForms = newestForms.filter { $0.value.json != MomentForm.gone || $0.value.at >= formsCutoff }
         }
     }
 

@@ -2,9 +2,14 @@ import FoundationEssentials
 import StateDeck
 
 /// One form a part of the state document took, from `at` until the next form of the same part:
-/// a panel's compact form (as the live `GET /api/state` writes it, without `loadMs`), or the
-/// deck's notice, maintenance or incidents. `GET /api/state?at=` is rebuilt from the newest form
-/// of each part at or before its instant.
+/// a panel's compact form (as the live `GET /api/state` writes it, without `loadMs`), the deck's
+/// notice, one incident, or one maintenance window active or next. `GET /api/state?at=` is rebuilt
+/// from the newest form of each part at or before its instant, the lists from their items'.
+///
+/// An incident or a window is a part of its own, so an operator's change keeps that one item, not
+/// the whole list again: what a change costs does not grow with how many are open. Histories
+/// written before kept the lists whole (``Part/maintenance``, ``Part/incidents``); a deck followed
+/// anew marks those gone, so a moment holds either a whole list or its items, never both.
 ///
 /// A form is kept only when it differs from the part's newest, so a panel that shows the same
 /// thing for a day keeps one form that day. Every form is whole (no patch to replay), so a
@@ -14,8 +19,16 @@ public struct MomentForm: Sendable, Equatable {
     public enum Part: Hashable, Sendable {
         case panel(String)
         case notice
+        /// The whole maintenance status, as histories written before kept it.
         case maintenance
+        /// The whole list of incidents, as histories written before kept it.
         case incidents
+        /// One incident the state document lists, by id.
+        case incident(String)
+        /// One window holding (`GET /api/maintenance`'s `active`), by id and start (`id@from`).
+        case activeWindow(String)
+        /// The next stretch of a declared window (`next`), by id and start.
+        case nextWindow(String)
 
         /// The `kind` and `subject` columns a store keeps it as.
         public var columns: (kind: Int64, subject: String) {
@@ -24,6 +37,9 @@ public struct MomentForm: Sendable, Equatable {
             case .notice: (1, "")
             case .maintenance: (2, "")
             case .incidents: (3, "")
+            case .incident(let id): (4, id)
+            case .activeWindow(let key): (5, key)
+            case .nextWindow(let key): (6, key)
             }
         }
 
@@ -35,6 +51,9 @@ public struct MomentForm: Sendable, Equatable {
             case 1: self = .notice
             case 2: self = .maintenance
             case 3: self = .incidents
+            case 4: self = .incident(subject)
+            case 5: self = .activeWindow(subject)
+            case 6: self = .nextWindow(subject)
             default: return nil
             }
         }

@@ -273,6 +273,8 @@ struct APIRoutes: Sendable {
                 return error.response
             } catch let error as RequestBodyError {
                 return .apiError(.badRequest, code: "bad_request", message: error.description)
+            } catch let error as FieldLimitError {
+                return error.response
             } catch {
                 return .apiError(.internalServerError, code: "internal", message: "\(error)")
             }

@@ -50,6 +50,12 @@ indirect enum FixtureJSON: Codable, Equatable, Sendable {
         return members[key]
     }
 
+    /// The text of a string; nil for another value.
+    var text: String? {
+        guard case .string(let text) = self else { return nil }
+        return text
+    }
+
     /// The value as compact JSON, keys sorted.
     var bytes: [UInt8] {
         let encoder = JSONEncoder()

@@ -51,6 +51,16 @@ extension HTTPResponse {
         return response
     }
 
+    /// A refusal for passing a limit: PROTOCOL.md's error shape with the limit beside the message
+    /// (`limit` a JSON object: `{"field", "characters", "bytes"}` or `{"what", "count"}`), never cached.
+    static func overLimit(_ status: HTTPStatus, code: String, message: String, limit: String) -> HTTPResponse {
+        let document = #"{"error":{"code":"# + JSONString.quoted(code) + #","message":"# + JSONString.quoted(message)
+            + #","limit":"# + limit + "}}"
+        var response = HTTPResponse.json(status, Array(document.utf8))
+        response.headers.add("Cache-Control", "no-store")
+        return response
+    }
+
     /// PROTOCOL.md's error shape, never cached.
     static func apiError(_ status: HTTPStatus, code: String, message: String) -> HTTPResponse {
         var response = HTTPResponse.error(status, code: code, message: message)

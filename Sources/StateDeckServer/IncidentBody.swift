@@ -6,24 +6,21 @@ import StateDeck
 ///
 /// | field | rule |
 /// | --- | --- |
-/// | `title` | a string of 1 to 200 characters, spaces around it dropped |
+/// | `title` | a string with some text, within ``TextLimit/title`` (200 characters and 1,000 bytes), spaces around it dropped |
 /// | `panels` | an array of ids the deck has; absent: none |
 /// | `status` | `investigating`, `identified` or `monitoring`; absent: `investigating` |
-/// | `message` | a string of 1 to 5,000 characters, spaces around it dropped |
+/// | `message` | a string with some text, within ``TextLimit/message`` (5,000 characters and 20,000 bytes), spaces around it dropped |
 struct IncidentBody: Decodable {
     var title: String
     var panels: [String]?
     var status: String?
     var message: String
 
-    static let titleLimit = 200
-    static let messageLimit = 5_000
-
     /// The body of `request`, checked by the table's rules.
     static func decode(from request: HTTPRequest) throws -> IncidentBody {
         var body = try RequestBody.decode(IncidentBody.self, from: request)
-        body.title = try text(body.title, field: "title", limit: titleLimit)
-        body.message = try text(body.message, field: "message", limit: messageLimit)
+        body.title = try FieldLimitError.text(body.title, field: "title", limit: .title)
+        body.message = try FieldLimitError.text(body.message, field: "message", limit: .message)
         if try status(body.status ?? Incident.Status.investigating.rawValue) == .resolved {
             throw RequestBodyError(description: "field 'status' cannot be resolved for a new incident")
         }
@@ -41,15 +38,6 @@ struct IncidentBody: Decodable {
             guard case .unknownPanel(let id) = error else { throw error }
             throw RequestBodyError(description: "field 'panels' names no panel '\(id)'")
         }
-    }
-
-    /// `value` without the spaces around it, which must be 1 to `limit` characters.
-    static func text(_ value: String, field: String, limit: Int) throws -> String {
-        let text = value.trimmed()
-        guard !text.isEmpty, text.count <= limit else {
-            throw RequestBodyError(description: "field '\(field)' must have 1 to \(limit) characters")
-        }
-        return text
     }
 
     /// The status `value` names.

@@ -14,8 +14,8 @@ struct IncidentUpdateBody: Decodable {
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         status = try IncidentBody.status(try container.decode(String.self, forKey: .status))
-        message = try IncidentBody.text(try container.decode(String.self, forKey: .message), field: "message",
-                                        limit: IncidentBody.messageLimit)
+        message = try FieldLimitError.text(try container.decode(String.self, forKey: .message), field: "message",
+                                           limit: .message)
     }
 
     static func decode(from request: HTTPRequest) throws -> IncidentUpdateBody {

@@ -8,7 +8,7 @@ import StateDeck
 /// | --- | --- |
 /// | `panels`, `groups` | arrays of ids the deck has; together not empty |
 /// | `minutes` | a whole number in 1...10080 (a week) |
-/// | `reason` | a string with some text |
+/// | `reason` | a string with some text, within ``TextLimit/reason`` (200 characters and 1,000 bytes), spaces around it dropped |
 struct MaintenanceBody: Decodable {
     var panels: [String]?
     var groups: [String]?
@@ -19,16 +19,14 @@ struct MaintenanceBody: Decodable {
 
     /// The body of `request`, checked by the table's rules.
     static func decode(from request: HTTPRequest) throws -> MaintenanceBody {
-        let body = try RequestBody.decode(MaintenanceBody.self, from: request)
+        var body = try RequestBody.decode(MaintenanceBody.self, from: request)
         guard !(body.panels ?? []).isEmpty || !(body.groups ?? []).isEmpty else {
             throw RequestBodyError(description: "field 'panels' or 'groups' must name at least one panel or group")
         }
         guard minutesRange.contains(body.minutes) else {
             throw RequestBodyError(description: "field 'minutes' must be from 1 to 10080 (a week)")
         }
-        guard !body.reason.trimmed().isEmpty else {
-            throw RequestBodyError(description: "field 'reason' must say why")
-        }
+        body.reason = try FieldLimitError.text(body.reason, field: "reason", limit: .reason)
         return body
     }
 
@@ -37,7 +35,7 @@ struct MaintenanceBody: Decodable {
     func start(on deck: Deck) async throws -> MaintenanceSpan {
         do {
             return try await deck.startMaintenance(panels: panels ?? [], groups: groups ?? [],
-                                                   for: .seconds(minutes * 60), reason: reason.trimmed())
+                                                   for: .seconds(minutes * 60), reason: reason)
         } catch {
             switch error {
             case .unknownPanel(let id): throw RequestBodyError(description: "field 'panels' names no panel '\(id)'")

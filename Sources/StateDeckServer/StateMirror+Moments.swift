@@ -24,7 +24,8 @@ extension StateMirror {
     /// | `panels` | each panel's newest form at or before `at`, in the deck's order now, then any removed since, by id; a panel not shown yet, or removed by then, is left out |
     /// | panel `loadMs` | left out: a measurement, not a state |
     /// | panel `heartbeat` | never with a ping path, which a form kept by an older StateDeck holds: `hasPingURL` in its place |
-    /// | `notice`, `maintenance`, `incidents` | their newest form at or before `at` |
+    /// | `notice` | its newest form at or before `at` |
+    /// | `maintenance`, `incidents` | each window's and each incident's newest form at or before `at`, in the lists' order; before histories kept them one by one, the whole list's |
     /// | `toast` | null: toasts are not kept |
     func stateDocument(of moment: Moment) -> [UInt8] {
         let (header, order) = exportedLayout()
@@ -37,9 +38,46 @@ extension StateMirror {
         var text = "0,\"at\":\"\(DeckJSON.timestamp(moment.at))\",\"watched\":\(moment.watched),\"panels\":["
         text += (ordered + gone).compactMap { panels[$0] }.joined(separator: ",")
         text += "],\"notice\":" + (moment.forms[.notice]?.json ?? "null")
-        text += ",\"maintenance\":" + (moment.forms[.maintenance]?.json ?? #"{"active":[],"next":[]}"#)
-        text += ",\"incidents\":" + (moment.forms[.incidents]?.json ?? "[]")
+        text += ",\"maintenance\":" + (Self.whole(.maintenance, in: moment) ?? String(decoding: Self.windows(in: moment).json, as: UTF8.self))
+        text += ",\"incidents\":" + (Self.whole(.incidents, in: moment) ?? String(decoding: Self.incidents(in: moment).json, as: UTF8.self))
         text += ",\"toast\":null}"
         return header + Array(text.utf8)
+    }
+
+    /// The whole list a history written before kept as one form, when `moment` has it: a deck
+    /// followed anew marks it gone, so a moment after has the items instead.
+    private static func whole(_ part: MomentForm.Part, in moment: Moment) -> String? {
+        moment.forms[part].map(\.json).flatMap { $0 == MomentForm.gone ? nil : $0 }
+    }
+
+    /// The incidents `moment` lists, newest opened first.
+    private static func incidents(in moment: Moment) -> ItemList {
+        ItemList(newestFirst: true, items: moment.forms.compactMap { part, form in
+            guard case .incident(let id) = part else { return nil }
+            return item(form, key: id, time: "openedAt")
+        })
+    }
+
+    /// The windows `moment` holds active and next, each by start.
+    private static func windows(in moment: Moment) -> WindowLists {
+        var active: [ItemList.Item] = []
+        var next: [ItemList.Item] = []
+        for (part, form) in moment.forms {
+            switch part {
+            case .activeWindow(let key): active += item(form, key: key, time: "from").map { [$0] } ?? []
+            case .nextWindow(let key): next += item(form, key: key, time: "from").map { [$0] } ?? []
+            default: break
+            }
+        }
+        return WindowLists(active: ItemList(newestFirst: false, items: active), next: ItemList(newestFirst: false, items: next))
+    }
+
+    /// `form` as an item of its list, sorted by its `time` member then its id, its JSON as kept;
+    /// nil when it is gone or cannot be read.
+    private static func item(_ form: MomentForm, key: String, time: String) -> ItemList.Item? {
+        guard form.json != MomentForm.gone,
+              let fields = try? JSONDecoder().decode(FixtureJSON.self, from: Data(form.json.utf8)) else { return nil }
+        return ItemList.Item(key: key, order: ItemList.Order(time: fields[time]?.text ?? "", id: fields["id"]?.text ?? ""),
+                             json: Array(form.json.utf8))
     }
 }

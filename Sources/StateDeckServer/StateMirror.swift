@@ -32,12 +32,17 @@ final class StateMirror: Sendable {
         var toast: (bytes: [UInt8], expires: ContinuousClock.Instant)?
         /// The deck-level error card (the history cannot be saved, say) as JSON, or `null`.
         var notice = Array("null".utf8)
-        /// The maintenance windows holding and next (``MaintenanceStatus``) as JSON.
-        var maintenance = Array(#"{"active":[],"next":[]}"#.utf8)
+        /// The maintenance windows holding and next (``MaintenanceStatus``), item by item.
+        var windows = WindowLists()
         /// The incidents open and those resolved lately, newest first.
         var incidents: [Incident] = []
-        /// The same as JSON: the state document's `incidents` and the `incidents` event.
-        var incidentsJSON = Array("[]".utf8)
+        /// The same item by item: the state document's `incidents`.
+        var incidentItems = ItemList(newestFirst: true)
+        /// Whether the deck followed has told its incidents, and its windows: the first time they
+        /// are sent whole (those following may hold another deck's, the last leader's), then one
+        /// change at a time.
+        var incidentsTold = false
+        var windowsTold = false
         /// A replica's own error card, shown in place of `notice` while set (the cluster's store
         /// cannot be reached, so no event can say so).
         var ownNotice: [UInt8]?
@@ -117,9 +122,11 @@ final class StateMirror: Sendable {
         contents.compact = [:]
         contents.replicated = [:]
         contents.toast = nil
-        contents.maintenance = (try? encoder.encode(snapshot.maintenance)) ?? contents.maintenance
+        contents.windows.replace(with: snapshot.maintenance, encoder: encoder)
         contents.incidents = snapshot.incidents
-        contents.incidentsJSON = (try? encoder.encode(snapshot.incidents)) ?? contents.incidentsJSON
+        contents.incidentItems.replace(with: Self.items(of: snapshot.incidents, encoder: encoder))
+        contents.incidentsTold = false
+        contents.windowsTold = false
         contents.document = nil
     }
 
@@ -156,24 +163,39 @@ final class StateMirror: Sendable {
             }
             if current { relay.relay(event: "toast", data: String(decoding: bytes, as: UTF8.self), panel: nil) }
         case .maintenance(let status, _):
-            guard let bytes = try? encoder.encode(status) else { return }
-            let current = contents.withLock { contents in
-                guard contents.generation == generation else { return false }
-                contents.maintenance = bytes
+            let told = contents.withLock { contents -> (changes: [WindowLists.Change], whole: [UInt8]?)? in
+                guard contents.generation == generation else { return nil }
+                let changes = contents.windows.replace(with: status, encoder: encoder)
                 contents.document = nil
-                return true
+                defer { contents.windowsTold = true }
+                return (changes, contents.windowsTold ? nil : contents.windows.json)
             }
-            if current { keepForm(.maintenance, bytes) }
-            if current { relay.relay(event: "maintenance", data: String(decoding: bytes, as: UTF8.self), panel: nil) }
+            guard let told else { return }
+            for change in told.changes { keepForm(change.part, change.json ?? []) }
+            if let whole = told.whole {
+                relay.relay(event: "maintenance", data: String(decoding: whole, as: UTF8.self), panel: nil)
+            } else {
+                for change in told.changes { relay.relay(event: "window", data: String(decoding: change.event, as: UTF8.self), panel: nil) }
+            }
         case .incidents(let incidents, _):
-            guard let bytes = try? encoder.encode(incidents) else { return }
-            let current = contents.withLock { contents in
-                guard contents.generation == generation else { return false }
-                Self.hold(incidents, json: bytes, in: &contents)
-                return true
+            let items = Self.items(of: incidents, encoder: encoder)
+            let told = contents.withLock { contents -> (changes: [ItemList.Change], whole: [UInt8]?)? in
+                guard contents.generation == generation else { return nil }
+                contents.incidents = incidents
+                let changes = contents.incidentItems.replace(with: items)
+                contents.document = nil
+                defer { contents.incidentsTold = true }
+                return (changes, contents.incidentsTold ? nil : contents.incidentItems.json)
             }
-            if current { keepForm(.incidents, bytes) }
-            if current { relay.relay(event: "incidents", data: String(decoding: bytes, as: UTF8.self), panel: nil) }
+            guard let told else { return }
+            for change in told.changes { keepForm(.incident(change.key), change.json ?? []) }
+            if let whole = told.whole {
+                relay.relay(event: "incidents", data: String(decoding: whole, as: UTF8.self), panel: nil)
+            } else {
+                for change in told.changes {
+                    relay.relay(event: "incident", data: String(decoding: Self.incidentEvent(change), as: UTF8.self), panel: nil)
+                }
+            }
         case .change(let change):
             contents.withLock { contents in
                 guard contents.generation == generation else { return }
@@ -182,10 +204,20 @@ final class StateMirror: Sendable {
         }
     }
 
-    private static func hold(_ incidents: [Incident], json: [UInt8], in contents: inout Contents) {
-        contents.incidents = incidents
-        contents.incidentsJSON = json
-        contents.document = nil
+    /// `incidents` as the items of the state document's list.
+    static func items(of incidents: [Incident], encoder: JSONBytesEncoder) -> [ItemList.Item] {
+        incidents.compactMap { incident in
+            (try? encoder.encode(incident)).map { json in
+                ItemList.Item(key: incident.id, order: ItemList.Order(time: DeckJSON.timestamp(incident.openedAt), id: incident.id), json: json)
+            }
+        }
+    }
+
+    /// The `incident` event of one change: `{"id", "incident": Incident}`, the incident null when
+    /// it left the state document.
+    static func incidentEvent(_ change: ItemList.Change) -> [UInt8] {
+        Array(#"{"id":"#.utf8) + Array(JSONString.quoted(change.key).utf8) + Array(#","incident":"#.utf8)
+            + (change.json ?? Array("null".utf8)) + [UInt8(ascii: "}")]
     }
 
     private static func show(_ toast: Toast, bytes: [UInt8], in contents: inout Contents) {
@@ -217,7 +249,7 @@ final class StateMirror: Sendable {
 
     /// The maintenance windows holding and next: the `GET /api/maintenance` document.
     func maintenanceDocument() -> [UInt8] {
-        contents.withLock { $0.maintenance }
+        contents.withLock { $0.windows.json }
     }
 
     /// Panel `id`'s headline (``PanelHeadline``), or nil for an unknown id.
@@ -248,8 +280,8 @@ final class StateMirror: Sendable {
                 bytes += compactForm(of: id, in: &contents)
             }
             bytes += Array("],\"notice\":".utf8) + (contents.ownNotice ?? contents.notice)
-            bytes += Array(",\"maintenance\":".utf8) + contents.maintenance
-            bytes += Array(",\"incidents\":".utf8) + contents.incidentsJSON
+            bytes += Array(",\"maintenance\":".utf8) + contents.windows.json
+            bytes += Array(",\"incidents\":".utf8) + contents.incidentItems.json
             bytes += Array(",\"toast\":".utf8)
             bytes += contents.toast?.bytes ?? Array("null".utf8)
             bytes.append(UInt8(ascii: "}"))
@@ -259,7 +291,8 @@ final class StateMirror: Sendable {
         }
     }
 
-    /// Keeps `bytes` as the newest form of the deck's `part`, once a deck is followed.
+    /// Keeps `bytes` as the newest form of the deck's `part`, once a deck is followed (empty: the
+    /// part is gone, ``MomentForm/gone``).
     private func keepForm(_ part: MomentForm.Part, _ bytes: [UInt8]) {
         guard let moments, let now = contents.withLock({ $0.now }) else { return }
         moments.keep(form: MomentForm(part: part, at: now().millisecondsSince1970, json: String(decoding: bytes, as: UTF8.self)))
@@ -268,11 +301,10 @@ final class StateMirror: Sendable {
     /// Every part's form in `contents`, taken `at`: what a moment starts from when a deck is followed.
     private func everyForm(of contents: Contents, at date: Date) -> [MomentForm] {
         let at = date.millisecondsSince1970
-        return contents.order.compactMap { contents.panels[$0].flatMap { form(of: $0, at: date) } } + [
-            MomentForm(part: .notice, at: at, json: String(decoding: contents.notice, as: UTF8.self)),
-            MomentForm(part: .maintenance, at: at, json: String(decoding: contents.maintenance, as: UTF8.self)),
-            MomentForm(part: .incidents, at: at, json: String(decoding: contents.incidentsJSON, as: UTF8.self)),
-        ]
+        let lists = contents.windows.forms + contents.incidentItems.items.map { (MomentForm.Part.incident($0.key), $0.json) }
+        return contents.order.compactMap { contents.panels[$0].flatMap { form(of: $0, at: date) } }
+            + [MomentForm(part: .notice, at: at, json: String(decoding: contents.notice, as: UTF8.self))]
+            + lists.map { MomentForm(part: $0.0, at: at, json: String(decoding: $0.1, as: UTF8.self)) }
     }
 
     /// `state`'s form at `date`: its compact form without `loadMs`, a measurement each load
@@ -415,15 +447,35 @@ extension StateMirror {
                 contents.notice = Array(data.utf8)
                 contents.document = nil
             }
+        // Read as the leader wrote them; an event this version cannot read leaves the last held.
         case "maintenance":
+            guard let status = try? ReplicatedMemory.decoder.decode(MaintenanceStatus.self, from: Data(data.utf8)) else { break }
             contents.withLock { contents in
-                contents.maintenance = Array(data.utf8)
+                contents.windows.replace(with: status, encoder: encoder)
+                contents.document = nil
+            }
+        case "window":
+            guard let change = try? ReplicatedMemory.decoder.decode(WindowLists.Event.self, from: Data(data.utf8)) else { break }
+            contents.withLock { contents in
+                contents.windows.apply(change, encoder: encoder)
                 contents.document = nil
             }
         case "incidents":
-            // Read as the leader wrote it; an event this version cannot read leaves the last held.
             guard let incidents = try? ReplicatedMemory.decoder.decode([Incident].self, from: Data(data.utf8)) else { break }
-            contents.withLock { Self.hold(incidents, json: Array(data.utf8), in: &$0) }
+            contents.withLock { contents in
+                contents.incidents = incidents
+                contents.incidentItems.replace(with: Self.items(of: incidents, encoder: encoder))
+                contents.document = nil
+            }
+        case "incident":
+            guard let change = try? ReplicatedMemory.decoder.decode(IncidentEvent.self, from: Data(data.utf8)) else { break }
+            contents.withLock { contents in
+                contents.incidents.removeAll { $0.id == change.id }
+                contents.incidents += change.incident.map { [$0] } ?? []
+                contents.incidents.sort { ($0.openedAt, $0.id) > ($1.openedAt, $1.id) }
+                contents.incidentItems.apply(Self.items(of: change.incident.map { [$0] } ?? [], encoder: encoder).first, key: change.id)
+                contents.document = nil
+            }
         case "snapshot":
             hub.publish(event: event, data: String(decoding: stateDocument(at: id).bytes, as: UTF8.self), id: id,
                         afterGap: afterGap)
@@ -445,8 +497,10 @@ extension StateMirror {
         replicate(header: fixture.header(debug: debug, file: file), order: fixture.panelIDs, panels: fixture.replicatedPanels())
         contents.withLock { contents in
             contents.notice = fixture.notice.bytes
-            contents.maintenance = fixture.maintenance.bytes
-            Self.hold(fixture.keptIncidents, json: FixtureJSON.array(fixture.incidents).bytes, in: &contents)
+            contents.windows = WindowLists(fixture.maintenance)
+            contents.incidents = fixture.keptIncidents
+            contents.incidentItems = ItemList(fixture: .array(fixture.incidents), time: "openedAt", newestFirst: true) { id, _ in id }
+            contents.document = nil
         }
     }
 

@@ -461,6 +461,62 @@ public struct HistoryStoreContract<Store: FlushingHistoryStore>: Sendable {
         store.close()
     }
 
+    /// Each incident and each window is a part of its own: a change keeps that one item's form,
+    /// and a moment reads each item's newest, saved or waiting and after a crash, so the lists are
+    /// rebuilt whole at any instant. A history written before kept the lists whole; a deck
+    /// followed anew marks those gone, so the moments after have the items alone. An item gone
+    /// past the retention is in no moment kept, and no longer in memory either.
+    public func incidentsAndWindowsAreKeptItemByItem() throws {
+        let store = try open()
+        let legacy = #"[{"id":"20261127-1","title":"Old"}]"#
+        store.keep(form: MomentForm(part: .incidents, at: now.millisecondsSince1970, json: legacy))
+        store.flush()
+        advance(by: .seconds(10))
+        let first = #"{"id":"20261127-1","openedAt":"2026-11-27T10:00:00.000Z","title":"Slow"}"#
+        let second = #"{"id":"20261127-2","openedAt":"2026-11-27T10:00:10.000Z","title":"Down"}"#
+        let window = #"{"id":"api-1","from":"2026-11-27T10:00:10.000Z"}"#
+        store.keep(everyForm: [MomentForm(part: .incident("20261127-1"), at: now.millisecondsSince1970, json: first)], at: now)
+        advance(by: .seconds(10))
+        store.keep(form: MomentForm(part: .incident("20261127-2"), at: now.millisecondsSince1970, json: second))
+        store.keep(form: MomentForm(part: .activeWindow("api-1@2026-11-27T10:00:10.000Z"), at: now.millisecondsSince1970, json: window))
+        store.keep(form: MomentForm(part: .nextWindow("nightly@2026-11-28T03:00:00.000Z"), at: now.millisecondsSince1970, json: "{}"))
+        store.flush()
+        advance(by: .seconds(10))
+        let resolved = #"{"id":"20261127-1","openedAt":"2026-11-27T10:00:00.000Z","title":"Slow","resolvedAt":"…"}"#
+        store.keep(form: MomentForm(part: .incident("20261127-1"), at: now.millisecondsSince1970, json: resolved))
+        store.keep(form: MomentForm(part: .activeWindow("api-1@2026-11-27T10:00:10.000Z"), at: now.millisecondsSince1970,
+                                    json: MomentForm.gone))
+
+        #expect(try store.moment(at: at(5)).forms[.incidents]?.json == legacy, "before: the whole list")
+        #expect(try store.moment(at: at(5)).forms[.incident("20261127-1")] == nil)
+        let followed = try store.moment(at: at(10)).forms
+        #expect(followed[.incidents]?.json == MomentForm.gone, "the whole list is gone once a deck is followed anew")
+        #expect(followed[.incident("20261127-1")]?.json == first)
+        let both = try store.moment(at: at(25)).forms
+        #expect(both[.incident("20261127-1")]?.json == first)
+        #expect(both[.incident("20261127-2")]?.json == second)
+        #expect(both[.activeWindow("api-1@2026-11-27T10:00:10.000Z")]?.json == window)
+        #expect(both[.nextWindow("nightly@2026-11-28T03:00:00.000Z")]?.json == "{}")
+        let waiting = try store.moment(at: at(30)).forms
+        #expect(waiting[.incident("20261127-1")]?.json == resolved, "a change keeps that item alone")
+        #expect(waiting[.incident("20261127-2")]?.json == second)
+        #expect(waiting[.activeWindow("api-1@2026-11-27T10:00:10.000Z")]?.json == MomentForm.gone)
+        store.flush()
+        // Killed here, after the save.
+        let after = try openAfterCrash()
+        let saved = try after.moment(at: at(30)).forms
+        #expect(saved[.incident("20261127-1")]?.json == resolved)
+        #expect(saved[.incident("20261127-2")]?.json == second)
+        #expect(saved[.activeWindow("api-1@2026-11-27T10:00:10.000Z")]?.json == MomentForm.gone)
+        advance(by: .seconds(7 * 86_400 + 3_600))
+        after.flush()
+        let past = try after.moment(at: now).forms
+        #expect(past[.activeWindow("api-1@2026-11-27T10:00:10.000Z")] == nil, "gone past the retention: in no moment")
+        #expect(past[.incidents] == nil)
+        #expect(past[.incident("20261127-2")]?.json == second, "the checkpoint at the cutoff")
+        after.close()
+    }
+
     /// An incident is kept at each update, so a deck continued after a `kill -9` takes it up as the
     /// last answer left it; one resolved more than 90 days ago is deleted, an open one never.
     public func anIncidentOutlivesACrashAtItsLastUpdate() async throws {

@@ -150,6 +150,10 @@ final class StoreFixture: Sendable {
         try StoreFixture().contract.aPanelGoneFromTheDeckIsInNoLaterMoment()
     }
 
+    @Test func incidentsAndWindowsAreKeptItemByItem() throws {
+        try StoreFixture().contract.incidentsAndWindowsAreKeptItemByItem()
+    }
+
     @Test func momentsAreRebuiltFromFormsAndFoldedAtTheCutoff() throws {
         try StoreFixture().contract.momentsAreRebuiltFromFormsAndFoldedAtTheCutoff()
     }

@@ -150,6 +150,12 @@ struct PostgresHistoryStoreTests {
         }
     }
 
+    @Test func incidentsAndWindowsAreKeptItemByItem() async throws {
+        try await TemporaryPostgres.with { server in
+            try PostgresStoreFixture(server).contract.incidentsAndWindowsAreKeptItemByItem()
+        }
+    }
+
     @Test func momentsAreRebuiltFromFormsAndFoldedAtTheCutoff() async throws {
         try await TemporaryPostgres.with { server in
             try PostgresStoreFixture(server).contract.momentsAreRebuiltFromFormsAndFoldedAtTheCutoff()

@@ -98,9 +98,8 @@ extension Routed {
         @Test(arguments: [
             ("", "the request needs a JSON body"),
             (#"{"message": "m"}"#, "field 'title' is missing"),
-            (#"{"title": " ", "message": "m"}"#, "field 'title' must have 1 to 200 characters"),
-            (#"{"title": "\#(String(repeating: "t", count: 201))", "message": "m"}"#, "field 'title' must have 1 to 200 characters"),
-            (#"{"title": "t", "message": "\#(String(repeating: "m", count: 5_001))"}"#, "field 'message' must have 1 to 5000 characters"),
+            (#"{"title": " ", "message": "m"}"#, "field 'title' must not be empty"),
+            (#"{"title": "t", "message": "\n "}"#, "field 'message' must not be empty"),
             (#"{"title": "t"}"#, "field 'message' is missing"),
             (#"{"title": "t", "message": "m", "status": "broken"}"#,
              "field 'status' must be one of investigating, identified, monitoring, resolved"),
@@ -121,7 +120,7 @@ extension Routed {
         @Test(arguments: [
             (#"{"message": "m"}"#, "field 'status' is missing"),
             (#"{"status": "identified"}"#, "field 'message' is missing"),
-            (#"{"status": "identified", "message": "  "}"#, "field 'message' must have 1 to 5000 characters"),
+            (#"{"status": "identified", "message": "  "}"#, "field 'message' must not be empty"),
             (#"{"status": "fixed", "message": "m"}"#, "field 'status' must be one of"),
         ])
         func aBadUpdateIsRefusedNamingTheField(body: String, message: String) async throws {

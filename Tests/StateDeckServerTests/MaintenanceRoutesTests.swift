@@ -83,7 +83,7 @@ extension Routed {
             (#"{"panels": ["api"], "minutes": 10081, "reason": "x"}"#, "field 'minutes' must be from 1 to 10080"),
             (#"{"panels": ["api"], "minutes": "30", "reason": "x"}"#, "field 'minutes' must be a number"),
             (#"{"panels": ["api"], "minutes": 30}"#, "field 'reason' is missing"),
-            (#"{"panels": ["api"], "minutes": 30, "reason": " "}"#, "field 'reason' must say why"),
+            (#"{"panels": ["api"], "minutes": 30, "reason": " "}"#, "field 'reason' must not be empty"),
             (#"{"panels": ["nope"], "minutes": 30, "reason": "x"}"#, "field 'panels' names no panel 'nope'"),
             (#"{"groups": ["web"], "minutes": 30, "reason": "x"}"#, "field 'groups' names no group 'web'"),
             (#"{"panels": ["api"], "minutes": 30, "minutes": 31, "reason": "x"}"#, "field 'minutes' is given twice"),

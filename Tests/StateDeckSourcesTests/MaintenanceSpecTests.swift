@@ -91,6 +91,8 @@ import Testing
          "deck.yaml:7: maintenance[1].id: nightly is already the id of maintenance[0]"),
         ("  - { reason: x, panels: [db], schedule: \"0 3 * * *\", duration: 1h, till: 2026-12-01T03:00:00Z }",
          "deck.yaml:6: maintenance[0].till: unknown key"),
+        ("  - { reason: \(String(repeating: "a\u{0308}\u{0308}", count: 201)), panels: [db], schedule: \"0 3 * * *\", duration: 1h }",
+         "deck.yaml:6: maintenance[0].reason: must have at most 200 characters and 1,000 bytes, not 201 characters and 1,005 bytes"),
     ])
     func aBadWindowIsReportedWithItsLineAndKey(maintenance: String, problem: String) {
         #expect(throws: DeckFileError.self) { try Self.file(maintenance) }

@@ -57,6 +57,14 @@ import Testing
         ("  logo: http://cdn.example.com/a.png\n  panels: [{ id: web, name: W }]", "deck.yaml:7: status.logo: must be an https URL"),
         ("  links: [{ title: Help, url: \"ftp://example.com\" }]\n  panels: [{ id: web, name: W }]", "deck.yaml:7: status.links[0].url: must be an http or https URL"),
         ("  panels: [{ id: web, name: W }]\n  colour: red", "deck.yaml:8: status.colour: unknown key (expected title, description, logo, links, panels, groups)"),
+        ("  title: \(String(repeating: "t", count: 201))\n  panels: [{ id: web, name: W }]",
+         "deck.yaml:7: status.title: must have at most 200 characters and 1,000 bytes, not 201 characters and 201 bytes"),
+        ("  description: \(String(repeating: "e\u{0301}\u{0301}", count: 4_001))\n  panels: [{ id: web, name: W }]",
+         "deck.yaml:7: status.description: must have at most 5,000 characters and 20,000 bytes, not 4,001 characters and 20,005 bytes"),
+        ("  panels: [{ id: web, name: \(String(repeating: "日", count: 334)) }]",
+         "deck.yaml:7: status.panels[0].name: must have at most 200 characters and 1,000 bytes, not 334 characters and 1,002 bytes"),
+        ("  links: [{ title: \(String(repeating: "l", count: 201)), url: \"https://example.com\" }]\n  panels: [{ id: web, name: W }]",
+         "deck.yaml:7: status.links[0].title: must have at most 200 characters and 1,000 bytes, not 201 characters and 201 bytes"),
     ])
     func aBadPageIsReportedWithItsLineAndKey(status: String, problem: String) {
         do {

@@ -144,6 +144,35 @@ import Testing
         #expect(next.id == "api-2", "ids are not reused")
     }
 
+    @Test func windowsThatCanHoldNoMoreAreForgottenWhateverHowMany() async throws {
+        let test = await TestDeck(maintenance: [Self.hourly]) { Self.panel() }
+        await test.deck.start()
+        await test.until { $0.maintenance != nil }
+        _ = try await test.deck.endMaintenance("hourly")
+        var started: [MaintenanceSpan] = []
+        var offset = Duration.zero
+        for minutes in 1...3 {
+            for number in 1...CountLimit.startedMaintenance.count {
+                started.append(try await test.deck.startMaintenance(panels: ["p"], groups: [], for: .seconds(minutes * 60),
+                                                                    reason: "Drill \(number)"))
+            }
+            await #expect(throws: DeckError.tooMany(.startedMaintenance)) {
+                try await test.deck.startMaintenance(panels: ["p"], groups: [], for: .seconds(60), reason: "One more")
+            }
+            #expect(await test.deck.keptMaintenance().count == CountLimit.startedMaintenance.count + 1,
+                    "those holding, and the hourly stretch ended early")
+            offset += .seconds(minutes * 60)
+            await test.advance(to: offset)
+            await test.settle()
+            #expect(await test.deck.keptMaintenance().map(\.id) == ["hourly"],
+                    "the ended ones are forgotten; the early end is kept while its stretch would hold")
+        }
+        #expect(Set(started.map(\.id)).count == started.count, "no id is taken again")
+        await test.advance(to: .seconds(3_600))
+        await test.until { $0.maintenance?.id == "hourly" }
+        #expect(await test.deck.keptMaintenance().isEmpty, "the next stretch began: the early end is forgotten")
+    }
+
     @Test func endingARecurringWindowEndsItsStretchOnly() async throws {
         let test = await TestDeck(maintenance: [Self.hourly]) { Self.panel() }
         await test.deck.start()
@@ -174,7 +203,7 @@ import Testing
         await test.advance(to: .seconds(1_200))
         await test.until { $0.maintenance == nil }
         let next = try await test.deck.startMaintenance(panels: ["p"], groups: [], for: .seconds(60), reason: "Later")
-        #expect(next.id == "api-2", "a number no window has taken")
+        #expect(next.id == "api-5", "the number after the highest kept")
     }
 
     @Test func aDeckThatReplacesAnotherTellsAWindowItNoLongerHasAsEnded() async throws {

@@ -1,3 +1,4 @@
+import StateDeck
 import YAML
 
 /// A node of the deck file with its key path, for reading typed values. Every reader reports what
@@ -84,6 +85,17 @@ extension ConfigNode {
         guard let text = string() else { return nil }
         guard !text.allSatisfy(\.isWhitespace) else {
             problem("must not be empty")
+            return nil
+        }
+        return text
+    }
+
+    /// A string that is not empty and within `limit`: text an operator writes for people (a
+    /// window's reason, the status page's words), which every page is sent.
+    func text(within limit: TextLimit) -> String? {
+        guard let text = text() else { return nil }
+        guard limit.allows(text) else {
+            problem("must have at most \(limit), not \(TextLimit.grouped(text.count)) characters and \(TextLimit.grouped(text.utf8.count)) bytes")
             return nil
         }
         return text

@@ -10,6 +10,7 @@ import StateDeck
 ///
 /// `id` is optional: without one a window is `file-` and its place in the list (`file-1`), so it
 /// names the same window across restarts. `panels` and `groups` name the file's own; at least one.
+/// `reason` is within ``TextLimit/reason``, as a window started through the API.
 public struct MaintenanceSpec: Sendable, Hashable {
     public enum Timing: Sendable, Hashable {
         case once(from: Date, until: Date)
@@ -53,7 +54,7 @@ extension MaintenanceSpec {
     init?(reading node: ConfigNode, position: Int, panels: [PanelSpec]) {
         guard let map = node.mapping(allowing: Self.keys) else { return nil }
         let id = map["id"].map { $0.identifier() } ?? "file-\(position)"
-        let reason = map.required("reason")?.text()
+        let reason = map.required("reason")?.text(within: .reason)
         let covered = Self.covered(map, panels: panels)
         let timing = Self.timing(map)
         guard let id, let reason, let covered, let timing else { return nil }

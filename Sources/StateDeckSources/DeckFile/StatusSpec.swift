@@ -6,11 +6,11 @@ import StateDeck
 ///
 /// | key | value |
 /// | --- | --- |
-/// | `title` | the page's heading; "Status" when not given: the deck's own title is private |
-/// | `description` | a paragraph under it |
+/// | `title` | the page's heading (``TextLimit/title``); "Status" when not given: the deck's own title is private |
+/// | `description` | a paragraph under it (``TextLimit/message``) |
 /// | `logo` | an https URL of an image (the page's policy allows that origin alone) |
-/// | `links` | `[{title, url}]`, each url http or https |
-/// | `panels` | `[{id, name}]`: panels of the file, each one line under `name` |
+/// | `links` | `[{title, url}]`, each url http or https, each title within ``TextLimit/title`` |
+/// | `panels` | `[{id, name}]`: panels of the file, each one line under `name` (``TextLimit/title``) |
 /// | `groups` | `[{id, name}]`: groups of the file, each one line under `name` for all its panels |
 ///
 /// At least one panel or group; an id and a name are each given once.
@@ -24,8 +24,8 @@ enum StatusSpec {
         guard let map = node.mapping(allowing: keys) else { return nil }
         // Never the deck's title: it names the dashboard, which may say more than the public
         // should read ("Payments prod (eu-1, on-call: bob)"). The page shows what `status:` names.
-        let title = map["title"]?.text() ?? defaultTitle
-        let description = map["description"]?.text()
+        let title = map["title"]?.text(within: .title) ?? defaultTitle
+        let description = map["description"]?.text(within: .message)
         let logo = map["logo"]?.httpsURL()
         let links: [StatusPage.Link]? = if let node = map["links"] { Self.links(node) } else { [] }
         guard map["panels"] != nil || map["groups"] != nil else {
@@ -52,7 +52,7 @@ enum StatusSpec {
         let read = items.map { item -> (node: ConfigNode, component: StatusPage.Component?) in
             guard let map = item.mapping(allowing: ["id", "name"]) else { return (item, nil) }
             let id = map.required("id")?.identifier()
-            let name = map.required("name")?.text()
+            let name = map.required("name")?.text(within: .title)
             if let id, !known.contains(id) {
                 map["id"]?.problem("no \(kind.rawValue) \(id) in the file's \(key)\(id.hint(among: known))")
                 return (item, nil)
@@ -84,7 +84,7 @@ enum StatusSpec {
         guard let items = node.list() else { return nil }
         let links = items.map { item -> StatusPage.Link? in
             guard let map = item.mapping(allowing: ["title", "url"]) else { return nil }
-            let title = map.required("title")?.text()
+            let title = map.required("title")?.text(within: .title)
             let url = map.required("url")?.httpURL()
             guard let title, let url else { return nil }
             return StatusPage.Link(title: title, url: url.absoluteString)
