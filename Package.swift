@@ -38,6 +38,9 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // C: libpq, PostgreSQL's client library, for the shared store of several processes.
         .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        // C: the argc and argv glibc passes the executable's initializers, kept before a preloaded
+        // library can move `environ`, where the Swift runtime looks for them.
+        .target(name: "CLaunchArguments"),
         .target(name: "Locking"),
         // A thread of its own for blocking work.
         .target(name: "Threading", dependencies: ["Locking"]),
@@ -91,6 +94,7 @@ let package = Package(
             name: "StateDeckServer",
             dependencies: [
                 "MicroHTTP", "EventStream", "StateDeck", "StateDeckHistory", "StateDeckNotifications", "Locking",
+                "CLaunchArguments",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ]

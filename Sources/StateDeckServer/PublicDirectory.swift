@@ -28,6 +28,6 @@ public enum PublicDirectory {
         if let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
             return URL(fileURLWithPath: path)
         }
-        return URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        return URL(fileURLWithPath: LaunchArguments.all[0]).resolvingSymlinksInPath()
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import StateDeckServer
 
 #if canImport(Glibc)
 import Glibc
@@ -10,12 +11,13 @@ import Musl
 do {
     // A subcommand's options that share a name with the server's (the probe's `--config`, check's
     // `--data` and `--access`, token add's `--access`) are its own: parsed from the root, the
-    // server's options of those names took them.
-    let arguments = Array(CommandLine.arguments.dropFirst())
+    // server's options of those names took them. LaunchArguments, not CommandLine.arguments
+    // (which a preloaded library can empty), everywhere, ArgumentParser's default included.
+    let arguments = Array(LaunchArguments.all.dropFirst())
     var command: any ParsableCommand = if let own = ownRoot(arguments.first) {
         try own.parseAsRoot(Array(arguments.dropFirst()))
     } else {
-        try Options.parseAsRoot()
+        try Options.parseAsRoot(arguments)
     }
     switch command {
     case let check as CheckOptions:
@@ -31,7 +33,7 @@ do {
         try command.run()
     }
 } catch {
-    let command = ownRoot(CommandLine.arguments.dropFirst().first) ?? Options.self
+    let command = ownRoot(LaunchArguments.all.dropFirst().first) ?? Options.self
     if command.exitCode(for: error) == .success {
         print(command.fullMessage(for: error))
         exit(0)

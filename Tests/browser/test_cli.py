@@ -3,11 +3,14 @@ message naming the file, key path and line, a clean exit on SIGTERM, and every f
 prints documented in README.md and docs/PROTOCOL.md."""
 from __future__ import annotations
 
+import json
+import os
 import re
 import signal
 import socket
 import subprocess
 import time
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -15,6 +18,8 @@ import pytest
 from conftest import BIN, PUBLIC, REPO, START_LINE
 
 LONG_FLAG = re.compile(r"(?<![\w-])--[a-z][a-z0-9-]*")
+# Debian's faketime package: its constructor adds FAKETIME_SHARED to the environment.
+LIBFAKETIME = "/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1"
 
 
 def run(*args: str, timeout: float = 10) -> subprocess.CompletedProcess:
@@ -133,3 +138,28 @@ def test_libcurl_is_opened_only_when_an_http_panel_first_loads(make_server, tmp_
     with_http = make_server(deck)
     with_http.wait_panel("web", lambda p: p["phase"] == "loaded")
     assert mapped(with_http)
+
+
+def test_a_preloaded_library_that_moves_the_environment_leaves_the_arguments_read(tmp_path: Path):
+    """libfaketime's constructor adds a variable with setenv, which moves `environ` off the stack,
+    where the Swift runtime looks for argv: preloaded into statedeck itself (no `env` in between to
+    load it first), it once left no arguments, and the demo deck served on port 8080."""
+    assert Path(LIBFAKETIME).exists(), "faketime is not installed (make test-deps installs it)"
+    (tmp_path / "state.json").write_text("{}")
+    deck = tmp_path / "deck.yaml"
+    deck.write_text("title: Preloaded\npanels:\n  - id: argv-panel\n    file: { path: state.json }\n")
+    environment = {**os.environ, "LD_PRELOAD": LIBFAKETIME, "FAKETIME": "+10d", "DONT_FAKE_MONOTONIC": "1"}
+    proc = subprocess.Popen([str(BIN), "--port", "0", "--config", str(deck), "--data", str(tmp_path / "data")],
+                            env=environment, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        match = START_LINE.search(proc.stdout.readline())
+        assert match, "no start-up line"
+        assert "libfaketime" in Path(f"/proc/{proc.pid}/maps").read_text()
+        assert match.group(2) != "8080"
+        with urllib.request.urlopen(f"http://127.0.0.1:{match.group(2)}/api/state", timeout=5) as res:
+            state = json.load(res)
+        assert state["title"] == "Preloaded"
+        assert [p["id"] for p in state["panels"]] == ["argv-panel", "statedeck"]
+    finally:
+        proc.kill()
+        proc.wait()
