@@ -76,6 +76,34 @@ import Testing
         #expect(check.standardError == startUp.standardError)
     }
 
+    /// Patterns are PCRE2's: one it cannot compile (an unbounded lookbehind, a parenthesis left
+    /// open) is refused with its reason and where in the pattern, as start-up refuses it.
+    @Test func aPatternPCRE2CannotCompileNamesItsReasonAndOffset() async throws {
+        let folder = try Folder()
+        let deck = try folder.file("deck.yaml", Data("""
+            title: Patterns
+            panels:
+              - id: api
+                http:
+                  url: "http://127.0.0.1:9/"
+                  expect:
+                    - { body: { matches: "(?<=a+)b" } }
+                    - { header: Server, matches: '^nginx/1\\.2[0-9]' }
+                    - { pointer: /name, matches: "é(" }
+            """.utf8))
+        let check = try await StatedeckBinary.run(["check", deck])
+        #expect(check.status == 2)
+        #expect(check.standardError.components(separatedBy: "\n").filter { $0.hasPrefix(deck) } == [
+            #"\#(deck):7: panels[0].http.expect[0].body.matches: "(?<=a+)b" is not a regular expression: lookbehind assertion is not fixed length at offset 0"#,
+            #"\#(deck):9: panels[0].http.expect[2].matches: "é(" is not a regular expression: missing closing parenthesis at offset 2"#,
+        ], "\(check.standardError)")
+        let startUp = try await StatedeckBinary.run([
+            "--config", deck, "--port", "0", "--data", "none", "--public", folder.path + "/Public",
+        ])
+        #expect(startUp.status == 2)
+        #expect(check.standardError == startUp.standardError)
+    }
+
     @Test func maintenanceWindowsAreCountedAndABadOneNamesItsLineAndKey() async throws {
         let folder = try Folder()
         let windows = """
