@@ -6,9 +6,10 @@ import TestSupport
 import Testing
 
 extension Live {
-    /// A pattern that backtracks catastrophically on its panel's answer (`^(a+)+$` against 25 a's
-    /// and a b: 2^25 ways to try) costs that panel a failed condition, nothing more: in a deck of
-    /// 1,000 panels, every other panel keeps its schedule, and pings and retries answer at once.
+    /// A pattern that backtracks catastrophically on its panel's answer (`^(a+)+$` against 30 a's
+    /// and a b: 2^30 ways to try, minutes of a core without a limit, so that each refresh would
+    /// start another) costs that panel a failed condition, nothing more: in a deck of 1,000
+    /// panels, every other panel keeps its schedule, and pings and retries answer at once.
     @Suite("Catastrophic patterns") struct CatastrophicPatternTests {
         /// How often the healthy panels load: about 125 loads a second, which leaves a debug build
         /// room to spare on two cores.
@@ -55,7 +56,7 @@ extension Live {
         func aCatastrophicPatternStallsNothing() async throws {
             let answers = try TestHTTPServer(routes: [
                 "/tick": .init(status: 200, body: "tick", numbered: true),
-                "/backtrack": .init(status: 200, body: String(repeating: "a", count: 25) + "b"),
+                "/backtrack": .init(status: 200, body: String(repeating: "a", count: 30) + "b"),
             ])
             let folder = try DeckFolder(yaml: Self.deck(port: answers.port))
             defer { folder.remove() }
@@ -91,7 +92,7 @@ extension Live {
             // Two of the healthy panels' refreshes long, a ping and a retry every 200 ms.
             let windowStart = Date()
             let backtrackedBefore = answers.requestCount("/backtrack")
-            var slowest: (Duration, String) = (.zero, "")
+            var answered: [(took: Duration, path: String)] = []
             var round = 0
             while Date().timeIntervalSince(windowStart) < Double(Self.refresh.components.seconds * 2) {
                 let target = round % 2 == 0 ? "catastrophic" : "tick-\(round % Self.ticks)"
@@ -103,13 +104,17 @@ extension Live {
                     }
                     let took = ContinuousClock.now - started
                     #expect(answer.status == expected, "\(path): \(answer.status) \(answer.text)")
-                    if took > slowest.0 { slowest = (took, path) }
+                    answered.append((took, path))
                 }
                 round += 1
                 try await Task.sleep(for: .milliseconds(200))
             }
             let windowEnd = Date()
-            #expect(slowest.0 < .milliseconds(100), "\(slowest.1) took \(slowest.0)")
+            // Within 100 ms: on a machine whose cores other work shares too, a few answers may wait
+            // for one, but never as long as a stalled deck would make them (seconds, or no answer).
+            let slow = answered.filter { $0.took >= .milliseconds(100) }.sorted { $0.took > $1.took }
+            #expect(slow.count * 20 <= answered.count, "\(slow.count) of \(answered.count) answers took 100 ms or more: \(slow.prefix(5))")
+            #expect(slow.allSatisfy { $0.took < .milliseconds(500) }, "\(slow.prefix(5))")
 
             // Every tick panel loaded in the window, each load on time.
             let late = loads.withLock { loads in
