@@ -35,7 +35,6 @@ public struct TCPSource: Sendable, Hashable {
         switch outcome {
         case .success(let connection):
             let detail = connection.banner.map { "\(address) sent: \($0)" } ?? "connect \(address)"
-            let conditions = conditions
             let failure = conditions.isEmpty ? nil : try await ConditionEvaluation.run {
                 conditions.lazy.compactMap { $0.failure(of: connection) }.first
             }
