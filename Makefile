@@ -5,7 +5,7 @@ SWIFT        ?= swift
 HOST         ?= 127.0.0.1
 PORT         ?= 8080
 ARGS         ?=
-BUILD_DEBS   := libmicrohttpd-dev libcurl4-openssl-dev libyaml-dev libsqlite3-dev libpq-dev libc-ares-dev pkg-config tzdata
+BUILD_DEBS   := libmicrohttpd-dev libcurl4-openssl-dev libyaml-dev libsqlite3-dev libpq-dev libc-ares-dev libpcre2-dev pkg-config tzdata
 TEST_DEBS    := chromium fonts-dejavu-core node-typescript postgresql nginx iproute2 curl faketime
 # The standard library linked in and relative relocations packed (lld): fewer pages to map and
 # relocate at start, so less resident memory (docs/PERFORMANCE-FINDINGS.md, finding d). Generic

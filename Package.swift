@@ -38,6 +38,8 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // C: libpq, PostgreSQL's client library, for the shared store of several processes.
         .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        // C: PCRE2, the regular expressions of conditions, matched under limits of steps and depth.
+        .systemLibrary(name: "CPCRE2", pkgConfig: "libpcre2-8", providers: [.apt(["libpcre2-dev"])]),
         // C: the argc and argv glibc passes the executable's initializers, kept before a preloaded
         // library can move `environ`, where the Swift runtime looks for them.
         .target(name: "CLaunchArguments"),
@@ -45,7 +47,8 @@ let package = Package(
         // A thread of its own for blocking work.
         .target(name: "Threading", dependencies: ["Locking"]),
         .testTarget(name: "ThreadingTests", dependencies: ["Threading", "Locking", "TestSupport"]),
-        // Transport: the HTTP server; with HTTPClient, YAML and StateDeckSources (epoll, c-ares), the modules that touch C.
+        // Transport: the HTTP server; with HTTPClient, YAML, PCRE2 and StateDeckSources (epoll, c-ares), the modules
+        // that touch C.
         .target(
             name: "MicroHTTP",
             dependencies: ["CMicroHTTPD", "Locking", "Threading", .product(name: "Logging", package: "swift-log")]
@@ -60,10 +63,15 @@ let package = Package(
         // libyaml's parser and the node trees composed from its events, for the deck file and the access file.
         .target(name: "YAML", dependencies: ["CYAML"]),
         .testTarget(name: "YAMLTests", dependencies: ["YAML"]),
+        // PCRE2's compiler and matcher as one Swift type: patterns compiled once, matches bounded.
+        .target(name: "PCRE2", dependencies: ["CPCRE2"]),
+        .testTarget(name: "PCRE2Tests", dependencies: ["PCRE2", "TestSupport"]),
         // Loaders (http, tcp, dns, command, file) and the deck file.
         .target(
             name: "StateDeckSources",
-            dependencies: ["StateDeck", "StateDeckHistory", "HTTPClient", "YAML", "CEpoll", "CAres", "Locking", "Threading"]
+            dependencies: [
+                "StateDeck", "StateDeckHistory", "HTTPClient", "YAML", "PCRE2", "CEpoll", "CAres", "Locking", "Threading",
+            ]
         ),
         // SQLite's C API as a connection and its statements.
         .target(name: "SQLite", dependencies: ["CSQLite"]),

@@ -58,22 +58,49 @@ import Testing
     }
 
     @Test func aBadKeyIsStatus2WithStartUpsMessagesNamingFileLineAndKey() async throws {
-        let folder = try Folder()
-        let deck = try folder.file("deck.yaml", Data("""
+        let (deck, problems) = try await Self.refusal(of: """
             title: Broken
             panels:
               - id: api
                 htp: { url: "http://127.0.0.1:9/" }
-            """.utf8))
+            """)
+        #expect(problems.contains("\(deck):4: panels[0].htp: unknown key; did you mean http?"), "\(problems)")
+    }
+
+    /// What `statedeck check` says of a deck file of `yaml`, which it refuses (status 2, nothing
+    /// on standard output) in the same words as a start-up serving it; and the file's path.
+    private static func refusal(of yaml: String) async throws -> (deck: String, problems: String) {
+        let folder = try Folder()
+        let deck = try folder.file("deck.yaml", Data(yaml.utf8))
         let check = try await StatedeckBinary.run(["check", deck])
         #expect(check.status == 2)
         #expect(check.standardOutput.isEmpty)
-        #expect(check.standardError.contains("\(deck):4: panels[0].htp: unknown key; did you mean http?"), "\(check.standardError)")
         let startUp = try await StatedeckBinary.run([
             "--config", deck, "--port", "0", "--data", "none", "--public", folder.path + "/Public",
         ])
         #expect(startUp.status == 2)
         #expect(check.standardError == startUp.standardError)
+        return (deck, check.standardError)
+    }
+
+    /// Patterns are PCRE2's: one it cannot compile (an unbounded lookbehind, a parenthesis left
+    /// open) is refused with its reason and where in the pattern, as start-up refuses it.
+    @Test func aPatternPCRE2CannotCompileNamesItsReasonAndOffset() async throws {
+        let (deck, problems) = try await Self.refusal(of: """
+            title: Patterns
+            panels:
+              - id: api
+                http:
+                  url: "http://127.0.0.1:9/"
+                  expect:
+                    - { body: { matches: "(?<=a+)b" } }
+                    - { header: Server, matches: '^nginx/1\\.2[0-9]' }
+                    - { pointer: /name, matches: "é(" }
+            """)
+        #expect(problems.components(separatedBy: "\n").filter { $0.hasPrefix(deck) } == [
+            #"\#(deck):7: panels[0].http.expect[0].body.matches: "(?<=a+)b" is not a regular expression: lookbehind assertion is not fixed length at offset 0"#,
+            #"\#(deck):9: panels[0].http.expect[2].matches: "é(" is not a regular expression: missing closing parenthesis at offset 2"#,
+        ], "\(problems)")
     }
 
     @Test func maintenanceWindowsAreCountedAndABadOneNamesItsLineAndKey() async throws {

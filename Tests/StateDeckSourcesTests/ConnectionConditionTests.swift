@@ -54,6 +54,14 @@ struct ConnectionConditionTests {
         #expect(error.detail == "127.0.0.1:\(server.port) sent: 220 mail.example ESMTP")
     }
 
+    @Test func aBannerPatternThatGivesUpFailsTheCheck() async throws {
+        let server = try BannerServer([String(repeating: "a", count: 25) + "b\r\n"])
+        let catastrophic = try TextPattern("^(a+)+$")
+        let error = try #require(await panelError { try await load(port: server.port, [.banner(.matches(catastrophic))]) })
+        #expect(error.kind == .checkFailed)
+        #expect(error.failureReason == #"The banner: the pattern "^(a+)+$" gave up after 10,000,000 steps."#)
+    }
+
     @Test func aBannerInPiecesIsReadToItsLineEnd() async throws {
         let server = try BannerServer(["SSH-2.0", "-Split", "\r\nmore"])
         let whole = try TextPattern("^SSH-2.0-Split$")

@@ -20,8 +20,14 @@ struct ResponseConditionTests {
             "/text": .init(status: 200, body: "version 42\nall good"),
             "/slow": .init(status: 200, body: "ok", delay: .milliseconds(300)),
             "/crash": .init(status: 500),
+            "/backtrack": .init(status: 200, headers: ["X-Run": Self.backtracking], body: Self.backtracking),
+            "/backtrack.json": .init(status: 200, body: #"{"run": "\#(Self.backtracking)"}"#),
         ])
     }
+
+    /// 25 a's, then what `^(a+)+$` cannot end on: every way to split the a's is tried first.
+    static let backtracking = String(repeating: "a", count: 25) + "b"
+    static let catastrophic = pattern("^(a+)+$")
 
     func load(_ path: String, _ conditions: [ResponseCondition]) async throws -> Info {
         try await HTTPSource(url: server.url(path), timeout: .seconds(2), conditions: conditions).load()
@@ -79,6 +85,9 @@ struct ResponseConditionTests {
         (.pointer(pointer("/depth"), .above(1)), "/health", "/depth is missing, expected a number above 1."),
         (.pointer(pointer("/name"), .matches(pattern("^web-"))), "/health", #"/name is "db-main", expected to match "^web-"."#),
         (.pointer(pointer("/ratio"), .matches(pattern("^0"))), "/health", #"/ratio is 0.75, expected a string matching "^0"."#),
+        (.body(.matches(catastrophic)), "/backtrack", #"The answer: the pattern "^(a+)+$" gave up after 10,000,000 steps."#),
+        (.header("X-Run", .matches(catastrophic)), "/backtrack", #"Header X-Run: the pattern "^(a+)+$" gave up after 10,000,000 steps."#),
+        (.pointer(pointer("/run"), .matches(catastrophic)), "/backtrack.json", #"/run: the pattern "^(a+)+$" gave up after 10,000,000 steps."#),
     ]
 
     @Test(arguments: failing)
@@ -139,5 +148,24 @@ struct ResponseConditionTests {
         server.answer("/health", with: .init(status: 200, headers: ["X-Mode": "maintenance"], body: Self.health))
         let error = try #require(await panelError { try await load("/health", live) })
         #expect(error.failureReason == #"Header X-Mode is "maintenance", expected "live"."#)
+    }
+
+    /// Patterns are matched off Swift's shared pool: answers whose patterns take all of their
+    /// steps leave it free for every other task (the deck, the server's routes).
+    @Test func patternsThatGiveUpLeaveTheSharedPoolFree() async throws {
+        let source = HTTPSource(url: server.url("/backtrack"), timeout: .seconds(30),
+                                conditions: Array(repeating: .body(.matches(Self.catastrophic)), count: 4))
+        let loads = (0..<4).map { _ in Task { try await source.load() } }
+        var latest = Duration.zero
+        for _ in 0..<20 {
+            let asleep = ContinuousClock.now
+            try await Task.sleep(for: .milliseconds(20))
+            latest = max(latest, ContinuousClock.now - asleep - .milliseconds(20))
+        }
+        for load in loads {
+            let error = try #require(await panelError { try await load.value })
+            #expect(error.failureReason?.contains("gave up after 10,000,000 steps") == true)
+        }
+        #expect(latest < .milliseconds(300), "a sleep on the shared pool woke \(latest) late")
     }
 }

@@ -9,12 +9,17 @@ public final class TestHTTPServer: Sendable {
         public var body: String
         /// Waits this long before answering.
         public var delay: Duration
+        /// Ends the body with a space and the path's count of requests so far: each answer differs,
+        /// so each load of a panel is a change the deck sends.
+        public var numbered: Bool
 
-        public init(status: Int, headers: [String: String] = [:], body: String = "", delay: Duration = .zero) {
+        public init(status: Int, headers: [String: String] = [:], body: String = "", delay: Duration = .zero,
+                    numbered: Bool = false) {
             self.status = status
             self.headers = headers
             self.body = body
             self.delay = delay
+            self.numbered = numbered
         }
     }
 
@@ -24,6 +29,7 @@ public final class TestHTTPServer: Sendable {
     nonisolated(unsafe) private var routes: [String: Response]
     nonisolated(unsafe) private var heads: [String] = []
     nonisolated(unsafe) private var received: [[UInt8]] = []
+    nonisolated(unsafe) private var counts: [String: Int] = [:]
 
     public init(routes: [String: Response]) throws {
         self.routes = routes
@@ -50,6 +56,11 @@ public final class TestHTTPServer: Sendable {
         lock.withLock { received }
     }
 
+    /// Requests received for `path` so far.
+    public func requestCount(_ path: String) -> Int {
+        lock.withLock { counts[path, default: 0] }
+    }
+
     /// From now on `path` answers `response`.
     public func answer(_ path: String, with response: Response) {
         lock.withLock { routes[path] = response }
@@ -65,15 +76,16 @@ public final class TestHTTPServer: Sendable {
         defer { close(client) }
         let head = LoopbackListener.readHead(client)
         let body = readBody(client, after: head)
-        lock.withLock {
+        let path = head.split(separator: " ").dropFirst().first.map(String.init) ?? "/"
+        let (response, count) = lock.withLock {
             heads.append(head)
             received.append(body)
+            counts[path, default: 0] += 1
+            return (routes[path] ?? Response(status: 404, body: "no route"), counts[path, default: 0])
         }
-        let path = head.split(separator: " ").dropFirst().first.map(String.init) ?? "/"
-        let response = lock.withLock { routes[path] } ?? Response(status: 404, body: "no route")
         Thread.sleep(forTimeInterval: Double(response.delay.components.seconds)
             + Double(response.delay.components.attoseconds) / 1e18)
-        let answer = Array(response.body.utf8)
+        let answer = Array((response.numbered ? "\(response.body) \(count)" : response.body).utf8)
         var text = "HTTP/1.1 \(response.status) Test\r\nContent-Length: \(answer.count)\r\nConnection: close\r\n"
         for (name, value) in response.headers { text += "\(name): \(value)\r\n" }
         let bytes = Array((text + "\r\n").utf8) + answer

@@ -233,8 +233,8 @@ extension ConfigNode {
         return test
     }
 
-    /// A regular expression in Swift's `Regex` syntax; one that does not compile is reported with
-    /// the compiler's words.
+    /// A regular expression in PCRE2's syntax; one that does not compile is reported with PCRE2's
+    /// words and where in the pattern it stopped.
     func pattern() -> TextPattern? {
         guard let text = text() else { return nil }
         do {

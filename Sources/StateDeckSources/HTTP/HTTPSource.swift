@@ -71,7 +71,8 @@ public struct HTTPSource: Sendable, Hashable {
     }
 
     /// One request; throws a `PanelError`, or `CancellationError` when the task was cancelled.
-    /// A request waiting for its turn behind the per-host limit shows its panel as queued.
+    /// A request waiting for its turn behind the per-host limit shows its panel as queued. The
+    /// answer is judged, and its info read, off Swift's shared pool (``ConditionEvaluation``).
     public func load() async throws -> Info {
         let response: HTTPClientResponse
         var request = HTTPClientRequest(
@@ -86,8 +87,12 @@ public struct HTTPSource: Sendable, Hashable {
             throw try failure(for: error)
         }
         let exchange = HTTPExchange(source: self, response: response)
-        try exchange.validate()
-        return try exchange.info()
+        return try await ConditionEvaluation.run {
+            Result { () throws(PanelError) in
+                try exchange.validate()
+                return try exchange.info()
+            }
+        }.get()
     }
 
     /// A longer answer is an invalid response: a status endpoint never needs more, and the body is

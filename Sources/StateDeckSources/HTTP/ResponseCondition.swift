@@ -50,7 +50,8 @@ public enum ValueTest: Sendable, Hashable {
     /// The value is a string the pattern matches.
     case matches(TextPattern)
 
-    /// Why `value` (nil when the pointer finds none) fails the test, or nil when it passes.
+    /// Why `value` (nil when the pointer finds none) fails the test, or nil when it passes; a
+    /// pattern that gave up fails it.
     func failure(of value: JSONValue?, at pointer: JSONPointer) -> String? {
         let expected: String
         switch (self, value) {
@@ -72,8 +73,11 @@ public enum ValueTest: Sendable, Hashable {
         case (.above(let limit), _):
             expected = "a number above \(JSONValue.number(limit).displayText)"
         case (.matches(let pattern), .string(let text)?):
-            guard !pattern.matches(text) else { return nil }
-            expected = "to match \(pattern.description.quoted)"
+            switch pattern.firstMatch(in: text) {
+            case .matched: return nil
+            case .notMatched: expected = "to match \(pattern.description.quoted)"
+            case .gaveUp(let reason): return pattern.gaveUp(on: "\(pointer)", reason: reason)
+            }
         case (.matches(let pattern), _):
             expected = "a string matching \(pattern.description.quoted)"
         }

@@ -1,3 +1,5 @@
+import PCRE2
+
 /// A condition on a text that may be missing: a header's value, an http body, a tcp banner.
 public enum TextTest: Sendable, Hashable {
     /// The text is there (true) or missing (false).
@@ -11,7 +13,7 @@ public enum TextTest: Sendable, Hashable {
 
     /// Why `text` (nil when missing) fails the test, or nil when it passes. `subject` names it in
     /// the sentence (`Header X-Mode`); a text shown elsewhere (a body, in the card's detail) is
-    /// not quoted.
+    /// not quoted. A pattern that gave up fails the test: it did not show the text matches.
     func failure(of text: String?, subject: String, quotesText: Bool = true) -> String? {
         guard let text else {
             switch self {
@@ -22,11 +24,17 @@ public enum TextTest: Sendable, Hashable {
             case .matches(let pattern): return "\(subject) is missing, expected it to match \(pattern.description.quoted)."
             }
         }
-        let passes = switch self {
-        case .present(let present): present
-        case .equals(let expected): text == expected
-        case .contains(let needle): text.contains(needle)
-        case .matches(let pattern): pattern.matches(text)
+        let passes: Bool
+        switch self {
+        case .present(let present): passes = present
+        case .equals(let expected): passes = text == expected
+        case .contains(let needle): passes = text.contains(needle)
+        case .matches(let pattern):
+            switch pattern.firstMatch(in: text) {
+            case .matched: passes = true
+            case .notMatched: passes = false
+            case .gaveUp(let reason): return pattern.gaveUp(on: subject, reason: reason)
+            }
         }
         guard !passes else { return nil }
         let shown = text.excerpt(limit: 100).quoted
@@ -41,24 +49,28 @@ public enum TextTest: Sendable, Hashable {
     }
 }
 
-/// A regular expression (Swift's `Regex` syntax), compiled once when the deck file is read.
-///
-/// `@unchecked Sendable`: `Regex` is not marked Sendable, but a compiled one is never changed
-/// again (the standard library lowers its program once, atomically), so sharing it is safe.
-public struct TextPattern: @unchecked Sendable, Hashable, CustomStringConvertible {
-    /// The pattern as written.
-    public let description: String
-    private let regex: Regex<AnyRegexOutput>
+/// A regular expression in PCRE2's syntax, compiled once when the deck file is read, each match
+/// bounded by PCRE2's limits (``RegularExpression``).
+public struct TextPattern: Sendable, Hashable, CustomStringConvertible {
+    private let expression: RegularExpression
 
-    /// Throws the compiler's error for a pattern that is not a regular expression.
-    public init(_ pattern: String) throws {
-        regex = try Regex(pattern)
-        description = pattern
+    /// Throws PCRE2's reason and where, for a pattern it cannot compile.
+    public init(_ pattern: String) throws(RegularExpression.SyntaxError) {
+        expression = try RegularExpression(pattern)
     }
 
-    /// Whether the pattern matches somewhere in `text`.
-    public func matches(_ text: String) -> Bool {
-        text.contains(regex)
+    /// The pattern as written.
+    public var description: String { expression.pattern }
+
+    /// Whether the pattern matches somewhere in `text`, or the limit that ended the match first.
+    public func firstMatch(in text: String) -> RegularExpression.Outcome {
+        expression.firstMatch(in: text)
+    }
+
+    /// The condition's failure when the match of `subject` gave up: "The answer: the pattern
+    /// "^(a+)+$" gave up after 10,000,000 steps."
+    func gaveUp(on subject: String, reason: String) -> String {
+        "\(subject): the pattern \(description.quoted) \(reason)."
     }
 
     public static func == (left: TextPattern, right: TextPattern) -> Bool {

@@ -26,7 +26,8 @@ public struct TCPSource: Sendable, Hashable {
     ///
     /// The connection is made on the probe loop's one thread, shared by every probe; a host name
     /// is first looked up on one of a few resolver threads (`NameResolver`), so a lookup that
-    /// hangs holds up no other probe.
+    /// hangs holds up no other probe. The banner is judged against the conditions off Swift's
+    /// shared pool (``ConditionEvaluation``).
     public func load() async throws -> Info {
         let readsBanner = conditions.contains { if case .banner = $0 { true } else { false } }
         let outcome = try await TCPProbe(host: host, port: port, timeout: timeout, readsBanner: readsBanner).connect()
@@ -34,7 +35,10 @@ public struct TCPSource: Sendable, Hashable {
         switch outcome {
         case .success(let connection):
             let detail = connection.banner.map { "\(address) sent: \($0)" } ?? "connect \(address)"
-            if let reason = conditions.lazy.compactMap({ $0.failure(of: connection) }).first {
+            let failure = conditions.isEmpty ? nil : try await ConditionEvaluation.run {
+                conditions.lazy.compactMap { $0.failure(of: connection) }.first
+            }
+            if let reason = failure {
                 throw PanelError(.checkFailed, failureReason: reason,
                                  recoverySuggestion: "If the service is right, change the panel's expect in the deck file.",
                                  detail: detail)
