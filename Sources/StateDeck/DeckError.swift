@@ -1,6 +1,6 @@
 /// Why the deck refused a request. The unknown cases mean "not found" (404); `conflict` means the
 /// request does not fit the panel's current state (409); `tooMany` that it would pass a
-/// ``CountLimit`` (409 too).
+/// ``CountLimit`` (422, as a text past its limit).
 public enum DeckError: Error, Sendable, Equatable, CustomStringConvertible {
     case unknownPanel(String)
     case unknownItem(panel: String, item: String)

@@ -6,7 +6,7 @@ import Testing
 extension Routed {
     /// What an operator may write, asked of the responder: each text field within its characters
     /// and bytes (422 `over_limit`), and open incidents, an incident's updates and their text, and
-    /// windows started by hand within their counts (409 `too_many`), each refusal naming its limit.
+    /// windows started by hand within their counts (422 `too_many`), each refusal naming its limit.
     @Suite struct OperatorLimitsTests {
         struct Refusal: Decodable {
             struct Body: Decodable {
@@ -108,7 +108,7 @@ extension Routed {
             }
         }
 
-        @Test func the51stOpenIncidentIs409UntilOneIsResolved() async throws {
+        @Test func the51stOpenIncidentIs422UntilOneIsResolved() async throws {
             try await RoutedServer.run { server in
                 var ids: [String] = []
                 for number in 1...50 {
@@ -117,7 +117,7 @@ extension Routed {
                     ids.append(try opened.decode(Opened.self).id)
                 }
                 let refused = try await server.post("/api/incidents", json: #"{"title": "One more", "message": "m"}"#)
-                #expect(refused.status == 409)
+                #expect(refused.status == 422)
                 let refusal = try refused.decode(Refusal.self).error
                 #expect(refusal.code == "too_many")
                 #expect(refusal.limit == Refusal.Limit(what: "open incidents", count: 50))
@@ -138,7 +138,7 @@ extension Routed {
                     try #require(update.status == 200)
                 }
                 let refused = try await server.post("/api/incidents/\(opened.id)/updates", json: #"{"status": "monitoring", "message": "more"}"#)
-                #expect(refused.status == 409)
+                #expect(refused.status == 422)
                 #expect(try refused.decode(Refusal.self).error.limit == Refusal.Limit(what: "updates of an incident", count: 100))
                 let resolved = try await server.post("/api/incidents/\(opened.id)/updates", json: #"{"status": "resolved", "message": "done"}"#)
                 #expect(resolved.status == 200)
@@ -158,7 +158,7 @@ extension Routed {
                     try #require(update.status == 200)
                 }
                 let refused = try await server.post("/api/incidents/\(opened.id)/updates", json: #"{"status": "monitoring", "message": "\#(message)"}"#)
-                #expect(refused.status == 409)
+                #expect(refused.status == 422)
                 let refusal = try refused.decode(Refusal.self).error
                 #expect(refusal.code == "too_many")
                 #expect(refusal.limit == Refusal.Limit(what: "bytes of an incident's messages", count: 100_000))
@@ -168,14 +168,14 @@ extension Routed {
             }
         }
 
-        @Test func the51stWindowStartedByHandIs409UntilOneEnds() async throws {
+        @Test func the51stWindowStartedByHandIs422UntilOneEnds() async throws {
             try await RoutedServer.run { server in
                 for number in 1...50 {
                     let started = try await server.post("/api/maintenance", json: #"{"panels": ["api"], "minutes": 30, "reason": "Work \#(number)"}"#)
                     try #require(started.status == 201)
                 }
                 let refused = try await server.post("/api/maintenance", json: #"{"panels": ["db"], "minutes": 30, "reason": "More"}"#)
-                #expect(refused.status == 409)
+                #expect(refused.status == 422)
                 let refusal = try refused.decode(Refusal.self).error
                 #expect(refusal.code == "too_many")
                 #expect(refusal.limit == Refusal.Limit(what: "maintenance windows started by hand and holding", count: 50))
