@@ -231,10 +231,18 @@ private func receiveAnswer(
     reply.pointee.isDone = true
 }
 
+#if canImport(Glibc)
+/// `SOCK_STREAM`, named through Glibc: an unqualified one here is found in c-ares' headers, and a
+/// release build (one compilation of the whole module) then hides it from the module's other files.
+private let streamSocket = Int32(Glibc.SOCK_STREAM.rawValue)
+#elseif canImport(Musl)
+private let streamSocket = Int32(Musl.SOCK_STREAM)
+#endif
+
 /// `ares_sock_create_callback`: notes in the query's `Reply` that c-ares opened a TCP connection.
 /// Returns 0, which lets c-ares use the socket.
 private func noteSocket(_ socket: ares_socket_t, _ type: Int32, _ argument: UnsafeMutableRawPointer?) -> Int32 {
-    if type == Int32(SOCK_STREAM.rawValue) {
+    if type == streamSocket {
         argument?.assumingMemoryBound(to: ResolverQuery.Reply.self).pointee.askedOverTCP = true
     }
     return 0
