@@ -46,8 +46,13 @@ struct WindowLists: Sendable, Equatable {
 
     /// The lists a fixture's `maintenance` holds, each window as the fixture wrote it.
     init(_ fixture: FixtureJSON) {
-        self.init(active: ItemList(fixture: fixture["active"], time: "from", newestFirst: false) { id, from in "\(id)@\(from)" },
-                  next: ItemList(fixture: fixture["next"], time: "from", newestFirst: false) { id, from in "\(id)@\(from)" })
+        self.init(active: ItemList(fixture: fixture["active"], time: "from", newestFirst: false, key: Self.key),
+                  next: ItemList(fixture: fixture["next"], time: "from", newestFirst: false, key: Self.key))
+    }
+
+    /// A window's key in its list: its id and the start of its stretch, as the state writes it.
+    static func key(id: String, from: String) -> String {
+        "\(id)@\(from)"
     }
 
     /// `{"active": [Window], "next": [Window]}`.
@@ -80,7 +85,7 @@ struct WindowLists: Sendable, Equatable {
         spans.compactMap { span in
             let from = DeckJSON.timestamp(span.from)
             return (try? encoder.encode(span)).map {
-                ItemList.Item(key: "\(span.id)@\(from)", order: ItemList.Order(time: from, id: span.id), json: $0)
+                ItemList.Item(key: key(id: span.id, from: from), order: ItemList.Order(time: from, id: span.id), json: $0)
             }
         }
     }
