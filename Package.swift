@@ -13,6 +13,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
+        .package(url: "https://github.com/pointfreeco/swift-concurrency-extras", from: "1.4.3"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
@@ -142,6 +143,20 @@ let package = Package(
             dependencies: ["StateDeckServer", "StateDeck"],
             path: "examples/embedded"
         ),
+        // The deterministic simulation (`make sim`): the real deck, notifier and history store in a
+        // world of faults a seed decides, on a clock and an executor it drives, against a model.
+        .target(
+            name: "StateDeckSimulation",
+            dependencies: [
+                "StateDeckServer", "StateDeckSQLite", "StateDeckPostgres", "StateDeckHistory", "StateDeckNotifications",
+                "StateDeck", "Locking",
+                .product(name: "Clocks", package: "swift-clocks"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
+            ]
+        ),
+        .executableTarget(name: "statedeck-sim", dependencies: ["StateDeckSimulation"]),
+        .testTarget(name: "SimulationTests", dependencies: ["StateDeckSimulation", "Postgres", "TestSupport"]),
         // Benchmarks (`make bench`).
         .executableTarget(
             name: "statedeck-churn",

@@ -41,6 +41,9 @@ public final class HistoryKeeper: Sendable {
         /// anything: a member of a cluster, where only the process running the deck writes the
         /// history and the others answer from what it saved.
         public var waitsToWrite = false
+        /// Stands between the keeper and its database: the simulator's faults (commits refused as
+        /// a full disk refuses them, a process ended without its last save). As given by default.
+        public var database: @Sendable (any HistoryDatabase) -> any HistoryDatabase = { $0 }
 
         public init() {}
     }
@@ -62,7 +65,8 @@ public final class HistoryKeeper: Sendable {
     private let reportedTrouble = Locked<PanelError?>(nil)
 
     /// Reads what `database` holds and starts saving to it (unless it waits to write).
-    public init(database: any HistoryDatabase, configuration: Configuration) throws(HistoryDatabaseError) {
+    public init(database given: any HistoryDatabase, configuration: Configuration) throws(HistoryDatabaseError) {
+        let database = configuration.database(given)
         self.database = database
         self.configuration = configuration
         let following = !configuration.waitsToWrite

@@ -1,3 +1,4 @@
+import Locking
 import StateDeckHistory
 
 #if canImport(Glibc)
@@ -8,10 +9,12 @@ import Musl
 
 /// An exclusive lock on a history folder (`flock` on its `lock` file), held while the process
 /// runs: a second process with the same folder refuses to start instead of writing beside the
-/// first. The kernel releases it when the process ends, however it ends.
+/// first. The kernel releases it when the process ends, however it ends; a store closed
+/// releases it at once, so that the folder can be opened again while the process runs on.
 final class DataFolderLock: Sendable {
     let path: String
-    private let descriptor: Int32
+    /// Nil once released.
+    private let descriptor: Locked<Int32?>
 
     /// Makes `folder` if it is missing, then takes its lock.
     init(folder: String) throws(HistoryOpenError) {
@@ -38,18 +41,26 @@ final class DataFolderLock: Sendable {
         let pid = Array("\(getpid())\n".utf8)
         _ = ftruncate(descriptor, 0)
         _ = pwrite(descriptor, pid, pid.count, 0)
-        self.descriptor = descriptor
+        self.descriptor = Locked(descriptor)
     }
 
     deinit {
-        close(descriptor)
+        release()
+    }
+
+    /// Lets the folder go; the lock means nothing after it.
+    func release() {
+        descriptor.withLock { descriptor in
+            if let open = descriptor { close(open) }
+            descriptor = nil
+        }
     }
 
     /// Whether the locked file is still the folder's `lock`: deleted (or the folder with it), a
     /// second process could lock a new one.
     var isInPlace: Bool {
-        if case .file(let identity) = FileIdentity.at(path) { return identity == FileIdentity(descriptor: descriptor) }
-        return false
+        guard let descriptor = descriptor.current, case .file(let identity) = FileIdentity.at(path) else { return false }
+        return identity == FileIdentity(descriptor: descriptor)
     }
 }
 

@@ -36,9 +36,13 @@ final class SQLiteHistoryDatabase: HistoryDatabase {
         try writing.withLock { writing throws(HistoryDatabaseError) in try writing.commit(writes) }
     }
 
-    /// Folds the log into the file, so that a copy of the file alone is the whole history.
+    /// Folds the log into the file, so that a copy of the file alone is the whole history, and
+    /// lets the folder go.
     func close() {
-        writing.withLock { try? $0.connection.database.execute("PRAGMA wal_checkpoint(TRUNCATE)") }
+        writing.withLock { writing in
+            try? writing.connection.database.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            writing.releaseFolder()
+        }
     }
 
     // MARK: Reading

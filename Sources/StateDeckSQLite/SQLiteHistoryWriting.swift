@@ -41,6 +41,11 @@ struct SQLiteHistoryWriting {
         }
     }
 
+    /// Lets the folder go: nothing is committed after the store closes.
+    func releaseFolder() {
+        lock.release()
+    }
+
     /// Commits `batch` in one transaction to the file the path names; when that file was
     /// deleted, makes a new one and commits nothing, for everything to be saved there again.
     mutating func commit(_ batch: HistoryBatch) throws(HistoryDatabaseError) -> CommitOutcome {

@@ -138,7 +138,8 @@ public final class DeckRunner: Sendable {
     private func notify(_ deck: Deck) async {
         let carried = await notifier.withLock { $0.take() }?.stop() ?? []
         let notifier = Notifier(Notifier.Subscription.all(of: deck, page: PageAnnouncer(relay: source.relay)),
-                                ledger: notificationLedger, carrying: carried, log: notificationLog)
+                                ledger: notificationLedger, carrying: carried, log: notificationLog,
+                                now: deck.configuration.now, clock: deck.configuration.clock)
         await notifier.onDelivery { [metrics, logger, current, onNotificationDelivery] delivery in
             guard delivery.target != PageAnnouncer.targetName else { return }
             metrics.countNotifications(delivery)

@@ -1,0 +1,144 @@
+import FoundationEssentials
+import StateDeck
+import StateDeckHistory
+
+/// Reads what a user can read from the history store, as the routes read it, and says where it
+/// differs from the model. A figure may miss at most ``slack`` of time at each end of what it
+/// counts (the model counts time at the instants the deck's changes carry; the store at the
+/// instants it reads its clocks).
+struct Checker {
+    let model: TruthModel
+    let store: any HistoryStore
+    /// The wall time of the check, in milliseconds since 1970.
+    let now: Int64
+    /// Counts the model's up time as down, to show that a wrong model is caught.
+    let breaksModel: Bool
+
+    static let slack: Int64 = 2_000
+
+    /// The model's tally, broken on purpose when asked.
+    private func expected(_ panel: Int, from: Int64, to: Int64) -> (up: Int64, down: Int64) {
+        let tally = model.tally(of: panel, from: from, to: to)
+        return breaksModel ? (0, tally.up + tally.down) : tally
+    }
+
+    /// Uptime over 24 hours, 7 and 30 days, and a timeline of each span, of every panel present;
+    /// a timeline's slots each hold no more time than they span.
+    func uptimes(of panels: [Int]) -> [String] {
+        var found: [String] = []
+        for panel in panels {
+            for (span, slots) in [(Int64(86_400_000), 24), (7 * 86_400_000, 7), (30 * 86_400_000, 30)] {
+                let report: UptimeReport
+                do {
+                    report = try store.uptime(of: "p\(panel)", TimelineQuery(span: .milliseconds(span), slots: slots))
+                } catch {
+                    found.append("p\(panel): uptime unreadable: \(error)")
+                    continue
+                }
+                found += timeline(report, of: panel)
+                found += ratio(report, of: panel, span: span)
+            }
+            found += current(of: panel)
+        }
+        return found
+    }
+
+    private func timeline(_ report: UptimeReport, of panel: Int) -> [String] {
+        report.slots.compactMap { slot in
+            let (from, to) = (slot.from.millisecondsSince1970, slot.to.millisecondsSince1970)
+            let held = slot.tally.upMs + slot.tally.downMs + slot.tally.loadingMs + slot.tally.maintenanceMs
+            if held > to - from {
+                return "p\(panel): the slot \(slot.from)..<\(slot.to) holds \(held) ms, more than its \(to - from) ms"
+            }
+            let want = expected(panel, from: from, to: to)
+            guard abs(slot.tally.upMs - want.up) > 2 * Self.slack || abs(slot.tally.downMs - want.down) > 2 * Self.slack
+            else { return nil }
+            return "p\(panel): the slot \(slot.from)..<\(slot.to) holds \(slot.tally.upMs) ms up and \(slot.tally.downMs) ms down; the model \(want.up) and \(want.down)"
+        }
+    }
+
+    /// The ratio of a span counts the hours (or days) that start within it, up to now.
+    private func ratio(_ report: UptimeReport, of panel: Int, span: Int64) -> [String] {
+        let (name, read): (String, Double?) = switch span {
+        case 86_400_000: ("24h", report.day)
+        case 7 * 86_400_000: ("7d", report.week)
+        default: ("30d", report.month)
+        }
+        let hour: Int64 = 3_600_000
+        let from = ((now - span) + hour - 1).floorDivided(by: hour) * hour
+        let want = expected(panel, from: from, to: now)
+        let known = want.up + want.down
+        guard known > 4 * Self.slack else { return [] }
+        guard let read else { return ["p\(panel): \(name) uptime is null; the model counted \(known) ms up or down"] }
+        let wanted = Double(want.up) / Double(known)
+        let tolerance = Double(4 * Self.slack) / Double(known)
+        guard abs(read - wanted) > tolerance else { return [] }
+        return ["p\(panel): \(name) uptime \(read); the model \(wanted) (\(want.up) ms up of \(known))"]
+    }
+
+    /// The health now, as the uptime document's `current` says it.
+    private func current(of panel: Int) -> [String] {
+        let health = model.panels[panel].health
+        guard health == .up || health == .down else { return [] }
+        let read = try? store.uptime(of: "p\(panel)", TimelineQuery(span: .seconds(3_600), slots: 1)).current?.health
+        guard read != health else { return [] }
+        return ["p\(panel): current health \(read.map(\.name) ?? "null"); the model \(health.name)"]
+    }
+
+    /// Each panel's health in the moment rebuilt for `instant` (`GET /api/state?at=`).
+    func moment(at instant: Int64, panels: [Int]) -> [String] {
+        let moment: Moment
+        do {
+            moment = try store.moment(at: Date(millisecondsSince1970: instant))
+        } catch {
+            return ["the moment at \(Date(millisecondsSince1970: instant)) is unreadable: \(error)"]
+        }
+        return panels.compactMap { panel in
+            guard let health = model.health(of: panel, at: instant), health == .up || health == .down else { return nil }
+            let read = moment.forms[.panel("p\(panel)")]?.headline?.health
+            guard read != health.name else { return nil }
+            return "p\(panel): health \(read ?? "missing") in the moment at \(Date(millisecondsSince1970: instant)); the model \(health.name)"
+        }
+    }
+
+    /// What the target received: for each panel, no failure delivered twice without a recovery
+    /// between, no recovery of an outage never told (a failure the receiver refused was told);
+    /// an outage ended by removing its panel is over, told no more.
+    static func notifications(_ received: [SimulatedTarget.Received], removals: [(at: Duration, panel: Int)]) -> [String] {
+        var found: [String] = []
+        var told: Set<String> = []
+        var delivered: Set<String> = []
+        var removed = removals[...]
+        for notification in received {
+            while let removal = removed.first, removal.at <= notification.arrived {
+                told.remove("p\(removal.panel)")
+                delivered.remove("p\(removal.panel)")
+                removed = removed.dropFirst()
+            }
+            let panel = notification.panel
+            switch notification.event {
+            case .failure:
+                told.insert(panel)
+                if notification.delivered, !delivered.insert(panel).inserted {
+                    found.append("\(panel): a second failure delivered at \(notification.arrived) before any recovery")
+                }
+            case .recovery:
+                if told.remove(panel) == nil {
+                    found.append("\(panel): a recovery told at \(notification.arrived) of an outage never told or already over")
+                }
+                delivered.remove(panel)
+            default:
+                continue
+            }
+        }
+        return found
+    }
+}
+
+extension Int64 {
+    /// The quotient rounded toward minus infinity.
+    fileprivate func floorDivided(by divisor: Int64) -> Int64 {
+        let quotient = self / divisor
+        return (self % divisor != 0 && (self < 0) != (divisor < 0)) ? quotient - 1 : quotient
+    }
+}

@@ -1,0 +1,35 @@
+/// Makes a failing scenario as short as it can while it still fails: drops halves, then quarters,
+/// down to single steps (delta debugging), keeping every cut after which some divergence remains.
+/// The steps left are the story of the defect.
+public struct Shrinker: Sendable {
+    /// Whether a scenario fails; a run of the simulator.
+    public var fails: @MainActor (Scenario) async -> Bool
+
+    public init(fails: @escaping @MainActor (Scenario) async -> Bool) {
+        self.fails = fails
+    }
+
+    @MainActor
+    public func shrink(_ scenario: Scenario) async -> Scenario {
+        var shortest = scenario
+        var chunk = max(1, shortest.steps.count / 2)
+        while chunk >= 1 {
+            var start = 0
+            var cut = false
+            while start < shortest.steps.count {
+                var candidate = shortest
+                candidate.steps.removeSubrange(start..<min(start + chunk, candidate.steps.count))
+                // The last check stays: it is where the numbers are read.
+                if candidate.steps.last != .check { candidate.steps.append(.check) }
+                if candidate.steps.count < shortest.steps.count, await fails(candidate) {
+                    shortest = candidate
+                    cut = true
+                } else {
+                    start += chunk
+                }
+            }
+            if !cut { chunk /= 2 }
+        }
+        return shortest
+    }
+}

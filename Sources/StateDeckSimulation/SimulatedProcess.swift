@@ -1,0 +1,112 @@
+import FoundationEssentials
+import Locking
+import Logging
+import StateDeck
+import StateDeckHistory
+import StateDeckPostgres
+import StateDeckServer
+import StateDeckSQLite
+
+/// One run of StateDeck in the simulated world, wired as the app wires it: a deck server (its
+/// runner, notifier and mirror) over a history store, every clock the world's. Nothing is bound:
+/// the simulator reads the store as the routes do.
+@MainActor
+final class SimulatedProcess {
+    /// Where the history is kept.
+    enum Store: Sendable {
+        case sqlite(folder: String)
+        case postgres(url: String)
+    }
+
+    let server: DeckServer
+    let store: any KeptHistoryStore
+    let faults: FaultyDatabase.Faults
+    private let world: SimulatedWorld
+    private let number: Int
+    /// The deck's changes of health, in order, for the model: (panel, health, wall time).
+    let heard: Locked<[(panel: Int, health: Health, at: Date)]>
+
+    /// The server's log goes nowhere: the checker reads what happened from the store.
+    private static let silent = Logger(label: "statedeck-sim") { _ in SwiftLogNoOpLogHandler() }
+
+    /// How often each panel loads.
+    static let refresh = Duration.seconds(300)
+
+    /// Starts process `number` with the panels `present`, on the history `store` keeps.
+    init(number: Int, world: SimulatedWorld, present: [Int], store: Store, faults: FaultyDatabase.Faults,
+         heard: Locked<[(panel: Int, health: Health, at: Date)]>) async throws {
+        self.world = world
+        self.number = number
+        self.faults = faults
+        self.heard = heard
+        world.liveProcess.withLock { $0 = number }
+        var keeping = HistoryKeeper.Configuration()
+        keeping.clock = HistoryClock(wall: { world.wall }, running: { world.elapsed })
+        keeping.startsWriter = false
+        keeping.database = { FaultyDatabase($0, faults: faults) }
+        switch store {
+        case .sqlite(let folder):
+            var configuration = SQLiteHistoryStore.Configuration()
+            configuration.keeping = keeping
+            self.store = try SQLiteHistoryStore(folder: folder, configuration: configuration)
+        case .postgres(let url):
+            var configuration = PostgresHistoryStore.Configuration()
+            keeping.closeLimit = configuration.keeping.closeLimit
+            configuration.keeping = keeping
+            self.store = try PostgresHistoryStore(url: url, configuration: configuration)
+        }
+        let deck = Self.makeDeck(present, world: world, number: number)
+        await Self.observe(deck, into: heard)
+        server = try await DeckServer(deck: deck, configuration: ServerConfiguration(), history: self.store,
+                                      notificationLedger: self.store, logger: Self.silent)
+        await deck.start()
+    }
+
+    /// The deck of the panels `present`, as a deck file of them declares it.
+    private static func makeDeck(_ present: [Int], world: SimulatedWorld, number: Int,
+                                 memories: [String: PanelMemory] = [:]) -> Deck {
+        var configuration = Deck.Configuration(clock: world.clock, now: { world.wall }, random: { 0.5 })
+        configuration.flapping = nil
+        let target = SimulatedTarget(world: world, process: number)
+        let panels = present.map { index in
+            Panel("p\(index)", title: "P\(index)") { try world.load(index) }
+                .refresh(every: Self.refresh)
+                .retry(.none)
+                .minimumLoadingTime(.zero)
+                .notify(target, .failures(1))
+        }
+        return Deck("Simulated deck", configuration: configuration, panels: panels, memories: memories)
+    }
+
+    private static func observe(_ deck: Deck, into heard: Locked<[(panel: Int, health: Health, at: Date)]>) async {
+        await deck.observe { [heard] event in
+            guard case .change(let change) = event, change.cause != .debug,
+                  let index = Int(change.panel.dropFirst()) else { return }
+            heard.withLock { $0.append((index, change.health, change.at)) }
+        }
+    }
+
+    /// The deck file edited to hold the panels `present`: the panels that stay keep what they
+    /// showed, as a reload of the file keeps them.
+    func reload(present: [Int]) async {
+        let kept = Set(present.map { "p\($0)" }).intersection(server.deck.panelIds)
+        let deck = Self.makeDeck(present, world: world, number: number, memories: await server.deck.memories(of: kept))
+        await Self.observe(deck, into: heard)
+        await server.replaceDeck(with: deck)
+    }
+
+    /// Saves what waits; whether it was committed.
+    func save() -> Bool {
+        store.flush()
+        return store.trouble == nil
+    }
+
+    /// Ends the process: cleanly (the server stops and the store closes, saving), or killed
+    /// (nothing more is committed, the store's files are let go as the kernel lets them go).
+    func end(killed: Bool) async {
+        if killed { faults.killed.withLock { $0 = true } }
+        world.liveProcess.withLock { $0 = -1 }
+        await server.stop()
+        store.close()
+    }
+}

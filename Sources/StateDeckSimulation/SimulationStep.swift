@@ -1,0 +1,49 @@
+/// One thing that happens in a simulated world: time passing, a source changing, a fault. A run
+/// is a list of them, made from a seed (``Scenario``); shrinking removes steps from the list.
+public enum SimulationStep: Sendable, Hashable, CustomStringConvertible {
+    /// Time passes (both clocks), with the deck loading and the history saving as they do.
+    case pass(Duration)
+    /// Panel `panel`'s source starts answering well, or failing.
+    case source(panel: Int, up: Bool)
+    /// The process is killed (`kill -9`): nothing not yet committed survives; it starts again at once.
+    case kill
+    /// The process stops cleanly and starts again.
+    case restart
+    /// The wall clock moves by this much (back when negative); the monotonic clock runs on.
+    case jump(Duration)
+    /// The deck file is edited without panel `panel`, or with it again.
+    case remove(panel: Int)
+    case add(panel: Int)
+    /// The disk refuses every write from now on, or takes them again.
+    case disk(full: Bool)
+    /// The notify target fails every delivery from now on, or answers again.
+    case target(failing: Bool)
+    /// Everything a user can read is compared with the model.
+    case check
+
+    public var description: String {
+        switch self {
+        case .pass(let duration): "pass \(Self.text(duration))"
+        case .source(let panel, let up): "source p\(panel) \(up ? "up" : "down")"
+        case .kill: "kill -9"
+        case .restart: "restart"
+        case .jump(let duration): "wall clock \(duration < .zero ? "-" : "+")\(Self.text(duration < .zero ? .zero - duration : duration))"
+        case .remove(let panel): "remove p\(panel)"
+        case .add(let panel): "add p\(panel)"
+        case .disk(let full): full ? "disk full" : "disk writable"
+        case .target(let failing): failing ? "target failing" : "target answering"
+        case .check: "check"
+        }
+    }
+
+    /// "3d 4h 5m 6s", the largest units first, zero units left out.
+    static func text(_ duration: Duration) -> String {
+        var seconds = duration.components.seconds
+        var parts: [String] = []
+        for (unit, size) in [("d", Int64(86_400)), ("h", 3_600), ("m", 60), ("s", 1)] where seconds >= size {
+            parts.append("\(seconds / size)\(unit)")
+            seconds %= size
+        }
+        return parts.isEmpty ? "0s" : parts.joined(separator: " ")
+    }
+}

@@ -1,0 +1,206 @@
+import ConcurrencyExtras
+import FoundationEssentials
+import Locking
+import StateDeck
+import StateDeckHistory
+
+/// Runs a ``Scenario`` against the real deck, notifier and history store, in a world whose clocks
+/// and chances it alone drives, and compares every number a user can read with a ``TruthModel``.
+///
+/// Everything runs on the main thread's serial executor (``withMainSerialExecutor``) and a test
+/// clock, and the history saves only when told: nothing outside the seed decides an order, so a
+/// seed replays step for step.
+@MainActor
+public final class Simulator {
+    public struct Configuration: Sendable {
+        /// Where each run keeps its history: a new SQLite folder, or a PostgreSQL database
+        /// emptied first.
+        public enum Store: Sendable {
+            case sqlite
+            case postgres(url: String)
+        }
+
+        public var store = Store.sqlite
+        /// How often the history commits (the writer's interval, stretched for speed; a kill
+        /// loses what came after the last commit, and the model knows when that was).
+        public var saveInterval = Duration.seconds(60)
+        /// Breaks the model on purpose (its up time counted as down), to show the checker fails.
+        public var breaksModel = false
+
+        public init() {}
+    }
+
+    private let scenario: Scenario
+    private let configuration: Configuration
+    private let world: SimulatedWorld
+    private var model: TruthModel
+    private var process: SimulatedProcess?
+    private var processCount = 0
+    private let faults = FaultyDatabase.Faults()
+    private let heard = Locked<[(panel: Int, health: Health, at: Date)]>([])
+    private var present: Set<Int>
+    private var divergences: [Divergence] = []
+    private var stepIndex = 0
+    private var nextSave: Duration
+    private var random: SeededRandom
+    /// The wall time the current stretch without a jump, a start or an edit of the deck began.
+    private var steadySince: Int64
+    /// The latest wall time reached before the newest jump: instants up to it may have been
+    /// lived twice, so a moment there has no one answer.
+    private var highWater: Int64
+    /// When each panel was removed, on the monotonic clock, for the notifications' check.
+    private var removals: [(at: Duration, panel: Int)] = []
+    private let folder: String
+
+    public init(_ scenario: Scenario, configuration: Configuration = Configuration()) {
+        self.scenario = scenario
+        self.configuration = configuration
+        world = SimulatedWorld(panelCount: scenario.panelCount)
+        let start = SimulatedWorld.origin.millisecondsSince1970
+        model = TruthModel(panelCount: scenario.panelCount, wall: start)
+        present = Set(0..<scenario.panelCount)
+        nextSave = configuration.saveInterval
+        random = SeededRandom(seed: scenario.seed ^ 0xC0FFEE)
+        steadySince = start
+        highWater = start
+        // In memory where the machine has a tmpfs: the simulated disk's speed is not what is measured.
+        let parent = FileManager.default.fileExists(atPath: "/dev/shm") ? "/dev/shm" : FileManager.default.temporaryDirectory.path
+        folder = "\(parent)/statedeck-sim-\(scenario.seed)-\(UInt32.random(in: 0...UInt32.max))"
+    }
+
+    /// Runs every step and returns what diverged (empty when every number held).
+    public func run() async throws -> [Divergence] {
+        try await withMainSerialExecutor { @MainActor in
+            try await start()
+            for (index, step) in scenario.steps.enumerated() {
+                stepIndex = index
+                try await perform(step)
+            }
+            await process?.end(killed: false)
+            process = nil
+        }
+        try? FileManager.default.removeItem(atPath: folder)
+        return divergences
+    }
+
+    private func start() async throws {
+        processCount += 1
+        let store: SimulatedProcess.Store = switch configuration.store {
+        case .sqlite: .sqlite(folder: folder)
+        case .postgres(let url): .postgres(url: url)
+        }
+        faults.killed.withLock { $0 = false }
+        process = nil
+        process = try await SimulatedProcess(number: processCount, world: world, present: present.sorted(), store: store,
+                                             faults: faults, heard: heard)
+        steadySince = model.wall
+        await settle()
+    }
+
+    private func perform(_ step: SimulationStep) async throws {
+        switch step {
+        case .pass(let duration):
+            try await pass(duration)
+        case .source(let panel, let up):
+            world.sourcesUp.withLock { $0[panel] = up }
+        case .kill:
+            takeHeard()
+            await process?.end(killed: true)
+            model.killed()
+            try await start()
+        case .restart:
+            takeHeard()
+            model.pass(to: wallNow)
+            let saved = process?.save() ?? false
+            if saved { model.committed() }
+            await process?.end(killed: false)
+            if saved { model.opened() } else { model.killed() }
+            try await start()
+        case .jump(let duration):
+            takeHeard()
+            model.pass(to: wallNow)
+            highWater = max(highWater, wallNow)
+            world.wallOffset.withLock { $0 += duration }
+            model.jump(to: wallNow)
+            steadySince = wallNow
+            // The writer reads the clocks every second: the jump is seen at once.
+            if process?.save() == true { model.committed() }
+        case .remove(let panel):
+            takeHeard()
+            model.pass(to: wallNow)
+            present.remove(panel)
+            model.remove(panel)
+            removals.append((world.elapsed, panel))
+            await process?.reload(present: present.sorted())
+            steadySince = wallNow
+            await settle()
+        case .add(let panel):
+            takeHeard()
+            model.pass(to: wallNow)
+            present.insert(panel)
+            model.add(panel)
+            await process?.reload(present: present.sorted())
+            steadySince = wallNow
+            await settle()
+        case .disk(let full):
+            faults.diskFull.withLock { $0 = full }
+        case .target(let failing):
+            world.targetFailing.withLock { $0 = failing }
+        case .check:
+            takeHeard()
+            model.pass(to: wallNow)
+            check()
+        }
+    }
+
+    /// Time passes by `duration`, the history committing every ``Configuration/saveInterval``.
+    private func pass(_ duration: Duration) async throws {
+        let end = world.elapsed + duration
+        while world.elapsed < end {
+            let next = min(end, nextSave)
+            await world.clock.advance(to: .init(offset: next))
+            await settle()
+            takeHeard()
+            model.pass(to: wallNow)
+            if world.elapsed >= nextSave {
+                nextSave += configuration.saveInterval
+                if process?.save() == true { model.committed() }
+            }
+        }
+    }
+
+    /// Lets every task the last move of the clock woke run to its end.
+    private func settle() async {
+        for _ in 0..<20 { await Task.yield() }
+    }
+
+    /// Hands the model every change of health the deck decided since the last call.
+    private func takeHeard() {
+        let taken = heard.withLock { heard in
+            defer { heard = [] }
+            return heard
+        }
+        for change in taken {
+            model.change(change.panel, to: change.health, at: change.at.millisecondsSince1970)
+        }
+    }
+
+    private var wallNow: Int64 { world.wall.millisecondsSince1970 }
+
+    // MARK: Checks
+
+    private func check() {
+        guard let process else { return }
+        let checker = Checker(model: model, store: process.store, now: wallNow, breaksModel: configuration.breaksModel)
+        var found = checker.uptimes(of: present.sorted())
+        let steadyFrom = max(steadySince, highWater)
+        if wallNow - steadyFrom > 2_000 {
+            let instant = Int64.random(in: steadyFrom + 1...wallNow - 1, using: &random)
+            found += checker.moment(at: instant, panels: present.sorted())
+        }
+        found += Checker.notifications(world.received.current, removals: removals)
+        for finding in found where !divergences.contains(where: { $0.finding == finding }) {
+            divergences.append(Divergence(step: stepIndex, finding: finding))
+        }
+    }
+}

@@ -1,0 +1,166 @@
+import StateDeck
+
+/// What must be true of a simulated world, kept apart from the code it checks: for every panel,
+/// the stretches of wall time it was watched and its health in each, the health it had at each
+/// instant, and which of it a history must still hold. It shares no aggregation with StateDeck:
+/// it is fed the deck's decisions (each change of health) and the faults, and counts time itself.
+///
+/// The rules it holds StateDeck to:
+/// - Time is counted on the wall clock, in the health the deck last decided, while the panel is
+///   in the deck and the process runs; each wall instant at most once (a jump back counts
+///   nothing again), a jump's gap never.
+/// - What a save committed survives; a `kill -9` (or a stop that cannot save) loses what came
+///   after the last commit, and the next process goes on from the health that commit kept.
+/// - A panel removed counts nothing more; added again, it starts with no health.
+struct TruthModel {
+    /// Time one panel spent in one health, in milliseconds of wall time since 1970.
+    struct Span: Equatable {
+        var from: Int64
+        var to: Int64
+        var health: Health
+    }
+
+    /// A change of health the deck decided, at a wall time.
+    struct Change: Equatable {
+        var at: Int64
+        var health: Health
+    }
+
+    struct Panel {
+        var present: Bool
+        var health: Health = .unknown
+        /// Counted and committed.
+        var durable: [Span] = []
+        /// Counted since the last commit.
+        var pending: [Span] = []
+        var changes: [Change] = []
+        var pendingChanges: [Change] = []
+        /// The health the last commit kept, resumed by the next process.
+        var savedHealth: Health = .unknown
+    }
+
+    private(set) var panels: [Panel]
+    /// The wall time counted to.
+    private(set) var wall: Int64
+    /// Each wall instant counted, for the rule that none is counted twice: stretches, sorted.
+    private var counted: [Span] = []
+    private var pendingCounted: [Span] = []
+
+    init(panelCount: Int, wall: Int64) {
+        panels = Array(repeating: Panel(present: true), count: panelCount)
+        self.wall = wall
+    }
+
+    /// Time passes to `now` on the wall clock without a jump: each panel present is counted in
+    /// its health, on the instants not counted before.
+    mutating func pass(to now: Int64) {
+        guard now > wall else { return }
+        for fresh in Self.uncovered(wall, now, by: counted + pendingCounted) {
+            for index in panels.indices where panels[index].present {
+                let health = panels[index].health
+                guard health == .up || health == .down else { continue }
+                panels[index].pending.append(Span(from: fresh.from, to: fresh.to, health: health))
+            }
+            pendingCounted.append(fresh)
+        }
+        wall = now
+    }
+
+    /// The wall clock jumped to `now`; nothing is counted across.
+    mutating func jump(to now: Int64) {
+        wall = now
+    }
+
+    /// The deck decided `health` for `panel` at `at` (the wall time now).
+    mutating func change(_ panel: Int, to health: Health, at: Int64) {
+        pass(to: at)
+        guard panels[panel].health != health else { return }
+        panels[panel].health = health
+        panels[panel].pendingChanges.append(Change(at: at, health: health))
+    }
+
+    /// A save committed everything up to now.
+    mutating func committed() {
+        for index in panels.indices {
+            panels[index].durable += panels[index].pending
+            panels[index].pending = []
+            panels[index].changes += panels[index].pendingChanges
+            panels[index].pendingChanges = []
+            panels[index].savedHealth = panels[index].present ? panels[index].health : .unknown
+        }
+        counted = Self.merged(counted + pendingCounted)
+        pendingCounted = []
+    }
+
+    /// The process died: what was not committed is gone, and the next process resumes each panel
+    /// present in the health the last commit kept.
+    mutating func killed() {
+        for index in panels.indices {
+            panels[index].pending = []
+            panels[index].pendingChanges = []
+        }
+        pendingCounted = []
+        opened()
+    }
+
+    /// A process started (after a clean stop, everything was committed first).
+    mutating func opened() {
+        for index in panels.indices {
+            panels[index].health = panels[index].present ? panels[index].savedHealth : .unknown
+        }
+    }
+
+    mutating func remove(_ panel: Int) {
+        panels[panel].present = false
+        panels[panel].health = .unknown
+    }
+
+    mutating func add(_ panel: Int) {
+        panels[panel].present = true
+        panels[panel].health = .unknown
+    }
+
+    // MARK: Reading
+
+    /// Milliseconds up and down `panel` spent in `from..<to`, counted so far.
+    func tally(of panel: Int, from: Int64, to: Int64) -> (up: Int64, down: Int64) {
+        var (up, down): (Int64, Int64) = (0, 0)
+        for span in panels[panel].durable + panels[panel].pending {
+            let overlap = min(span.to, to) - max(span.from, from)
+            guard overlap > 0 else { continue }
+            if span.health == .up { up += overlap } else { down += overlap }
+        }
+        return (up, down)
+    }
+
+    /// The health `panel` had at `at`, as the newest change at or before it decided; nil before
+    /// its first.
+    func health(of panel: Int, at: Int64) -> Health? {
+        (panels[panel].changes + panels[panel].pendingChanges).last { $0.at <= at }?.health
+    }
+
+    /// The parts of `from..<to` that no stretch of `spans` covers.
+    static func uncovered(_ from: Int64, _ to: Int64, by spans: [Span]) -> [Span] {
+        var parts: [Span] = []
+        var start = from
+        for span in merged(spans) where span.to > start && span.from < to {
+            if span.from > start { parts.append(Span(from: start, to: span.from, health: .unknown)) }
+            start = max(start, span.to)
+        }
+        if start < to { parts.append(Span(from: start, to: to, health: .unknown)) }
+        return parts
+    }
+
+    /// `spans` sorted, overlapping and touching ones joined.
+    static func merged(_ spans: [Span]) -> [Span] {
+        var joined: [Span] = []
+        for span in spans.sorted(by: { $0.from < $1.from }) {
+            if let last = joined.last, span.from <= last.to {
+                joined[joined.count - 1].to = max(last.to, span.to)
+            } else {
+                joined.append(span)
+            }
+        }
+        return joined
+    }
+}
