@@ -16,7 +16,7 @@ RELEASE_FLAGS := -c release --static-swift-stdlib -Xswiftc -use-ld=lld -Xlinker 
 RELEASE_BIN  := .build/release/statedeck
 DEBUG_BIN    := .build/debug/statedeck
 
-.PHONY: run build test test-swift test-browser test-release deps test-deps snapshots clean release-flags
+.PHONY: run build test test-swift test-browser test-release sim deps test-deps snapshots clean release-flags
 
 ## Build a release binary and serve the built-in demo deck on http://$(HOST):$(PORT)/
 run: deps
@@ -48,6 +48,18 @@ test-browser:
 test-release:
 	$(SWIFT) build $(RELEASE_FLAGS) --product statedeck
 	python3 Tests/release/smoke.py $(RELEASE_BIN)
+
+SEEDS        ?= 2000
+SEED         ?=
+SIM_DAYS     ?= 7
+SIM_BIN      := .build/release/statedeck-sim
+
+## The deterministic simulation on a release build: SEEDS seeds (2000) of SIM_DAYS simulated days
+## (7) each against the model; SEED=S replays one seed and prints its steps; STORE=postgres://…
+## runs them on a PostgreSQL database (emptied first) instead of SQLite.
+sim: deps
+	$(SWIFT) build $(RELEASE_FLAGS) --product statedeck-sim
+	$(SIM_BIN) $(if $(SEED),--seed $(SEED),--seeds $(SEEDS)) --days $(SIM_DAYS) $(if $(STORE),--store $(STORE))
 
 ## Rewrite the committed reference screenshots from the current page.
 snapshots: deps test-deps

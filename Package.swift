@@ -149,7 +149,7 @@ let package = Package(
             name: "StateDeckSimulation",
             dependencies: [
                 "StateDeckServer", "StateDeckSQLite", "StateDeckPostgres", "StateDeckHistory", "StateDeckNotifications",
-                "StateDeck", "Locking",
+                "StateDeck", "Postgres", "Locking",
                 .product(name: "Clocks", package: "swift-clocks"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
@@ -170,7 +170,7 @@ let package = Package(
         ),
 
         // Test helpers: the raw client socket, HTTP and SSE clients, a keep-alive server, polling without fixed sleeps.
-        .target(name: "TestSupport", dependencies: ["StateDeckDemo"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["StateDeck"], path: "Tests/TestSupport"),
         // The live dashboard the server and hardening suites test against.
         .target(
             name: "DeckTestSupport",

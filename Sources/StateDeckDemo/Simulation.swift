@@ -1,4 +1,5 @@
 import Locking
+import StateDeck
 
 /// Simulated chance and latency for one demo panel.
 ///
@@ -29,23 +30,5 @@ struct Simulation: Sendable {
     func latency(_ range: ClosedRange<Int>) async throws {
         let milliseconds = range.lowerBound + Int(unit() * Double(range.count))
         try await Task.sleep(for: .milliseconds(milliseconds))
-    }
-}
-
-/// Steele, Lea and Flood's SplitMix64: tiny, fast, and the same numbers from a seed on every
-/// machine; good enough for a demo's dice and for replayable test cases.
-public struct SplitMix64: RandomNumberGenerator, Sendable {
-    var state: UInt64
-
-    public init(state: UInt64) {
-        self.state = state
-    }
-
-    public mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -101,6 +101,33 @@ struct Checker {
         }
     }
 
+    /// The changes of health `GET /api/changes` lists in `from...to`, each panel's in the order
+    /// and at the times the deck decided them.
+    func changes(from: Int64, to: Int64, panels: [Int]) -> [String] {
+        var listed: [DeckChange] = []
+        var cursor: HistoryCursor?
+        repeat {
+            let page: DeckChangePage
+            do {
+                page = try store.deckChanges(HistoryQuery(from: Date(millisecondsSince1970: from),
+                                                          to: Date(millisecondsSince1970: to), limit: 500, cursor: cursor),
+                                             order: .oldestFirst)
+            } catch {
+                return ["the changes of \(Date(millisecondsSince1970: from))...\(Date(millisecondsSince1970: to)) are unreadable: \(error)"]
+            }
+            listed += page.changes
+            cursor = page.next.flatMap(HistoryCursor.init)
+        } while cursor != nil
+        return panels.compactMap { panel in
+            let read = listed.filter { $0.panel == "p\(panel)" && $0.from?.health != $0.to.health && ["up", "down"].contains($0.to.health) }
+                .map { "\($0.to.health)@\($0.at.millisecondsSince1970)" }
+            let want = model.changes(of: panel, from: from, to: to).filter { $0.health == .up || $0.health == .down }
+                .map { "\($0.health.name)@\($0.at)" }
+            guard read != want else { return nil }
+            return "p\(panel): the changes of health listed for \(Date(millisecondsSince1970: from))...\(Date(millisecondsSince1970: to)) are \(read); the model \(want)"
+        }
+    }
+
     /// What the target received: for each panel, no failure delivered twice without a recovery
     /// between, no recovery of an outage never told (a failure the receiver refused was told);
     /// an outage ended by removing its panel is over, told no more.

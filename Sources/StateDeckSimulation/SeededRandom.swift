@@ -1,3 +1,5 @@
+import StateDeck
+
 #if canImport(Glibc)
 import Glibc
 #else
@@ -6,18 +8,14 @@ import Darwin
 
 /// The simulator's only source of chance: SplitMix64 from a seed, so that a seed is a world.
 struct SeededRandom: RandomNumberGenerator {
-    private var state: UInt64
+    private var generator: SplitMix64
 
     init(seed: UInt64) {
-        state = seed
+        generator = SplitMix64(state: seed)
     }
 
     mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
+        generator.next()
     }
 
     /// True with probability `chance`.

@@ -1,6 +1,7 @@
 import ConcurrencyExtras
 import FoundationEssentials
 import Locking
+import Postgres
 import StateDeck
 import StateDeckHistory
 
@@ -70,6 +71,10 @@ public final class Simulator {
 
     /// Runs every step and returns what diverged (empty when every number held).
     public func run() async throws -> [Divergence] {
+        if case .postgres(let url) = configuration.store {
+            // Each world starts with an empty history.
+            try PostgresConnection(url).execute("DROP SCHEMA IF EXISTS statedeck CASCADE")
+        }
         try await withMainSerialExecutor { @MainActor in
             try await start()
             for (index, step) in scenario.steps.enumerated() {
@@ -197,6 +202,8 @@ public final class Simulator {
         if wallNow - steadyFrom > 2_000 {
             let instant = Int64.random(in: steadyFrom + 1...wallNow - 1, using: &random)
             found += checker.moment(at: instant, panels: present.sorted())
+            let later = Int64.random(in: instant...wallNow, using: &random)
+            found += checker.changes(from: instant, to: later, panels: present.sorted())
         }
         found += Checker.notifications(world.received.current, removals: removals)
         for finding in found where !divergences.contains(where: { $0.finding == finding }) {

@@ -139,6 +139,11 @@ struct TruthModel {
         (panels[panel].changes + panels[panel].pendingChanges).last { $0.at <= at }?.health
     }
 
+    /// `panel`'s changes of health in `from...to`, in the order the deck decided them.
+    func changes(of panel: Int, from: Int64, to: Int64) -> [Change] {
+        (panels[panel].changes + panels[panel].pendingChanges).filter { (from...to).contains($0.at) }
+    }
+
     /// The parts of `from..<to` that no stretch of `spans` covers.
     static func uncovered(_ from: Int64, _ to: Int64, by spans: [Span]) -> [Span] {
         var parts: [Span] = []

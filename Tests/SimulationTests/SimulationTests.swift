@@ -1,9 +1,11 @@
 import Testing
+import TestSupport
 @testable import StateDeckSimulation
 
+/// The simulation itself: a seed is a world, a wrong number is caught and named by its seed.
 @MainActor
 @Suite(.serialized) struct SimulationTests {
-    @Test func aSeedReplaysStepForStep() {
+    @Test func aSeedIsOneWorld() {
         #expect(Scenario(seed: 7, days: 3).steps == Scenario(seed: 7, days: 3).steps)
         #expect(Scenario(seed: 7, days: 3).steps != Scenario(seed: 8, days: 3).steps)
     }
@@ -13,7 +15,20 @@ import Testing
             .pass(.seconds(3_600)), .source(panel: 0, up: false), .pass(.seconds(5_400)), .check,
             .source(panel: 0, up: true), .pass(.seconds(20 * 3_600)), .check,
         ]
-        let divergences = try await Simulator(Scenario(seed: 1, panelCount: 2, steps: steps)).run()
-        #expect(divergences == [])
+        #expect(try await Simulator(Scenario(seed: 1, panelCount: 2, steps: steps)).run() == [])
+    }
+
+    /// The checker can fail: fed a model that counts up time as down, it reports the seed, what
+    /// diverged, and steps that still fail.
+    @Test func aWrongModelIsCaughtAndItsSeedNamed() async throws {
+        var configuration = Simulator.Configuration()
+        configuration.breaksModel = true
+        let summary = try await SimulationRun.run(seeds: [3], days: 1, configuration: configuration)
+        let failure = try #require(summary.failures.first)
+        #expect(failure.seed == 3)
+        #expect(failure.divergences.contains { $0.finding.contains("uptime") })
+        #expect(failure.report.hasPrefix("seed 3 diverged (replay: make sim SEED=3):"))
+        #expect(failure.shortest.steps.count < Scenario(seed: 3, days: 1).steps.count)
+        #expect(failure.shortest.steps.last == .check)
     }
 }

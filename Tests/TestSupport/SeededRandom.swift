@@ -1,5 +1,5 @@
 import Foundation
-import StateDeckDemo
+import StateDeck
 import Testing
 
 /// A small, fast, seeded generator (SplitMix64): the same seed gives the same cases on every

@@ -1,0 +1,32 @@
+import Testing
+import TestSupport
+@testable import StateDeckSimulation
+
+/// Seeds of the simulation, on both stores: each runs a world of faults against the model.
+@MainActor
+@Suite(.serialized) struct SimulationSeedTests {
+    /// As many seeds as take about a minute on this machine in a debug build; `make sim` runs
+    /// thousands on a release build.
+    static let seeds: ClosedRange<UInt64> = 1...12
+    static let days = 4
+
+    @Test func seedsOfTheSQLiteStore() async throws {
+        let summary = try await SimulationRun.run(seeds: Self.seeds, days: Self.days)
+        #expect(summary.failures.map(\.seed) == [], "\(summary.failures.map(\.report).joined(separator: "\n\n"))")
+    }
+
+    @Test func seedsOfThePostgreSQLStore() async throws {
+        let server = try await TemporaryPostgres()
+        var configuration = Simulator.Configuration()
+        configuration.store = .postgres(url: server.url)
+        let outcome: Result<SimulationRun.Summary, any Error>
+        do {
+            outcome = .success(try await SimulationRun.run(seeds: 1...3, days: 2, configuration: configuration))
+        } catch {
+            outcome = .failure(error)
+        }
+        await server.remove()
+        let summary = try outcome.get()
+        #expect(summary.failures.map(\.seed) == [], "\(summary.failures.map(\.report).joined(separator: "\n\n"))")
+    }
+}
