@@ -502,6 +502,8 @@ public struct HistoryStoreContract<Store: FlushingHistoryStore>: Sendable {
         #expect(try reopened.changes(of: "q", HistoryQuery(limit: 10)).entries.count == 2, "its changes stay")
         let report = try reopened.uptime(of: "q", TimelineQuery(span: .seconds(180), slots: 3, to: now))
         #expect(report.slots.map(\.tally.upMs) == [20_000, 30_000, 0])
+        let hours = try reopened.uptime(of: "q", TimelineQuery(span: .seconds(2 * 86_400), slots: 2, to: now))
+        #expect(hours.slots.map(\.tally.upMs).reduce(0, +) == 50_000, "added back within its hour, it counted on in it")
         #expect(report.current == nil)
         reopened.close()
     }
