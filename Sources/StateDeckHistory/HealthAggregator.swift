@@ -48,6 +48,8 @@ public struct HealthAggregator: Sendable {
     /// The panels whose open minute gained a load, or a change of health or hold, since it was
     /// last saved: a save writes these alone, without going through every panel.
     private var unsavedOpenMinutes: Set<String> = []
+    /// Removed panels whose tracks are kept, counting nothing, until their buckets end.
+    private var ended: Set<String> = []
 
     public init(watch: Int64) {
         self.watch = watch
@@ -72,6 +74,7 @@ public struct HealthAggregator: Sendable {
     public mutating func apply(_ change: PanelChange) {
         let at = change.at.millisecondsSince1970
         if tracks[change.panel] == nil { tracks[change.panel] = Track(since: at, countedTo: at) }
+        ended.remove(change.panel)
         tracks[change.panel]!.advance(to: at, panel: change.panel, watch: watch, closing: &closed)
         if tracks[change.panel]!.apply(change, at: tracks[change.panel]!.countedTo) {
             unsavedOpenMinutes.insert(change.panel)
@@ -89,6 +92,7 @@ public struct HealthAggregator: Sendable {
         closed = []
         forEachTrack { panel, track in track.advance(to: now, panel: panel, watch: watch, closing: &closing) }
         closed = closing
+        if !ended.isEmpty { dropEndedTracks() }
     }
 
     /// Runs `body` on every panel's track in place. A loop over `tracks.indices` would hold a
@@ -120,6 +124,37 @@ public struct HealthAggregator: Sendable {
         closed = closing
         unsavedOpenMinutes = []
         watch = next
+    }
+
+    /// Stops counting `panel`, removed from the deck: its open buckets are handed out as they
+    /// stand (a stop before the minute's end then loses none of its time), and its health is
+    /// unknown from now on, so no time counts for it. The buckets stay open until they end: a
+    /// change of it before then (it was added again) counts on in them, and does not write over
+    /// the time they hold. Its health begins anew with that change; the time it was away is
+    /// counted nowhere. Once its day has ended, the track is dropped.
+    mutating func end(_ panel: String) {
+        guard var track = tracks[panel], !ended.contains(panel) else { return }
+        for resolution in Resolution.allCases {
+            if let open = track[resolution], !open.tally.isEmpty {
+                closed.append(TallyRow(panel: panel, resolution: resolution, start: open.start, watch: watch, tally: open.tally))
+            }
+        }
+        track.health = .unknown
+        track.forced = false
+        track.underMaintenance = false
+        tracks[panel] = track
+        ended.insert(panel)
+    }
+
+    /// Whether `panel` was removed from the deck (``end(_:)``) and has not come back.
+    func hasEnded(_ panel: String) -> Bool { ended.contains(panel) }
+
+    /// Drops the tracks of removed panels whose buckets have all ended.
+    private mutating func dropEndedTracks() {
+        for panel in ended where tracks[panel].map({ $0.minute == nil && $0.hour == nil && $0.day == nil }) ?? true {
+            tracks[panel] = nil
+            ended.remove(panel)
+        }
     }
 
     /// The rows of the buckets as they stood at each minute's end since the last call (ended

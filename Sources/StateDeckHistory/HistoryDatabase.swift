@@ -180,6 +180,9 @@ public struct HistoryBatch: Sendable {
     public var tallies: [TallyRow]
     /// Written over the panel's saved row.
     public var latest: [LatestRow]
+    /// Panels removed from the deck: their `latest` rows are deleted, before `latest` is written
+    /// (a panel removed and added again within one batch keeps the row it has anew).
+    public var removedPanels: [String] = []
     /// Written over the saved watch of the same id.
     public var watches: [HistoryWatch]
     public var notifications: [NotificationRecords.Write]

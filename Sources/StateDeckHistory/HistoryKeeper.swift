@@ -99,6 +99,20 @@ public final class HistoryKeeper: Sendable {
         writer.record(change)
     }
 
+    /// Follows a deck of `panels` from now on: each other panel the history counts was removed
+    /// (``HistoryState/remove(panelsOtherThan:)``), after the changes queued, its last ones among
+    /// them, are taken in. Call it before the deck starts. Nothing is counted while not writing.
+    public func follow(panels: [String]) {
+        writing.withLock { writing in
+            guard writing else { return }
+            let reading = configuration.clock.read()
+            memory.withLock { state in
+                state.absorb(writer.takeQueued(), at: reading, unsavedLimit: configuration.unsavedLimit)
+                state.remove(panelsOtherThan: Set(panels))
+            }
+        }
+    }
+
     /// Keeps maintenance windows started through the API or ended early, saved with the next batch.
     public func keep(_ maintenance: [MaintenanceSpan]) {
         memory.withLock { $0.keep(maintenance) }

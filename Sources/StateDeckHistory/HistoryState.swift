@@ -29,6 +29,8 @@ public struct HistoryState: Sendable {
     private var lastRuns: [String: Int64] = [:]
     /// Each panel's flapping count, as its newest change carried it.
     private var flaps: [String: FlapRecord] = [:]
+    /// Panels removed from the deck whose `latest` row is to be deleted.
+    private var unsavedRemovals: Set<String> = []
     /// Every watch kept, this run's newest last.
     public private(set) var watches: [HistoryWatch]
     private var unsavedWatchIDs: Set<Int64> = []
@@ -108,6 +110,7 @@ public struct HistoryState: Sendable {
             changes: unsavedChanges.flatMap { panel, entries in entries.map { (panel, $0.entry, $0.position) } },
             tallies: unsavedRowsByPanel.values.flatMap(\.values) + aggregator.openRows(),
             latest: unsavedShown.map(latest(of:)),
+            removedPanels: unsavedRemovals.sorted(),
             watches: watches.filter { unsavedWatchIDs.contains($0.id) },
             notifications: [],
             maintenance: unsavedMaintenance,
@@ -142,6 +145,28 @@ public struct HistoryState: Sendable {
         unsavedWatchIDs.insert(aggregator.watch)
         keepClosedRows()
         dropOldest(over: unsavedLimit)
+    }
+
+    /// Ends every panel the history counts or remembers that is not among `panels`, the deck's
+    /// followed from now on: it was removed (a reload), or a deck was started without it. Its time
+    /// is counted up to where it was counted last (absorb the queue at the reading first), its open
+    /// buckets saved as they stand; it is counted no more (``HealthAggregator/end(_:)``), and its
+    /// `latest` row (what it showed, its health, last run and flapping count) is deleted with the
+    /// next save, so that no later open resumes it. Its changes, tallies and forms stay until
+    /// retention deletes them by their age, as any panel's. A change of it later (it was added
+    /// again) starts its health anew, as a panel never seen: watched since then.
+    public mutating func remove(panelsOtherThan panels: Set<String>) {
+        let counted = aggregator.tracks.keys.filter { !aggregator.hasEnded($0) }
+        let known = Set(counted).union(shown.keys).union(lastRuns.keys).union(flaps.keys)
+        for panel in known.subtracting(panels) {
+            aggregator.end(panel)
+            shown[panel] = nil
+            lastRuns[panel] = nil
+            flaps[panel] = nil
+            unsavedShown.remove(panel)
+            unsavedRemovals.insert(panel)
+        }
+        keepClosedRows()
     }
 
     /// Applies `change` to its panel's tallies and, when recorded, keeps it at the next position.
@@ -350,6 +375,7 @@ public struct HistoryState: Sendable {
         unsavedRowsByPanel = [:]
         aggregator.markOpenRows(saved: true)
         unsavedShown = []
+        unsavedRemovals.subtract(batch.removedPanels)
         unsavedWatchIDs = []
         // Kept during the commit (by another thread than the writer's), a window or an incident's
         // newer version is not in the batch: it still waits; so does an audit entry.

@@ -16,6 +16,11 @@ public protocol HistoryStore: AnyObject, Sendable {
     /// A page of `panel`'s stored changes, newest first.
     func changes(of panel: String, _ query: HistoryQuery) throws(HistoryStoreError) -> HistoryPage
 
+    /// The deck followed from now on has `panels`: each other panel the store counts was removed
+    /// from the deck (a reload, or a deck started without it), and is counted no more. Called
+    /// before the deck starts.
+    func follow(panels: [String])
+
     /// Keeps maintenance windows started through the API, or ended early (a deck's: the stretch
     /// ended), over those of the same id and start; returns at once.
     func keep(_ maintenance: [MaintenanceSpan])
@@ -84,6 +89,9 @@ public protocol HistoryStore: AnyObject, Sendable {
 extension HistoryStore {
     /// A store only this process uses: it writes from its open on.
     public func setWriting(_ writes: Bool) {}
+
+    /// A store that counts no time.
+    public func follow(panels: [String]) {}
 
     /// A store that keeps no maintenance windows: a restart forgets those started by hand.
     public func keep(_ maintenance: [MaintenanceSpan]) {}

@@ -26,6 +26,10 @@ extension KeptHistoryStore {
         try keeper.uptime(of: panel, query)
     }
 
+    public func follow(panels: [String]) {
+        keeper.follow(panels: panels)
+    }
+
     public func keep(_ maintenance: [MaintenanceSpan]) {
         keeper.keep(maintenance)
     }

@@ -7,11 +7,16 @@ extension Notifier.Subscription {
     public static func all(of deck: Deck, page: (any NotificationTarget)? = nil) -> [Notifier.Subscription] {
         deck.panelIds.flatMap { panel -> [Notifier.Subscription] in
             guard case .entries(let entries) = deck.notifyDeclarations[panel] else { return [] }
-            let told = entries.enumerated().map { index, entry in
-                Notifier.Subscription(panel: panel, rule: entry.rule, target: entry.target, index: index)
+            var seen: [String: Int] = [:]
+            let told = entries.map { entry in
+                let first = Notifier.Subscription(panel: panel, rule: entry.rule, target: entry.target)
+                let repeated = seen[first.key, default: 0]
+                seen[first.key] = repeated + 1
+                return repeated == 0 ? first : Notifier.Subscription(panel: panel, rule: entry.rule, target: entry.target,
+                                                                     repeated: repeated)
             }
             guard let page else { return told }
-            return told + [Notifier.Subscription(panel: panel, rule: entries.first?.rule ?? NotifyRule(), target: page, index: nil)]
+            return told + [.page(panel: panel, rule: entries.first?.rule ?? NotifyRule(), target: page)]
         }
     }
 }

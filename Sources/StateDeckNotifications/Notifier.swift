@@ -28,22 +28,52 @@ public actor Notifier {
         public var panel: String
         public var rule: NotifyRule
         public var target: any NotificationTarget
-        /// The entry's place in the panel's list, nil for the page's: with the panel's id, the key
-        /// its outage is kept under.
-        public var index: Int?
+        /// Which of the panel's entries it is, by what it sends to and its rule
+        /// (``entryDigest(target:rule:)``), nil for the page's: with the panel's id, the key its
+        /// outage is kept under.
+        public var entry: String?
 
-        public init(panel: String, rule: NotifyRule, target: any NotificationTarget, index: Int?) {
+        /// The panel's entry telling `target` by `rule`; `repeated` counts the same entry earlier in
+        /// the panel's list (0 for the first), so that an entry written twice keeps two outages.
+        public init(panel: String, rule: NotifyRule, target: any NotificationTarget, repeated: Int = 0) {
+            self.init(panel: panel, rule: rule, target: target,
+                      entry: Self.entryDigest(target: target, rule: rule) + (repeated == 0 ? "" : "+\(repeated)"))
+        }
+
+        private init(panel: String, rule: NotifyRule, target: any NotificationTarget, entry: String?) {
             self.panel = panel
             self.rule = rule
             self.target = target
-            self.index = index
+            self.entry = entry
         }
 
-        /// `api#0` for the first entry of panel `api`, `api#page` for the page's.
-        public var key: String { "\(panel)#\(index.map(String.init) ?? "page")" }
+        /// The page's desktop notifications of `panel`, by `rule`.
+        public static func page(panel: String, rule: NotifyRule, target: any NotificationTarget) -> Subscription {
+            Subscription(panel: panel, rule: rule, target: target, entry: nil)
+        }
+
+        /// `api#` and the entry's digest for an entry of panel `api`, `api#page` for the page's.
+        public var key: String { "\(panel)#\(entry ?? "page")" }
 
         /// Whether it tells the page rather than a `notify:` entry's target.
-        public var isPage: Bool { index == nil }
+        public var isPage: Bool { entry == nil }
+
+        /// The SHA-256, in hex, of `target`'s address and `rule` (``NotifyRule/identity``, `gather`
+        /// aside): the same entry wherever it is in the list, a new one once either is edited.
+        /// One-way, since an address may hold a secret
+        /// (a header's value, a command's environment, a URL's password or token) and the key is
+        /// written into the history.
+        public static func entryDigest(target: any NotificationTarget, rule: NotifyRule) -> String {
+            SHA256.digest(Array((target.address + "\n" + rule.identity).utf8)).lowercaseHex
+        }
+
+        /// Whether `key` is one an older StateDeck wrote, by the entry's place in its panel's list
+        /// (`api#0`): such an outage cannot be told from another entry's, and is forgotten quietly.
+        static func isPositional(_ key: String) -> Bool {
+            guard let mark = key.lastIndex(of: "#") else { return false }
+            let index = key[key.index(after: mark)...]
+            return !index.isEmpty && index.count < 64 && index.allSatisfy(\.isASCII) && index.allSatisfy(\.isNumber)
+        }
     }
 
     /// What happened to a message: one notification, or several gathered; or to a notification
@@ -114,13 +144,32 @@ public actor Notifier {
         self.now = now
         self.clock = clock
         let keys = Set(subscriptions.map(\.key))
-        watches = (ledger?.outages() ?? [:]).filter { keys.contains($0.key) }
+        let kept = ledger?.outages() ?? [:]
+        watches = kept.filter { keys.contains($0.key) }
+        Notifier.forget(kept.filter { !keys.contains($0.key) }, ledger: ledger, log: log, at: now())
         let left = ((ledger?.takeUndelivered() ?? []) + carried)
             .sorted { ($0.notification.at, $0.id.uuidString) < ($1.notification.at, $1.id.uuidString) }
         // A delivery of an entry the deck no longer has goes nowhere: nobody asks for it any more.
         ledger?.finished(left.filter { !keys.contains($0.key) }.map(\.id))
         undelivered = left.filter { keys.contains($0.key) }
         (changes, input) = AsyncStream.makeStream(bufferingPolicy: .unbounded)
+    }
+
+    /// Forgets `outages`, kept under entries the deck followed now does not have: their panel was
+    /// removed, or the entry, or it was edited into another (``Subscription/entryDigest(target:rule:)``).
+    /// Each ends quietly, told to no one, so a panel re-added weeks later is not told up again after
+    /// an outage nobody watched; the log says "removed while down" of an entry's. Those an older
+    /// StateDeck kept by position (``Subscription/isPositional(_:)``) go unlogged, as do the page's.
+    private static func forget(_ outages: [String: OutageWatch], ledger: (any NotificationLedger)?, log: NotificationLog,
+                               at date: Date) {
+        for (key, watch) in outages.sorted(by: { $0.key < $1.key }) {
+            ledger?.keep(nil, for: key, delivering: nil)
+            guard let mark = key.lastIndex(of: "#"), !key.hasSuffix("#page"), !Subscription.isPositional(key) else { continue }
+            let panel = String(key[..<mark])
+            log.record(NotificationLog.Entry(at: date, event: .recovery, panels: [panel],
+                                             message: "\(panel) was down when its notify entry was removed",
+                                             target: watch.target ?? "", outcome: .silent("removed while down")))
+        }
     }
 
     /// Calls `observer` after each delivery, sent or failed.
@@ -322,7 +371,8 @@ public actor Notifier {
     /// the page is whoever is connected when it is told.
     func keep(_ watch: OutageWatch, of subscription: Subscription, sending notification: DeckNotification?) {
         let key = subscription.key
-        let kept = watch.downSince == nil ? nil : watch
+        var kept = watch.downSince == nil ? nil : watch
+        kept?.target = subscription.target.name
         let delivery = notification.map { PendingDelivery(key: key, notification: $0) }
         guard watches[key] != kept || delivery != nil else { return }
         watches[key] = kept

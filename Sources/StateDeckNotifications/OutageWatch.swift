@@ -26,6 +26,9 @@ public struct OutageWatch: Sendable, Hashable, Codable {
     /// When the outage ended, for a told one whose recovery waits for a maintenance window or
     /// flapping to end.
     public var recoveredAt: Date?
+    /// The name of the target the outage is told to ("webhook hooks.example"): the notification
+    /// log names it when the outage ends with its entry removed, once no deck names the target.
+    public var target: String?
 
     public init() {}
 
@@ -105,11 +108,12 @@ public struct OutageWatch: Sendable, Hashable, Codable {
 
 extension OutageWatch {
     private enum CodingKeys: String, CodingKey {
-        case failures, downSince, toldAt, remindersSent, error, successes, upSince, silenced, held, recoveredAt
+        case failures, downSince, toldAt, remindersSent, error, successes, upSince, silenced, held, recoveredAt, target
     }
 
     /// Reads a watch kept before good results were counted (no `successes`, no `upSince`) as one
-    /// with none yet, and one kept before notifications were quieted as one quieted by nothing.
+    /// with none yet, one kept before notifications were quieted as one quieted by nothing, and one
+    /// kept before it named its target as one of no known target.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         failures = try container.decode(Int.self, forKey: .failures)
@@ -122,6 +126,7 @@ extension OutageWatch {
         silenced = try container.decodeIfPresent(Bool.self, forKey: .silenced) ?? false
         held = try container.decodeIfPresent(Bool.self, forKey: .held) ?? false
         recoveredAt = try container.decodeIfPresent(Date.self, forKey: .recoveredAt)
+        target = try container.decodeIfPresent(String.self, forKey: .target)
     }
 }
 

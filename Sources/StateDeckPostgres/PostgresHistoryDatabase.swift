@@ -146,6 +146,10 @@ final class PostgresHistoryDatabase: HistoryDatabase {
                 min_ms = EXCLUDED.min_ms, max_ms = EXCLUDED.max_ms, total_ms = EXCLUDED.total_ms,
                 durations = EXCLUDED.durations, counted_to = EXCLUDED.counted_to, maintenance_ms = EXCLUDED.maintenance_ms
             """)
+        for panel in batch.removedPanels {
+            try session.query("DELETE FROM statedeck.latest WHERE panel = (SELECT id FROM statedeck.panels WHERE name = $1)",
+                              [panel])
+        }
         var latest: [[String?]] = []
         for row in batch.latest {
             latest.append([

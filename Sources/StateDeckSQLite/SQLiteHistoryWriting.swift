@@ -185,6 +185,10 @@ struct SQLiteHistoryWriting {
                 .integer(tally.maintenanceMs)
             ).run()
         }
+        let deleteLatest = try connection.statement("DELETE FROM latest WHERE panel = (SELECT id FROM panels WHERE name = ?)")
+        for panel in batch.removedPanels {
+            try deleteLatest.bind(.text(panel)).run()
+        }
         let upsertLatest = try connection.statement("""
             INSERT OR REPLACE INTO latest (panel, shown, info, error, stale, health, since, forced, last_run, maintenance,
                 flap_changes, flapping_since)

@@ -70,9 +70,14 @@ public final class DeckRunner: Sendable {
     }
 
     /// Keeps `deck`'s changes in the history, and has the mirror (telling open pages of the new
-    /// deck with `announce`), the metrics and a notifier follow it; call before it starts.
+    /// deck with `announce`), the metrics and a notifier follow it; call before it starts. A panel
+    /// the history counts or the ledger keeps an outage of that `deck` lacks was removed: the
+    /// history counts it no more and the notifier forgets its outage, told to no one.
     private func follow(_ deck: Deck, announce: Bool) async {
-        if let history { await Self.record(deck, into: history) }
+        if let history {
+            history.follow(panels: deck.panelIds)
+            await Self.record(deck, into: history)
+        }
         await source.follow(deck, announce: announce)
         await metrics.follow(deck)
         await notify(deck)

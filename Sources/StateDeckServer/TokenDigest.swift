@@ -1,3 +1,5 @@
+import StateDeck
+
 /// What an access list keeps of a token: its SHA-256, written `sha256:` and 64 hex digits.
 ///
 /// A plain digest, not a password hash (Argon2id, bcrypt): tokens are 32 random bytes, which no

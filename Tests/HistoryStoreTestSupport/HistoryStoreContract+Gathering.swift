@@ -36,7 +36,7 @@ extension HistoryStoreContract {
             for index in 0..<3 { Panel("p\(index)", title: "P\(index)") { Info(summary: "up") } }
         }
         let rule = NotifyRule(failures: 1).gathering(gather)
-        let notifier = Notifier((0..<3).map { Notifier.Subscription(panel: "p\($0)", rule: rule, target: target, index: 0) },
+        let notifier = Notifier((0..<3).map { Notifier.Subscription(panel: "p\($0)", rule: rule, target: target) },
                                 ledger: store)
         await notifier.follow(deck)
         return (notifier, deck)

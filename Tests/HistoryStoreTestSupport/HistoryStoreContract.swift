@@ -461,6 +461,53 @@ public struct HistoryStoreContract<Store: FlushingHistoryStore>: Sendable {
         store.close()
     }
 
+    /// A panel removed from the deck (a reload at 30 s) stops counting there: re-added at 90 s,
+    /// it starts anew, watched since then, the minute it was away no data. A deck started later
+    /// without it (the store opened at 120 s) ends it again at once, and deletes its `latest` row:
+    /// the next open remembers nothing of it, while its changes stay for retention to delete.
+    public func aRemovedPanelStopsCountingAndStartsAnewWhenAddedAgain() throws {
+        do {
+            let store = try open()
+            advance(by: .seconds(10))
+            store.record(change("q", .loaded(Info())))
+            store.record(change("p", .loaded(Info())))
+            store.flush()
+            advance(by: .seconds(20))
+            store.follow(panels: ["p"])
+            store.flush()
+            advance(by: .seconds(60))
+            store.follow(panels: ["p", "q"])
+            store.record(change("q", .loaded(Info())))
+            advance(by: .seconds(30))
+            let report = try store.uptime(of: "q", TimelineQuery(span: .seconds(120), slots: 2, to: now))
+            #expect(report.slots.map(\.tally.upMs) == [20_000, 30_000], "up from 10 s to 30 s, and from 90 s on")
+            #expect(report.current == UptimeReport.CurrentHealth(health: .up, since: at(90), watchedSince: at(90)))
+            #expect(try store.uptime(of: "p", TimelineQuery(span: .seconds(120), slots: 2, to: now)).slots.map(\.tally.upMs)
+                == [50_000, 60_000])
+            store.close()
+        }
+        do {
+            let store = try open()
+            #expect(store.memories(of: ["p", "q"]).keys.sorted() == ["p", "q"])
+            store.follow(panels: ["p"])
+            store.flush()
+            advance(by: .seconds(60))
+            let report = try store.uptime(of: "q", TimelineQuery(span: .seconds(180), slots: 3, to: now))
+            #expect(report.slots.map(\.tally.upMs) == [20_000, 30_000, 0], "counted no more from the open on")
+            #expect(report.current == nil)
+            store.close()
+        }
+        let reopened = try open()
+        #expect(reopened.memories(of: ["p", "q"]).keys.sorted() == ["p"], "its latest row is gone")
+        #expect(try reopened.changes(of: "q", HistoryQuery(limit: 10)).entries.count == 2, "its changes stay")
+        let report = try reopened.uptime(of: "q", TimelineQuery(span: .seconds(180), slots: 3, to: now))
+        #expect(report.slots.map(\.tally.upMs) == [20_000, 30_000, 0])
+        let hours = try reopened.uptime(of: "q", TimelineQuery(span: .seconds(2 * 86_400), slots: 2, to: now))
+        #expect(hours.slots.map(\.tally.upMs).reduce(0, +) == 50_000, "added back within its hour, it counted on in it")
+        #expect(report.current == nil)
+        reopened.close()
+    }
+
     /// Each incident and each window is a part of its own: a change keeps that one item's form,
     /// and a moment reads each item's newest, saved or waiting and after a crash, so the lists are
     /// rebuilt whole at any instant. A history written before kept the lists whole; a deck

@@ -50,6 +50,22 @@ struct HealthAggregatorTests {
         #expect(aggregator.tracks["p"]?.since == day0 + 90_000)
     }
 
+    @Test func aRemovedPanelsBucketsAreHandedOutCountNothingAndAreDroppedWhenItsDayEnds() throws {
+        var aggregator = HealthAggregator(watch: 1)
+        aggregator.apply(change(.loaded(Info()), 10_000))
+        aggregator.advance(to: at(30_000))
+        aggregator.end("p")
+        #expect(newestOfEachBucket(aggregator.takeClosedRows()).map(\.tally.upMs) == [20_000, 20_000, 20_000],
+                "its minute, hour and day as they stood")
+        #expect(aggregator.tracks["p"]?.health == .unknown)
+        aggregator.advance(to: at(3_600_000))
+        #expect(newestOfEachBucket(aggregator.takeClosedRows()).map(\.tally.upMs) == [20_000, 20_000, 20_000],
+                "nothing counted since")
+        #expect(aggregator.tracks["p"] != nil, "its day is open: added back, it counts on in it")
+        aggregator.advance(to: at(86_400_000))
+        #expect(aggregator.tracks["p"] == nil, "its day ended")
+    }
+
     @Test func forcedTimeCountsNowhereAndDoesNotChangeHealth() throws {
         var aggregator = HealthAggregator(watch: 1)
         aggregator.apply(change(.loaded(Info()), 0))

@@ -146,6 +146,10 @@ final class StoreFixture: Sendable {
         try StoreFixture().contract.auditEntriesAreReadBackOutliveACrashAndExpireWithTheDays()
     }
 
+    @Test func aRemovedPanelStopsCountingAndStartsAnewWhenAddedAgain() throws {
+        try StoreFixture().contract.aRemovedPanelStopsCountingAndStartsAnewWhenAddedAgain()
+    }
+
     @Test func aPanelGoneFromTheDeckIsInNoLaterMoment() throws {
         try StoreFixture().contract.aPanelGoneFromTheDeckIsInNoLaterMoment()
     }

@@ -144,6 +144,12 @@ struct PostgresHistoryStoreTests {
         }
     }
 
+    @Test func aRemovedPanelStopsCountingAndStartsAnewWhenAddedAgain() async throws {
+        try await TemporaryPostgres.with { server in
+            try PostgresStoreFixture(server).contract.aRemovedPanelStopsCountingAndStartsAnewWhenAddedAgain()
+        }
+    }
+
     @Test func aPanelGoneFromTheDeckIsInNoLaterMoment() async throws {
         try await TemporaryPostgres.with { server in
             try PostgresStoreFixture(server).contract.aPanelGoneFromTheDeckIsInNoLaterMoment()

@@ -1,3 +1,4 @@
+import StateDeck
 @testable import StateDeckServer
 import Testing
 

@@ -166,6 +166,16 @@ import Testing
         return outcomes
     }
 
+    /// Panel "p"'s entry telling each failed load to `target` at once.
+    static func entry(_ target: any NotificationTarget) -> Notifier.Subscription {
+        Notifier.Subscription(panel: "p", rule: NotifyRule(failures: 1).gathering(.zero), target: target)
+    }
+
+    /// That entry written twice in panel "p"'s list.
+    static func twice(_ target: any NotificationTarget) -> [Notifier.Subscription] {
+        [entry(target), Notifier.Subscription(panel: "p", rule: NotifyRule(failures: 1).gathering(.zero), target: target, repeated: 1)]
+    }
+
     @Test func aDeliveryOverItsTargetsLimitIsDroppedAndSaidSo() async throws {
         let test = await NotifierTests.deck(ScriptedLoader(.failure(.server)))
         let ledger = MemoryLedger()
@@ -174,7 +184,7 @@ import Testing
         var limits = Notifier.Limits()
         limits.owedPerTarget = 1
         let notifier = Notifier(
-            [0, 1].map { Notifier.Subscription(panel: "p", rule: NotifyRule(failures: 1).gathering(.zero), target: target, index: $0) },
+            Self.twice(target),
             ledger: ledger, limits: limits, now: { TestDeck.date(at: .zero) }, clock: test.clock)
         defer { Task { await notifier.stop() } }
         let outcomes = await Self.outcomes(of: notifier)
@@ -183,14 +193,15 @@ import Testing
         let said = await test.eventually { outcomes.all.first }
         #expect(said == .dropped("hanging already has the most notifications owed that a target may have (1)"))
         #expect(target.attempts.all.count == 1)
-        #expect(ledger.pending.current.map(\.key) == ["p#0"], "the dropped one is not kept")
-        #expect(ledger.kept.current["p#1"]?.isTold == true, "its outage is, so its recovery is told")
+        #expect(ledger.pending.current.map(\.key) == [Self.twice(target)[0].key], "the dropped one is not kept")
+        #expect(ledger.kept.current[Self.twice(target)[1].key]?.isTold == true, "its outage is, so its recovery is told")
     }
 
     @Test func aRestartSendsWhatIsStillTrueOfABacklogAndDropsWhatIsPastTheHorizon() async throws {
         let now = TestDeck.date(at: .zero)
+        let target = RecordingTarget()
         func left(_ event: DeckNotification.Event, minutesAgo: Double) -> PendingDelivery {
-            PendingDelivery(key: "p#0", notification: DeckNotification(
+            PendingDelivery(key: Self.entry(target).key, notification: DeckNotification(
                 event: event, panel: "p", title: "API", group: nil, error: event == .recovery ? nil : Self.error,
                 downSince: now.addingTimeInterval(-90 * 60), at: now.addingTimeInterval(-minutesAgo * 60)))
         }
@@ -198,10 +209,9 @@ import Testing
         // minute, the older half of it past the one-hour horizon.
         let backlog = (0..<90).map { left($0.isMultiple(of: 2) ? .failure : .recovery, minutesAgo: Double(90 - $0)) }
         let ledger = MemoryLedger(leftByEarlierRun: backlog)
-        let target = RecordingTarget()
         let test = await NotifierTests.deck(ScriptedLoader(.success(.one)))
         let notifier = Notifier(
-            [Notifier.Subscription(panel: "p", rule: NotifyRule(failures: 1).gathering(.zero), target: target, index: 0)],
+            [Self.entry(target)],
             ledger: ledger, now: { now }, clock: test.clock)
         defer { Task { await notifier.stop() } }
         let outcomes = await Self.outcomes(of: notifier)

@@ -31,7 +31,7 @@ import Testing
         let clock = test.clock
         let rule = NotifyRule(failures: 1).gathering(gather)
         let subscriptions = (0..<count).flatMap { index in
-            targets.enumerated().map { Notifier.Subscription(panel: "p\(index)", rule: rule, target: $1, index: $0) }
+            targets.map { Notifier.Subscription(panel: "p\(index)", rule: rule, target: $0) }
         }
         let notifier = Notifier(subscriptions, ledger: ledger, log: log,
                                 now: { TestDeck.date(at: TestClock<Duration>.Instant().duration(to: clock.now)) }, clock: clock)
@@ -149,9 +149,9 @@ import Testing
         let clock = test.clock
         let rule = NotifyRule(failures: 1)
         let notifier = Notifier(
-            [Notifier.Subscription(panel: "p0", rule: rule, target: first, index: 0),
-             Notifier.Subscription(panel: "p1", rule: rule, target: same, index: 0),
-             Notifier.Subscription(panel: "p2", rule: rule, target: other, index: 0)],
+            [Notifier.Subscription(panel: "p0", rule: rule, target: first),
+             Notifier.Subscription(panel: "p1", rule: rule, target: same),
+             Notifier.Subscription(panel: "p2", rule: rule, target: other)],
             ledger: nil, now: { TestDeck.date(at: TestClock<Duration>.Instant().duration(to: clock.now)) }, clock: clock)
         await notifier.follow(test.deck)
         defer { Task { await notifier.stop() } }
@@ -208,8 +208,8 @@ import Testing
         let clock = test.clock
         func subscriptions() -> [Notifier.Subscription] {
             (0..<2).flatMap { index in
-                [Notifier.Subscription(panel: "p\(index)", rule: NotifyRule(failures: 1), target: target, index: 0),
-                 Notifier.Subscription(panel: "p\(index)", rule: NotifyRule(failures: 1), target: page, index: nil)]
+                [Notifier.Subscription(panel: "p\(index)", rule: NotifyRule(failures: 1), target: target),
+                 .page(panel: "p\(index)", rule: NotifyRule(failures: 1), target: page)]
             }
         }
         let first = Notifier(subscriptions(), ledger: ledger,
@@ -217,7 +217,7 @@ import Testing
         await first.follow(test.deck)
         for index in 0..<2 { try await Self.push(.error(.server), index, at: .seconds(index), test, first) }
         let carried = await first.stop()
-        #expect(Set(carried.map(\.key)) == ["p0#0", "p0#page", "p1#0", "p1#page"])
+        #expect(Set(carried.map(\.key)) == Set(subscriptions().map(\.key)))
         #expect(ledger.pending.current.count == 2, "the page's are not kept")
         let next = Notifier(
             subscriptions(),

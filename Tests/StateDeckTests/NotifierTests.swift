@@ -115,10 +115,15 @@ import Testing
                          gather: Duration = .zero) async -> Notifier {
         let clock = test.clock
         let notifier = Notifier(
-            [Notifier.Subscription(panel: "p", rule: rule.gathering(gather), target: target, index: 0)], ledger: ledger,
+            [Notifier.Subscription(panel: "p", rule: rule.gathering(gather), target: target)], ledger: ledger,
             now: { TestDeck.date(at: TestClock<Duration>.Instant().duration(to: clock.now)) }, clock: clock)
         await notifier.follow(test.deck)
         return notifier
+    }
+
+    /// The key of the entry ``notifier(_:_:_:ledger:gather:)`` makes of `rule` and `target`.
+    static func key(_ rule: NotifyRule, _ target: any NotificationTarget, gather: Duration = .zero) -> String {
+        Notifier.Subscription(panel: "p", rule: rule.gathering(gather), target: target).key
     }
 
     @Test func theThirdFailedLoadInARowIsToldOnceAndTheRecoveryOnceWithTheTimeDown() async {
@@ -267,7 +272,7 @@ import Testing
             await test.deck.stop()
             await notifier.stop()
         }
-        #expect(ledger.kept.current["p#0"]?.isTold == true)
+        #expect(ledger.kept.current[Self.key(NotifyRule(failures: 1), before)]?.isTold == true)
 
         let after = RecordingTarget()
         let loader = ScriptedLoader(.failure(.server), .success(.one))
@@ -280,7 +285,7 @@ import Testing
         await test.until { $0.phase == .loaded }
         let sent = await test.eventually { after.sent.all.isEmpty ? nil : after.sent.all }
         #expect(sent?.map(\.event) == [.recovery], "the failure was told before the restart")
-        #expect(ledger.kept.current["p#0"] == nil)
+        #expect(ledger.kept.current.isEmpty)
     }
 
     @Test func thePagesDeliveriesAreNotKeptForTheNextRunButItsOutageIs() async {
@@ -290,7 +295,7 @@ import Testing
         let test = await Self.deck(loader)
         let clock = test.clock
         let notifier = Notifier(
-            [Notifier.Subscription(panel: "p", rule: NotifyRule(failures: 1).gathering(.zero), target: page, index: nil)], ledger: ledger,
+            [.page(panel: "p", rule: NotifyRule(failures: 1).gathering(.zero), target: page)], ledger: ledger,
             now: { TestDeck.date(at: TestClock<Duration>.Instant().duration(to: clock.now)) }, clock: clock)
         await notifier.follow(test.deck)
         defer { page.gate.open(); Task { await notifier.stop() } }
@@ -326,10 +331,12 @@ import Testing
             Panel("c", title: "C") { .one }.notify(chat).notify(.none)
         }
         let subscriptions = Notifier.Subscription.all(of: deck, page: page)
-        #expect(subscriptions.map(\.key) == ["a#0", "a#1", "a#page", "b#page"])
+        let entries = [Notifier.Subscription(panel: "a", rule: .failures(1), target: chat),
+                       Notifier.Subscription(panel: "a", rule: .down(.seconds(60)), target: chat)]
+        #expect(subscriptions.map(\.key) == entries.map(\.key) + ["a#page", "b#page"])
         #expect(subscriptions.map(\.rule) == [.failures(1), .down(.seconds(60)), .failures(1), NotifyRule()])
         #expect(subscriptions.map(\.target.name) == ["chat", "chat", "page", "page"])
-        #expect(Notifier.Subscription.all(of: deck).map(\.key) == ["a#0", "a#1"], "without the page")
+        #expect(Notifier.Subscription.all(of: deck).map(\.key) == entries.map(\.key), "without the page")
     }
 
     @Test func aFailureStillBeingDeliveredAtTheStopIsDeliveredAfterTheRestartAndNotDecidedAgain() async throws {
@@ -347,10 +354,11 @@ import Testing
         let left = try #require(ledger.pending.current.first)
         #expect(left.notification.event == .failure)
         #expect(stalled.pendingAtAttempt.all == [[left.notification]], "kept before it was sent")
-        #expect(ledger.kept.current["p#0"]?.isTold == true, "kept with the outage that told it")
+        #expect(ledger.kept.current[Self.key(NotifyRule(failures: 1), stalled)]?.isTold == true,
+                "kept with the outage that told it")
 
         let reopened = ledger.reopened()
-        let target = RecordingTarget()
+        let target = RecordingTarget(address: stalled.address)
         let loader = ScriptedLoader(.failure(.server), .failure(.server), .success(.one))
         let test = await Self.deck(loader)
         let notifier = await Self.notifier(test, NotifyRule(failures: 1), target, ledger: reopened)
@@ -372,13 +380,14 @@ import Testing
     }
 
     @Test func aDeliveryLeftForAnEntryTheDeckNoLongerHasIsDropped() async {
+        let target = RecordingTarget()
         func left(_ panel: String) -> PendingDelivery {
-            PendingDelivery(key: "\(panel)#0", notification: DeckNotification(
+            PendingDelivery(key: Notifier.Subscription(panel: panel, rule: NotifyRule(failures: 1).gathering(.zero), target: target).key,
+                            notification: DeckNotification(
                 event: .failure, panel: panel, title: panel, group: nil, error: nil,
                 downSince: TestDeck.origin, at: TestDeck.origin))
         }
         let ledger = MemoryLedger(leftByEarlierRun: [left("gone"), left("p")])
-        let target = RecordingTarget()
         let test = await Self.deck(ScriptedLoader(.success(.one)))
         let notifier = await Self.notifier(test, NotifyRule(failures: 1), target, ledger: ledger)
         defer { Task { await notifier.stop() } }
@@ -400,10 +409,10 @@ import Testing
         await test.deck.start()
         await test.eventually { stalled.attempts.all.count == 1 ? true : nil }
         await first.stop()
-        let target = RecordingTarget()
+        let target = RecordingTarget(address: stalled.address)
         let next = await Self.notifier(test, NotifyRule(failures: 1), target, ledger: ledger)
         defer { Task { await next.stop() } }
-        #expect(await next.outages["p#0"]?.isTold == true)
+        #expect(await next.outages[Self.key(NotifyRule(failures: 1), stalled)]?.isTold == true)
         await test.advance(to: .seconds(10))
         await test.eventually { loader.callCount == 2 ? true : nil }
         await test.until { $0.phase == .error && !$0.isLoading }

@@ -344,9 +344,11 @@ def notify_log(server: Server) -> list[dict]:
     return document["entries"]
 
 
-def stored_outage(store: str, key: str) -> dict | None:
-    """The outage the store keeps for notify entry `key` ("payments#0"): what a next leader takes up."""
-    found = subprocess.run(["psql", store, "-Atc", f"SELECT watch FROM statedeck.notify_outages WHERE key = '{key}'"],
+def stored_outage(store: str, panel: str) -> dict | None:
+    """The outage the store keeps for `panel`'s one notify entry (its key is the panel's id, "#" and
+    the entry's digest): what a next leader takes up."""
+    found = subprocess.run(["psql", store, "-Atc", "SELECT watch FROM statedeck.notify_outages "
+                            f"WHERE key LIKE '{panel}#%' AND key <> '{panel}#page'"],
                            capture_output=True, text=True, check=True).stdout.strip()
     return json.loads(found) if found else None
 
@@ -364,7 +366,7 @@ def test_a_failover_under_maintenance_tells_the_outage_once_at_the_windows_end_a
         silent = wait_for(lambda: [e for e in notify_log(first) if e["outcome"] != "sent"], 10,
                           "the failure was never decided")
         assert [(e["event"], e["outcome"], e["why"]) for e in silent] == [("failure", "silent", f"maintenance '{REASON}'")]
-        wait_for(lambda: (stored_outage(store, "payments#0") or {}).get("silenced"), 10,
+        wait_for(lambda: (stored_outage(store, "payments") or {}).get("silenced"), 10,
                  "the failure kept quiet was never stored")
         assert receiver.bodies == [], "nothing is told under the window"
         first.kill()
@@ -390,7 +392,7 @@ def test_a_window_ending_between_two_leaders_is_listed_no_more_and_the_failure_i
     try:
         window.start(first)
         down.touch()
-        wait_for(lambda: (stored_outage(store, "payments#0") or {}).get("silenced"), 10,
+        wait_for(lambda: (stored_outage(store, "payments") or {}).get("silenced"), 10,
                  "the failure kept quiet was never stored")
         wait_for(lambda: window.id in active(second), 5, "the other server never listed the window")
         # The gap under test: the leader dies just before the window's end, which comes while no

@@ -1,8 +1,9 @@
-/// SHA-256 (FIPS 180-4) in Swift: the digest an access list keeps of each token. No crypto library
-/// is linked (FoundationEssentials has none), and a digest of a 32-byte token is one block.
-enum SHA256 {
+/// SHA-256 (FIPS 180-4) in Swift: the digest an access list keeps of each token, and the one-way
+/// name a `notify:` entry's outage is kept under (its target's address may hold a secret). No
+/// crypto library is linked (FoundationEssentials has none), and a digest of a 32-byte token is one block.
+public enum SHA256 {
     /// The digest of `message`, 32 bytes.
-    static func digest(_ message: some Collection<UInt8>) -> [UInt8] {
+    public static func digest(_ message: some Collection<UInt8>) -> [UInt8] {
         var state = initialState
         var padded = Array(message)
         let bitLength = UInt64(padded.count) &* 8
