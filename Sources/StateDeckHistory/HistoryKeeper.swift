@@ -378,15 +378,25 @@ public final class HistoryKeeper: Sendable {
 
     // MARK: The ledger
 
-    /// Runs `body` on the ledger; with `saving`, commits what changed before returning, and leaves
-    /// it to the next batch when that fails.
+    /// Runs `body` on the ledger; with `saving`, commits whatever of it waits before returning.
+    /// A commit that fails leaves it waiting for the next batch (or the next call), and says why
+    /// as a failed save does: the notifier holds back the messages it has not kept meanwhile.
     public func withRecords<T>(saving: Bool, _ body: (inout NotificationRecords) -> T) -> T {
-        records.withLock { records in
+        let (value, failure) = records.withLock { records -> (T, HistoryDatabaseError?) in
             let value = body(&records)
-            if saving, records.hasUnsaved, (try? database.commit(records.unsavedWrites)) != nil {
-                records.markSaved()
+            guard saving, records.hasUnsaved else { return (value, nil) }
+            do throws(HistoryDatabaseError) {
+                try database.commit(records.unsavedWrites)
+            } catch {
+                return (value, error)
             }
-            return value
+            records.markSaved()
+            return (value, nil)
         }
+        if let failure {
+            memory.withLock { $0.failed(failure) }
+            reportTrouble()
+        }
+        return value
     }
 }

@@ -212,7 +212,8 @@ public struct HistoryState: Sendable {
         }
     }
 
-    /// Past `limit` changes or tallies waiting (saving has failed for long), drops the oldest.
+    /// Past `limit` changes or tallies waiting (saving has failed for long), drops the oldest
+    /// changes, and the tallies of the finest resolution first.
     private mutating func dropOldest(over limit: Int) {
         if unsavedChangeCount > limit {
             let excess = unsavedChangeCount - limit
@@ -227,9 +228,12 @@ public struct HistoryState: Sendable {
         }
         let rowCount = unsavedRowsByPanel.values.reduce(0) { $0 + $1.count }
         if rowCount > limit {
-            let oldest = unsavedRowsByPanel.flatMap { panel, rows in rows.keys.map { (panel, $0) } }
-                .sorted { $0.1.start < $1.1.start }.prefix(rowCount - limit)
-            for (panel, key) in oldest { unsavedRowsByPanel[panel]?[key] = nil }
+            // Minutes go before hours and hours before days, the oldest first within each: the
+            // 90-day and 2-year views keep what the 24-hour view loses first.
+            let dropping = unsavedRowsByPanel.flatMap { panel, rows in rows.keys.map { (panel, $0) } }
+                .sorted { ($0.1.resolution.rawValue, $0.1.start) < ($1.1.resolution.rawValue, $1.1.start) }
+                .prefix(rowCount - limit)
+            for (panel, key) in dropping { unsavedRowsByPanel[panel]?[key] = nil }
         }
     }
 

@@ -1,8 +1,9 @@
 /// What was told and what is still to deliver, kept across restarts (the history store keeps it),
 /// so that a restart neither repeats a notification nor loses one.
 ///
-/// The notifier keeps an outage with the delivery it decided in one call, before it sends it, and
-/// says when the delivery is done; what an earlier run left undone it delivers at start.
+/// The notifier keeps an outage with the delivery it decided in one call, sends it once the ledger
+/// has kept it, and says when the delivery is done; what an earlier run left undone it delivers at
+/// start.
 public protocol NotificationLedger: Sendable {
     /// Every outage kept, by key (``Notifier/Subscription/key``), as the latest ``keep(_:for:delivering:replacing:)`` left it.
     func outages() -> [String: OutageWatch]
@@ -17,6 +18,11 @@ public protocol NotificationLedger: Sendable {
     /// next notifier of the same run (the deck file was edited) must not send them again while the
     /// first still does.
     func takeUndelivered() -> [PendingDelivery]
+    /// Whether every one of `deliveries` is kept where the next run reads it, after trying once
+    /// more to write what waits: a message goes out only once this holds, so that a run killed
+    /// after it neither loses it nor decides and tells it again. False while the writes fail (a
+    /// full or read-only disk).
+    func hasKept(_ deliveries: [PendingDelivery.ID]) -> Bool
 }
 
 extension NotificationLedger {

@@ -8,8 +8,8 @@ import StateDeck
 /// flap, and what waits is what is still true, not every change since it stopped answering.
 ///
 /// A collection opens a window when its first delivery joins; it goes out as one message when the
-/// window has ended and the target is sending nothing (at the window's end, or once the message
-/// before it is done). Without gathering, each entry is a target of its own and its window ends as
+/// window has ended, the target is sending nothing (at the window's end, or once the message
+/// before it is done) and the ledger has kept every delivery in it. Without gathering, each entry is a target of its own and its window ends as
 /// it opens: sent at once, or after the one being sent.
 ///
 /// | a notification for an entry that … | becomes |
@@ -116,28 +116,33 @@ struct NotificationOutbox {
         return queues[group, default: Queue()].admit(delivery)
     }
 
-    /// `group`'s window ended: its message, unless it is still sending one.
-    mutating func windowEnded(_ group: Group) -> Message? {
+    /// `group`'s window ended: its message, unless it is still sending one or `isKept` says the
+    /// ledger does not have every delivery of it yet.
+    mutating func windowEnded(_ group: Group, ifKept isKept: ([PendingDelivery]) -> Bool) -> Message? {
         queues[group]?.windowOpen = false
-        return takeMessage(of: group)
+        return message(of: group, ifKept: isKept)
     }
 
-    /// `group`'s message is done: the next one, when its window has ended.
-    mutating func finished(_ group: Group) -> Message? {
+    /// `group`'s message is done: the next one, when its window has ended and `isKept` holds.
+    mutating func finished(_ group: Group, ifKept isKept: ([PendingDelivery]) -> Bool) -> Message? {
         guard var queue = queues[group] else { return nil }
         owedByAddress[group.address, default: 0] -= queue.sending.count
         if owedByAddress[group.address] == 0 { owedByAddress[group.address] = nil }
         queue.sending = []
         queues[group] = queue
-        return takeMessage(of: group)
+        return message(of: group, ifKept: isKept)
     }
 
-    private mutating func takeMessage(of group: Group) -> Message? {
+    /// `group`'s collection as a message to send, once its window has ended, nothing is being sent
+    /// and `isKept` says the ledger has every delivery of it; until then it goes on collecting (a
+    /// recovery still replaces the failure it follows).
+    mutating func message(of group: Group, ifKept isKept: ([PendingDelivery]) -> Bool) -> Message? {
         guard var queue = queues[group], queue.sending.isEmpty, !queue.windowOpen else { return nil }
         guard !queue.collecting.isEmpty else {
             queues[group] = nil
             return nil
         }
+        guard isKept(queue.collecting) else { return nil }
         let message = Message(group: group, deliveries: queue.collecting)
         queue.sending = queue.collecting.map(\.id)
         queue.collecting = []

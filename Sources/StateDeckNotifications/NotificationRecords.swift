@@ -20,6 +20,9 @@ public struct NotificationRecords: Sendable {
 
     public var hasUnsaved: Bool { !unsavedOutages.isEmpty || !unsavedDeliveries.isEmpty }
 
+    /// Whether the database has delivery `id` as these records do (kept, or forgotten).
+    public func isWritten(_ id: PendingDelivery.ID) -> Bool { !unsavedDeliveries.contains(id) }
+
     /// A change the database is to make.
     public enum Write: Sendable {
         case keepOutage(key: String, watch: String)

@@ -100,15 +100,40 @@ extension Notifier {
 
     private func windowEnded(_ group: NotificationOutbox.Group) {
         windows[group] = nil
-        if let message = outbox.windowEnded(group) { send(message) }
+        if let message = outbox.windowEnded(group, ifKept: isKept) { send(message) }
+    }
+
+    /// Whether the ledger has kept every one of `deliveries`: a message goes out only then, so
+    /// that a run killed after it neither loses it nor decides and tells it again. While it has
+    /// not (its write fails), their group goes on collecting and is tried again every
+    /// ``Limits/ledgerRetry``, for as long as that takes. The page's are never in the ledger.
+    private func isKept(_ deliveries: [PendingDelivery]) -> Bool {
+        guard let ledger, let subscription = subscriptionsByKey[deliveries[0].key], !subscription.isPage,
+              !ledger.hasKept(deliveries.map(\.id)) else { return true }
+        awaitingLedger.insert(group(of: subscription))
+        if ledgerRetry == nil {
+            ledgerRetry = Self.task(after: limits.ledgerRetry, on: clock) { [weak self] in await self?.retryAwaitingLedger() }
+        }
+        return false
+    }
+
+    /// Sends each message held back for the ledger that it has kept by now.
+    private func retryAwaitingLedger() {
+        ledgerRetry = nil
+        let groups = awaitingLedger
+        awaitingLedger = []
+        for group in groups {
+            if let message = outbox.message(of: group, ifKept: isKept) { send(message) }
+        }
     }
 
     private func overLimit(of target: any NotificationTarget) -> String {
         "\(target.name) already has the most notifications owed that a target may have (\(limits.owedPerTarget))"
     }
 
-    /// Delivers `message` in a task of its own, alone as it was decided or gathered, then forgets
-    /// every delivery it carried in the ledger and sends what collected behind it. A stop before
+    /// Delivers `message` (which the ledger has kept) in a task of its own, alone as it was
+    /// decided or gathered, then forgets every delivery it carried in the ledger and sends what
+    /// collected behind it. A stop before
     /// they are forgotten (SIGTERM while a webhook waits to retry) leaves them to the next run,
     /// which sends them then. The one window that repeats a notification: the process killed
     /// (`kill -9`, or a stop that waited ``finishDeliveries(within:)`` in vain for a slow target)
@@ -136,7 +161,7 @@ extension Notifier {
     private func delivered(_ message: NotificationOutbox.Message, to subscription: Subscription, told: String,
                            _ outcome: Delivery.Outcome) {
         sending.subtract(message.deliveries.map(\.id))
-        if let next = outbox.finished(message.group) { send(next) }
+        if let next = outbox.finished(message.group, ifKept: isKept) { send(next) }
         report(outcome, of: message.deliveries.map(\.notification), message: told, to: subscription.target)
         guard !subscription.isPage else { return }
         let others = message.deliveries.count - 1

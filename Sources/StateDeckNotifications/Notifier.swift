@@ -18,6 +18,9 @@ public actor Notifier {
         /// How old a delivery an earlier run left undone may be and still be sent at start: an
         /// outage told an hour late is news nobody can act on.
         public var horizon: Duration = .seconds(3_600)
+        /// How often a message the ledger has not kept (its write failed: a full or read-only
+        /// disk) is tried again: it waits, collecting, until the ledger has it.
+        public var ledgerRetry: Duration = .seconds(1)
 
         public init() {}
     }
@@ -114,6 +117,9 @@ public actor Notifier {
     var windows: [NotificationOutbox.Group: Task<Void, Never>] = [:]
     /// Deliveries under way, the page's included.
     var sending: Set<PendingDelivery.ID> = []
+    /// Groups whose message waits for the ledger to keep it, and the task that tries them again.
+    var awaitingLedger: Set<NotificationOutbox.Group> = []
+    var ledgerRetry: Task<Void, Never>?
     var panels: [String: (title: String, group: String?)] = [:]
     /// What each panel is under that quiets its notifications, from the deck followed.
     var quiet = NotificationQuiet(dependencies: [:], panels: [])
@@ -222,9 +228,9 @@ public actor Notifier {
     }
 
     /// Stops following: nothing more is decided, and no window ends here. Returns what the
-    /// targets (the page's included) were owed and not being sent (in a window, or behind a
-    /// message under way): for the notifier of the deck served next (``init(_:ledger:carrying:log:limits:now:clock:)``),
-    /// which the ledger does not hand it again.
+    /// targets (the page's included) were owed and not being sent (in a window, behind a message
+    /// under way, or waiting for the ledger to keep it): for the notifier of the deck served next
+    /// (``init(_:ledger:carrying:log:limits:now:clock:)``), which the ledger does not hand it again.
     @discardableResult
     public func stop() -> [PendingDelivery] {
         input.finish()
@@ -232,6 +238,9 @@ public actor Notifier {
         timer?.cancel()
         windows.values.forEach { $0.cancel() }
         windows = [:]
+        ledgerRetry?.cancel()
+        ledgerRetry = nil
+        awaitingLedger = []
         return outbox.takeCollecting()
     }
 

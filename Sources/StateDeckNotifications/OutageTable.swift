@@ -19,4 +19,7 @@ public final class OutageTable: NotificationLedger {
     public func finished(_ deliveries: [PendingDelivery.ID]) {}
 
     public func takeUndelivered() -> [PendingDelivery] { [] }
+
+    /// Nothing is written: no run after this one reads a delivery.
+    public func hasKept(_ deliveries: [PendingDelivery.ID]) -> Bool { true }
 }

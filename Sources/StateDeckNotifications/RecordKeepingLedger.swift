@@ -3,10 +3,11 @@
 ///
 /// A keep with a delivery, and the end of deliveries (every one a message carried at once), are written before the call returns (`saving`),
 /// so that a failure is stored as it is sent and a delivery done is not sent again after a stop;
-/// outages that change without a delivery go with the store's next batch.
+/// outages that change without a delivery go with the store's next batch. A write that fails is
+/// tried again by the next batch and by ``hasKept(_:)``, which holds the message back meanwhile.
 public protocol RecordKeepingLedger: NotificationLedger {
-    /// Runs `body` on the records under the store's lock; with `saving`, writes what changed
-    /// before returning, and leaves it to the next batch when that write fails.
+    /// Runs `body` on the records under the store's lock; with `saving`, writes whatever of them
+    /// waits to be written before returning, and leaves it waiting when that write fails.
     func withRecords<T>(saving: Bool, _ body: (inout NotificationRecords) -> T) -> T
 }
 
@@ -31,5 +32,10 @@ extension RecordKeepingLedger {
 
     public func takeUndelivered() -> [PendingDelivery] {
         withRecords(saving: false) { $0.takeLeftByEarlierRun() }
+    }
+
+    public func hasKept(_ deliveries: [PendingDelivery.ID]) -> Bool {
+        withRecords(saving: true) { _ in }
+        return withRecords(saving: false) { records in deliveries.allSatisfy(records.isWritten) }
     }
 }

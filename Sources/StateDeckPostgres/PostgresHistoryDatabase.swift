@@ -266,7 +266,11 @@ final class PostgresHistoryDatabase: HistoryDatabase {
             DELETE FROM statedeck.forms WHERE at < $1
                 AND id NOT IN (SELECT max(id) FROM statedeck.forms WHERE at < $1 GROUP BY kind, subject)
             """, formsCutoff)
-        try session.query("UPDATE statedeck.forms SET at = $1, listed = false WHERE at < $1", formsCutoff)
+        // Moved there, it is its part's first form: a panel's health there begins with it.
+        try session.query("""
+            UPDATE statedeck.forms SET at = $1, listed = false, from_phase = NULL, from_health = NULL, from_summary = NULL
+            WHERE at < $1
+            """, formsCutoff)
         // A part gone by the cutoff is in no moment kept.
         try session.query("DELETE FROM statedeck.forms WHERE at = $1 AND form = ''", formsCutoff)
         try session.query("DELETE FROM statedeck.watches WHERE watched_to < $1 AND id <> $2",

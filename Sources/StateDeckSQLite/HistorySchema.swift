@@ -114,6 +114,11 @@ enum HistorySchema {
         ALTER TABLE latest ADD COLUMN flap_changes TEXT;
         ALTER TABLE latest ADD COLUMN flapping_since INTEGER;
         """,
+        // Retention deletes changes by their time, not their order: a change stamped ahead (a
+        // clock set wrong) holds up the deletion of none after it.
+        """
+        CREATE INDEX changes_by_time ON changes (at);
+        """,
     ]
 
     static var currentVersion: Int { migrations.count }

@@ -39,10 +39,20 @@ public final class SQLiteHistoryStore: KeptHistoryStore {
     ///   be read, is not a StateDeck history, is of a newer schema, or is not the folder's own
     ///   (a symbolic link, or a file with other names). The file is left as it was.
     public init(folder: String, configuration: Configuration = Configuration()) throws(HistoryOpenError) {
+        let database = try Self.database(in: folder, configuration: configuration)
+        self.folder = folder
+        path = database.file.path
+        do {
+            keeper = try HistoryKeeper(database: database, configuration: configuration.keeping)
+        } catch {
+            throw .unreadable(path: path, reason: error.description)
+        }
+    }
+
+    /// The history file in `folder`, opened (or made) as a database, the folder locked for it.
+    static func database(in folder: String, configuration: Configuration) throws(HistoryOpenError) -> SQLiteHistoryDatabase {
         let lock = try DataFolderLock(folder: folder)
         let file = HistoryFile(folder: folder, maximumSize: configuration.maximumSize)
-        self.folder = folder
-        path = file.path
         let opened = try file.open()
         let writing: SQLiteHistoryWriting
         do {
@@ -51,11 +61,6 @@ public final class SQLiteHistoryStore: KeptHistoryStore {
         } catch {
             throw file.openError(error)
         }
-        let database = SQLiteHistoryDatabase(writing: writing, reader: try file.openReader())
-        do {
-            keeper = try HistoryKeeper(database: database, configuration: configuration.keeping)
-        } catch {
-            throw .unreadable(path: file.path, reason: error.description)
-        }
+        return SQLiteHistoryDatabase(writing: writing, reader: try file.openReader())
     }
 }

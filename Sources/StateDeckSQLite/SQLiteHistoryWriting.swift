@@ -281,11 +281,7 @@ struct SQLiteHistoryWriting {
     /// Deletes what retention no longer keeps.
     private mutating func deleteExpired(_ expiry: HistoryExpiry) throws(SQLiteError) {
         let (retention, now) = (expiry.retention, expiry.now)
-        try connection.statement("""
-            DELETE FROM changes WHERE rowid < (SELECT coalesce(
-                (SELECT rowid FROM changes WHERE at >= ? ORDER BY rowid LIMIT 1),
-                (SELECT max(rowid) + 1 FROM changes)))
-            """).bind(.integer(retention.changesCutoff(now: now))).run()
+        try connection.statement("DELETE FROM changes WHERE at < ?").bind(.integer(retention.changesCutoff(now: now))).run()
         let delete = try connection.statement("DELETE FROM tallies WHERE panel = ? AND resolution = ? AND start < ?")
         for key in panelKeys.values {
             for resolution in Resolution.allCases {
@@ -298,7 +294,10 @@ struct SQLiteHistoryWriting {
         try connection.statement("""
             DELETE FROM forms WHERE at < ?1 AND rowid NOT IN (SELECT max(rowid) FROM forms WHERE at < ?1 GROUP BY kind, subject)
             """).bind(formsCutoff).run()
-        try connection.statement("UPDATE forms SET at = ?1, listed = 0 WHERE at < ?1").bind(formsCutoff).run()
+        // Moved there, it is its part's first form: a panel's health there begins with it.
+        try connection.statement("""
+            UPDATE forms SET at = ?1, listed = 0, from_phase = NULL, from_health = NULL, from_summary = NULL WHERE at < ?1
+            """).bind(formsCutoff).run()
         // A part gone by the cutoff is in no moment kept.
         try connection.statement("DELETE FROM forms WHERE at = ?1 AND form = ''").bind(formsCutoff).run()
         try connection.statement("DELETE FROM watches WHERE watched_to < ? AND id != ?")

@@ -231,11 +231,35 @@ public final class DeckServer: Sendable {
     public var deferredRequestCount: Int { http.deferredRequestCount }
 
     /// Ends every stream, stops accepting and cancels the deck's work; deliveries under way are
-    /// then waited for `deliveries` at most (``DeckRunner``).
+    /// then waited for `deliveries` at most (``DeckRunner``), and the history saves what waits
+    /// (``historySaveLimit`` at most), so that a program ending after this loses nothing it
+    /// recorded. The history store stays open: its owner, who made it, closes it.
     public func stop(waitingForDeliveries deliveries: Duration = .zero) async {
         await host?.leave()
         hub.close()
         http.stop()
         await runner.stop(waitingForDeliveries: deliveries)
+        if let history { await Self.save(history, within: Self.historySaveLimit) }
+    }
+
+    /// The longest a stop waits for the history's save: a store gone silent (a PostgreSQL server
+    /// whose packets are dropped) saves on after the stop returns, which still ends within 2 s.
+    static let historySaveLimit: Duration = .seconds(1)
+
+    /// Has `history` save what waits, waiting for it `limit` at most.
+    private static func save(_ history: any HistoryStore, within limit: Duration) async {
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            let waiting = Locked<CheckedContinuation<Void, Never>?>(done)
+            let resume: @Sendable () -> Void = { waiting.withLock { $0.take() }?.resume() }
+            let deadline = Task {
+                try? await Task.sleep(for: limit)
+                resume()
+            }
+            Task {
+                await history.saved()
+                deadline.cancel()
+                resume()
+            }
+        }
     }
 }

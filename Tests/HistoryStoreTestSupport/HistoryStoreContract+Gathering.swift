@@ -20,16 +20,6 @@ extension HistoryStoreContract {
         }
     }
 
-    /// Polls `condition` every 5 ms, for 10 s at most.
-    private func until(_ condition: () async -> Bool, sourceLocation: SourceLocation = #_sourceLocation) async {
-        let deadline = ContinuousClock.now + .seconds(10)
-        while ContinuousClock.now < deadline {
-            if await condition() { return }
-            try? await Task.sleep(for: .milliseconds(5))
-        }
-        Issue.record("Timed out waiting for a condition", sourceLocation: sourceLocation)
-    }
-
     /// A notifier of panels p0, p1 and p2 on `store`, each failure told to `target` within `gather`.
     private func notifier(on store: Store, _ target: GatheringTarget, gather: Duration) async -> (Notifier, Deck) {
         let deck = Deck("Gathering") {

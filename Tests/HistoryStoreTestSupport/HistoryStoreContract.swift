@@ -687,9 +687,31 @@ public struct HistoryStoreContract<Store: FlushingHistoryStore>: Sendable {
         store.close()
     }
 
+    /// Retention deletes changes by their time, whatever order they came in: one stamped ahead
+    /// (by a clock set wrong) holds up the deletion of none after it, and stays until its own time
+    /// is past the retention.
+    public func retentionDeletesChangesByTheirTimeWhateverOrderTheyCameIn() throws {
+        let store = try open()
+        store.record(change("p", .loaded(Info(summary: "old"))))
+        var ahead = change("p", .loaded(Info(summary: "ahead")))
+        ahead.at = now.addingTimeInterval(30 * 86_400)
+        store.record(ahead)
+        advance(by: .seconds(10))
+        store.record(change("p", .loaded(Info(summary: "after"))))
+        store.flush()
+        advance(by: .seconds(7 * 86_400 + 3_600))
+        store.record(change("p", .loaded(Info(summary: "new"))))
+        store.flush()
+        #expect(try store.changes(of: "p", HistoryQuery()).entries.map(\.summary) == ["ahead", "new"],
+                "older than the retention: deleted though kept after the change stamped ahead")
+        store.close()
+    }
+
     /// A timeline ending in the past says the health of then: that of the panel's newest form at or
     /// before `to` that changed its health (saved or waiting to be), since that form; none before
-    /// its first form.
+    /// its first form. Past the retention, each part's checkpoint at the cutoff is its first form,
+    /// so the health it holds begins there, though the form that began it is gone and the
+    /// checkpoint changed only the summary; before the cutoff no health is held.
     public func aTimelineEndingInThePastSaysTheHealthOfThen() throws {
         let store = try open()
         func form(_ summary: String, _ health: String) -> MomentForm {
@@ -716,6 +738,13 @@ public struct HistoryStoreContract<Store: FlushingHistoryStore>: Sendable {
         #expect(try current(20) == health(.down, since: 20), "`to` holds the form kept at it")
         #expect(try current(29.999) == health(.down, since: 20))
         #expect(try current(35) == health(.up, since: 30), "waiting to be saved")
+        store.keep(form: form("five", "up"))
+        store.flush()
+        advance(by: .seconds(7 * 86_400 + 3_600))
+        store.keep(form: form("six", "down"))
+        store.flush()
+        #expect(try current(3_700) == health(.up, since: 3_640), "the cutoff, 7 days before now, holds the checkpoint")
+        #expect(try current(3_639) == nil, "before the cutoff: no longer held")
         store.close()
     }
 }

@@ -175,6 +175,25 @@ struct HistoryStateTests {
         state.markSaved(committing)
         #expect(state.batch(eventID: nil, now: day0).maintenance.map(\.id) == ["api-2"])
     }
+
+    /// Past the limit (saving has failed for long), minutes are dropped before hours and hours
+    /// before days, the oldest first within each: the 90-day and 2-year views keep what the
+    /// 24-hour view loses first.
+    @Test func pastTheLimitMinutesGoBeforeHoursAndHoursBeforeDays() {
+        let limit = 30
+        var state = HistoryState(retention: HistoryRetention(), storedEventID: 0, watches: [], lastPosition: 0, now: day0)
+        state.absorb([change(.loaded(Info()), 0)], at: HistoryClock.Reading(wall: at(0)), unsavedLimit: limit)
+        // A day and two minutes, none saved: 1,442 minutes ended, with 25 hours and 2 days as they stood then.
+        state.absorb([], at: HistoryClock.Reading(wall: at(86_400_000 + 120_000)), unsavedLimit: limit)
+        let ended = state.batch(eventID: nil, now: day0).tallies.filter { $0.countedTo == nil }
+        func starts(_ resolution: Resolution) -> [Int64] {
+            ended.filter { $0.resolution == resolution }.map { $0.start - day0 }.sorted()
+        }
+        #expect(ended.count == limit)
+        #expect(starts(.day) == [0, 86_400_000])
+        #expect(starts(.hour) == (0..<25).map { Int64($0) * 3_600_000 })
+        #expect(starts(.minute) == [1_439, 1_440, 1_441].map { Int64($0) * 60_000 }, "the newest three")
+    }
 }
 
 struct DurationHistogramTests {

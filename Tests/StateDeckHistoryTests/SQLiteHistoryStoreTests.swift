@@ -205,6 +205,10 @@ final class StoreFixture: Sendable {
         try StoreFixture().contract.aTimelineEndingInThePastSaysTheHealthOfThen()
     }
 
+    @Test func retentionDeletesChangesByTheirTimeWhateverOrderTheyCameIn() throws {
+        try StoreFixture().contract.retentionDeletesChangesByTheirTimeWhateverOrderTheyCameIn()
+    }
+
     @Test func uptimeCountsTimeUpAndDownAndDrawsSlots() throws {
         let fixture = StoreFixture()
         let store = try fixture.open()

@@ -216,6 +216,12 @@ struct PostgresHistoryStoreTests {
         }
     }
 
+    @Test func retentionDeletesChangesByTheirTimeWhateverOrderTheyCameIn() async throws {
+        try await TemporaryPostgres.with { server in
+            try PostgresStoreFixture(server).contract.retentionDeletesChangesByTheirTimeWhateverOrderTheyCameIn()
+        }
+    }
+
     @Test func outagesAndDeliveriesNotDoneComeBackAfterAReopenOnce() async throws {
         try await TemporaryPostgres.with { server in
             try PostgresStoreFixture(server).contract.outagesAndDeliveriesNotDoneComeBackAfterAReopenOnce()

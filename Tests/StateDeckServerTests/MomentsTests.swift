@@ -104,18 +104,19 @@ import Testing
             server = try await MomentsTests.server(store, wall)
         }
 
-        /// Stops the server and starts another on the store's file as the stop left it, `seconds`
-        /// later. A store holds its folder's lock for as long as this process keeps it, so the next
-        /// one opens a copy of the file and its log in a folder of its own, as another process
-        /// would open the file itself.
+        /// Starts another server on the store's file as it is now (as a close or a `kill -9` left
+        /// it: copied before the server stops, since a stop saves what waits), `seconds` later. A
+        /// store holds its folder's lock for as long as this process keeps it, so the next one
+        /// opens a copy of the file and its log in a folder of its own, as another process would
+        /// open the file itself.
         func restart(after seconds: Int) async throws {
-            await server.stop()
-            stopped.append(store)
             let folder = folders[0] + "-\(folders.count)"
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             for suffix in ["", "-wal"] where FileManager.default.fileExists(atPath: store.path + suffix) {
                 try FileManager.default.copyItem(atPath: store.path + suffix, toPath: folder + "/" + SQLiteHistoryStore.fileName + suffix)
             }
+            await server.stop()
+            stopped.append(store)
             folders.append(folder)
             wall.advance(by: seconds)
             store = try MomentsTests.store(in: folder, wall)

@@ -22,6 +22,9 @@ import Testing
             downSince: origin, at: origin.addingTimeInterval(seconds)))
     }
 
+    /// A ledger that has kept every delivery handed to it.
+    static func kept(_ deliveries: [PendingDelivery]) -> Bool { true }
+
     typealias Group = NotificationOutbox.Group
     typealias Message = NotificationOutbox.Message
 
@@ -35,10 +38,10 @@ import Testing
         var outbox = NotificationOutbox(limit: 10)
         let failure = Self.delivery(.failure, at: 0)
         #expect(outbox.admit(failure, to: Self.hook) == .joined(failure, replacing: nil, opened: true))
-        #expect(outbox.windowEnded(Self.hook) == Message(group: Self.hook, deliveries: [failure]))
+        #expect(outbox.windowEnded(Self.hook, ifKept: Self.kept) == Message(group: Self.hook, deliveries: [failure]))
         let recovery = Self.delivery(.recovery, at: 60)
         #expect(outbox.admit(recovery, to: Self.hook) == .joined(recovery, replacing: nil, opened: true))
-        #expect(outbox.windowEnded(Self.hook) == nil, "the message before it is still being sent")
+        #expect(outbox.windowEnded(Self.hook, ifKept: Self.kept) == nil, "the message before it is still being sent")
         let again = Self.delivery(.failure, at: 70)
         #expect(outbox.admit(again, to: Self.hook) == .joined(again, replacing: recovery.id, opened: false), "only the newest is owed")
         #expect(outbox.admit(Self.delivery(.reminder, at: 120), to: Self.hook) == .absorbed, "the failure collecting says it")
@@ -54,11 +57,35 @@ import Testing
                 "a failure the target never got and its recovery: one message for the whole outage")
         #expect(folded.notification.error == Self.error)
         #expect(outbox.owed == 2)
-        #expect(outbox.finished(Self.hook) == Message(group: Self.hook, deliveries: [folded]), "its window ended meanwhile")
-        #expect(outbox.finished(Self.hook) == nil)
+        #expect(outbox.finished(Self.hook, ifKept: Self.kept) == Message(group: Self.hook, deliveries: [folded]), "its window ended meanwhile")
+        #expect(outbox.finished(Self.hook, ifKept: Self.kept) == nil)
         #expect(outbox.owed == 0)
         let next = Self.delivery(.failure, at: 300)
         #expect(outbox.admit(next, to: Self.hook) == .joined(next, replacing: nil, opened: true))
+    }
+
+    /// A collection the ledger has not kept (its write failed) is no message yet: it goes on
+    /// collecting, so a recovery decided meanwhile still tells the whole outage, and goes out
+    /// once the ledger has it.
+    @Test func aCollectionTheLedgerHasNotKeptGoesOnCollectingUntilItHas() throws {
+        var outbox = NotificationOutbox(limit: 10)
+        let failure = Self.delivery(.failure, at: 0)
+        #expect(outbox.admit(failure, to: Self.hook) == .joined(failure, replacing: nil, opened: true))
+        var asked: [[PendingDelivery.ID]] = []
+        let held = outbox.windowEnded(Self.hook) { deliveries in
+            asked.append(deliveries.map(\.id))
+            return false
+        }
+        #expect(held == nil)
+        #expect(asked == [[failure.id]])
+        let recovery = Self.delivery(.recovery, at: 60)
+        guard case .joined(let folded, failure.id?, false) = outbox.admit(recovery, to: Self.hook) else {
+            Issue.record("the recovery does not take the failure's place")
+            return
+        }
+        #expect(folded.notification.error == Self.error, "told as the whole outage")
+        #expect(outbox.message(of: Self.hook, ifKept: Self.kept) == Message(group: Self.hook, deliveries: [folded]))
+        #expect(outbox.owed == 1)
     }
 
     @Test func entriesOfOneGroupGoOutTogetherInTheOrderTheyJoinedAndOthersApart() {
@@ -74,8 +101,8 @@ import Testing
             Issue.record("the recovery does not take the failure's place")
             return
         }
-        #expect(outbox.windowEnded(Self.hook) == Message(group: Self.hook, deliveries: [folded, b]), "a's place kept")
-        #expect(outbox.windowEnded(slow) == Message(group: slow, deliveries: [c]))
+        #expect(outbox.windowEnded(Self.hook, ifKept: Self.kept) == Message(group: Self.hook, deliveries: [folded, b]), "a's place kept")
+        #expect(outbox.windowEnded(slow, ifKept: Self.kept) == Message(group: slow, deliveries: [c]))
     }
 
     /// A copy of the collection at each admission took a quadratic 10^10 bytes for this.
@@ -84,7 +111,7 @@ import Testing
         let deliveries = (0..<10_000).map { Self.delivery(.failure, at: 0, key: "p\($0)#0") }
         let started = ContinuousClock.now
         for delivery in deliveries { _ = outbox.admit(delivery, to: Self.hook) }
-        let message = outbox.windowEnded(Self.hook)
+        let message = outbox.windowEnded(Self.hook, ifKept: Self.kept)
         #expect(ContinuousClock.now - started < .seconds(3))
         #expect(message?.deliveries == deliveries)
     }
@@ -93,10 +120,10 @@ import Testing
         var outbox = NotificationOutbox(limit: 3)
         let a = Self.delivery(.failure, at: 0, key: "a#0"), b = Self.delivery(.failure, at: 0, key: "b#0")
         #expect(outbox.admit(a, to: Self.alone("a#0")) == .joined(a, replacing: nil, opened: true))
-        #expect(outbox.windowEnded(Self.alone("a#0")) == Message(group: Self.alone("a#0"), deliveries: [a]))
+        #expect(outbox.windowEnded(Self.alone("a#0"), ifKept: Self.kept) == Message(group: Self.alone("a#0"), deliveries: [a]))
         let aRecovered = Self.delivery(.recovery, at: 10, key: "a#0")
         #expect(outbox.admit(aRecovered, to: Self.alone("a#0")) == .joined(aRecovered, replacing: nil, opened: true))
-        #expect(outbox.windowEnded(Self.alone("a#0")) == nil, "behind the one being sent")
+        #expect(outbox.windowEnded(Self.alone("a#0"), ifKept: Self.kept) == nil, "behind the one being sent")
         #expect(outbox.admit(b, to: Self.hook) == .joined(b, replacing: nil, opened: true), "gathering or not, one address")
         #expect(outbox.admit(Self.delivery(.recovery, at: 10, key: "c#0"), to: Self.hook) == .dropped)
         #expect(outbox.admit(Self.delivery(.failure, at: 0, key: "d#0"), to: Self.alone("d#0")) == .dropped)
@@ -106,7 +133,7 @@ import Testing
         let aAgain = Self.delivery(.failure, at: 20, key: "a#0")
         #expect(outbox.admit(aAgain, to: Self.alone("a#0")) == .joined(aAgain, replacing: aRecovered.id, opened: false),
                 "a replacement adds nothing")
-        #expect(outbox.finished(Self.alone("a#0")) == Message(group: Self.alone("a#0"), deliveries: [aAgain]), "two owed")
+        #expect(outbox.finished(Self.alone("a#0"), ifKept: Self.kept) == Message(group: Self.alone("a#0"), deliveries: [aAgain]), "two owed")
         let d = Self.delivery(.failure, at: 0, key: "d#0")
         #expect(outbox.admit(d, to: Self.hook) == .joined(d, replacing: nil, opened: false))
         #expect(outbox.admit(Self.delivery(.failure, at: 0, key: "e#0"), to: Self.hook) == .dropped, "three owed again")

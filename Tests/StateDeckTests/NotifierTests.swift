@@ -89,6 +89,9 @@ import Testing
             pending.withLock { $0.removeAll { done.contains($0.id) } }
         }
 
+        /// Kept in memory as the keep returns.
+        func hasKept(_ deliveries: [PendingDelivery.ID]) -> Bool { true }
+
         func takeUndelivered() -> [PendingDelivery] {
             let undone = Set(pending.current.map(\.id))
             return left.withLock { left in
