@@ -5,7 +5,8 @@ The monotonic clock stays real (DONT_FAKE_MONOTONIC=1) while the wall clock is m
 runs (FAKETIME_TIMESTAMP_FILE, read at every call with FAKETIME_NO_CACHE=1):
 
 - set ten days forward for 5 s and back, it deletes nothing: every change recorded before the jump
-  is still listed, and the state document at an instant before the jump is still rebuilt;
+  is still listed (and the one made meanwhile, stamped ten days ahead), and the state document at
+  an instant before the jump is still rebuilt;
 - set a minute back once the server has watched a whole minute, no slot of the uptime timeline
   holds more time than it spans (the minutes it passes again are not counted twice).
 
@@ -105,13 +106,19 @@ def main(binary: str) -> int:
             before = before_jump[-2]
 
             offset.write_text("+10d\n")
-            time.sleep(5)
+            time.sleep(2)
+            status_file.write_text('{"summary": "ten days ahead"}')
+            time.sleep(3)
             offset.write_text("+0\n")
             time.sleep(3)
             after_jump = recorded(base)
             lost = [at for at in before_jump if at not in after_jump]
             if lost:
                 failures.append(f"ten days forward for 5 s and back deleted {len(lost)} of {len(before_jump)} changes: {lost}")
+            # The change made meanwhile proves the wall clock the server read was moved.
+            ahead = [at for at in after_jump if instant(at) - instant(before_jump[0]) > timedelta(days=9)]
+            if not ahead:
+                failures.append(f"no change stamped ten days ahead: the faked clock did not move? {after_jump}")
             status, answer = get(base, "/api/state?at=" + urllib.parse.quote(before))
             if status != 200:
                 failures.append(f"GET /api/state?at={before} (before the jump) answered {status}: {answer}")
