@@ -96,6 +96,19 @@ struct WallClockJumpTests {
         #expect(lastMinutes.slots.map(\.tally.upMs) == [0, 0, 60_000])
     }
 
+    /// A store opened after the clock went back (a stop, then the clock set back, then a start)
+    /// credits nothing the watch an earlier process kept counted.
+    @Test func aStartAfterTheClockWentBackCountsNothingAnEarlierProcessCounted() throws {
+        let earlier = HistoryWatch(id: 7, started: day0, watchedTo: day0 + 90_000, talliedTo: day0 + 60_000)
+        var state = HistoryState(retention: HistoryRetention(), storedEventID: 0, watches: [earlier], lastPosition: 0,
+                                 opening: reading(wall: 30_000, ran: 0))
+        state.resume("p", shown: ShownState(), health: .up, since: day0, now: day0 + 30_000)
+        state.absorb([], at: reading(wall: 120_000, ran: 90_000), unsavedLimit: 1_000)
+        let counting = state.aggregator.watch
+        let minutes = state.batch(eventID: nil).tallies.filter { $0.watch == counting && $0.resolution == .minute }
+        #expect(minutes.map { [$0.start - day0, $0.tally.upMs] } == [[60_000, 30_000]], "up from 90 s, where the earlier watch ended")
+    }
+
     /// The minute a jump happened in keeps what the watch before it counted, and the watch after
     /// adds only time no one counted.
     @Test func theOpenMinuteKeepsWhatItCountedAcrossAJump() throws {
