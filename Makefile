@@ -44,10 +44,12 @@ test-browser:
 	$(SWIFT) build --product statedeck
 	STATEDECK_BIN=$(CURDIR)/$(DEBUG_BIN) Tests/browser/run.sh -q -n 2 --dist loadfile
 
-# The optimizer changes code paths: a release-only crash once passed every debug test.
+# The optimizer changes code paths: a release-only crash once passed every debug test. Then the
+# same binary under libfaketime, its wall clock moved while it runs (about two minutes).
 test-release:
 	$(SWIFT) build $(RELEASE_FLAGS) --product statedeck
 	python3 Tests/release/smoke.py $(RELEASE_BIN)
+	python3 Tests/release/clock_jump.py $(RELEASE_BIN)
 
 SEEDS        ?= 2000
 SEED         ?=

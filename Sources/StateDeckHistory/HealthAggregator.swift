@@ -13,7 +13,7 @@ import StateDeck
 /// counted, which went on in the health its panel's `latest` row keeps: ``HistoryState`` adds both
 /// when a watch ended with them. Every row is stamped with the watch counting it. Time forced by a
 /// debug command counts nowhere, and neither does time before a panel was first heard of, nor time
-/// between two watches.
+/// between two watches, nor time in ``uncredited`` (before the watch began, or counted by another).
 ///
 /// Tracks are changed in place: a deck of thousands of panels sends hundreds of changes a second,
 /// and every panel's time is counted at each save.
@@ -43,6 +43,8 @@ public struct HealthAggregator: Sendable {
     public private(set) var tracks: [String: Track] = [:]
     /// The watch counting: stamped on every row.
     public private(set) var watch: Int64
+    /// Wall time the watch credits to no bucket, merged, in order: see ``HistoryWatch/uncredited(among:)``.
+    private(set) var uncredited: [Range<Int64>]
     /// Buckets as they stood at the minute ends since `takeClosedRows()` was last called.
     private var closed: [TallyRow] = []
     /// The panels whose open minute gained a load, or a change of health or hold, since it was
@@ -51,13 +53,14 @@ public struct HealthAggregator: Sendable {
     /// Removed panels whose tracks are kept, counting nothing, until their buckets end.
     private var ended: Set<String> = []
 
-    public init(watch: Int64) {
+    public init(watch: Int64, uncredited: [Range<Int64>] = []) {
         self.watch = watch
+        self.uncredited = uncredited
     }
 
     /// This aggregator with `panel`'s track alone: a query counts on it without the others.
     func only(_ panel: String) -> HealthAggregator {
-        var single = HealthAggregator(watch: watch)
+        var single = HealthAggregator(watch: watch, uncredited: uncredited)
         single.tracks = tracks[panel].map { [panel: $0] } ?? [:]
         return single
     }
@@ -75,7 +78,7 @@ public struct HealthAggregator: Sendable {
         let at = change.at.millisecondsSince1970
         if tracks[change.panel] == nil { tracks[change.panel] = Track(since: at, countedTo: at) }
         ended.remove(change.panel)
-        tracks[change.panel]!.advance(to: at, panel: change.panel, watch: watch, closing: &closed)
+        tracks[change.panel]!.advance(to: at, panel: change.panel, watch: watch, skipping: uncredited, closing: &closed)
         if tracks[change.panel]!.apply(change, at: tracks[change.panel]!.countedTo) {
             unsavedOpenMinutes.insert(change.panel)
         }
@@ -87,10 +90,12 @@ public struct HealthAggregator: Sendable {
     }
 
     mutating func advance(to now: Int64) {
-        let watch = watch
+        let (watch, uncredited) = (watch, uncredited)
         var closing = closed
         closed = []
-        forEachTrack { panel, track in track.advance(to: now, panel: panel, watch: watch, closing: &closing) }
+        forEachTrack { panel, track in
+            track.advance(to: now, panel: panel, watch: watch, skipping: uncredited, closing: &closing)
+        }
         closed = closing
         if !ended.isEmpty { dropEndedTracks() }
     }
@@ -106,8 +111,9 @@ public struct HealthAggregator: Sendable {
     }
 
     /// Ends the watch: every open bucket is handed out as it stands, and counting goes on from
-    /// `now` in buckets of watch `next`. Time between is counted nowhere.
-    mutating func startWatch(_ next: Int64, at now: Int64) {
+    /// `now` in buckets of watch `next`, which credits nothing in `uncredited`. Time between is
+    /// counted nowhere.
+    mutating func startWatch(_ next: Int64, at now: Int64, uncredited: [Range<Int64>]) {
         let ending = watch
         var closing = closed
         closed = []
@@ -124,6 +130,7 @@ public struct HealthAggregator: Sendable {
         closed = closing
         unsavedOpenMinutes = []
         watch = next
+        self.uncredited = uncredited
     }
 
     /// Stops counting `panel`, removed from the deck: its open buckets are handed out as they
@@ -186,7 +193,7 @@ public struct HealthAggregator: Sendable {
     public func unsavedRows(of panel: String, _ resolution: Resolution, at date: Date) -> [TallyRow] {
         guard var track = tracks[panel] else { return [] }
         var rows: [TallyRow] = []
-        track.advance(to: date.millisecondsSince1970, panel: panel, watch: watch, closing: &rows)
+        track.advance(to: date.millisecondsSince1970, panel: panel, watch: watch, skipping: uncredited, closing: &rows)
         rows.removeAll { $0.resolution != resolution || $0.start == track[resolution]?.start }
         if let open = track[resolution], !open.tally.isEmpty {
             rows.append(TallyRow(panel: panel, resolution: resolution, start: open.start, watch: watch, tally: open.tally))
@@ -243,15 +250,21 @@ extension HealthAggregator.Track {
     }
 
     /// Counts time from where it was counted to `now` in the health it had, minute by minute,
-    /// and appends each bucket that ends on the way to `closing`.
-    mutating func advance(to now: Int64, panel: String, watch: Int64, closing: inout [TallyRow]) {
+    /// less the time in `uncredited` (merged, in order), and appends each bucket that ends on the
+    /// way to `closing`.
+    mutating func advance(to now: Int64, panel: String, watch: Int64, skipping uncredited: [Range<Int64>],
+                          closing: inout [TallyRow]) {
         while countedTo < now {
             let minuteEnd = Resolution.minute.start(of: countedTo) + Resolution.minute.milliseconds
             let end = min(now, minuteEnd)
-            if !forced, health != .unknown {
-                let (counted, maintenance, from) = (health, underMaintenance, countedTo)
+            let from = countedTo
+            let credited = end - from - uncredited.reduce(0) { skipped, span in
+                skipped + max(0, min(end, span.upperBound) - max(from, span.lowerBound))
+            }
+            if !forced, health != .unknown, credited > 0 {
+                let (counted, maintenance) = (health, underMaintenance)
                 for resolution in Resolution.allCases {
-                    withOpen(resolution, at: from) { $0.add(counted, underMaintenance: maintenance, milliseconds: end - from) }
+                    withOpen(resolution, at: from) { $0.add(counted, underMaintenance: maintenance, milliseconds: credited) }
                 }
             }
             countedTo = end

@@ -59,4 +59,23 @@ public struct HistoryWatch: Sendable, Equatable {
     static func starting(at time: Int64) -> HistoryWatch {
         HistoryWatch(id: Int64.random(in: 1...Int64.max), started: time, watchedTo: time, talliedTo: time)
     }
+
+    /// The wall time (milliseconds since 1970) this watch credits no time to, of `watches` (this
+    /// one may be among them): before it started, and every stretch another of them watched. A
+    /// jump back of the wall clock starts a watch at instants an earlier one counted already, and
+    /// their first count stands: the new watch credits time again once the wall clock has passed
+    /// them, so no bucket, summed across watches, holds more time than it spans. Merged, in order.
+    func uncredited(among watches: [HistoryWatch]) -> [Range<Int64>] {
+        let spans = [Int64.min..<started] + watches.filter { $0.id != id && $0.started < $0.watchedTo }
+            .map { $0.started..<$0.watchedTo }
+        var merged: [Range<Int64>] = []
+        for span in spans.sorted(by: { $0.lowerBound < $1.lowerBound }) {
+            if let last = merged.last, span.lowerBound <= last.upperBound {
+                merged[merged.count - 1] = last.lowerBound..<max(last.upperBound, span.upperBound)
+            } else {
+                merged.append(span)
+            }
+        }
+        return merged
+    }
 }

@@ -84,8 +84,7 @@ public final class HistoryKeeper: Sendable {
     private static func load(_ database: any HistoryDatabase, following: Bool,
                              configuration: Configuration) throws(HistoryDatabaseError) -> (HistoryState, StoredHistory) {
         let stored = try database.load(following: following)
-        var history = HistoryState(retention: configuration.retention, stored: stored,
-                                   now: configuration.clock.wall().millisecondsSince1970)
+        var history = HistoryState(retention: configuration.retention, stored: stored, opening: configuration.clock.read())
         try history.finishEndedWatches(latest: stored.latest) { panel, watch, resolution, start throws(HistoryDatabaseError) in
             try database.tallies(of: panel, resolution, from: start).first { $0.start == start && $0.watch == watch }
         }
@@ -158,7 +157,7 @@ public final class HistoryKeeper: Sendable {
                 if let newest = try database.readyToCommit(placing: placing) {
                     memory.withLock { $0.placeWaiting(after: newest) }
                 }
-                try commitWaiting(eventID: eventID, now: reading.wall.millisecondsSince1970)
+                try commitWaiting(eventID: eventID)
             } catch {
                 memory.withLock { $0.failed(error) }
             }
@@ -168,10 +167,10 @@ public final class HistoryKeeper: Sendable {
 
     /// Commits everything that waits and marks it saved; saves it all again into a database that
     /// started anew.
-    private func commitWaiting(eventID: UInt64?, now: Int64) throws(HistoryDatabaseError) {
+    private func commitWaiting(eventID: UInt64?) throws(HistoryDatabaseError) {
         try records.withLock { records throws(HistoryDatabaseError) in
             func waiting() -> HistoryBatch {
-                var batch = memory.withLock { $0.batch(eventID: eventID, now: now) }
+                var batch = memory.withLock { $0.batch(eventID: eventID) }
                 batch.notifications = records.unsavedWrites
                 return batch
             }

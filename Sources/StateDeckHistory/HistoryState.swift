@@ -2,9 +2,17 @@ import FoundationEssentials
 import StateDeck
 
 /// What a history keeper holds in memory whatever its database: the tallies of time as it passes,
-/// what each panel shows, and what waits to be saved. The keeper commits a ``batch(eventID:now:)``
+/// what each panel shows, and what waits to be saved. The keeper commits a ``batch(eventID:)``
 /// and calls ``markSaved(_:)``; a query is answered by a ``view(of:adding:at:)`` of one panel,
 /// its saved rows merged in.
+///
+/// Clocks: timestamps and buckets follow the wall clock, but nothing is deleted on its word alone.
+/// Retention's ``retentionNow`` is the wall clock when the store was opened, moved on by the time
+/// that ran since (the running clock), never by a jump of the wall clock: set forward for a while
+/// and back, it deletes nothing; set forward for good, history is kept that much longer, until the
+/// next start reads the wall clock anew. A jump of more than ``jumpTolerance`` either way ends the
+/// watch (the jump is watched by no one), and a watch credits no time to instants another watch
+/// counted (``HistoryWatch/uncredited(among:)``), so a jump back never counts a bucket twice.
 ///
 /// What waits is kept by panel, so that a view of one panel is taken without going through the
 /// others: a deck of 10,000 panels must answer a query while a batch of all of them waits.
@@ -34,8 +42,12 @@ public struct HistoryState: Sendable {
     /// Every watch kept, this run's newest last.
     public private(set) var watches: [HistoryWatch]
     private var unsavedWatchIDs: Set<Int64> = []
-    /// The clocks at the last count, to tell a jump of the wall clock from time that passed.
-    private var lastReading: HistoryClock.Reading?
+    /// The clocks at the last count (or at opening), to tell a jump of the wall clock from time
+    /// that passed.
+    private var lastReading: HistoryClock.Reading
+    /// The time (milliseconds since 1970) retention deletes by: the wall clock at opening, moved on
+    /// only by the time that ran since, so a jump of the wall clock deletes nothing.
+    private(set) var retentionNow: Int64
     /// Changes dropped while saving failed for long.
     public private(set) var dropped = 0
     /// Why the last save failed; once one succeeds, ``standingNotice``.
@@ -73,24 +85,28 @@ public struct HistoryState: Sendable {
         let watch: Int64
     }
 
-    /// The state of a store opened at `now` (milliseconds since 1970) with `storedEventID`, the
+    /// The state of a store opened when the clocks read `opening` with `storedEventID`, the
     /// `watches` kept and changes saved up to `lastPosition`: a new watch starts.
     public init(retention: HistoryRetention, storedEventID: UInt64, watches: [HistoryWatch], lastPosition: Int64,
-                now: Int64) {
+                opening: HistoryClock.Reading) {
         self.retention = retention
         self.storedEventID = storedEventID
+        let now = opening.wall.millisecondsSince1970
         let watch = HistoryWatch.starting(at: now)
         self.watches = watches + [watch]
         unsavedWatchIDs = [watch.id]
-        aggregator = HealthAggregator(watch: watch.id)
+        aggregator = HealthAggregator(watch: watch.id, uncredited: watch.uncredited(among: watches))
         nextPosition = lastPosition + 1
+        lastReading = opening
+        retentionNow = now
     }
 
-    /// The state of a store opened at `now` with what `stored` holds: each panel in its
-    /// `latest` row is continued, counted from `now` on.
-    public init(retention: HistoryRetention, stored: StoredHistory, now: Int64) {
+    /// The state of a store opened when the clocks read `opening` with what `stored` holds: each
+    /// panel in its `latest` row is continued, counted from then on.
+    public init(retention: HistoryRetention, stored: StoredHistory, opening: HistoryClock.Reading) {
         self.init(retention: retention, storedEventID: stored.eventID, watches: stored.watches,
-                  lastPosition: stored.lastPosition, now: now)
+                  lastPosition: stored.lastPosition, opening: opening)
+        let now = opening.wall.millisecondsSince1970
         for row in stored.latest {
             resume(row.panel, shown: ShownState(stored: row.shown), health: row.health, since: row.since, now: now)
             lastRuns[row.panel] = row.lastRun
@@ -104,8 +120,8 @@ public struct HistoryState: Sendable {
     }
 
     /// Everything that waits to be saved, with the server's newest event id `eventID` when it
-    /// changed, and what retention deletes once an hour (`now` in milliseconds since 1970).
-    public func batch(eventID: UInt64?, now: Int64) -> HistoryBatch {
+    /// changed, and what retention deletes once an hour of ``retentionNow``.
+    public func batch(eventID: UInt64?) -> HistoryBatch {
         HistoryBatch(
             changes: unsavedChanges.flatMap { panel, entries in entries.map { (panel, $0.entry, $0.position) } },
             tallies: unsavedRowsByPanel.values.flatMap(\.values) + aggregator.openRows(),
@@ -118,7 +134,7 @@ public struct HistoryState: Sendable {
             incidents: unsavedIncidents,
             forms: unsavedForms,
             eventID: eventID == storedEventID ? nil : eventID,
-            expiry: isRetentionDue(at: now) ? HistoryExpiry(now: now, retention: retention, counting: aggregator.watch) : nil)
+            expiry: isRetentionDue ? HistoryExpiry(now: retentionNow, retention: retention, counting: aggregator.watch) : nil)
     }
 
     /// Continues `panel` from its stored `latest` row: what it showed, and its health since
@@ -134,13 +150,12 @@ public struct HistoryState: Sendable {
     /// dropped.
     public mutating func absorb(_ changes: [PanelChange], at reading: HistoryClock.Reading, unsavedLimit: Int) {
         let now = countable(at: reading)
-        lastReading = reading
         for change in changes {
             take(change)
         }
         aggregator.advance(to: now)
+        watchOn(to: now)
         // Every panel has passed the minutes before now, which handed out their hours and days.
-        watches[watches.count - 1].watchedTo = max(watches[watches.count - 1].watchedTo, now)
         watches[watches.count - 1].talliedTo = max(watches[watches.count - 1].talliedTo, Resolution.minute.start(of: now))
         unsavedWatchIDs.insert(aggregator.watch)
         keepClosedRows()
@@ -167,6 +182,13 @@ public struct HistoryState: Sendable {
             unsavedRemovals.insert(panel)
         }
         keepClosedRows()
+    }
+
+    /// The watch going on has watched up to `now` (milliseconds since 1970): a query's view says
+    /// so too, or a watch ahead of it (the wall clock was set forward for a while and back) would
+    /// make the time since the last save look unwatched.
+    private mutating func watchOn(to now: Int64) {
+        watches[watches.count - 1].watchedTo = max(watches[watches.count - 1].watchedTo, now)
     }
 
     /// Applies `change` to its panel's tallies and, when recorded, keeps it at the next position.
@@ -200,10 +222,23 @@ public struct HistoryState: Sendable {
     }
 
     /// The wall time (milliseconds since 1970) time is counted to at `reading`: a jump of the wall
-    /// clock since the last reading starts a new watch first.
+    /// clock since the last reading starts a new watch first. Retention's clock moves on by the
+    /// time that ran.
     private mutating func countable(at reading: HistoryClock.Reading) -> Int64 {
-        if let lastReading { watchAcross(from: lastReading, to: reading) }
+        let ran = Self.ran(from: lastReading, to: reading)
+        retentionNow += ran
+        watchAcross(from: lastReading, to: reading, ran: ran)
+        lastReading = reading
         return reading.wall.millisecondsSince1970
+    }
+
+    /// The milliseconds that ran between two readings: by the running clock where both have it,
+    /// else as far as the wall clock went forward (a virtual clock trusted to).
+    private static func ran(from last: HistoryClock.Reading, to reading: HistoryClock.Reading) -> Int64 {
+        if let running = reading.running, let lastRunning = last.running {
+            return max(0, Int64(((running - lastRunning) / .milliseconds(1)).rounded(.down)))
+        }
+        return max(0, reading.wall.millisecondsSince1970 - last.wall.millisecondsSince1970)
     }
 
     private mutating func keepClosedRows() {
@@ -237,25 +272,22 @@ public struct HistoryState: Sendable {
         }
     }
 
-    /// Starts a new watch when the wall clock moved otherwise than the time that ran (it was set
-    /// forward or back, or the machine slept): the time that ran is counted in the watch that
-    /// ends, and counting goes on from the new wall time, so the jump is credited to no one and a
-    /// jump back counts on rather than wait for the clock to catch up.
-    private mutating func watchAcross(from last: HistoryClock.Reading, to reading: HistoryClock.Reading) {
+    /// Starts a new watch when the wall clock moved otherwise than the `ran` milliseconds that ran
+    /// (it was set forward or back, or the machine slept): the time that ran is counted in the
+    /// watch that ends, and counting goes on from the new wall time, so the jump is credited to no
+    /// one. After a jump back the new watch credits nothing until the wall clock passes what the
+    /// watches before it counted: the first count of an instant stands.
+    private mutating func watchAcross(from last: HistoryClock.Reading, to reading: HistoryClock.Reading, ran: Int64) {
         let (from, now) = (last.wall.millisecondsSince1970, reading.wall.millisecondsSince1970)
-        let ran: Int64
-        if let running = reading.running, let lastRunning = last.running {
-            ran = max(0, Int64(((running - lastRunning) / .milliseconds(1)).rounded(.down)))
-        } else {
-            ran = max(0, now - from)
-        }
         guard now < from - Self.jumpTolerance || now > from + ran + Self.jumpTolerance else { return }
         aggregator.advance(to: from + ran)
-        // The watch's open buckets are handed out whole.
+        // The watch's open buckets are handed out whole; its end is saved, or a store opening would
+        // finish it again.
         watches[watches.count - 1].watchedTo = max(watches[watches.count - 1].watchedTo, from + ran)
         watches[watches.count - 1].talliedTo = watches[watches.count - 1].watchedTo
+        unsavedWatchIDs.insert(aggregator.watch)
         let next = HistoryWatch.starting(at: now)
-        aggregator.startWatch(next.id, at: now)
+        aggregator.startWatch(next.id, at: now, uncredited: next.uncredited(among: watches))
         watches.append(next)
         unsavedWatchIDs.insert(next.id)
     }
@@ -263,7 +295,8 @@ public struct HistoryState: Sendable {
     /// Finishes each watch that a stop or a crash ended (its hours and days saved up to its
     /// `talliedTo`, its open minutes saved only when they gained a load or a change of health):
     /// each panel's time since it was last counted, up to the watch's end, is counted in the health
-    /// its `latest` row keeps, and the minute, hour and day are saved whole. `stored(panel, watch,
+    /// its `latest` row keeps (less what the watch leaves uncredited), and the minute, hour and day
+    /// are saved whole. `stored(panel, watch,
     /// resolution, start)` reads a saved tally. Done once a store is open, for the first save.
     public mutating func finishEndedWatches<Failure: Error>(
         latest: [LatestRow], stored: (String, Int64, Resolution, Int64) throws(Failure) -> TallyRow?
@@ -271,6 +304,7 @@ public struct HistoryState: Sendable {
         for index in watches.indices.dropLast() where watches[index].talliedTo < watches[index].watchedTo {
             let (watch, end) = (watches[index].id, watches[index].watchedTo)
             let minute = Resolution.minute.start(of: watches[index].talliedTo)
+            let uncredited = watches[index].uncredited(among: watches)
             for row in latest {
                 let open = try stored(row.panel, watch, .minute, minute)
                 // A minute saved open before its counting time was kept holds time up to the watch's end.
@@ -285,7 +319,7 @@ public struct HistoryState: Sendable {
                     track[resolution] = HealthAggregator.Bucket(start: start, tally: tally)
                 }
                 var rows: [TallyRow] = []
-                track.advance(to: end, panel: row.panel, watch: watch, closing: &rows)
+                track.advance(to: end, panel: row.panel, watch: watch, skipping: uncredited, closing: &rows)
                 for resolution in Resolution.allCases {
                     guard let bucket = track[resolution], !bucket.tally.isEmpty else { continue }
                     rows.append(TallyRow(panel: row.panel, resolution: resolution, start: bucket.start, watch: watch,
@@ -364,10 +398,9 @@ public struct HistoryState: Sendable {
         incidents.sort { ($0.openedAt, $0.id) > ($1.openedAt, $1.id) }
     }
 
-    /// Whether a save at `now` (milliseconds since 1970) deletes what retention no longer keeps:
-    /// once an hour.
-    func isRetentionDue(at now: Int64) -> Bool {
-        Resolution.hour.start(of: now) != expiredHour
+    /// Whether a save deletes what retention no longer keeps: once an hour of ``retentionNow``.
+    var isRetentionDue: Bool {
+        Resolution.hour.start(of: retentionNow) != expiredHour
     }
 
     /// Forgets what waited: the database committed `batch`, the whole of it, since nothing else
@@ -479,6 +512,7 @@ extension HistoryState {
         view.nextPosition = position
         let now = view.countable(at: reading)
         view.aggregator.advance(to: now)
+        view.watchOn(to: now)
         view.keepClosedRows()
         return view
     }
@@ -494,6 +528,7 @@ extension HistoryState {
         unsavedRowsByPanel = state.unsavedRowsByPanel[panel].map { [panel: $0] } ?? [:]
         watches = state.watches
         lastReading = state.lastReading
+        retentionNow = state.retentionNow
         storedEventID = state.storedEventID
         expiredHour = state.expiredHour
     }
@@ -537,7 +572,10 @@ extension HistoryState {
             return UptimeReport.CurrentHealth(health: track.health, since: Date(millisecondsSince1970: track.since),
                                               watchedSince: Date(millisecondsSince1970: max(track.since, watchedSince)))
         }
-        return try UptimeReport(query: query, now: now, current: current, unwatched: unwatched,
+        let watchedBefore = watches.dropLast().map {
+            UptimeReport.Stretch(from: Date(millisecondsSince1970: $0.started), to: Date(millisecondsSince1970: $0.watchedTo))
+        }
+        return try UptimeReport(query: query, now: now, current: current, unwatched: unwatched, watchedBefore: watchedBefore,
                                 retention: retention) { resolution, from throws(Failure) in
             var rows: [RowKey: TallyRow] = [:]
             func keep(_ row: TallyRow) {

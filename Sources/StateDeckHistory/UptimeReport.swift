@@ -26,7 +26,9 @@ public struct TimelineQuery: Sendable, Equatable {
 ///
 /// Every figure holds only time up to the query's `to`: tallies are kept per bucket and a bucket
 /// cannot be split, so a `to` in the past counts up to the start of the bucket holding it (a
-/// bucket open now holds time only up to now, so a `to` from now on counts it whole).
+/// bucket open now holds time only up to now, so a `to` from now on counts it whole, unless another
+/// watch counted time in it after `to`: the wall clock was set back, and that bucket ends the
+/// figures as a past `to` would, so no slot holds more time than it spans).
 public struct UptimeReport: Sendable, Equatable {
     /// Time up out of time up or down over the last 24 hours, 7 and 30 days (time under maintenance
     /// is neither); nil with no data.
@@ -79,16 +81,21 @@ public struct UptimeReport: Sendable, Equatable {
 
     /// The report of `query` at `now` from a panel's tallies: `rows(resolution, from)` gives those
     /// of buckets starting at or after `from` (stored and unsaved, in any order); `unwatched` are
-    /// the stretches no watch covered.
+    /// the stretches no watch covered; `watchedBefore` those the watches before the one going on
+    /// covered, which may lie after `now` when the wall clock was set back.
     public init<Failure: Error>(
-        query: TimelineQuery, now: Date, current: CurrentHealth?, unwatched: [Stretch], retention: HistoryRetention,
-        rows: (Resolution, Int64) throws(Failure) -> [TallyRow]
+        query: TimelineQuery, now: Date, current: CurrentHealth?, unwatched: [Stretch], watchedBefore: [Stretch] = [],
+        retention: HistoryRetention, rows: (Resolution, Int64) throws(Failure) -> [TallyRow]
     ) throws(Failure) {
         let counted = now.millisecondsSince1970
         let to = query.to?.millisecondsSince1970 ?? counted
         /// Where the buckets of `resolution` that hold no time after `to` end.
         func end(_ resolution: Resolution) -> Int64 {
-            to >= counted ? to : resolution.start(of: to)
+            let (start, bucketEnd) = (resolution.start(of: to), resolution.start(of: to) + resolution.milliseconds)
+            let countedAfter = to < counted || watchedBefore.contains {
+                $0.from.millisecondsSince1970 < bucketEnd && $0.to.millisecondsSince1970 > to
+            }
+            return countedAfter ? start : to
         }
         /// The tallies of `resolution` in the buckets that start in `from..<end`.
         func total(_ resolution: Resolution, from: Int64, end: Int64) throws(Failure) -> [TallyRow] {

@@ -579,7 +579,7 @@ public struct HistoryStoreContract<Store: FlushingHistoryStore>: Sendable {
         store.keep(incidents: [open, old])
         store.flush()
         #expect(store.keptIncidents == [open, old], "newest opened first")
-        jumpWallClock(by: .seconds(90 * 86_400))
+        advance(by: .seconds(90 * 86_400))
         open.updates.append(Incident.Update(at: now, status: .identified, message: "Disk \"full\"\nline two", author: "bo"))
         let recent = Incident(id: "20000401-1", title: "Blip", panels: ["p"], updates: [
             Incident.Update(at: now, status: .investigating, message: "Errors", author: "ana"),
@@ -634,6 +634,97 @@ public struct HistoryStoreContract<Store: FlushingHistoryStore>: Sendable {
         let later = try store.uptime(of: "p", TimelineQuery(span: .seconds(3_600), slots: 1, to: at(3_700)))
         #expect(later.slots.first?.tally.upMs == 30_000, "the hour the clock jumped from keeps what it counted")
         store.close()
+    }
+
+    /// The wall clock set ten days forward for 5 s and back deletes nothing, saved or waiting:
+    /// retention's clock moved on by the 6 s that ran. Every change is kept, a moment before the
+    /// jump is rebuilt, and the minute the jump came in keeps what it counted.
+    public func aWallClockSetForwardForAWhileAndBackDeletesNothing() throws {
+        func expectKept(_ store: Store, _ read: String) throws {
+            #expect(try store.changes(of: "p", HistoryQuery()).entries.map(\.at) == [at(20), at(0)], "\(read)")
+            #expect(try store.moment(at: at(15)).forms[.panel("p")]?.json == #"{"id":"p"}"#, "\(read)")
+            let minute = try store.uptime(of: "p", TimelineQuery(span: .seconds(60), slots: 1, to: now))
+            #expect(minute.slots.map { [$0.tally.upMs, $0.tally.downMs] } == [[20_000, 11_000 + 24_000]],
+                    "up to 20 s and down to 31 s in the first watch, down from 36 s in the third: \(read)")
+            #expect(minute.unwatched == [UptimeReport.Stretch(from: at(31), to: at(36))], "\(read)")
+        }
+        try readBack(expectKept) { store in
+            store.record(change("p", .loaded(Info(summary: "one"))))
+            store.keep(form: MomentForm(part: .panel("p"), at: now.millisecondsSince1970, json: #"{"id":"p"}"#))
+            advance(by: .seconds(20))
+            store.record(change("p", .error(PanelError(.timeout))))
+            store.flush()
+            advance(by: .seconds(10))
+            store.flush()
+            jumpWallClock(by: .seconds(10 * 86_400))
+            for _ in 1...5 {
+                advance(by: .seconds(1))
+                store.flush()
+            }
+            jumpWallClock(by: .seconds(-10 * 86_400))
+            advance(by: .seconds(1))
+            store.flush()
+            advance(by: .seconds(24))
+            #expect(now == at(60))
+        }
+    }
+
+    /// The wall clock set back a minute, then an hour: the watch after each jump counts nothing
+    /// until the wall clock passes what the watches before it counted, so no minute or hour,
+    /// summed across watches, holds more time than it spans, and the ratios count each instant once.
+    public func aWallClockSetBackCountsNoInstantTwice() throws {
+        func expectCountedOnce(_ store: Store, _ read: String) throws {
+            let hours = try store.uptime(of: "p", TimelineQuery(span: .seconds(3 * 3_600), slots: 3, to: now))
+            #expect(hours.slots.map { [$0.tally.upMs, $0.tally.downMs] }
+                == [[100_000, 3_500_000], [0, 3_600_000], [60_000, 240_000]],
+                "the hour after the second jump back credits only from 7,380 s, where the second watch ended: \(read)")
+            #expect(hours.day == 160.0 / 7_500.0, "\(read)")
+            #expect(hours.unwatched.isEmpty, "\(read)")
+            let minutes = try store.uptime(of: "p", TimelineQuery(span: .seconds(180), slots: 3, to: now))
+            #expect(minutes.slots.map { [$0.tally.upMs, $0.tally.downMs] } == [[0, 60_000], [0, 60_000], [60_000, 0]],
+                    "\(read)")
+        }
+        try readBack(expectCountedOnce) { store in
+            store.record(change("p", .loaded(Info())))
+            advance(by: .seconds(90))
+            store.flush()
+            jumpWallClock(by: .seconds(-60))
+            advance(by: .seconds(10))
+            store.record(change("p", .error(PanelError(.timeout))))
+            store.flush()
+            advance(by: .seconds(80))
+            store.flush()
+            #expect(now == at(120))
+            let minutes = try store.uptime(of: "p", TimelineQuery(span: .seconds(120), slots: 2, to: now))
+            #expect(minutes.slots.map { [$0.tally.upMs, $0.tally.downMs] } == [[60_000, 0], [40_000, 20_000]],
+                    "up to 100 s in the first watch; down from 40 s, counted from 100 s on")
+            #expect(minutes.unwatched.isEmpty)
+            advance(by: .seconds(2 * 3_600))
+            store.flush()
+            jumpWallClock(by: .seconds(-3_600))
+            advance(by: .seconds(60))
+            store.flush()
+            advance(by: .seconds(3_660))
+            store.record(change("p", .loaded(Info())))
+            advance(by: .seconds(60))
+            #expect(now == at(7_500))
+        }
+    }
+
+    /// Runs `scenario` on a store opened now, then `check` on what it reads: waiting to be saved,
+    /// saved, and after a reopen (each named in its second argument).
+    private func readBack(_ check: (Store, String) throws -> Void, after scenario: (Store) throws -> Void) throws {
+        do {
+            let store = try open()
+            try scenario(store)
+            try check(store, "waiting")
+            store.flush()
+            try check(store, "saved")
+            store.close()
+        }
+        let reopened = try open()
+        try check(reopened, "reopened")
+        reopened.close()
     }
 
     /// A page's cursor means the same entry before its change is saved and after: paging on

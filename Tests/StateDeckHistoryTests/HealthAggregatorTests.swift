@@ -156,24 +156,18 @@ struct HealthAggregatorTests {
 }
 
 struct HistoryStateTests {
-    @Test func retentionRunsInTheHourTheClockWentBackTo() {
-        var state = HistoryState(retention: HistoryRetention(), storedEventID: 0, watches: [], lastPosition: 0, now: day0)
-        state.markSaved(state.batch(eventID: nil, now: day0 + 3 * 3_600_000))
-        #expect(!state.isRetentionDue(at: day0 + 3 * 3_600_000 + 60_000), "once an hour")
-        #expect(state.isRetentionDue(at: day0 + 3_600_000), "the clock set two hours back")
-    }
-
     /// A window is kept by the thread that started it, while the writer's commit may be under way.
     @Test func aWindowKeptDuringACommitWaitsForTheNext() {
-        var state = HistoryState(retention: HistoryRetention(), storedEventID: 0, watches: [], lastPosition: 0, now: day0)
+        var state = HistoryState(retention: HistoryRetention(), storedEventID: 0, watches: [], lastPosition: 0,
+                                 opening: HistoryClock.Reading(wall: at(0)))
         let window = { (id: String) in
             MaintenanceSpan(id: id, reason: "upgrade", panels: ["p"], from: at(0), until: at(3_600_000), source: .api)
         }
         state.keep([window("api-1")])
-        let committing = state.batch(eventID: nil, now: day0)
+        let committing = state.batch(eventID: nil)
         state.keep([window("api-2")])
         state.markSaved(committing)
-        #expect(state.batch(eventID: nil, now: day0).maintenance.map(\.id) == ["api-2"])
+        #expect(state.batch(eventID: nil).maintenance.map(\.id) == ["api-2"])
     }
 
     /// Past the limit (saving has failed for long), minutes are dropped before hours and hours
@@ -181,11 +175,12 @@ struct HistoryStateTests {
     /// 24-hour view loses first.
     @Test func pastTheLimitMinutesGoBeforeHoursAndHoursBeforeDays() {
         let limit = 30
-        var state = HistoryState(retention: HistoryRetention(), storedEventID: 0, watches: [], lastPosition: 0, now: day0)
+        var state = HistoryState(retention: HistoryRetention(), storedEventID: 0, watches: [], lastPosition: 0,
+                                 opening: HistoryClock.Reading(wall: at(0)))
         state.absorb([change(.loaded(Info()), 0)], at: HistoryClock.Reading(wall: at(0)), unsavedLimit: limit)
         // A day and two minutes, none saved: 1,442 minutes ended, with 25 hours and 2 days as they stood then.
         state.absorb([], at: HistoryClock.Reading(wall: at(86_400_000 + 120_000)), unsavedLimit: limit)
-        let ended = state.batch(eventID: nil, now: day0).tallies.filter { $0.countedTo == nil }
+        let ended = state.batch(eventID: nil).tallies.filter { $0.countedTo == nil }
         func starts(_ resolution: Resolution) -> [Int64] {
             ended.filter { $0.resolution == resolution }.map { $0.start - day0 }.sorted()
         }

@@ -55,7 +55,7 @@ import Testing
         func notifier(carrying carried: [PendingDelivery] = []) async -> Notifier {
             var limits = Notifier.Limits()
             limits.ledgerRetry = .milliseconds(10)
-            let told = Notifier.Subscription(panel: "p", rule: NotifyRule(failures: 1).gathering(.zero), target: target, index: 0)
+            let told = Notifier.Subscription(panel: "p", rule: NotifyRule(failures: 1).gathering(.zero), target: target)
             let notifier = Notifier([told], ledger: store, carrying: carried, limits: limits)
             await notifier.follow(deck)
             return notifier

@@ -193,6 +193,14 @@ final class StoreFixture: Sendable {
         try StoreFixture().contract.aWallClockThatJumpsCreditsOnlyTheTimeThatRan()
     }
 
+    @Test func aWallClockSetForwardForAWhileAndBackDeletesNothing() throws {
+        try StoreFixture().contract.aWallClockSetForwardForAWhileAndBackDeletesNothing()
+    }
+
+    @Test func aWallClockSetBackCountsNoInstantTwice() throws {
+        try StoreFixture().contract.aWallClockSetBackCountsNoInstantTwice()
+    }
+
     @Test func aPageCursorHoldsAcrossASave() throws {
         try StoreFixture().contract.aPageCursorHoldsAcrossASave()
     }

@@ -198,6 +198,18 @@ struct PostgresHistoryStoreTests {
         }
     }
 
+    @Test func aWallClockSetForwardForAWhileAndBackDeletesNothing() async throws {
+        try await TemporaryPostgres.with { server in
+            try PostgresStoreFixture(server).contract.aWallClockSetForwardForAWhileAndBackDeletesNothing()
+        }
+    }
+
+    @Test func aWallClockSetBackCountsNoInstantTwice() async throws {
+        try await TemporaryPostgres.with { server in
+            try PostgresStoreFixture(server).contract.aWallClockSetBackCountsNoInstantTwice()
+        }
+    }
+
     @Test func aPageCursorHoldsAcrossASave() async throws {
         try await TemporaryPostgres.with { server in
             try PostgresStoreFixture(server).contract.aPageCursorHoldsAcrossASave()

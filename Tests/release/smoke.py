@@ -92,6 +92,29 @@ def holds(failures: list[str], condition, seconds: float, message) -> None:
         failures.append(str(error))
 
 
+def start(command: list[str], environment: dict | None = None) -> tuple[subprocess.Popen, str | None, str]:
+    """Starts statedeck: the process, its base URL once it printed its start-up line (None when
+    20 lines passed without one) and what it printed until then. The rest of its output is read on
+    a thread, so that a full pipe never blocks its logging."""
+    server = subprocess.Popen(command, env=environment, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    printed = []
+    match = None
+    while not match and len(printed) < 20:
+        printed.append(server.stdout.readline())
+        match = START_LINE.search(printed[-1])
+    if not match:
+        return server, None, "".join(printed)
+    threading.Thread(target=server.stdout.read, daemon=True).start()
+    return server, f"http://127.0.0.1:{match.group(1)}", "".join(printed)
+
+
+def kill(server: subprocess.Popen | None) -> None:
+    """Kills `server` unless it stopped, and waits for it."""
+    if server and server.poll() is None:
+        server.kill()
+        server.wait()
+
+
 def main(binary: str) -> int:
     failures: list[str] = []
     source = Source(("127.0.0.1", 0), Health)
@@ -100,19 +123,10 @@ def main(binary: str) -> int:
     with tempfile.TemporaryDirectory(prefix="statedeck-release-") as folder:
         try:
             deck = write_deck(Path(folder), source.server_address[1])
-            server = subprocess.Popen(
-                [binary, "--host", "127.0.0.1", "--port", "0", "--config", str(deck), "--data", f"{folder}/data"],
-                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-            printed = []
-            match = None
-            while not match and len(printed) < 20:
-                printed.append(server.stdout.readline())
-                match = START_LINE.search(printed[-1])
-            if not match:
-                return report([f"no start-up line; it printed: {''.join(printed)!r}"])
-            # Read the rest of its output, so that a full pipe never blocks its logging.
-            threading.Thread(target=server.stdout.read, daemon=True).start()
-            base = f"http://127.0.0.1:{match.group(1)}"
+            server, base, printed = start(
+                [binary, "--host", "127.0.0.1", "--port", "0", "--config", str(deck), "--data", f"{folder}/data"])
+            if not base:
+                return report([f"no start-up line; it printed: {printed!r}"])
 
             def stuck() -> str:
                 waiting = {k: v for k, v in phases(get_state(base)).items() if v != "loaded"}
@@ -148,19 +162,19 @@ def main(binary: str) -> int:
         except Exception as error:  # what went wrong is the finding
             failures.append(f"{type(error).__name__}: {error}")
         finally:
-            if server and server.poll() is None:
-                server.kill()
-                server.wait()
+            kill(server)
             source.shutdown()
     return report(failures)
 
 
-def report(failures: list[str]) -> int:
+def report(failures: list[str], test: str = "release smoke test",
+           passed: str = f"{HTTP_PANELS} http panels, tcp, command and file loaded and refreshed; "
+                         "history kept; SIGTERM exits 0 within 2 s") -> int:
+    """Prints what failed, or that `test` passed with what `passed` says; the exit status."""
     if failures:
-        print("release smoke test FAILED:\n  " + "\n  ".join(failures), file=sys.stderr)
+        print(f"{test} FAILED:\n  " + "\n  ".join(failures), file=sys.stderr)
         return 1
-    print(f"release smoke test passed: {HTTP_PANELS} http panels, tcp, command and file loaded and refreshed; "
-          "history kept; SIGTERM exits 0 within 2 s")
+    print(f"{test} passed: {passed}")
     return 0
 
 

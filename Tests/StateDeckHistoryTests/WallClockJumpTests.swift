@@ -1,0 +1,131 @@
+import FoundationEssentials
+import StateDeck
+@testable import StateDeckHistory
+import Testing
+
+/// Times are milliseconds after a whole day, so minutes, hours and days start at round numbers.
+private let day0: Int64 = 20_000 * 86_400_000
+private let tenDays: Int64 = 10 * 86_400_000
+
+private func at(_ milliseconds: Int64) -> Date { Date(millisecondsSince1970: day0 + milliseconds) }
+
+/// The clocks read with the wall at `wall` and `ran` milliseconds run since the store opened.
+private func reading(wall: Int64, ran: Int64) -> HistoryClock.Reading {
+    HistoryClock.Reading(wall: at(wall), running: .milliseconds(ran))
+}
+
+/// A state opened with both clocks at 0, `p` up from then on.
+private func openedWithAPanelUp() -> HistoryState {
+    var state = HistoryState(retention: HistoryRetention(), storedEventID: 0, watches: [], lastPosition: 0,
+                             opening: reading(wall: 0, ran: 0))
+    state.absorb([panelChange(.loaded(Info()), health: .up, at: 0)], at: reading(wall: 0, ran: 0), unsavedLimit: 1_000)
+    return state
+}
+
+private func panelChange(_ state: ViewState, health: Health, at milliseconds: Int64) -> PanelChange {
+    PanelChange(panel: "p", at: at(milliseconds), state: state, cause: .load(.milliseconds(40)), health: health)
+}
+
+/// Each slot's time counted up, down, loading and under maintenance, in milliseconds.
+private func counted(_ report: UptimeReport) -> [Int64] {
+    report.slots.map { $0.tally.upMs + $0.tally.downMs + $0.tally.loadingMs + $0.tally.maintenanceMs }
+}
+
+/// `p`'s timeline of `slots` minutes up to `end`, from what the state holds (nothing saved).
+private func minutes(_ state: HistoryState, _ slots: Int, to end: Int64) throws -> UptimeReport {
+    try state.uptime(of: "p", TimelineQuery(span: .seconds(60 * slots), slots: slots, to: at(end)), now: at(end)) { _, _ in [] }
+}
+
+/// The wall clock set forward or back, on virtual clocks: the wall and the time that ran given apart.
+struct WallClockJumpTests {
+    /// Set forward ten days for 5 s and back: retention's clock moved 6 s, so nothing is due
+    /// before the hour of the time that ran ends; then it deletes at that time, not the wall's.
+    @Test func retentionMovesOnByTheTimeThatRanNeverByAJump() throws {
+        var state = openedWithAPanelUp()
+        let first = state.batch(eventID: nil)
+        #expect(first.expiry?.now == day0, "due at opening, at the wall clock read then")
+        state.markSaved(first)
+        for second: Int64 in 1...5 {
+            state.absorb([], at: reading(wall: tenDays + second * 1_000, ran: second * 1_000), unsavedLimit: 1_000)
+            #expect(state.batch(eventID: nil).expiry == nil, "ten days ahead by the wall, \(second) s by the time that ran")
+        }
+        state.absorb([], at: reading(wall: 6_000, ran: 6_000), unsavedLimit: 1_000)
+        #expect(state.retentionNow == day0 + 6_000)
+        #expect(state.watches.map { [$0.started - day0, $0.watchedTo - day0] }
+            == [[0, 1_000], [tenDays + 1_000, tenDays + 6_000], [6_000, 6_000]], "each jump ended a watch")
+        state.absorb([], at: reading(wall: 3_600_000 - 7_200_000, ran: 3_600_000), unsavedLimit: 1_000)
+        #expect(state.retentionNow == day0 + 3_600_000, "set two hours back, it still moves on by the time that ran")
+        #expect(state.batch(eventID: nil).expiry?.now == day0 + 3_600_000, "once in the next hour that ran")
+    }
+
+    /// Set back a minute, and an hour: the new watch counts nothing until the wall clock passes
+    /// what the first counted, so no minute or hour, summed across watches, holds more than it spans.
+    @Test func aJumpBackCountsNoInstantTwice() throws {
+        var state = openedWithAPanelUp()
+        state.absorb([], at: reading(wall: 90_000, ran: 90_000), unsavedLimit: 1_000)
+        // Set back a minute 10 s later: the first watch counted up to 100 s.
+        state.absorb([panelChange(.error(PanelError(.timeout)), health: .down, at: 40_000)],
+                     at: reading(wall: 40_000, ran: 100_000), unsavedLimit: 1_000)
+        state.absorb([], at: reading(wall: 70_000, ran: 130_000), unsavedLimit: 1_000)
+        let early = try minutes(state, 2, to: 70_000)
+        #expect(early.slots.map(\.to) == [at(0), at(60_000)],
+                "the minute holding now holds time after it, counted before the jump: it ends the timeline")
+        #expect(counted(early) == [0, 60_000])
+        state.absorb([], at: reading(wall: 120_000, ran: 180_000), unsavedLimit: 1_000)
+        let minute = try minutes(state, 2, to: 120_000)
+        #expect(minute.slots.map(\.tally.upMs) == [60_000, 40_000])
+        #expect(minute.slots.map(\.tally.downMs) == [0, 20_000], "down from 40 s, counted from 100 s on")
+        #expect(counted(minute) == [60_000, 60_000])
+        #expect(minute.unwatched.isEmpty)
+
+        // Two hours on, set back an hour: the second watch counted up to 7,380 s.
+        state.absorb([], at: reading(wall: 7_320_000, ran: 7_380_000), unsavedLimit: 1_000)
+        state.absorb([], at: reading(wall: 3_780_000, ran: 7_440_000), unsavedLimit: 1_000)
+        state.absorb([], at: reading(wall: 7_440_000, ran: 11_100_000), unsavedLimit: 1_000)
+        state.absorb([panelChange(.loaded(Info()), health: .up, at: 7_440_000)],
+                     at: reading(wall: 7_440_000, ran: 11_100_000), unsavedLimit: 1_000)
+        state.absorb([], at: reading(wall: 7_500_000, ran: 11_160_000), unsavedLimit: 1_000)
+        let hours = try state.uptime(of: "p", TimelineQuery(span: .seconds(3 * 3_600), slots: 3, to: at(7_500_000)),
+                                     now: at(7_500_000)) { _, _ in [] }
+        #expect(hours.slots.map(\.tally.upMs) == [100_000, 0, 60_000])
+        #expect(hours.slots.map(\.tally.downMs) == [3_500_000, 3_600_000, 240_000])
+        #expect(counted(hours) == [3_600_000, 3_600_000, 300_000], "every slot at most its span: the last ends now")
+        #expect(hours.day == 160.0 / 7_500.0)
+        let lastMinutes = try minutes(state, 3, to: 7_500_000)
+        #expect(counted(lastMinutes) == [60_000, 60_000, 60_000])
+        #expect(lastMinutes.slots.map(\.tally.upMs) == [0, 0, 60_000])
+    }
+
+    /// A store opened after the clock went back (a stop, then the clock set back, then a start)
+    /// credits nothing the watch an earlier process kept counted.
+    @Test func aStartAfterTheClockWentBackCountsNothingAnEarlierProcessCounted() throws {
+        let earlier = HistoryWatch(id: 7, started: day0, watchedTo: day0 + 90_000, talliedTo: day0 + 60_000)
+        var state = HistoryState(retention: HistoryRetention(), storedEventID: 0, watches: [earlier], lastPosition: 0,
+                                 opening: reading(wall: 30_000, ran: 0))
+        state.resume("p", shown: ShownState(), health: .up, since: day0, now: day0 + 30_000)
+        state.absorb([], at: reading(wall: 120_000, ran: 90_000), unsavedLimit: 1_000)
+        let counting = state.aggregator.watch
+        let minutes = state.batch(eventID: nil).tallies.filter { $0.watch == counting && $0.resolution == .minute }
+        #expect(minutes.map { [$0.start - day0, $0.tally.upMs] } == [[60_000, 30_000]], "up from 90 s, where the earlier watch ended")
+    }
+
+    /// The minute a jump happened in keeps what the watch before it counted, and the watch after
+    /// adds only time no one counted.
+    @Test func theOpenMinuteKeepsWhatItCountedAcrossAJump() throws {
+        var state = openedWithAPanelUp()
+        state.absorb([], at: reading(wall: 20_000, ran: 20_000), unsavedLimit: 1_000)
+        state.absorb([], at: reading(wall: tenDays + 21_000, ran: 21_000), unsavedLimit: 1_000)
+        state.absorb([], at: reading(wall: tenDays + 25_000, ran: 25_000), unsavedLimit: 1_000)
+        state.absorb([], at: reading(wall: 26_000, ran: 26_000), unsavedLimit: 1_000)
+        state.absorb([], at: reading(wall: 60_000, ran: 60_000), unsavedLimit: 1_000)
+        let minute = try minutes(state, 1, to: 60_000)
+        #expect(minute.slots.map(\.tally.upMs) == [21_000 + 34_000], "the first watch's 21 s, the third's from 26 s")
+        #expect(minute.unwatched == [UptimeReport.Stretch(from: at(21_000), to: at(26_000))])
+        let second = try #require(state.watches.dropFirst().first).id
+        let ahead = state.batch(eventID: nil).tallies.filter { $0.watch == second && $0.resolution == .minute }
+        #expect(ahead.map(\.start) == [day0 + tenDays])
+        #expect(ahead.map(\.tally.upMs) == [5_000], "the 5 s counted ten days ahead are kept")
+        let tenDaysOn = try minutes(state, 1, to: tenDays + 60_000)
+        #expect(tenDaysOn.slots.map(\.tally.upMs) == [5_000 + 55_000], "the third watch counts the rest of that minute")
+    }
+}
