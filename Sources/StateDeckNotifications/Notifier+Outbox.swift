@@ -105,26 +105,29 @@ extension Notifier {
 
     /// Whether the ledger has kept every one of `deliveries`: a message goes out only then, so
     /// that a run killed after it neither loses it nor decides and tells it again. While it has
-    /// not (its write fails), their group goes on collecting and is tried again every
-    /// ``Limits/ledgerRetry``, for as long as that takes. The page's are never in the ledger.
+    /// not (its write fails), their group goes on collecting and is tried again after each of
+    /// ``Limits/ledgerRetryDelays``, for as long as that takes. The page's are never in the ledger.
     private func isKept(_ deliveries: [PendingDelivery]) -> Bool {
         guard let ledger, let subscription = subscriptionsByKey[deliveries[0].key], !subscription.isPage,
               !ledger.hasKept(deliveries.map(\.id)) else { return true }
         awaitingLedger.insert(group(of: subscription))
         if ledgerRetry == nil {
-            ledgerRetry = Self.task(after: limits.ledgerRetry, on: clock) { [weak self] in await self?.retryAwaitingLedger() }
+            ledgerRetry = Self.task(after: ledgerRetryDelay, on: clock) { [weak self] in await self?.retryAwaitingLedger() }
         }
         return false
     }
 
-    /// Sends each message held back for the ledger that it has kept by now.
+    /// Sends each message held back for the ledger that it has kept by now; waits longer before
+    /// the next try when some still is not.
     private func retryAwaitingLedger() {
         ledgerRetry = nil
         let groups = awaitingLedger
         awaitingLedger = []
+        ledgerRetryDelay = min(ledgerRetryDelay * 2, limits.ledgerRetryDelays.upperBound)
         for group in groups {
             if let message = outbox.message(of: group, ifKept: isKept) { send(message) }
         }
+        if awaitingLedger.isEmpty { ledgerRetryDelay = limits.ledgerRetryDelays.lowerBound }
     }
 
     private func overLimit(of target: any NotificationTarget) -> String {

@@ -18,9 +18,10 @@ public actor Notifier {
         /// How old a delivery an earlier run left undone may be and still be sent at start: an
         /// outage told an hour late is news nobody can act on.
         public var horizon: Duration = .seconds(3_600)
-        /// How often a message the ledger has not kept (its write failed: a full or read-only
-        /// disk) is tried again: it waits, collecting, until the ledger has it.
-        public var ledgerRetry: Duration = .seconds(1)
+        /// When a message the ledger has not kept (its write failed: a full or read-only disk) is
+        /// tried again: after the first delay, doubled after each failure up to the longest; it
+        /// waits, collecting, until the ledger has it. A disk full for hours is not asked every second.
+        public var ledgerRetryDelays: ClosedRange<Duration> = .seconds(1)...(.seconds(30))
 
         public init() {}
     }
@@ -120,6 +121,8 @@ public actor Notifier {
     /// Groups whose message waits for the ledger to keep it, and the task that tries them again.
     var awaitingLedger: Set<NotificationOutbox.Group> = []
     var ledgerRetry: Task<Void, Never>?
+    /// The wait before the next try of the ledger: the first of ``Limits/ledgerRetryDelays`` until a try fails.
+    var ledgerRetryDelay: Duration
     var panels: [String: (title: String, group: String?)] = [:]
     /// What each panel is under that quiets its notifications, from the deck followed.
     var quiet = NotificationQuiet(dependencies: [:], panels: [])
@@ -146,6 +149,7 @@ public actor Notifier {
         self.ledger = ledger
         self.log = log
         self.limits = limits
+        ledgerRetryDelay = limits.ledgerRetryDelays.lowerBound
         outbox = NotificationOutbox(limit: limits.owedPerTarget)
         self.now = now
         self.clock = clock

@@ -66,7 +66,11 @@ struct Checker {
         }
         let hour: Int64 = 3_600_000
         let from = ((now - span) + hour - 1).floorDivided(by: hour) * hour
-        let want = expected(panel, from: from, to: now)
+        // A bucket is never split: one that holds time counted after now (the clock went back)
+        // ends the figure at its start.
+        let currentHour = now.floorDivided(by: hour) * hour
+        let end = model.counted(after: now, before: currentHour + hour) ? currentHour : now
+        let want = expected(panel, from: from, to: end)
         let known = want.up + want.down
         guard known > 4 * Self.slack else { return [] }
         guard let read else { return ["p\(panel): \(name) uptime is null; the model counted \(known) ms up or down"] }

@@ -7,6 +7,8 @@ public enum SimulationRun {
         public var seed: UInt64
         public var divergences: [Divergence]
         public var shortest: Scenario
+        /// What the shortest steps give.
+        public var shortestDivergences: [Divergence]
 
         /// The seed, what diverged, and the steps to replay it.
         public var report: String {
@@ -15,6 +17,8 @@ public enum SimulationRun {
             if divergences.count > 10 { lines.append("  … and \(divergences.count - 10) more") }
             lines.append("shortest failing steps (\(shortest.steps.count) of the seed's):")
             lines += shortest.steps.enumerated().map { "  \($0.offset). \($0.element)" }
+            lines.append("which give:")
+            lines += shortestDivergences.prefix(5).map { "  \($0)" }
             return lines.joined(separator: "\n")
         }
     }
@@ -46,7 +50,9 @@ public enum SimulationRun {
                     ((try? await Simulator(candidate, configuration: configuration).run()) ?? []).isEmpty == false
                 }.shrink(scenario)
                 : scenario
-            summary.failures.append(Failure(seed: seed, divergences: divergences, shortest: shortest))
+            let shortestDivergences = shrinks ? try await Simulator(shortest, configuration: configuration).run() : divergences
+            summary.failures.append(Failure(seed: seed, divergences: divergences, shortest: shortest,
+                                            shortestDivergences: shortestDivergences))
         }
         return summary
     }

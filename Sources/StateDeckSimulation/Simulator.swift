@@ -129,8 +129,8 @@ public final class Simulator {
             model.jump(to: wallNow)
             steadySince = wallNow
             // The writer reads the clocks every second: the jump is seen at once.
-            if process?.save() == true { model.committed() }
-        case .remove(let panel):
+            save()
+        case .remove(let panel) where present.contains(panel):
             takeHeard()
             model.pass(to: wallNow)
             present.remove(panel)
@@ -139,7 +139,8 @@ public final class Simulator {
             await process?.reload(present: present.sorted())
             steadySince = wallNow
             await settle()
-        case .add(let panel):
+            save()
+        case .add(let panel) where !present.contains(panel):
             takeHeard()
             model.pass(to: wallNow)
             present.insert(panel)
@@ -147,8 +148,14 @@ public final class Simulator {
             await process?.reload(present: present.sorted())
             steadySince = wallNow
             await settle()
+            save()
+        case .remove, .add:
+            // The deck file already says so: an edit that changes nothing.
+            break
         case .disk(let full):
             faults.diskFull.withLock { $0 = full }
+            // The writer tries every second: a disk that has room again is written at once.
+            if !full { save() }
         case .target(let failing):
             world.targetFailing.withLock { $0 = failing }
         case .check:
@@ -169,9 +176,16 @@ public final class Simulator {
             model.pass(to: wallNow)
             if world.elapsed >= nextSave {
                 nextSave += configuration.saveInterval
-                if process?.save() == true { model.committed() }
+                save()
             }
         }
+    }
+
+    /// Saves what waits, as the writer does every second; the model learns what was committed.
+    private func save() {
+        takeHeard()
+        model.pass(to: wallNow)
+        if process?.save() == true { model.committed() }
     }
 
     /// Lets every task the last move of the clock woke run to its end.

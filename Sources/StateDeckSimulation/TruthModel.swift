@@ -139,6 +139,12 @@ struct TruthModel {
         (panels[panel].changes + panels[panel].pendingChanges).last { $0.at <= at }?.health
     }
 
+    /// Whether some instant after `instant` and before `end` was counted: the wall clock went
+    /// back over it.
+    func counted(after instant: Int64, before end: Int64) -> Bool {
+        (counted + pendingCounted).contains { $0.to > instant + 1 && $0.from < end }
+    }
+
     /// `panel`'s changes of health in `from...to`, in the order the deck decided them.
     func changes(of panel: Int, from: Int64, to: Int64) -> [Change] {
         (panels[panel].changes + panels[panel].pendingChanges).filter { (from...to).contains($0.at) }

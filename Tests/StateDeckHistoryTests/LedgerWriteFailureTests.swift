@@ -54,7 +54,7 @@ import Testing
 
         func notifier(carrying carried: [PendingDelivery] = []) async -> Notifier {
             var limits = Notifier.Limits()
-            limits.ledgerRetry = .milliseconds(10)
+            limits.ledgerRetryDelays = .milliseconds(10)...(.milliseconds(10))
             let told = Notifier.Subscription(panel: "p", rule: NotifyRule(failures: 1).gathering(.zero), target: target)
             let notifier = Notifier([told], ledger: store, carrying: carried, limits: limits)
             await notifier.follow(deck)
