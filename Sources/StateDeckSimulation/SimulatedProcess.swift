@@ -20,7 +20,7 @@ final class SimulatedProcess {
 
     let server: DeckServer
     let store: any KeptHistoryStore
-    let faults: FaultyDatabase.Faults
+    let faults: Faults
     private let world: SimulatedWorld
     private let number: Int
     /// The deck's changes of health, in order, for the model: (panel, health, wall time).
@@ -33,7 +33,7 @@ final class SimulatedProcess {
     static let refresh = Duration.seconds(300)
 
     /// Starts process `number` with the panels `present`, on the history `store` keeps.
-    init(number: Int, world: SimulatedWorld, present: [Int], store: Store, faults: FaultyDatabase.Faults,
+    init(number: Int, world: SimulatedWorld, present: [Int], store: Store, faults: Faults,
          heard: Locked<[(panel: Int, health: Health, at: Date)]>) async throws {
         self.world = world
         self.number = number
@@ -43,7 +43,7 @@ final class SimulatedProcess {
         var keeping = HistoryKeeper.Configuration()
         keeping.clock = HistoryClock(wall: { world.wall }, running: { world.elapsed })
         keeping.startsWriter = false
-        keeping.database = { FaultyDatabase($0, faults: faults) }
+        keeping.database = { faults.applied(to: $0) }
         switch store {
         case .sqlite(let folder):
             var configuration = SQLiteHistoryStore.Configuration()

@@ -37,7 +37,7 @@ public final class Simulator {
     private var model: TruthModel
     private var process: SimulatedProcess?
     private var processCount = 0
-    private let faults = FaultyDatabase.Faults()
+    private let faults = Faults()
     private let heard = Locked<[(panel: Int, health: Health, at: Date)]>([])
     private var present: Set<Int>
     private var divergences: [Divergence] = []

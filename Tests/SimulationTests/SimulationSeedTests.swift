@@ -11,7 +11,8 @@ import TestSupport
     static let days = 4
 
     @Test func seedsOfTheSQLiteStore() async throws {
-        let summary = try await SimulationRun.run(seeds: Self.seeds, days: Self.days)
+        // Not shrunk here: `make sim SEED=S` shrinks the one that failed and prints its steps.
+        let summary = try await SimulationRun.run(seeds: Self.seeds, days: Self.days, shrinks: false)
         #expect(summary.failures.map(\.seed) == [], "\(summary.failures.map(\.report).joined(separator: "\n\n"))")
     }
 
@@ -21,7 +22,8 @@ import TestSupport
         configuration.store = .postgres(url: server.url)
         let outcome: Result<SimulationRun.Summary, any Error>
         do {
-            outcome = .success(try await SimulationRun.run(seeds: 1...3, days: 2, configuration: configuration))
+            outcome = .success(try await SimulationRun.run(seeds: 1...3, days: 2, configuration: configuration,
+                                                          shrinks: false))
         } catch {
             outcome = .failure(error)
         }

@@ -49,14 +49,18 @@ import Testing
             var keeping = HistoryKeeper.Configuration()
             keeping.startsWriter = false
             keeping.now = { [fixture] in fixture.now }
-            store = KeptStore(keeper: try HistoryKeeper(database: database, configuration: keeping))
+            store = KeptStore(keeper: try HistoryKeeper(database: database.database, configuration: keeping))
+        }
+
+        /// Panel "p"'s entry: `target`, at the first failure, alone.
+        var subscription: Notifier.Subscription {
+            Notifier.Subscription(panel: "p", rule: NotifyRule(failures: 1).gathering(.zero), target: target)
         }
 
         func notifier(carrying carried: [PendingDelivery] = []) async -> Notifier {
             var limits = Notifier.Limits()
             limits.ledgerRetryDelays = .milliseconds(10)...(.milliseconds(10))
-            let told = Notifier.Subscription(panel: "p", rule: NotifyRule(failures: 1).gathering(.zero), target: target)
-            let notifier = Notifier([told], ledger: store, carrying: carried, limits: limits)
+            let notifier = Notifier([subscription], ledger: store, carrying: carried, limits: limits)
             await notifier.follow(deck)
             return notifier
         }
@@ -82,7 +86,7 @@ import Testing
         // The keep's own write, then the tries again while the message waits.
         let notifier = try await setup.notifierWaitingForTheLedger(refusals: 5)
         #expect(setup.target.told.current.isEmpty, "not sent while the ledger cannot be written")
-        #expect(await notifier.outages["p#0"]?.isTold == true, "decided, and kept in memory meanwhile")
+        #expect(await notifier.outages[setup.subscription.key]?.isTold == true, "decided, and kept in memory meanwhile")
         #expect(setup.store.trouble?.title == "Out of space", "the failed write is said, not swallowed")
         #expect(try setup.rows("notify_outbox") == 0)
 
