@@ -53,14 +53,14 @@ test-release:
 
 SEEDS        ?= 2000
 SEED         ?=
-SIM_DAYS     ?= 7
+SIM_DAYS     ?= 3
 # Its own release build, with the Swift runtime linked dynamically: the simulator runs every task
 # on one thread through the runtime's global-executor hook, which a static runtime does not export.
 SIM_FLAGS    := -c release --scratch-path .build-sim
 SIM_BIN      := .build-sim/release/statedeck-sim
 
 ## The deterministic simulation on a release build: SEEDS seeds (2000) of SIM_DAYS simulated days
-## (7) each against the model; SEED=S replays one seed and prints its steps; STORE=postgres://…
+## (3) each against the model; SEED=S replays one seed and prints its steps; STORE=postgres://…
 ## runs them on a PostgreSQL database (emptied first) instead of SQLite.
 sim: deps
 	$(SWIFT) build $(SIM_FLAGS) --product statedeck-sim

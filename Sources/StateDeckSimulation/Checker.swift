@@ -126,7 +126,7 @@ struct Checker {
             let read = listed.filter { $0.panel == "p\(panel)" && $0.from?.health != $0.to.health && ["up", "down"].contains($0.to.health) }
                 .map { "\($0.to.health)@\($0.at.millisecondsSince1970)" }
             let want = model.changes(of: panel, from: from, to: to).filter { $0.health == .up || $0.health == .down }
-                .map { "\($0.health.name)@\($0.at)" }
+                .map { "\($0.health?.name ?? "gone")@\($0.at)" }
             guard read != want else { return nil }
             return "p\(panel): the changes of health listed for \(Date(millisecondsSince1970: from))...\(Date(millisecondsSince1970: to)) are \(read); the model \(want)"
         }

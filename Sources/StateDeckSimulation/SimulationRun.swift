@@ -45,9 +45,10 @@ public enum SimulationRun {
             summary.simulatedDays += scenario.simulatedDays
             progress(seed, divergences)
             guard !divergences.isEmpty else { continue }
+            let kind = divergences[0].kind
             let shortest = shrinks
                 ? await Shrinker { candidate in
-                    ((try? await Simulator(candidate, configuration: configuration).run()) ?? []).isEmpty == false
+                    ((try? await Simulator(candidate, configuration: configuration).run()) ?? []).contains { $0.kind == kind }
                 }.shrink(scenario)
                 : scenario
             let shortestDivergences = shrinks ? try await Simulator(shortest, configuration: configuration).run() : divergences

@@ -46,9 +46,6 @@ public final class Simulator {
     private var random: SeededRandom
     /// The wall time the current stretch without a jump, a start or an edit of the deck began.
     private var steadySince: Int64
-    /// The latest wall time reached before the newest jump: instants up to it may have been
-    /// lived twice, so a moment there has no one answer.
-    private var highWater: Int64
     /// When each panel was removed, on the monotonic clock, for the notifications' check.
     private var removals: [(at: Duration, panel: Int)] = []
     private let folder: String
@@ -63,7 +60,6 @@ public final class Simulator {
         nextSave = configuration.saveInterval
         random = SeededRandom(seed: scenario.seed ^ 0xC0FFEE)
         steadySince = start
-        highWater = start
         // In memory where the machine has a tmpfs: the simulated disk's speed is not what is measured.
         let parent = FileManager.default.fileExists(atPath: "/dev/shm") ? "/dev/shm" : FileManager.default.temporaryDirectory.path
         folder = "\(parent)/statedeck-sim-\(scenario.seed)-\(UInt32.random(in: 0...UInt32.max))"
@@ -124,7 +120,6 @@ public final class Simulator {
         case .jump(let duration):
             takeHeard()
             model.pass(to: wallNow)
-            highWater = max(highWater, wallNow)
             world.wallOffset.withLock { $0 += duration }
             model.jump(to: wallNow)
             steadySince = wallNow
@@ -135,6 +130,7 @@ public final class Simulator {
             model.pass(to: wallNow)
             present.remove(panel)
             model.remove(panel)
+            model.followed()
             removals.append((world.elapsed, panel))
             await process?.reload(present: present.sorted())
             steadySince = wallNow
@@ -145,6 +141,7 @@ public final class Simulator {
             model.pass(to: wallNow)
             present.insert(panel)
             model.add(panel)
+            model.followed()
             await process?.reload(present: present.sorted())
             steadySince = wallNow
             await settle()
@@ -212,9 +209,8 @@ public final class Simulator {
         guard let process else { return }
         let checker = Checker(model: model, store: process.store, now: wallNow, breaksModel: configuration.breaksModel)
         var found = checker.uptimes(of: present.sorted())
-        let steadyFrom = max(steadySince, highWater)
-        if wallNow - steadyFrom > 2_000 {
-            let instant = Int64.random(in: steadyFrom + 1...wallNow - 1, using: &random)
+        if wallNow - steadySince > 2_000 {
+            let instant = Int64.random(in: steadySince + 1...wallNow - 1, using: &random)
             found += checker.moment(at: instant, panels: present.sorted())
             let later = Int64.random(in: instant...wallNow, using: &random)
             found += checker.changes(from: instant, to: later, panels: present.sorted())

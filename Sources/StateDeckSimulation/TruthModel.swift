@@ -20,10 +20,11 @@ struct TruthModel {
         var health: Health
     }
 
-    /// A change of health the deck decided, at a wall time.
+    /// A change of health the deck decided, at a wall time; as a form, `health` nil when the panel
+    /// left the deck.
     struct Change: Equatable {
         var at: Int64
-        var health: Health
+        var health: Health?
     }
 
     struct Panel {
@@ -35,6 +36,10 @@ struct TruthModel {
         var pending: [Span] = []
         var changes: [Change] = []
         var pendingChanges: [Change] = []
+        /// What a moment shows of it, from when: each change, and what each start showed (the
+        /// whole state document is kept then), and its leaving the deck.
+        var forms: [Change] = []
+        var pendingForms: [Change] = []
         /// The health the last commit kept, resumed by the next process.
         var savedHealth: Health = .unknown
     }
@@ -77,6 +82,7 @@ struct TruthModel {
         guard panels[panel].health != health else { return }
         panels[panel].health = health
         panels[panel].pendingChanges.append(Change(at: at, health: health))
+        panels[panel].pendingForms.append(Change(at: at, health: health))
     }
 
     /// A save committed everything up to now.
@@ -86,6 +92,8 @@ struct TruthModel {
             panels[index].pending = []
             panels[index].changes += panels[index].pendingChanges
             panels[index].pendingChanges = []
+            panels[index].forms += panels[index].pendingForms
+            panels[index].pendingForms = []
             panels[index].savedHealth = panels[index].present ? panels[index].health : .unknown
         }
         counted = Self.merged(counted + pendingCounted)
@@ -98,6 +106,7 @@ struct TruthModel {
         for index in panels.indices {
             panels[index].pending = []
             panels[index].pendingChanges = []
+            panels[index].pendingForms = []
         }
         pendingCounted = []
         opened()
@@ -108,11 +117,21 @@ struct TruthModel {
         for index in panels.indices {
             panels[index].health = panels[index].present ? panels[index].savedHealth : .unknown
         }
+        followed()
+    }
+
+    /// A deck was followed anew (a start, an edit of the deck file): the whole state document is
+    /// kept, so each panel present shows from now on the health it has.
+    mutating func followed() {
+        for index in panels.indices where panels[index].present {
+            panels[index].pendingForms.append(Change(at: wall, health: panels[index].health))
+        }
     }
 
     mutating func remove(_ panel: Int) {
         panels[panel].present = false
         panels[panel].health = .unknown
+        panels[panel].pendingForms.append(Change(at: wall, health: nil))
     }
 
     mutating func add(_ panel: Int) {
@@ -133,10 +152,15 @@ struct TruthModel {
         return (up, down)
     }
 
-    /// The health `panel` had at `at`, as the newest change at or before it decided; nil before
-    /// its first.
+    /// The health `panel` had at `at`: that of its change with the latest wall time at or before
+    /// it (of two at one time, the later decided), as a moment is rebuilt whatever order the
+    /// wall clock went in; nil before its first, or when it had left the deck.
     func health(of panel: Int, at: Int64) -> Health? {
-        (panels[panel].changes + panels[panel].pendingChanges).last { $0.at <= at }?.health
+        var newest: Change?
+        for change in panels[panel].forms + panels[panel].pendingForms where change.at <= at {
+            if change.at >= newest?.at ?? .min { newest = change }
+        }
+        return newest?.health
     }
 
     /// Whether some instant after `instant` and before `end` was counted: the wall clock went
@@ -145,9 +169,13 @@ struct TruthModel {
         (counted + pendingCounted).contains { $0.to > instant + 1 && $0.from < end }
     }
 
-    /// `panel`'s changes of health in `from...to`, in the order the deck decided them.
+    /// `panel`'s changes of health in `from...to`, by wall time (of two at one time, the earlier
+    /// decided first), as the store lists them.
     func changes(of panel: Int, from: Int64, to: Int64) -> [Change] {
-        (panels[panel].changes + panels[panel].pendingChanges).filter { (from...to).contains($0.at) }
+        (panels[panel].changes + panels[panel].pendingChanges).enumerated()
+            .filter { (from...to).contains($0.element.at) }
+            .sorted { ($0.element.at, $0.offset) < ($1.element.at, $1.offset) }
+            .map(\.element)
     }
 
     /// The parts of `from..<to` that no stretch of `spans` covers.
