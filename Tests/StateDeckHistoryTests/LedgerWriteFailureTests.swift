@@ -52,11 +52,15 @@ import Testing
             store = KeptStore(keeper: try HistoryKeeper(database: database, configuration: keeping))
         }
 
+        /// Panel "p" told to `target` at its first failure, alone.
+        var subscription: Notifier.Subscription {
+            Notifier.Subscription(panel: "p", rule: NotifyRule(failures: 1).gathering(.zero), target: target)
+        }
+
         func notifier(carrying carried: [PendingDelivery] = []) async -> Notifier {
             var limits = Notifier.Limits()
             limits.ledgerRetryDelays = .milliseconds(10)...(.milliseconds(10))
-            let told = Notifier.Subscription(panel: "p", rule: NotifyRule(failures: 1).gathering(.zero), target: target)
-            let notifier = Notifier([told], ledger: store, carrying: carried, limits: limits)
+            let notifier = Notifier([subscription], ledger: store, carrying: carried, limits: limits)
             await notifier.follow(deck)
             return notifier
         }
@@ -82,7 +86,7 @@ import Testing
         // The keep's own write, then the tries again while the message waits.
         let notifier = try await setup.notifierWaitingForTheLedger(refusals: 5)
         #expect(setup.target.told.current.isEmpty, "not sent while the ledger cannot be written")
-        #expect(await notifier.outages["p#0"]?.isTold == true, "decided, and kept in memory meanwhile")
+        #expect(await notifier.outages[setup.subscription.key]?.isTold == true, "decided, and kept in memory meanwhile")
         #expect(setup.store.trouble?.title == "Out of space", "the failed write is said, not swallowed")
         #expect(try setup.rows("notify_outbox") == 0)
 
@@ -95,6 +99,26 @@ import Testing
         #expect(try setup.rows("notify_outages") == 1)
         #expect(try setup.rows("notify_outbox") == 0)
         await notifier.stop()
+        setup.store.close()
+    }
+
+    /// A delivery the history had before the disk filled is not kept as going out while it is
+    /// full: the write that forgets it once delivered would fail as well, and a run killed after
+    /// the send would send it again. It is once the disk has room.
+    @Test func aDeliveryWrittenBeforeTheDiskFilledIsNotKeptAsGoingOutWhileItIsFull() throws {
+        let setup = try Setup()
+        let failure = DeckNotification(event: .failure, panel: "p", title: "API", group: nil, error: nil,
+                                       downSince: setup.fixture.now, at: setup.fixture.now)
+        let delivery = PendingDelivery(key: "p#entry", notification: failure)
+        setup.store.keep(OutageWatch(), for: "p#entry", delivering: delivery)
+        #expect(try setup.rows("notify_outbox") == 1, "written as it was decided")
+
+        setup.database.failing.withLock { $0 = true }
+        #expect(!setup.store.hasKept([delivery.id]))
+        #expect(setup.database.refused.current == 1, "the delivery written again, and refused")
+        setup.database.failing.withLock { $0 = false }
+        #expect(setup.store.hasKept([delivery.id]))
+        #expect(try setup.rows("notify_outbox") == 1)
         setup.store.close()
     }
 
