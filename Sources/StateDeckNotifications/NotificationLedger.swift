@@ -18,10 +18,11 @@ public protocol NotificationLedger: Sendable {
     /// next notifier of the same run (the deck file was edited) must not send them again while the
     /// first still does.
     func takeUndelivered() -> [PendingDelivery]
-    /// Whether every one of `deliveries` is kept where the next run reads it, after trying once
-    /// more to write what waits: a message goes out only once this holds, so that a run killed
-    /// after it neither loses it nor decides and tells it again. False while the writes fail (a
-    /// full or read-only disk).
+    /// Whether every one of `deliveries` is kept where the next run reads it, written again now
+    /// with whatever waits: a message goes out only once this holds, so that a run killed after
+    /// it neither loses it nor decides and tells it again, and the write that forgets it once
+    /// delivered is likely to work too. False while the writes fail (a full or read-only disk),
+    /// even of deliveries written before the disk filled.
     func hasKept(_ deliveries: [PendingDelivery.ID]) -> Bool
 }
 

@@ -75,6 +75,13 @@ public struct NotificationRecords: Sendable {
         }
     }
 
+    /// Makes deliveries `ids` still to deliver wait to be written again, as they go out: a write
+    /// now says whether the database takes writes, not only whether it took them when they were
+    /// decided.
+    public mutating func rewrite(_ ids: [PendingDelivery.ID]) {
+        for id in ids where pending[id] != nil { unsavedDeliveries.insert(id) }
+    }
+
     public mutating func finish(_ id: PendingDelivery.ID) {
         guard pending.removeValue(forKey: id) != nil else { return }
         leftByEarlierRun.remove(id)

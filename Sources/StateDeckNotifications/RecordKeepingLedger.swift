@@ -1,10 +1,12 @@
 /// A ledger a store keeps as ``NotificationRecords`` under its own lock: the ``NotificationLedger``
 /// calls, the same for every store, in terms of the records.
 ///
-/// A keep with a delivery, and the end of deliveries (every one a message carried at once), are written before the call returns (`saving`),
-/// so that a failure is stored as it is sent and a delivery done is not sent again after a stop;
-/// outages that change without a delivery go with the store's next batch. A write that fails is
-/// tried again by the next batch and by ``hasKept(_:)``, which holds the message back meanwhile.
+/// A keep with a delivery, the deliveries of a message as it goes out (``hasKept(_:)``), and the
+/// end of deliveries (every one a message carried at once), are written before the call returns
+/// (`saving`), so that a failure is stored as it is sent and a delivery done is not sent again
+/// after a stop; outages that change without a delivery go with the store's next batch. A write
+/// that fails is tried again by the next batch and by ``hasKept(_:)``, which holds the message
+/// back meanwhile.
 public protocol RecordKeepingLedger: NotificationLedger {
     /// Runs `body` on the records under the store's lock; with `saving`, writes whatever of them
     /// waits to be written before returning, and leaves it waiting when that write fails.
@@ -34,8 +36,11 @@ extension RecordKeepingLedger {
         withRecords(saving: false) { $0.takeLeftByEarlierRun() }
     }
 
+    /// Writes `deliveries` again, though the database may have had them since they were decided:
+    /// a disk that filled since would not take the write that forgets them once delivered, and a
+    /// run killed meanwhile would send them again. One write a message, as it goes out.
     public func hasKept(_ deliveries: [PendingDelivery.ID]) -> Bool {
-        withRecords(saving: true) { _ in }
+        withRecords(saving: true) { $0.rewrite(deliveries) }
         return withRecords(saving: false) { records in deliveries.allSatisfy(records.isWritten) }
     }
 }

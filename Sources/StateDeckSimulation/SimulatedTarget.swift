@@ -14,6 +14,9 @@ final class SimulatedTarget: NotificationTarget {
         var arrived: Duration
         /// False when the receiver failed it.
         var delivered: Bool
+        /// A recovery told in place of its failure, which never went out: "P1 was down for 5 min
+        /// (Server error) and is up again", with the outage's error.
+        var toldWholeOutage = false
     }
 
     let name = "webhook simulated"

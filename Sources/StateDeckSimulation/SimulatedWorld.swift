@@ -46,7 +46,8 @@ final class SimulatedWorld: Sendable {
         let (failing, arrived) = (targetFailing.current, elapsed)
         received.withLock { received in
             received += notifications.map {
-                SimulatedTarget.Received(event: $0.event, panel: $0.panel, arrived: arrived, delivered: !failing)
+                SimulatedTarget.Received(event: $0.event, panel: $0.panel, arrived: arrived, delivered: !failing,
+                                         toldWholeOutage: $0.event == .recovery && $0.error != nil)
             }
         }
         if failing { throw PanelError(.serverError, message: "the receiver answers 500") }

@@ -84,6 +84,9 @@ public final class Simulator {
         return divergences
     }
 
+    /// What the notify target received (or refused), every process's, in order.
+    var received: [SimulatedTarget.Received] { world.received.current }
+
     private func start() async throws {
         processCount += 1
         let store: SimulatedProcess.Store = switch configuration.store {

@@ -57,6 +57,11 @@ import Testing
             Notifier.Subscription(panel: "p", rule: NotifyRule(failures: 1).gathering(.zero), target: target)
         }
 
+        /// Panel "p" told to `target` at its first failure, alone.
+        var subscription: Notifier.Subscription {
+            Notifier.Subscription(panel: "p", rule: NotifyRule(failures: 1).gathering(.zero), target: target)
+        }
+
         func notifier(carrying carried: [PendingDelivery] = []) async -> Notifier {
             var limits = Notifier.Limits()
             limits.ledgerRetryDelays = .milliseconds(10)...(.milliseconds(10))
@@ -99,6 +104,26 @@ import Testing
         #expect(try setup.rows("notify_outages") == 1)
         #expect(try setup.rows("notify_outbox") == 0)
         await notifier.stop()
+        setup.store.close()
+    }
+
+    /// A delivery the history had before the disk filled is not kept as going out while it is
+    /// full: the write that forgets it once delivered would fail as well, and a run killed after
+    /// the send would send it again. It is once the disk has room.
+    @Test func aDeliveryWrittenBeforeTheDiskFilledIsNotKeptAsGoingOutWhileItIsFull() throws {
+        let setup = try Setup()
+        let failure = DeckNotification(event: .failure, panel: "p", title: "API", group: nil, error: nil,
+                                       downSince: setup.fixture.now, at: setup.fixture.now)
+        let delivery = PendingDelivery(key: "p#entry", notification: failure)
+        setup.store.keep(OutageWatch(), for: "p#entry", delivering: delivery)
+        #expect(try setup.rows("notify_outbox") == 1, "written as it was decided")
+
+        setup.database.failing.withLock { $0 = true }
+        #expect(!setup.store.hasKept([delivery.id]))
+        #expect(setup.database.refused.current == 1, "the delivery written again, and refused")
+        setup.database.failing.withLock { $0 = false }
+        #expect(setup.store.hasKept([delivery.id]))
+        #expect(try setup.rows("notify_outbox") == 1)
         setup.store.close()
     }
 
