@@ -128,4 +128,36 @@ struct WallClockJumpTests {
         let tenDaysOn = try minutes(state, 1, to: tenDays + 60_000)
         #expect(tenDaysOn.slots.map(\.tally.upMs) == [5_000 + 55_000], "the third watch counts the rest of that minute")
     }
+
+    /// A change stamped before a jump back and taken after it (the writer reads the clocks, then
+    /// takes the queue) is the ending watch's: the new watch credits nothing between the jump and
+    /// the change, which no one lived again, and counts the time lived after the jump in the
+    /// health the change decided. A query's view of the queued change counts the same.
+    @Test func aChangeQueuedBeforeAJumpBackIsCountedBeforeIt() throws {
+        var state = HistoryState(retention: HistoryRetention(), storedEventID: 0, watches: [], lastPosition: 0,
+                                 opening: reading(wall: 120_000, ran: 0))
+        state.resume("p", shown: ShownState(), health: .up, since: day0, now: day0 + 120_000)
+        let queued = [panelChange(.error(PanelError(.timeout)), health: .down, at: 120_000)]
+        let view = state.view(of: "p", adding: queued, at: reading(wall: 54_000, ran: 0))
+        state.absorb(queued, at: reading(wall: 54_000, ran: 0), unsavedLimit: 1_000)
+        for counting in [view, state] {
+            #expect(counted(try minutes(counting, 3, to: 54_000)) == [0, 0, 0], "nothing lived after the jump yet")
+        }
+        state.absorb([], at: reading(wall: 70_000, ran: 16_000), unsavedLimit: 1_000)
+        let lived = try minutes(state, 2, to: 70_000)
+        #expect(lived.slots.map(\.tally.downMs) == [6_000, 10_000], "down from the jump at 54 s")
+        #expect(lived.slots.map(\.tally.upMs) == [0, 0])
+    }
+
+    /// A change stamped before a jump forward and taken after it counts its time up to the jump
+    /// in the watch that ends; the jump's gap counts nowhere.
+    @Test func aChangeQueuedBeforeAJumpForwardKeepsTheTimeBeforeIt() throws {
+        var state = HistoryState(retention: HistoryRetention(), storedEventID: 0, watches: [], lastPosition: 0,
+                                 opening: reading(wall: 0, ran: 0))
+        state.absorb([panelChange(.loaded(Info()), health: .up, at: 0)], at: reading(wall: tenDays + 49_000, ran: 49_000),
+                     unsavedLimit: 1_000)
+        #expect(try minutes(state, 1, to: 60_000).slots.map(\.tally.upMs) == [49_000])
+        state.absorb([], at: reading(wall: tenDays + 60_000, ran: 60_000), unsavedLimit: 1_000)
+        #expect(try minutes(state, 1, to: tenDays + 60_000).slots.map(\.tally.upMs) == [11_000], "up on from the jump")
+    }
 }
