@@ -160,4 +160,32 @@ struct WallClockJumpTests {
         state.absorb([], at: reading(wall: tenDays + 60_000, ran: 60_000), unsavedLimit: 1_000)
         #expect(try minutes(state, 1, to: tenDays + 60_000).slots.map(\.tally.upMs) == [11_000], "up on from the jump")
     }
+
+    /// Set ten days ahead for 90 s and back, from the instant of a load: a change stamped in the
+    /// excursion waits in the queue until the jump back (the writer reads the clocks, then takes
+    /// the queue). It is the excursion's, so each hour and day holds the time lived in it once: the
+    /// day left holds the hour before and the 10 min after, the excursion's day its 90 s and the load.
+    @Test func anExcursionCountsEachHourAndDayOnce() throws {
+        var state = openedWithAPanelUp()
+        state.absorb([], at: reading(wall: 3_600_000, ran: 3_600_000), unsavedLimit: 1_000)
+        state.absorb([], at: reading(wall: tenDays + 3_600_000, ran: 3_600_000), unsavedLimit: 1_000)
+        state.absorb([], at: reading(wall: tenDays + 3_660_000, ran: 3_660_000), unsavedLimit: 1_000)
+        state.absorb([panelChange(.loaded(Info()), health: .up, at: tenDays + 3_675_000)],
+                     at: reading(wall: 3_690_000, ran: 3_690_000), unsavedLimit: 1_000)
+        state.absorb([], at: reading(wall: 4_290_000, ran: 4_290_000), unsavedLimit: 1_000)
+        func timeline(days: Int, to end: Int64) throws -> UptimeReport {
+            try state.uptime(of: "p", TimelineQuery(span: .seconds(86_400 * days), slots: days, to: at(end)),
+                             now: at(4_290_000)) { _, _ in [] }
+        }
+        let hours = try state.uptime(of: "p", TimelineQuery(span: .seconds(86_400), slots: 24), now: at(4_290_000)) { _, _ in [] }
+        #expect(counted(hours).suffix(3) == [0, 3_600_000, 600_000], "the hour before, and 10 min of the next")
+        #expect(hours.slots.map(\.tally.upMs).reduce(0, +) == 4_200_000)
+        let days = try timeline(days: 100, to: 4_290_000)
+        #expect(days.slotMs == 86_400_000, "day rows")
+        #expect(counted(days).suffix(2) == [0, 4_200_000], "the day left holds only what was lived in it")
+        #expect(days.slots.last?.tally.loads == 1, "the load at the start")
+        let excursion = try timeline(days: 100, to: tenDays + 86_399_999)
+        #expect(counted(excursion).suffix(1) == [90_000])
+        #expect(excursion.slots.last?.tally.loads == 1, "the change stamped in the excursion is counted there")
+    }
 }
