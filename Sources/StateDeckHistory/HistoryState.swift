@@ -149,8 +149,12 @@ public struct HistoryState: Sendable {
     /// changes. Past `unsavedLimit` changes or tallies (saving has failed for long), the oldest are
     /// dropped.
     public mutating func absorb(_ changes: [PanelChange], at reading: HistoryClock.Reading, unsavedLimit: Int) {
+        let beforeJump = stampedBeforeJump(to: reading)
+        for change in changes where beforeJump(change) {
+            take(change)
+        }
         let now = countable(at: reading)
-        for change in changes {
+        for change in changes where !beforeJump(change) {
             take(change)
         }
         aggregator.advance(to: now)
@@ -232,6 +236,23 @@ public struct HistoryState: Sendable {
         return reading.wall.millisecondsSince1970
     }
 
+    /// Tells whether a change waiting to be taken at `reading` was stamped before a jump of the wall
+    /// clock since the last reading, on the timeline that jumped: within the time that ran from the
+    /// last reading. Such a change is the ending watch's, taken before that watch ends, at its time:
+    /// taken after, the new watch would count from the jump to it (time never lived, after a jump
+    /// back) or only from the jump (losing the time before it). Always false without a jump.
+    private func stampedBeforeJump(to reading: HistoryClock.Reading) -> (PanelChange) -> Bool {
+        let (from, ran) = (lastReading.wall.millisecondsSince1970, Self.ran(from: lastReading, to: reading))
+        guard Self.jumped(from: from, ran: ran, to: reading.wall.millisecondsSince1970) else { return { _ in false } }
+        return { (from - Self.jumpTolerance...from + ran).contains($0.at.millisecondsSince1970) }
+    }
+
+    /// Whether the wall clock, at `from` when last read and at `now` after `ran` milliseconds ran,
+    /// moved otherwise than that time: it was set forward or back, or the machine slept.
+    private static func jumped(from: Int64, ran: Int64, to now: Int64) -> Bool {
+        now < from - jumpTolerance || now > from + ran + jumpTolerance
+    }
+
     /// The milliseconds that ran between two readings: by the running clock where both have it,
     /// else as far as the wall clock went forward (a virtual clock trusted to).
     private static func ran(from last: HistoryClock.Reading, to reading: HistoryClock.Reading) -> Int64 {
@@ -279,7 +300,7 @@ public struct HistoryState: Sendable {
     /// watches before it counted: the first count of an instant stands.
     private mutating func watchAcross(from last: HistoryClock.Reading, to reading: HistoryClock.Reading, ran: Int64) {
         let (from, now) = (last.wall.millisecondsSince1970, reading.wall.millisecondsSince1970)
-        guard now < from - Self.jumpTolerance || now > from + ran + Self.jumpTolerance else { return }
+        guard Self.jumped(from: from, ran: ran, to: now) else { return }
         aggregator.advance(to: from + ran)
         // The watch's open buckets are handed out whole; its end is saved, or a store opening would
         // finish it again.
@@ -502,15 +523,22 @@ extension HistoryState {
     public func view(of panel: String, adding queued: [PanelChange], at reading: HistoryClock.Reading) -> HistoryState {
         var view = HistoryState(panel, of: self)
         var position = nextPosition
+        var mine: [(change: PanelChange, position: Int64)] = []
         for change in queued {
-            if change.panel == panel {
-                view.nextPosition = position
-                view.take(change)
-            }
+            if change.panel == panel { mine.append((change, position)) }
             if change.recorded { position += 1 }
         }
-        view.nextPosition = position
+        let beforeJump = stampedBeforeJump(to: reading)
+        for entry in mine where beforeJump(entry.change) {
+            view.nextPosition = entry.position
+            view.take(entry.change)
+        }
         let now = view.countable(at: reading)
+        for entry in mine where !beforeJump(entry.change) {
+            view.nextPosition = entry.position
+            view.take(entry.change)
+        }
+        view.nextPosition = position
         view.aggregator.advance(to: now)
         view.watchOn(to: now)
         view.keepClosedRows()

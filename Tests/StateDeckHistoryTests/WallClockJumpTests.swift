@@ -128,4 +128,64 @@ struct WallClockJumpTests {
         let tenDaysOn = try minutes(state, 1, to: tenDays + 60_000)
         #expect(tenDaysOn.slots.map(\.tally.upMs) == [5_000 + 55_000], "the third watch counts the rest of that minute")
     }
+
+    /// A change stamped before a jump back and taken after it (the writer reads the clocks, then
+    /// takes the queue) is the ending watch's: the new watch credits nothing between the jump and
+    /// the change, which no one lived again, and counts the time lived after the jump in the
+    /// health the change decided. A query's view of the queued change counts the same.
+    @Test func aChangeQueuedBeforeAJumpBackIsCountedBeforeIt() throws {
+        var state = HistoryState(retention: HistoryRetention(), storedEventID: 0, watches: [], lastPosition: 0,
+                                 opening: reading(wall: 120_000, ran: 0))
+        state.resume("p", shown: ShownState(), health: .up, since: day0, now: day0 + 120_000)
+        let queued = [panelChange(.error(PanelError(.timeout)), health: .down, at: 120_000)]
+        let view = state.view(of: "p", adding: queued, at: reading(wall: 54_000, ran: 0))
+        state.absorb(queued, at: reading(wall: 54_000, ran: 0), unsavedLimit: 1_000)
+        for counting in [view, state] {
+            #expect(counted(try minutes(counting, 3, to: 54_000)) == [0, 0, 0], "nothing lived after the jump yet")
+        }
+        state.absorb([], at: reading(wall: 70_000, ran: 16_000), unsavedLimit: 1_000)
+        let lived = try minutes(state, 2, to: 70_000)
+        #expect(lived.slots.map(\.tally.downMs) == [6_000, 10_000], "down from the jump at 54 s")
+        #expect(lived.slots.map(\.tally.upMs) == [0, 0])
+    }
+
+    /// A change stamped before a jump forward and taken after it counts its time up to the jump
+    /// in the watch that ends; the jump's gap counts nowhere.
+    @Test func aChangeQueuedBeforeAJumpForwardKeepsTheTimeBeforeIt() throws {
+        var state = HistoryState(retention: HistoryRetention(), storedEventID: 0, watches: [], lastPosition: 0,
+                                 opening: reading(wall: 0, ran: 0))
+        state.absorb([panelChange(.loaded(Info()), health: .up, at: 0)], at: reading(wall: tenDays + 49_000, ran: 49_000),
+                     unsavedLimit: 1_000)
+        #expect(try minutes(state, 1, to: 60_000).slots.map(\.tally.upMs) == [49_000])
+        state.absorb([], at: reading(wall: tenDays + 60_000, ran: 60_000), unsavedLimit: 1_000)
+        #expect(try minutes(state, 1, to: tenDays + 60_000).slots.map(\.tally.upMs) == [11_000], "up on from the jump")
+    }
+
+    /// Set ten days ahead for 90 s and back, from the instant of a load: a change stamped in the
+    /// excursion waits in the queue until the jump back (the writer reads the clocks, then takes
+    /// the queue). It is the excursion's, so each hour and day holds the time lived in it once: the
+    /// day left holds the hour before and the 10 min after, the excursion's day its 90 s and the load.
+    @Test func anExcursionCountsEachHourAndDayOnce() throws {
+        var state = openedWithAPanelUp()
+        state.absorb([], at: reading(wall: 3_600_000, ran: 3_600_000), unsavedLimit: 1_000)
+        state.absorb([], at: reading(wall: tenDays + 3_600_000, ran: 3_600_000), unsavedLimit: 1_000)
+        state.absorb([], at: reading(wall: tenDays + 3_660_000, ran: 3_660_000), unsavedLimit: 1_000)
+        state.absorb([panelChange(.loaded(Info()), health: .up, at: tenDays + 3_675_000)],
+                     at: reading(wall: 3_690_000, ran: 3_690_000), unsavedLimit: 1_000)
+        state.absorb([], at: reading(wall: 4_290_000, ran: 4_290_000), unsavedLimit: 1_000)
+        func timeline(days: Int, to end: Int64) throws -> UptimeReport {
+            try state.uptime(of: "p", TimelineQuery(span: .seconds(86_400 * days), slots: days, to: at(end)),
+                             now: at(4_290_000)) { _, _ in [] }
+        }
+        let hours = try state.uptime(of: "p", TimelineQuery(span: .seconds(86_400), slots: 24), now: at(4_290_000)) { _, _ in [] }
+        #expect(counted(hours).suffix(3) == [0, 3_600_000, 600_000], "the hour before, and 10 min of the next")
+        #expect(hours.slots.map(\.tally.upMs).reduce(0, +) == 4_200_000)
+        let days = try timeline(days: 100, to: 4_290_000)
+        #expect(days.slotMs == 86_400_000, "day rows")
+        #expect(counted(days).suffix(2) == [0, 4_200_000], "the day left holds only what was lived in it")
+        #expect(days.slots.last?.tally.loads == 1, "the load at the start")
+        let excursion = try timeline(days: 100, to: tenDays + 86_399_999)
+        #expect(counted(excursion).suffix(1) == [90_000])
+        #expect(excursion.slots.last?.tally.loads == 1, "the change stamped in the excursion is counted there")
+    }
 }
