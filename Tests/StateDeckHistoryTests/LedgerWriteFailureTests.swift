@@ -57,11 +57,6 @@ import Testing
             Notifier.Subscription(panel: "p", rule: NotifyRule(failures: 1).gathering(.zero), target: target)
         }
 
-        /// Panel "p" told to `target` at its first failure, alone.
-        var subscription: Notifier.Subscription {
-            Notifier.Subscription(panel: "p", rule: NotifyRule(failures: 1).gathering(.zero), target: target)
-        }
-
         func notifier(carrying carried: [PendingDelivery] = []) async -> Notifier {
             var limits = Notifier.Limits()
             limits.ledgerRetryDelays = .milliseconds(10)...(.milliseconds(10))
