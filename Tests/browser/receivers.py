@@ -11,10 +11,11 @@ from polling import wait_for
 
 
 class Receiver:
-    """An HTTP server on a free loopback port keeping the JSON body of every POST it takes; while
+    """An HTTP server on a free loopback port (or `port`: a target that answers again at the same
+    address, which a notify entry is known by) keeping the JSON body of every POST it takes; while
     `status` is not 200 it answers with it and keeps nothing, counting the attempts."""
 
-    def __init__(self):
+    def __init__(self, port: int = 0):
         bodies: list[dict] = []
         self.bodies = bodies
         self.status = 200
@@ -36,7 +37,7 @@ class Receiver:
             def log_message(self, *args):
                 pass
 
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server = ThreadingHTTPServer(("127.0.0.1", port), Handler)
         self.port = self.server.server_address[1]
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
 
@@ -68,6 +69,12 @@ class HangingReceiver:
             self.connections.append(connection)
 
     def stop(self):
+        # Shut down first: a close alone leaves the socket listening under the thread blocked in
+        # accept, and its port could not be taken by a target answering at the same address.
+        try:
+            self.listener.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
         self.listener.close()
         for connection in self.connections:
             connection.close()

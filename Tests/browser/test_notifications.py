@@ -180,7 +180,7 @@ def test_statedeck_itself_counts_notifications_and_shows_a_failing_target(make_s
     assert {"label": "Notifications", "value": "1 sent · 1 failed · 0 dropped"} in info["fields"], info
 
 
-def test_a_target_that_hangs_is_owed_only_what_is_still_true(make_server, receiver, tmp_path):
+def test_a_target_that_hangs_is_owed_only_what_is_still_true(make_server, tmp_path):
     panels = 20
     hanging = HangingReceiver()
     try:
@@ -195,10 +195,11 @@ def test_a_target_that_hangs_is_owed_only_what_is_still_true(make_server, receiv
     finally:
         hanging.stop()
     assert owed_rows(server.data_dir) <= 2 * panels
-    # The target answers again, and every panel is up: what the restart sends is what each entry
-    # still owed, then the recoveries of those whose last word was a failure.
+    # The target answers again at the same address (the same notify entry), and every panel is up:
+    # what the restart sends is what each entry still owed, then the recoveries of those whose last
+    # word was a failure.
     (tmp_path / "deck" / "up").touch()
-    flapping_deck(tmp_path / "deck", panels, receiver.port)
+    receiver = Receiver(port=hanging.port)
     server.restart()
 
     def recovered() -> dict[str, list[str]]:
@@ -212,9 +213,10 @@ def test_a_target_that_hangs_is_owed_only_what_is_still_true(make_server, receiv
     assert len(receiver.bodies) <= 3 * panels, f"not a backlog: {len(receiver.bodies)} notifications"
     assert recovered() == told, "nothing after each panel's recovery"
     assert owed_rows(server.data_dir) == 0
+    receiver.stop()
 
 
-def test_a_notification_left_undelivered_for_over_an_hour_is_dropped_not_sent_late(make_server, receiver, tmp_path):
+def test_a_notification_left_undelivered_for_over_an_hour_is_dropped_not_sent_late(make_server, tmp_path):
     hanging = HangingReceiver()
     try:
         deck = flaky_deck(tmp_path / "deck", (
@@ -235,7 +237,7 @@ def test_a_notification_left_undelivered_for_over_an_hour_is_dropped_not_sent_la
         db.execute("UPDATE notify_outbox SET notification = ?, at = ? WHERE id = ?",
                    (json.dumps(owed), at - 2 * 3600 * 1000, row_id))
     (tmp_path / "deck" / "up").touch()
-    deck.write_text(deck.read_text().replace(str(hanging.port), str(receiver.port)))
+    receiver = Receiver(port=hanging.port)   # answering again at the same address: the same entry
     server.restart()
     wait_for(lambda: any("dropped" in line and "older than the 1 h" in line for line in server.log_lines))
     def counts() -> str:
@@ -251,6 +253,7 @@ def test_a_notification_left_undelivered_for_over_an_hour_is_dropped_not_sent_la
     settled_after(server, LOADS, 2, source="command")
     assert len(receiver.bodies) == 1, receiver.bodies
     assert owed_rows(server.data_dir) == 0
+    receiver.stop()
 
 
 
