@@ -23,8 +23,11 @@ final class SimulatedProcess {
     let faults: Faults
     private let world: SimulatedWorld
     private let number: Int
-    /// The deck's changes of health, in order, for the model: (panel, health, wall time).
-    let heard: Locked<[(panel: Int, health: Health, at: Date)]>
+    /// A change of health the deck decided: its panel, the health and the wall time.
+    typealias Heard = (panel: Int, health: Health, at: Date)
+
+    /// The deck's changes of health, in order, for the model.
+    let heard: Locked<[Heard]>
 
     /// The server's log goes nowhere: the checker reads what happened from the store.
     private static let silent = Logger(label: "statedeck-sim") { _ in SwiftLogNoOpLogHandler() }
@@ -34,7 +37,7 @@ final class SimulatedProcess {
 
     /// Starts process `number` with the panels `present`, on the history `store` keeps.
     init(number: Int, world: SimulatedWorld, present: [Int], store: Store, faults: Faults,
-         heard: Locked<[(panel: Int, health: Health, at: Date)]>) async throws {
+         heard: Locked<[Heard]>) async throws {
         self.world = world
         self.number = number
         self.faults = faults
@@ -78,7 +81,7 @@ final class SimulatedProcess {
         return Deck("Simulated deck", configuration: configuration, panels: panels, memories: memories)
     }
 
-    private static func observe(_ deck: Deck, into heard: Locked<[(panel: Int, health: Health, at: Date)]>) async {
+    private static func observe(_ deck: Deck, into heard: Locked<[Heard]>) async {
         await deck.observe { [heard] event in
             guard case .change(let change) = event, change.cause != .debug,
                   let index = Int(change.panel.dropFirst()) else { return }

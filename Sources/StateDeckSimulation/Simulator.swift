@@ -38,7 +38,7 @@ public final class Simulator {
     private var process: SimulatedProcess?
     private var processCount = 0
     private let faults = Faults()
-    private let heard = Locked<[(panel: Int, health: Health, at: Date)]>([])
+    private let heard = Locked<[SimulatedProcess.Heard]>([])
     private var present: Set<Int>
     private var divergences: [Divergence] = []
     private var stepIndex = 0
@@ -113,10 +113,7 @@ public final class Simulator {
             model.killed()
             try await start()
         case .restart:
-            takeHeard()
-            model.pass(to: wallNow)
-            let saved = process?.save() ?? false
-            if saved { model.committed() }
+            let saved = save()
             await process?.end(killed: false)
             if saved { model.opened() } else { model.killed() }
             try await start()
@@ -182,10 +179,14 @@ public final class Simulator {
     }
 
     /// Saves what waits, as the writer does every second; the model learns what was committed.
-    private func save() {
+    /// Whether it was committed.
+    @discardableResult
+    private func save() -> Bool {
         takeHeard()
         model.pass(to: wallNow)
-        if process?.save() == true { model.committed() }
+        guard process?.save() == true else { return false }
+        model.committed()
+        return true
     }
 
     /// Lets every task the last move of the clock woke run to its end.
