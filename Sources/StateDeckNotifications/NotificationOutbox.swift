@@ -17,6 +17,7 @@ import StateDeck
 /// | has nothing collecting | collecting, in the next message |
 /// | has a failure collecting, and this is the recovery | one recovery collecting that tells the whole outage: "API was down for 3 min (Timed out) and is up again" |
 /// | has a failure collecting, and this is a reminder | nothing: the failure collecting says it is down |
+/// | has a recovery collecting whose failure went out, and this is a failure | nothing, and the recovery is withdrawn: the target was told it is down, and it is again |
 /// | has anything else collecting | collecting in its place: only the newest is owed |
 /// | would take its address past `limit` deliveries sent or collecting | dropped, and counted by the caller |
 struct NotificationOutbox {
@@ -36,6 +37,9 @@ struct NotificationOutbox {
         case joined(PendingDelivery, replacing: PendingDelivery.ID?, opened: Bool)
         /// The delivery collecting already says as much.
         case absorbed
+        /// A failure that withdrew the recovery collecting (forgotten: nothing owes it): the
+        /// target last heard the panel is down, and it is down again.
+        case withdrew(PendingDelivery.ID)
         /// Over its address's limit.
         case dropped
 
@@ -46,7 +50,11 @@ struct NotificationOutbox {
 
         /// The delivery collecting before, which `owed` replaces: the ledger forgets it.
         var replaced: PendingDelivery.ID? {
-            if case .joined(_, let replaced, _) = self { replaced } else { nil }
+            switch self {
+            case .joined(_, let replaced, _): replaced
+            case .withdrew(let recovery): recovery
+            case .absorbed, .dropped: nil
+            }
         }
     }
 
@@ -80,6 +88,10 @@ struct NotificationOutbox {
             switch (collected.notification.event, delivery.notification.event) {
             case (.failure, .reminder):
                 return .absorbed
+            case (.recovery, .failure) where collected.notification.error == nil:
+                collecting.remove(at: place)
+                places = Dictionary(uniqueKeysWithValues: collecting.enumerated().map { ($1.key, $0) })
+                return .withdrew(collected.id)
             case (.failure, .recovery):
                 replacement = PendingDelivery(id: delivery.id, key: delivery.key,
                                               notification: delivery.notification.tellingWholeOutage(of: collected.notification))
@@ -113,7 +125,9 @@ struct NotificationOutbox {
             guard owedByAddress[group.address, default: 0] < limit else { return .dropped }
             owedByAddress[group.address, default: 0] += 1
         }
-        return queues[group, default: Queue()].admit(delivery)
+        let admission = queues[group, default: Queue()].admit(delivery)
+        if case .withdrew = admission { owedByAddress[group.address, default: 0] -= 1 }
+        return admission
     }
 
     /// `group`'s window ended: its message, unless it is still sending one or `isKept` says the

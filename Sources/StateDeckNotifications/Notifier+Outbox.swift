@@ -35,6 +35,12 @@ extension Notifier {
                 log.record(NotificationLog.Entry(delivery.notification, target: target.name,
                                                  outcome: .dropped("the failure waiting to go out says it is still down")))
             }
+        case .withdrew(let recovery):
+            if logged {
+                log.settle(recovery, as: .dropped("down again before it went out: the target was last told it is down"))
+                log.record(NotificationLog.Entry(delivery.notification, target: target.name,
+                                                 outcome: .dropped("the target was last told it is down, and its recovery withdrawn")))
+            }
         case .dropped:
             report(.dropped(overLimit(of: target)), of: [delivery.notification], message: delivery.notification.message,
                    to: target)
@@ -47,14 +53,19 @@ extension Notifier {
 
     /// Takes up what an earlier run (or the notifier before this one) left undone, oldest first,
     /// by the outbox's rules, in windows opened now: what a target hanging for long left behind
-    /// shrinks to what is still owed, and a delivery older than the horizon is dropped rather than
-    /// told late. The page's (carried from the notifier before) are never in the ledger.
-    func resume(_ left: [PendingDelivery]) {
+    /// shrinks to what is still owed. A delivery an earlier run left that is older than the
+    /// horizon is dropped rather than told late, unless it tells an outage still open (a failure
+    /// a full disk held for hours is still news; dropped, its recovery would tell an outage nobody
+    /// heard of). What the notifier before this one `carried` goes however old: an edit of the
+    /// deck file changes nothing of what is owed. The page's are never in the ledger.
+    func resume(_ left: [PendingDelivery], carried: Set<PendingDelivery.ID>) {
         let oldest = now().addingTimeInterval(-(limits.horizon / .seconds(1)))
         var done: [PendingDelivery.ID] = []
         for delivery in left {
             guard let subscription = subscriptionsByKey[delivery.key] else { continue }
-            guard delivery.notification.at >= oldest else {
+            let stillOpen = delivery.notification.event != .recovery
+                && watches[delivery.key]?.downSince == delivery.notification.downSince
+            guard delivery.notification.at >= oldest || stillOpen || carried.contains(delivery.id) else {
                 done.append(delivery.id)
                 let why = "decided at \(delivery.notification.at), older than the \(limits.horizon.lengthText) a "
                     + "notification may wait across a restart"
@@ -71,6 +82,9 @@ extension Notifier {
                     ledger?.keep(watches[delivery.key], for: delivery.key, delivering: joined, replacing: replaced)
                 case .joined:
                     break
+                case .withdrew(let recovery):
+                    ledger?.keep(watches[delivery.key], for: delivery.key, delivering: nil, replacing: recovery)
+                    done.append(delivery.id)
                 case .absorbed, .dropped:
                     done.append(delivery.id)
                 }

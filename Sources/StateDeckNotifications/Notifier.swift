@@ -16,7 +16,8 @@ public actor Notifier {
         /// notify entry has at most two (``NotificationOutbox``), so this bounds a deck of many panels.
         public var owedPerTarget = 1_000
         /// How old a delivery an earlier run left undone may be and still be sent at start: an
-        /// outage told an hour late is news nobody can act on.
+        /// outage over an hour ago is news nobody can act on. The failure of an outage still open
+        /// is sent however old.
         public var horizon: Duration = .seconds(3_600)
         /// When a message the ledger has not kept (its write failed: a full or read-only disk) is
         /// tried again: after the first delay, doubled after each failure up to the longest; it
@@ -112,6 +113,8 @@ public actor Notifier {
     /// What an earlier run, or the notifier before this one, decided and never delivered, taken up
     /// once the notifier follows a deck.
     private var undelivered: [PendingDelivery]
+    /// Those of `undelivered` the notifier before this one carried.
+    private let carried: Set<PendingDelivery.ID>
     /// What the targets are owed, gathered.
     var outbox: NotificationOutbox
     /// Each gathering window open, by group: it ends when its task wakes.
@@ -162,6 +165,7 @@ public actor Notifier {
         // A delivery of an entry the deck no longer has goes nowhere: nobody asks for it any more.
         ledger?.finished(left.filter { !keys.contains($0.key) }.map(\.id))
         undelivered = left.filter { keys.contains($0.key) }
+        self.carried = Set(carried.map(\.id))
         (changes, input) = AsyncStream.makeStream(bufferingPolicy: .unbounded)
     }
 
@@ -188,7 +192,7 @@ public actor Notifier {
     }
 
     /// Follows `deck`'s changes until ``stop()``; the first call delivers what an earlier run left
-    /// undone and still true (``resume(_:)``).
+    /// undone and still true (``resume(_:carried:)``).
     public func follow(_ deck: Deck) async {
         let snapshot = await deck.snapshot()
         panels = Dictionary(uniqueKeysWithValues: snapshot.panels.map { ($0.id, ($0.title, $0.group)) })
@@ -226,7 +230,7 @@ public actor Notifier {
                 for await change in changes { await self?.handle(change) }
             }
         }
-        resume(undelivered)
+        resume(undelivered, carried: carried)
         undelivered = []
         armTimer()
     }

@@ -135,9 +135,19 @@ struct Checker {
         }
     }
 
+    /// A removal of a panel from the deck file, as the notifications' check sees it.
+    struct Removal {
+        /// When it was removed, on the monotonic clock: its outage is over, told no more.
+        var at: Duration
+        var panel: Int
+        /// When a kill lost the removal, no commit having taken it: from then the outage stands
+        /// again as the history last kept it, as it was at the removal.
+        var lostAt: Duration?
+    }
+
     /// What the target received: for each panel, no failure delivered twice without a recovery
     /// between, no recovery of an outage never told (a failure the receiver refused was told);
-    /// an outage ended by removing its panel is over, told no more.
+    /// an outage ended by removing its panel is over, told no more, unless a kill lost the removal.
     ///
     /// A recovery telling the whole outage ("P1 was down for 5 min (Server error) and is up
     /// again", with its error) tells its failure too: it is what the outbox sends when the panel
@@ -145,16 +155,26 @@ struct Checker {
     /// full disk did (a message waits for the ledger). A user then hears of the outage once, with
     /// what it was and how long it lasted, rather than "down" and "up" together minutes late, or
     /// nothing of an outage that happened.
-    static func notifications(_ received: [SimulatedTarget.Received], removals: [(at: Duration, panel: Int)]) -> [String] {
+    static func notifications(_ received: [SimulatedTarget.Received], removals: [Removal]) -> [String] {
         var found: [String] = []
         var told: Set<String> = []
         var delivered: Set<String> = []
-        var removed = removals[...]
+        // Each removal's panel ended, and each lost removal's panel standing again as it was.
+        let edits = (removals.map { (at: $0.at, removal: $0, ends: true) }
+            + removals.compactMap { removal in removal.lostAt.map { (at: $0, removal: removal, ends: false) } })
+            .sorted { ($0.at, $0.ends ? 0 : 1) < ($1.at, $1.ends ? 0 : 1) }
+        var pending = edits[...]
+        var before: [Duration: (told: Bool, delivered: Bool)] = [:]
         for notification in received {
-            while let removal = removed.first, removal.at <= notification.arrived {
-                told.remove("p\(removal.panel)")
-                delivered.remove("p\(removal.panel)")
-                removed = removed.dropFirst()
+            while let edit = pending.first, edit.at <= notification.arrived {
+                let panel = "p\(edit.removal.panel)"
+                if edit.ends {
+                    before[edit.removal.at] = (told.remove(panel) != nil, delivered.remove(panel) != nil)
+                } else if let kept = before[edit.removal.at] {
+                    if kept.told { told.insert(panel) } else { told.remove(panel) }
+                    if kept.delivered { delivered.insert(panel) } else { delivered.remove(panel) }
+                }
+                pending = pending.dropFirst()
             }
             let panel = notification.panel
             switch notification.event {

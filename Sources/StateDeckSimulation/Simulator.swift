@@ -46,8 +46,10 @@ public final class Simulator {
     private var random: SeededRandom
     /// The wall time the current stretch without a jump, a start or an edit of the deck began.
     private var steadySince: Int64
-    /// When each panel was removed, on the monotonic clock, for the notifications' check.
-    private var removals: [(at: Duration, panel: Int)] = []
+    /// Each removal of a panel, for the notifications' check.
+    private var removals: [Checker.Removal] = []
+    /// The removals no commit has taken yet (their places in `removals`): a kill loses them.
+    private var uncommittedRemovals: [Int] = []
     private let folder: String
 
     public init(_ scenario: Scenario, configuration: Configuration = Configuration()) {
@@ -110,12 +112,12 @@ public final class Simulator {
         case .kill:
             takeHeard()
             await process?.end(killed: true)
-            model.killed()
+            killed()
             try await start()
         case .restart:
             let saved = save()
             await process?.end(killed: false)
-            if saved { model.opened() } else { model.killed() }
+            if saved { model.opened() } else { killed() }
             try await start()
         case .jump(let duration):
             takeHeard()
@@ -131,7 +133,8 @@ public final class Simulator {
             present.remove(panel)
             model.remove(panel)
             model.followed()
-            removals.append((world.elapsed, panel))
+            uncommittedRemovals.append(removals.count)
+            removals.append(Checker.Removal(at: world.elapsed, panel: panel))
             await process?.reload(present: present.sorted())
             steadySince = wallNow
             await settle()
@@ -186,7 +189,22 @@ public final class Simulator {
         model.pass(to: wallNow)
         guard process?.save() == true else { return false }
         model.committed()
+        uncommittedRemovals = []
         return true
+    }
+
+    /// The process ended without saving: what no commit took is lost, to the model and to the
+    /// notifications' check (the history forgets a removed panel's outage at the next commit). A
+    /// panel the deck file still lacks is forgotten again by the next process, uncommitted still.
+    private func killed() {
+        model.killed()
+        // The history has each panel as its first removal since the commit found it.
+        var revived: Set<Int> = []
+        for index in uncommittedRemovals where present.contains(removals[index].panel)
+            && revived.insert(removals[index].panel).inserted {
+            removals[index].lostAt = world.elapsed
+        }
+        uncommittedRemovals.removeAll { present.contains(removals[$0].panel) }
     }
 
     /// Lets every task the last move of the clock woke run to its end.

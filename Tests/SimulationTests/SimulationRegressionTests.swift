@@ -49,6 +49,49 @@ import Testing
         ])
     }
 
+    /// Seed 11: a failure held for hours by a full disk, then a deck edit: the notifier after it
+    /// dropped the failure as too old to tell, and told its recovery, of an outage never told.
+    @Test func aFailureHeldPastTheHorizonOfAnOutageStillOpenIsToldBeforeItsRecovery() async throws {
+        try await expectHolds(panels: 3, [
+            .source(panel: 1, up: false), .disk(full: true), .pass(.seconds(8_668)), .remove(panel: 2), .pass(.seconds(100)),
+            .disk(full: false), .source(panel: 1, up: true), .pass(.seconds(312)), .check,
+        ])
+    }
+
+    /// Seed 16: up at a restart and down again at once, then a deck edit: the new failure took
+    /// the place of the recovery waiting to go out, and the target heard "down" twice.
+    @Test func aFailureAfterARecoveryNotYetSentWithdrawsItAndIsNotToldAgain() async throws {
+        try await expectHolds([
+            .source(panel: 1, up: false), .pass(.seconds(11_393)), .source(panel: 1, up: true), .kill,
+            .source(panel: 1, up: false), .remove(panel: 0), .pass(.seconds(4_497)), .check,
+        ])
+    }
+
+    /// Seed 8: a recovery held by a full disk past the horizon, then a deck edit: the notifier
+    /// after it dropped the recovery as too old, and told the next failure as a second one.
+    @Test func aDeckEditDropsNothingOwedHoweverOld() async throws {
+        try await expectHolds(panels: 4, [
+            .source(panel: 1, up: false), .pass(.seconds(345)), .disk(full: true), .source(panel: 1, up: true),
+            .pass(.seconds(3_166)), .jump(.seconds(895)), .source(panel: 1, up: false), .remove(panel: 3),
+            .disk(full: false), .pass(.seconds(34)), .check,
+        ])
+    }
+
+    /// Seeds 3 and 13: a panel removed while down and the disk full, then killed: the removal
+    /// that forgot its outage was never committed, and the outage told stands again. The next
+    /// process, with the panel still removed, forgets it again.
+    @Test func aRemovalAKillLostLeavesTheOutageAsTheHistoryKeptIt() async throws {
+        try await expectHolds([
+            .source(panel: 1, up: false), .kill, .pass(.seconds(63)), .disk(full: true), .remove(panel: 1),
+            .add(panel: 1), .kill, .source(panel: 1, up: true), .pass(.seconds(424)), .disk(full: false),
+            .pass(.seconds(353)), .check,
+        ])
+        try await expectHolds([
+            .source(panel: 1, up: false), .restart, .pass(.seconds(30)), .disk(full: true), .remove(panel: 1),
+            .restart, .disk(full: false), .add(panel: 1), .pass(.seconds(33)), .check,
+        ])
+    }
+
     /// A `kill -9` mid-outage loses only what came after the last commit, and tells nothing twice.
     @Test func aKillMidOutageKeepsTheUptimeAndTellsNothingTwice() async throws {
         try await expectHolds([

@@ -43,21 +43,29 @@ import Testing
         #expect(outbox.admit(recovery, to: Self.hook) == .joined(recovery, replacing: nil, opened: true))
         #expect(outbox.windowEnded(Self.hook, ifKept: Self.kept) == nil, "the message before it is still being sent")
         let again = Self.delivery(.failure, at: 70)
-        #expect(outbox.admit(again, to: Self.hook) == .joined(again, replacing: recovery.id, opened: false), "only the newest is owed")
+        #expect(outbox.admit(again, to: Self.hook) == .withdrew(recovery.id),
+                "down again before its recovery went out: the target was last told it is down, and it is")
+        #expect(outbox.finished(Self.hook, ifKept: Self.kept) == nil, "nothing is owed")
+        #expect(outbox.owed == 0)
+        let failing = Self.delivery(.failure, at: 100)
+        #expect(outbox.admit(failing, to: Self.hook) == .joined(failing, replacing: nil, opened: true))
         #expect(outbox.admit(Self.delivery(.reminder, at: 120), to: Self.hook) == .absorbed, "the failure collecting says it")
         let last = Self.delivery(.recovery, at: 180)
         guard case .joined(let folded, let replaced, _) = outbox.admit(last, to: Self.hook) else {
             Issue.record("the recovery does not join")
             return
         }
-        #expect(replaced == again.id)
+        #expect(replaced == failing.id)
         #expect(folded.id == last.id)
         #expect(folded.notification.event == .recovery)
         #expect(folded.notification.message == "API was down for 3 min (Timed out) and is up again",
                 "a failure the target never got and its recovery: one message for the whole outage")
         #expect(folded.notification.error == Self.error)
-        #expect(outbox.owed == 2)
-        #expect(outbox.finished(Self.hook, ifKept: Self.kept) == Message(group: Self.hook, deliveries: [folded]), "its window ended meanwhile")
+        #expect(outbox.owed == 1)
+        let newer = Self.delivery(.failure, at: 200)
+        #expect(outbox.admit(newer, to: Self.hook) == .joined(newer, replacing: folded.id, opened: false),
+                "an outage the target never heard of is over: only the new one is owed")
+        #expect(outbox.windowEnded(Self.hook, ifKept: Self.kept) == Message(group: Self.hook, deliveries: [newer]))
         #expect(outbox.finished(Self.hook, ifKept: Self.kept) == nil)
         #expect(outbox.owed == 0)
         let next = Self.delivery(.failure, at: 300)
@@ -121,8 +129,8 @@ import Testing
         let a = Self.delivery(.failure, at: 0, key: "a#0"), b = Self.delivery(.failure, at: 0, key: "b#0")
         #expect(outbox.admit(a, to: Self.alone("a#0")) == .joined(a, replacing: nil, opened: true))
         #expect(outbox.windowEnded(Self.alone("a#0"), ifKept: Self.kept) == Message(group: Self.alone("a#0"), deliveries: [a]))
-        let aRecovered = Self.delivery(.recovery, at: 10, key: "a#0")
-        #expect(outbox.admit(aRecovered, to: Self.alone("a#0")) == .joined(aRecovered, replacing: nil, opened: true))
+        let aReminded = Self.delivery(.reminder, at: 10, key: "a#0")
+        #expect(outbox.admit(aReminded, to: Self.alone("a#0")) == .joined(aReminded, replacing: nil, opened: true))
         #expect(outbox.windowEnded(Self.alone("a#0"), ifKept: Self.kept) == nil, "behind the one being sent")
         #expect(outbox.admit(b, to: Self.hook) == .joined(b, replacing: nil, opened: true), "gathering or not, one address")
         #expect(outbox.admit(Self.delivery(.recovery, at: 10, key: "c#0"), to: Self.hook) == .dropped)
@@ -130,10 +138,11 @@ import Testing
         let elsewhere = Self.delivery(.failure, at: 0, key: "c#1")
         #expect(outbox.admit(elsewhere, to: Self.alone("c#1", address: "chat")) == .joined(elsewhere, replacing: nil, opened: true),
                 "another address has a limit of its own")
-        let aAgain = Self.delivery(.failure, at: 20, key: "a#0")
-        #expect(outbox.admit(aAgain, to: Self.alone("a#0")) == .joined(aAgain, replacing: aRecovered.id, opened: false),
+        let aRecovered = Self.delivery(.recovery, at: 20, key: "a#0")
+        #expect(outbox.admit(aRecovered, to: Self.alone("a#0")) == .joined(aRecovered, replacing: aReminded.id, opened: false),
                 "a replacement adds nothing")
-        #expect(outbox.finished(Self.alone("a#0"), ifKept: Self.kept) == Message(group: Self.alone("a#0"), deliveries: [aAgain]), "two owed")
+        #expect(outbox.finished(Self.alone("a#0"), ifKept: Self.kept) == Message(group: Self.alone("a#0"), deliveries: [aRecovered]),
+                "two owed")
         let d = Self.delivery(.failure, at: 0, key: "d#0")
         #expect(outbox.admit(d, to: Self.hook) == .joined(d, replacing: nil, opened: false))
         #expect(outbox.admit(Self.delivery(.failure, at: 0, key: "e#0"), to: Self.hook) == .dropped, "three owed again")
@@ -178,7 +187,8 @@ import Testing
         #expect(target.attempts.all.map(\.event) == [.failure])
         let owed = ledger.pending.current.map(\.notification)
         #expect(owed.map(\.event) == [.failure, .recovery])
-        #expect(owed.last?.message == "API was down for 10 s (\(ErrorKind.serverError.title)) and is up again")
+        #expect(owed.last?.message == "API is up again after 10 s",
+                "each recovery withdrawn by the next failure: the target was last told it is down")
         #expect(owed.last?.at == TestDeck.date(at: .seconds(70)))
         target.gate.open()
         let sent = await test.eventually { target.attempts.all.count == 2 ? target.attempts.all : nil }
@@ -247,9 +257,8 @@ import Testing
         await test.settle()
         let kept = backlog.filter { $0.notification.at >= now.addingTimeInterval(-3_600) }
         #expect(kept.count == 60)
-        let newest = kept[59].notification.tellingWholeOutage(of: kept[58].notification)
-        #expect(target.sent.all == [kept[0].notification, newest],
-                "the oldest within the horizon, sent at once, then what is still true: the last outage, ended")
+        #expect(target.sent.all == [kept[0].notification, kept[59].notification],
+                "the oldest within the horizon, sent at once, then what is still true: up again (each recovery before withdrawn by the failure after it)")
         let dropped = outcomes.all.filter { if case .dropped = $0 { true } else { false } }
         #expect(dropped.count == backlog.count - kept.count)
         #expect(dropped.first == .dropped("decided at \(backlog[0].notification.at), older than the 1 h a notification may wait across a restart"))
