@@ -604,7 +604,8 @@ extension HistoryState {
             UptimeReport.Stretch(from: Date(millisecondsSince1970: $0.started), to: Date(millisecondsSince1970: $0.watchedTo))
         }
         return try UptimeReport(query: query, now: now, current: current, unwatched: unwatched, watchedBefore: watchedBefore,
-                                retention: retention) { resolution, from throws(Failure) in
+                                retention: retention, retentionNow: Date(millisecondsSince1970: retentionNow)) {
+            resolution, from throws(Failure) in
             var rows: [RowKey: TallyRow] = [:]
             func keep(_ row: TallyRow) {
                 rows[RowKey(resolution: resolution, start: row.start, watch: row.watch)] = row

@@ -82,10 +82,12 @@ public struct UptimeReport: Sendable, Equatable {
     /// The report of `query` at `now` from a panel's tallies: `rows(resolution, from)` gives those
     /// of buckets starting at or after `from` (stored and unsaved, in any order); `unwatched` are
     /// the stretches no watch covered; `watchedBefore` those the watches before the one going on
-    /// covered, which may lie after `now` when the wall clock was set back.
+    /// covered, which may lie after `now` when the wall clock was set back; `retentionNow` the
+    /// instant retention deletes by (``HistoryState``'s, ahead of `now` after a jump back; `now`
+    /// when nil).
     public init<Failure: Error>(
         query: TimelineQuery, now: Date, current: CurrentHealth?, unwatched: [Stretch], watchedBefore: [Stretch] = [],
-        retention: HistoryRetention, rows: (Resolution, Int64) throws(Failure) -> [TallyRow]
+        retention: HistoryRetention, retentionNow: Date? = nil, rows: (Resolution, Int64) throws(Failure) -> [TallyRow]
     ) throws(Failure) {
         let counted = now.millisecondsSince1970
         let to = query.to?.millisecondsSince1970 ?? counted
@@ -124,9 +126,23 @@ public struct UptimeReport: Sendable, Equatable {
         // The last slot holds the moment before the end, so that none is empty of time.
         let lastStart = (timelineEnd - 1) - (((timelineEnd - 1) % width) + width) % width
         let firstStart = lastStart - Int64(slotCount - 1) * width
+        // A slot starting before what retention keeps of the resolution (retention's now runs
+        // ahead of the wall clock once it was set back) is summed from the coarsest buckets it
+        // holds whole that retention keeps, whose totals are the same.
+        let kept = (retentionNow ?? now).millisecondsSince1970
+        let sources = (0..<slotCount).map { index in
+            let start = firstStart + Int64(index) * width
+            return Resolution.allCases.first {
+                $0.rawValue >= resolution.rawValue && width % $0.milliseconds == 0 && start >= retention.cutoff(of: $0, now: kept)
+            } ?? resolution
+        }
         var tallies = [Tally](repeating: Tally(), count: slotCount)
-        for row in try total(resolution, from: firstStart, end: timelineEnd) {
-            tallies[Int((row.start - firstStart) / width)].merge(row.tally)
+        for source in Resolution.allCases {
+            guard let first = sources.firstIndex(of: source) else { continue }
+            for row in try total(source, from: firstStart + Int64(first) * width, end: timelineEnd) {
+                let index = Int((row.start - firstStart) / width)
+                if sources[index] == source { tallies[index].merge(row.tally) }
+            }
         }
         slotMs = width
         slots = tallies.enumerated().map { index, tally in

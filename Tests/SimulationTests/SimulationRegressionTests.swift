@@ -49,6 +49,15 @@ import Testing
         ])
     }
 
+    /// Seed 2: the wall clock set back most of a day, so retention's now ran ahead of it and
+    /// deleted minutes the 24-hour timeline still showed: its oldest hour held 59 minutes.
+    @Test func aTimelineSlotPastTheMinutesRetentionKeptIsSummedFromItsHour() async throws {
+        try await expectHolds(panels: 4, [
+            .pass(.seconds(37_060)), .jump(.seconds(-1_593)), .pass(.seconds(191)), .kill, .pass(.seconds(50_531)),
+            .jump(.seconds(-73_150)), .pass(.seconds(240)), .check,
+        ])
+    }
+
     /// Seed 11: a failure held for hours by a full disk, then a deck edit: the notifier after it
     /// dropped the failure as too old to tell, and told its recovery, of an outage never told.
     @Test func aFailureHeldPastTheHorizonOfAnOutageStillOpenIsToldBeforeItsRecovery() async throws {
