@@ -293,7 +293,7 @@ public final class HistoryKeeper: Sendable {
             (state.unsavedHealthChange(of: panel, atOrBefore: at), state.watchedSince(at: at))
         }
         let saved = try database.healthChange(of: panel, atOrBefore: at)
-        let newest = [saved, waiting].compactMap { $0 }.max { ($0.at, $0.position) < ($1.at, $1.position) }
+        let newest = [saved, waiting].compactMap { $0 }.max { $1.isNewer(than: $0) }
         guard let newest, let name = newest.headline?.health,
               let health = Health.allCases.first(where: { $0.name == name }), health != .unknown else { return nil }
         return UptimeReport.CurrentHealth(health: health, since: Date(millisecondsSince1970: newest.at),
@@ -325,8 +325,8 @@ public final class HistoryKeeper: Sendable {
         memory.withLock { $0.keep(everyForm: forms, at: at.millisecondsSince1970, unsavedLimit: configuration.unsavedLimit) }
     }
 
-    /// The state document's parts at `instant`: each part's newest form at or before it, saved or
-    /// waiting to be (the one kept last where a form was saved between the two reads).
+    /// The state document's parts at `instant`: each part's newest form at or before it (the
+    /// latest by time, of two at one time the one kept last), saved or waiting to be.
     public func moment(at instant: Date) throws(MomentError) -> Moment {
         let now = configuration.clock.wall()
         guard instant <= now else { throw .future(now: now) }
@@ -343,7 +343,7 @@ public final class HistoryKeeper: Sendable {
         let oldest = Self.oldest(saved: oldestSaved, waiting: oldestWaiting)
         guard let oldest, oldest <= at else { throw .beforeOldest(oldest.map(Date.init(millisecondsSince1970:))) }
         var forms = Dictionary(saved.map { ($0.part, $0) }, uniquingKeysWith: { $1 })
-        forms.merge(waiting) { savedForm, waitingForm in savedForm.position > waitingForm.position ? savedForm : waitingForm }
+        forms.merge(waiting) { savedForm, waitingForm in savedForm.isNewer(than: waitingForm) ? savedForm : waitingForm }
         return Moment(at: instant, watched: watched, forms: forms)
     }
 

@@ -28,10 +28,14 @@ extension HistoryState {
         for form in forms { keep(form: form, unsavedLimit: unsavedLimit) }
     }
 
-    /// The newest form of each part waiting to be saved at or before `at` (milliseconds since 1970).
+    /// The newest form of each part waiting to be saved at or before `at` (milliseconds since
+    /// 1970): the latest by time, of two at one time the one kept last, as the saved are read
+    /// (after the wall clock was set back, a form kept later may hold from an earlier time).
     func unsavedForms(atOrBefore at: Int64) -> [MomentForm.Part: MomentForm] {
         var found: [MomentForm.Part: MomentForm] = [:]
-        for form in unsavedForms where form.at <= at { found[form.part] = form }
+        for form in unsavedForms where form.at <= at && !(found[form.part].map { $0.isNewer(than: form) } ?? false) {
+            found[form.part] = form
+        }
         return found
     }
 
@@ -42,9 +46,10 @@ extension HistoryState {
         }
     }
 
-    /// `panel`'s newest form waiting to be saved at or before `at` that changed its health.
+    /// `panel`'s newest form (as ``unsavedForms(atOrBefore:)`` reads them) waiting to be saved at
+    /// or before `at` that changed its health.
     func unsavedHealthChange(of panel: String, atOrBefore at: Int64) -> MomentForm? {
-        unsavedForms.last { $0.part == .panel(panel) && $0.at <= at && $0.changesHealth }
+        unsavedForms.filter { $0.part == .panel(panel) && $0.at <= at && $0.changesHealth }.max { $1.isNewer(than: $0) }
     }
 
     /// When the oldest form waiting to be saved holds from, nil for none.

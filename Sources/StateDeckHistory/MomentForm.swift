@@ -83,6 +83,13 @@ public struct MomentForm: Sendable, Equatable {
         self.previous = previous
     }
 
+    /// Whether a moment shows this form rather than `other` of its part, both at or before it:
+    /// the later by time, of two at one time the one kept last (after the wall clock was set
+    /// back, a form kept later may hold from an earlier time).
+    public func isNewer(than other: MomentForm) -> Bool {
+        (at, position) > (other.at, other.position)
+    }
+
     /// Whether the panel's phase, health or summary differ from its form before: a change
     /// `GET /api/changes` lists.
     public var isChange: Bool {

@@ -5,10 +5,11 @@ import Testing
 /// of the seed that found it (they failed before the fix): a user's year that bent a number.
 @MainActor
 @Suite(.serialized) struct SimulationRegressionTests {
-    /// Runs `steps` in a world of `panels` panels and records every divergence found.
-    private func expectHolds(panels: Int = 2, _ steps: [SimulationStep],
+    /// Runs `steps` in a world of `panels` panels and records every divergence found; `seed`
+    /// picks the instants the checks read the past at.
+    private func expectHolds(seed: UInt64 = 1, panels: Int = 2, _ steps: [SimulationStep],
                              sourceLocation: SourceLocation = #_sourceLocation) async throws {
-        let found = try await Simulator(Scenario(seed: 1, panelCount: panels, steps: steps)).run()
+        let found = try await Simulator(Scenario(seed: seed, panelCount: panels, steps: steps)).run()
         #expect(found.isEmpty, "\(found.map(\.description).joined(separator: "\n"))", sourceLocation: sourceLocation)
     }
 
@@ -55,6 +56,17 @@ import Testing
         try await expectHolds(panels: 4, [
             .pass(.seconds(37_060)), .jump(.seconds(-1_593)), .pass(.seconds(191)), .kill, .pass(.seconds(50_531)),
             .jump(.seconds(-73_150)), .pass(.seconds(240)), .check,
+        ])
+    }
+
+    /// Seeds 4 and 12: the wall clock set back past the start, a form kept later holding from an
+    /// earlier time; while the disk was full, a moment took the form waiting that was kept last
+    /// rather than the latest by time, as the saved ones are read.
+    @Test func aMomentTakesTheLatestFormByTimeSavedOrWaiting() async throws {
+        try await expectHolds(seed: 12, panels: 3, [
+            .pass(.seconds(39_554)), .jump(.seconds(-82_839)), .pass(.seconds(4_886)), .jump(.seconds(17_098)),
+            .pass(.seconds(2_528)), .disk(full: true), .pass(.seconds(37)), .remove(panel: 2), .pass(.seconds(1_542)),
+            .source(panel: 1, up: false), .pass(.seconds(18_214)), .check, .check,
         ])
     }
 
