@@ -90,7 +90,8 @@ public final class DeckServer: Sendable {
                             onNotificationDelivery: onNotificationDelivery, logger: logger)
         if let history {
             history.trackEventIDs { hub.lastEventID }
-            history.observeTrouble { error in source.setNotice(error.map { ErrorPresenter().card(for: $0) }) }
+            // Weakly: the source reads moments from the history, which would hold it for ever.
+            history.observeTrouble { [weak source] error in source?.setNotice(error.map { ErrorPresenter().card(for: $0) }) }
         }
         if let trouble = history?.trouble { source.setNotice(ErrorPresenter().card(for: trouble)) }
 

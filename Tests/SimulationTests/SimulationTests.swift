@@ -1,3 +1,6 @@
+import Foundation
+import Locking
+import StateDeckHistory
 import Testing
 import TestSupport
 @testable import StateDeckSimulation
@@ -16,6 +19,21 @@ import TestSupport
             .source(panel: 0, up: true), .pass(.seconds(20 * 3_600)), .check,
         ]
         #expect(try await Simulator(Scenario(seed: 1, panelCount: 2, steps: steps)).run() == [])
+    }
+
+    /// A process that ended lets its history go, stopped or killed: `make sim` starts thousands
+    /// of them, and each one's files held open would run the process out of descriptors.
+    @Test(arguments: [false, true]) func anEndedProcessLetsItsHistoryGo(killed: Bool) async throws {
+        let folder = "\(FileManager.default.temporaryDirectory.path)/statedeck-sim-ended-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        weak var store: (any KeptHistoryStore)?
+        do {
+            let process = try await SimulatedProcess(number: 1, world: SimulatedWorld(panelCount: 2), present: [0, 1],
+                                                     store: .sqlite(folder: folder), faults: Faults(), heard: Locked([]))
+            store = process.store
+            await process.end(killed: killed)
+        }
+        #expect(store == nil)
     }
 
     /// The checker can fail: fed a model that counts up time as down, it reports the seed, what
