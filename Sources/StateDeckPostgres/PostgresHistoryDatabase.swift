@@ -333,7 +333,7 @@ final class PostgresHistoryDatabase: HistoryDatabase {
                 notifications: following ? try Self.notifications(session) : NotificationRecords(),
                 maintenance: try Self.maintenance(session), incidents: try Self.incidents(session),
                 lastFormPosition: try session.query("SELECT coalesce(max(id), 0) FROM statedeck.forms").integer(0, 0) ?? 0,
-                forms: try Self.forms(at: .max, session))
+                forms: try Self.lastKeptForms(session))
         }
     }
 
@@ -365,6 +365,15 @@ final class PostgresHistoryDatabase: HistoryDatabase {
                 SELECT * FROM statedeck.forms WHERE kind = p.kind AND subject = p.subject AND at <= $1
                 ORDER BY at DESC, id DESC LIMIT 1) f
             """, [String(at)]))
+    }
+
+    /// The form each part kept last, which the next one follows: after the wall clock was set
+    /// back, not the newest by time. Read once, at open: a look at each part's forms.
+    private static func lastKeptForms(_ session: PostgresConnection) throws(PostgresError) -> [MomentForm] {
+        forms(try session.query("""
+            SELECT \(formColumns) FROM statedeck.form_parts p CROSS JOIN LATERAL (
+                SELECT * FROM statedeck.forms WHERE kind = p.kind AND subject = p.subject ORDER BY id DESC LIMIT 1) f
+            """))
     }
 
     func forms(at: Int64) throws(HistoryDatabaseError) -> [MomentForm] {

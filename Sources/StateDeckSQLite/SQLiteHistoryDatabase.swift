@@ -91,7 +91,7 @@ final class SQLiteHistoryDatabase: HistoryDatabase {
                 latest: following ? latest : [], notifications: try Self.notifications(&connection),
                 maintenance: try Self.maintenance(&connection), incidents: try Self.incidents(&connection),
                 lastFormPosition: try database.integer("SELECT max(rowid) FROM forms") ?? 0,
-                forms: try Self.forms(at: .max, &connection))
+                forms: try Self.lastKeptForms(&connection))
         }
     }
 
@@ -116,11 +116,24 @@ final class SQLiteHistoryDatabase: HistoryDatabase {
 
     /// The newest form of each part at or before `at`: one look-up of the index a part.
     private static func forms(at: Int64, _ connection: inout SQLiteConnection) throws(SQLiteError) -> [MomentForm] {
-        let select = try connection.statement("""
+        try forms(connection.statement("""
             SELECT \(formColumns) FROM form_parts p JOIN forms f ON f.rowid = (
                 SELECT rowid FROM forms WHERE kind = p.kind AND subject = p.subject AND at <= ?1 ORDER BY at DESC, rowid DESC LIMIT 1)
-            """)
-        try select.bind(.integer(at))
+            """), binding: [.integer(at)])
+    }
+
+    /// The form each part kept last, which the next one follows: after the wall clock was set
+    /// back, not the newest by time. Read once, at open: a look at each part's forms.
+    private static func lastKeptForms(_ connection: inout SQLiteConnection) throws(SQLiteError) -> [MomentForm] {
+        try forms(connection.statement("""
+            SELECT \(formColumns) FROM form_parts p JOIN forms f ON f.rowid = (
+                SELECT max(rowid) FROM forms WHERE kind = p.kind AND subject = p.subject)
+            """), binding: [])
+    }
+
+    /// The forms `select`, reading ``formColumns``, gives with `values` bound.
+    private static func forms(_ select: Statement, binding values: [Statement.Value]) throws(SQLiteError) -> [MomentForm] {
+        try select.bind(values)
         defer { select.reset() }
         var found: [MomentForm] = []
         while try select.step() {

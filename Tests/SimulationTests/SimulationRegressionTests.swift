@@ -70,6 +70,18 @@ import Testing
         ])
     }
 
+    /// Seed 2: a panel removed, the wall clock set back and the panel added again; after a kill,
+    /// the store opened took the form newest by time (its removal) as the one before the next,
+    /// and listed the same health again as a change, twice.
+    @Test func aFormFollowsTheOneKeptLastNotTheNewestByTime() async throws {
+        try await expectHolds(seed: 2, panels: 4, [
+            .pass(.seconds(21_752)), .check, .remove(panel: 2), .jump(.seconds(-47_171)), .pass(.seconds(108)), .check,
+            .add(panel: 2), .pass(.seconds(1_540)), .check, .source(panel: 2, up: false), .kill, .restart, .pass(.seconds(221)),
+            .jump(.seconds(-5_997)), .pass(.seconds(5_451)), .check, .pass(.seconds(164)), .jump(.seconds(-4_573)),
+            .pass(.seconds(28_309)), .check,
+        ])
+    }
+
     /// Seed 11: a failure held for hours by a full disk, then a deck edit: the notifier after it
     /// dropped the failure as too old to tell, and told its recovery, of an outage never told.
     @Test func aFailureHeldPastTheHorizonOfAnOutageStillOpenIsToldBeforeItsRecovery() async throws {
