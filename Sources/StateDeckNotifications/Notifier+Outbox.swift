@@ -54,27 +54,41 @@ extension Notifier {
     /// Takes up what an earlier run (or the notifier before this one) left undone, oldest first,
     /// by the outbox's rules, in windows opened now: what a target hanging for long left behind
     /// shrinks to what is still owed. A delivery an earlier run left that is older than the
-    /// horizon is dropped rather than told late, unless it tells an outage still open (a failure
-    /// a full disk held for hours is still news; dropped, its recovery would tell an outage nobody
-    /// heard of). What the notifier before this one `carried` goes however old: an edit of the
-    /// deck file changes nothing of what is owed. The page's are never in the ledger.
+    /// horizon is dropped rather than told late, unless the target's last word would stay false
+    /// without it: the failure of an outage still open (a full disk may hold one for hours), or
+    /// the recovery of a failure the target was told. The recovery of a failure dropped here is
+    /// dropped with it: the target never heard of that outage. What the notifier before this one
+    /// `carried` goes however old: an edit of the deck file changes nothing of what is owed. The
+    /// page's are never in the ledger.
     func resume(_ left: [PendingDelivery], carried: Set<PendingDelivery.ID>) {
         let oldest = now().addingTimeInterval(-(limits.horizon / .seconds(1)))
+        let late = "older than the \(limits.horizon.lengthText) a notification may wait across a restart"
         var done: [PendingDelivery.ID] = []
+        /// The outages (by entry, when they began) whose failure was dropped.
+        var untold: [String: Date] = [:]
         for delivery in left {
             guard let subscription = subscriptionsByKey[delivery.key] else { continue }
-            let stillOpen = delivery.notification.event != .recovery
-                && watches[delivery.key]?.downSince == delivery.notification.downSince
-            guard delivery.notification.at >= oldest || stillOpen || carried.contains(delivery.id) else {
+            let notification = delivery.notification
+            let why: String? = if notification.event == .recovery {
+                untold[delivery.key] == notification.downSince
+                    ? "its failure, \(late), was dropped: the target never heard of the outage"
+                    : nil
+            } else if notification.at >= oldest || carried.contains(delivery.id)
+                        || watches[delivery.key]?.downSince == notification.downSince {
+                nil
+            } else {
+                "decided at \(notification.at), \(late)"
+            }
+            if let why {
+                if notification.event == .failure { untold[delivery.key] = notification.downSince }
                 done.append(delivery.id)
-                let why = "decided at \(delivery.notification.at), older than the \(limits.horizon.lengthText) a "
-                    + "notification may wait across a restart"
-                report(.dropped(why), of: [delivery.notification], message: delivery.notification.message, to: subscription.target)
+                report(.dropped(why), of: [notification], message: notification.message, to: subscription.target)
                 if !subscription.isPage {
-                    log.record(NotificationLog.Entry(delivery.notification, target: subscription.target.name, outcome: .dropped(why)))
+                    log.record(NotificationLog.Entry(notification, target: subscription.target.name, outcome: .dropped(why)))
                 }
                 continue
             }
+            if notification.event == .failure { untold[delivery.key] = nil }
             admit(delivery, of: subscription) { admission in
                 guard !subscription.isPage else { return }
                 switch admission {

@@ -16,8 +16,8 @@ public actor Notifier {
         /// notify entry has at most two (``NotificationOutbox``), so this bounds a deck of many panels.
         public var owedPerTarget = 1_000
         /// How old a delivery an earlier run left undone may be and still be sent at start: an
-        /// outage over an hour ago is news nobody can act on. The failure of an outage still open
-        /// is sent however old.
+        /// outage over an hour ago is news nobody can act on. The failure of an outage still open,
+        /// and the recovery of a failure the target was told, are sent however old.
         public var horizon: Duration = .seconds(3_600)
         /// When a message the ledger has not kept (its write failed: a full or read-only disk) is
         /// tried again: after the first delay, doubled after each failure up to the longest; it

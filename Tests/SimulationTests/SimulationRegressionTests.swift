@@ -82,6 +82,16 @@ import Testing
         ])
     }
 
+    /// Seed 8: a recovery kept in the ledger and held by a full disk for more than an hour, then
+    /// a kill: the next run dropped it as too old, so the target, told "down", heard "down" again.
+    @Test func aRecoveryOfAToldFailureIsSentHoweverOld() async throws {
+        try await expectHolds(seed: 8, panels: 4, [
+            .source(panel: 1, up: false), .pass(.seconds(522)), .source(panel: 1, up: true), .pass(.seconds(50)),
+            .disk(full: true), .pass(.seconds(4_131)), .kill, .disk(full: false), .source(panel: 1, up: false),
+            .pass(.seconds(499)), .check,
+        ])
+    }
+
     /// Seed 11: a failure held for hours by a full disk, then a deck edit: the notifier after it
     /// dropped the failure as too old to tell, and told its recovery, of an outage never told.
     @Test func aFailureHeldPastTheHorizonOfAnOutageStillOpenIsToldBeforeItsRecovery() async throws {
