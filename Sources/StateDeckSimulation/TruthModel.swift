@@ -121,10 +121,15 @@ struct TruthModel {
     }
 
     /// A deck was followed anew (a start, an edit of the deck file): the whole state document is
-    /// kept, so each panel present shows from now on the health it has.
+    /// kept, so each panel present shows from now on the health it has, and each panel absent
+    /// that a moment still showed (its removal was lost with a kill) is gone from now on.
     mutating func followed() {
-        for index in panels.indices where panels[index].present {
-            panels[index].pendingForms.append(Change(at: wall, health: panels[index].health))
+        for index in panels.indices {
+            if panels[index].present {
+                panels[index].pendingForms.append(Change(at: wall, health: panels[index].health))
+            } else if let last = (panels[index].forms + panels[index].pendingForms).last, last.health != nil {
+                panels[index].pendingForms.append(Change(at: wall, health: nil))
+            }
         }
     }
 

@@ -92,6 +92,17 @@ import Testing
         ])
     }
 
+    /// Seed 52: a panel removed while the disk was full, then a kill: the next start marked it
+    /// gone again, as a moment shows it; the model had lost the removal with the kill and shown
+    /// it present after the clock was set back past it.
+    @Test func aPanelAbsentAtAStartIsGoneInTheMomentsFromThere() async throws {
+        try await expectHolds(seed: 52, panels: 2, [
+            .pass(.seconds(1_795)), .disk(full: true), .remove(panel: 0), .kill, .pass(.seconds(2_515)),
+            .jump(.seconds(-11_762)), .pass(.seconds(12)), .jump(.seconds(-1_400)), .pass(.seconds(10_119)), .add(panel: 0),
+            .pass(.seconds(1_083)), .check, .pass(.seconds(498)), .check,
+        ])
+    }
+
     /// Seed 11: a failure held for hours by a full disk, then a deck edit: the notifier after it
     /// dropped the failure as too old to tell, and told its recovery, of an outage never told.
     @Test func aFailureHeldPastTheHorizonOfAnOutageStillOpenIsToldBeforeItsRecovery() async throws {
