@@ -58,6 +58,10 @@ public final class HistoryKeeper: Sendable {
     private let memory: Locked<HistoryState>
     /// The ledger; held across a commit of it, so that a write to it is never marked saved unseen.
     private let records: Locked<NotificationRecords>
+    /// Set once the keeper is closed, under `records`' lock: the ledger writes nothing more, since
+    /// the folder is let go and another process may write it (a delivery that ends after the stop
+    /// is the next run's to send again).
+    private let ledgerClosed = Locked(false)
     /// Whether this process writes; held for a whole save, so saves and reloads come one at a time.
     private let writing: Locked<Bool>
     private let troubleObservers = Locked<[@Sendable (PanelError?) -> Void]>([])
@@ -226,6 +230,7 @@ public final class HistoryKeeper: Sendable {
     /// Saves what waits and stops the writer, waiting at most `closeLimit`. Later changes are dropped.
     public func close() {
         guard writer.close(waitingAtMost: configuration.closeLimit) else { return }
+        records.withLock { _ in ledgerClosed.withLock { $0 = true } }
         database.close()
     }
 
@@ -383,7 +388,7 @@ public final class HistoryKeeper: Sendable {
     public func withRecords<T>(saving: Bool, _ body: (inout NotificationRecords) -> T) -> T {
         let (value, failure) = records.withLock { records -> (T, HistoryDatabaseError?) in
             let value = body(&records)
-            guard saving, records.hasUnsaved else { return (value, nil) }
+            guard saving, records.hasUnsaved, !ledgerClosed.current else { return (value, nil) }
             do throws(HistoryDatabaseError) {
                 try database.commit(records.unsavedWrites)
             } catch {

@@ -20,7 +20,7 @@ public struct Scenario: Sendable {
         var nextCheck = Duration.seconds(6 * 3_600)
         var present = Set(0..<panelCount)
         var diskFull = false
-        var targetFailing = false
+        var target = SimulationStep.TargetMood.answering
         while elapsed < .seconds(days * 86_400) {
             let step: SimulationStep
             switch Double.random(in: 0..<1, using: &random) {
@@ -43,8 +43,8 @@ public struct Scenario: Sendable {
                 diskFull.toggle()
                 step = .disk(full: diskFull)
             default:
-                targetFailing.toggle()
-                step = .target(failing: targetFailing)
+                target = target != .answering ? .answering : random.chance(0.5) ? .failing : .hanging
+                step = .target(target)
             }
             steps.append(step)
             if case .pass(let duration) = step { elapsed += duration }

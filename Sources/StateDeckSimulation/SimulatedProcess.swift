@@ -111,5 +111,7 @@ final class SimulatedProcess {
         world.liveProcess.withLock { $0 = -1 }
         await server.stop()
         store.close()
+        // Last: what a hanging target held ends after the store, which keeps nothing more of it.
+        world.processEnded(number)
     }
 }

@@ -12,6 +12,8 @@ final class SimulatedTarget: NotificationTarget {
         var panel: String
         /// The monotonic time it arrived (since the simulation began).
         var arrived: Duration
+        /// Its place among the world's events (``SimulatedWorld/nextEvent()``).
+        var order: Int
         /// False when the receiver failed it.
         var delivered: Bool
         /// A recovery told in place of its failure, which never went out: "P1 was down for 5 min
@@ -29,10 +31,10 @@ final class SimulatedTarget: NotificationTarget {
     }
 
     func deliver(_ notification: DeckNotification) async throws {
-        try world.receive([notification], from: process)
+        try await world.receive([notification], from: process)
     }
 
     func deliver(_ gathered: GatheredNotification) async throws {
-        try world.receive(gathered.notifications, from: process)
+        try await world.receive(gathered.notifications, from: process)
     }
 }

@@ -16,8 +16,8 @@ public enum SimulationStep: Sendable, Hashable, CustomStringConvertible {
     case add(panel: Int)
     /// The disk refuses every write from now on, or takes them again.
     case disk(full: Bool)
-    /// The notify target fails every delivery from now on, or answers again.
-    case target(failing: Bool)
+    /// How the notify target takes deliveries from now on.
+    case target(TargetMood)
     /// Everything a user can read is compared with the model.
     case check
 
@@ -31,9 +31,20 @@ public enum SimulationStep: Sendable, Hashable, CustomStringConvertible {
         case .remove(let panel): "remove p\(panel)"
         case .add(let panel): "add p\(panel)"
         case .disk(let full): full ? "disk full" : "disk writable"
-        case .target(let failing): failing ? "target failing" : "target answering"
+        case .target(let mood): "target \(mood.rawValue)"
         case .check: "check"
         }
+    }
+
+    /// How a notify target takes a delivery.
+    public enum TargetMood: String, Sendable, Hashable {
+        /// At once.
+        case answering
+        /// It refuses it at once.
+        case failing
+        /// It holds it, answering only once it answers or fails again; a process that ends
+        /// meanwhile never hears back.
+        case hanging
     }
 
     /// "3d 4h 5m 6s", the largest units first, zero units left out.

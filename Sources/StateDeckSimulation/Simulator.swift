@@ -50,6 +50,11 @@ public final class Simulator {
     private var removals: [Checker.Removal] = []
     /// The removals no commit has taken yet (their places in `removals`): a kill loses them.
     private var uncommittedRemovals: [Int] = []
+    /// Where the disk filled, since when no commit took what the ledger wrote (until a save
+    /// commits, or a kill makes it ``unkept``).
+    private var uncommittedSince: Int?
+    /// The stretches of the world's events in which the ledger's writes were lost with a kill.
+    private var unkept: [Range<Int>] = []
     private let folder: String
 
     public init(_ scenario: Scenario, configuration: Configuration = Configuration()) {
@@ -134,7 +139,7 @@ public final class Simulator {
             model.remove(panel)
             model.followed()
             uncommittedRemovals.append(removals.count)
-            removals.append(Checker.Removal(at: world.elapsed, panel: panel))
+            removals.append(Checker.Removal(order: world.nextEvent(), panel: panel))
             await process?.reload(present: present.sorted())
             steadySince = wallNow
             await settle()
@@ -154,10 +159,13 @@ public final class Simulator {
             break
         case .disk(let full):
             faults.diskFull.withLock { $0 = full }
+            if full, uncommittedSince == nil { uncommittedSince = world.nextEvent() }
             // The writer tries every second: a disk that has room again is written at once.
             if !full { save() }
-        case .target(let failing):
-            world.targetFailing.withLock { $0 = failing }
+        case .target(let mood):
+            world.setTarget(mood)
+            // What a hanging target held is answered now, before the next step.
+            await settle()
         case .check:
             takeHeard()
             model.pass(to: wallNow)
@@ -190,6 +198,7 @@ public final class Simulator {
         guard process?.save() == true else { return false }
         model.committed()
         uncommittedRemovals = []
+        if !faults.diskFull.current { uncommittedSince = nil }
         return true
     }
 
@@ -198,11 +207,16 @@ public final class Simulator {
     /// panel the deck file still lacks is forgotten again by the next process, uncommitted still.
     private func killed() {
         model.killed()
+        if let since = uncommittedSince {
+            let now = world.nextEvent()
+            unkept.append(since..<now)
+            uncommittedSince = faults.diskFull.current ? now : nil
+        }
         // The history has each panel as its first removal since the commit found it.
         var revived: Set<Int> = []
         for index in uncommittedRemovals where present.contains(removals[index].panel)
             && revived.insert(removals[index].panel).inserted {
-            removals[index].lostAt = world.elapsed
+            removals[index].lostOrder = world.nextEvent()
         }
         uncommittedRemovals.removeAll { present.contains(removals[$0].panel) }
     }
@@ -237,7 +251,7 @@ public final class Simulator {
             let later = Int64.random(in: instant...wallNow, using: &random)
             found += checker.changes(from: instant, to: later, panels: present.sorted())
         }
-        found += Checker.notifications(world.received.current, removals: removals)
+        found += Checker.notifications(world.received.current, removals: removals, unkept: unkept)
         for finding in found where !divergences.contains(where: { $0.finding == finding }) {
             divergences.append(Divergence(step: stepIndex, finding: finding))
         }
