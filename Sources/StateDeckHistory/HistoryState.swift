@@ -48,6 +48,9 @@ public struct HistoryState: Sendable {
     /// The time (milliseconds since 1970) retention deletes by: the wall clock at opening, moved on
     /// only by the time that ran since, so a jump of the wall clock deletes nothing.
     private(set) var retentionNow: Int64
+    /// The furthest ``retentionNow`` an earlier run of this history deleted by: a run opened after
+    /// the wall clock was set back starts behind it, and what it deleted is gone all the same.
+    private var earlierRetentionNow: Int64?
     /// Changes dropped while saving failed for long.
     public private(set) var dropped = 0
     /// Why the last save failed; once one succeeds, ``standingNotice``.
@@ -113,6 +116,7 @@ public struct HistoryState: Sendable {
             flaps[row.panel] = FlapRecord(changes: row.flapChanges.map(Date.init(millisecondsSince1970:)),
                                           since: row.flappingSince.map(Date.init(millisecondsSince1970:)))
         }
+        earlierRetentionNow = stored.furthestRetentionNow
         maintenance = stored.maintenance
         incidents = stored.incidents.sorted { ($0.openedAt, $0.id) > ($1.openedAt, $1.id) }
         newestForms = Dictionary(stored.forms.map { ($0.part, $0) }, uniquingKeysWith: { $0.position > $1.position ? $0 : $1 })
@@ -557,6 +561,7 @@ extension HistoryState {
         watches = state.watches
         lastReading = state.lastReading
         retentionNow = state.retentionNow
+        earlierRetentionNow = state.earlierRetentionNow
         storedEventID = state.storedEventID
         expiredHour = state.expiredHour
     }
@@ -603,8 +608,9 @@ extension HistoryState {
         let watchedBefore = watches.dropLast().map {
             UptimeReport.Stretch(from: Date(millisecondsSince1970: $0.started), to: Date(millisecondsSince1970: $0.watchedTo))
         }
+        let deletedBy = max(retentionNow, earlierRetentionNow ?? retentionNow)
         return try UptimeReport(query: query, now: now, current: current, unwatched: unwatched, watchedBefore: watchedBefore,
-                                retention: retention, retentionNow: Date(millisecondsSince1970: retentionNow)) {
+                                retention: retention, retentionNow: Date(millisecondsSince1970: deletedBy)) {
             resolution, from throws(Failure) in
             var rows: [RowKey: TallyRow] = [:]
             func keep(_ row: TallyRow) {

@@ -58,6 +58,20 @@ import Testing
         ])
     }
 
+    /// Seeds 19 and 2: a run with the wall clock ahead deleted the minutes retention keeps no more
+    /// by its clock; the clock set back and a new run opened behind that, summed the 24-hour
+    /// timeline's hours from the minutes left, and its oldest hour held nothing, or 59 minutes.
+    @Test func aRunOpenedBehindWhatAnEarlierRunDeletedSumsTheSlotFromItsHour() async throws {
+        try await expectHolds(panels: 4, [
+            .pass(.seconds(8)), .jump(.seconds(54_095)), .restart, .pass(.seconds(36_697)), .jump(.seconds(-58_036)),
+            .restart, .check,
+        ])
+        try await expectHolds(panels: 4, [
+            .pass(.seconds(37_060)), .jump(.seconds(-1_593)), .pass(.seconds(191)), .kill, .pass(.seconds(49_997)),
+            .jump(.seconds(-73_150)), .pass(.seconds(746)), .restart, .check,
+        ])
+    }
+
     /// Seed 11: a failure held for hours by a full disk, then a deck edit: the notifier after it
     /// dropped the failure as too old to tell, and told its recovery, of an outage never told.
     @Test func aFailureHeldPastTheHorizonOfAnOutageStillOpenIsToldBeforeItsRecovery() async throws {
