@@ -94,8 +94,10 @@ public struct UptimeReport: Sendable, Equatable {
         /// Where the buckets of `resolution` that hold no time after `to` end.
         func end(_ resolution: Resolution) -> Int64 {
             let (start, bucketEnd) = (resolution.start(of: to), resolution.start(of: to) + resolution.milliseconds)
+            // A watch that watched nothing (its time after a start or a jump was never saved)
+            // counted nothing there.
             let countedAfter = to < counted || watchedBefore.contains {
-                $0.from.millisecondsSince1970 < bucketEnd && $0.to.millisecondsSince1970 > to
+                max($0.from.millisecondsSince1970, to) < min($0.to.millisecondsSince1970, bucketEnd)
             }
             return countedAfter ? start : to
         }

@@ -72,6 +72,16 @@ import Testing
         ])
     }
 
+    /// Seed 15 (and 6): a run killed with the disk full, and the wall clock set back at once by the
+    /// next: its watch kept only its start, later than the check, and was taken for one that
+    /// counted time after it, so the ratios ended at the start of the hour, short of its minutes.
+    @Test func aWatchThatWatchedNothingDoesNotEndTheFiguresBeforeNow() async throws {
+        try await expectHolds(panels: 4, [
+            .source(panel: 0, up: false), .pass(.seconds(3_905)), .disk(full: true), .pass(.seconds(1_061)), .kill,
+            .jump(.seconds(-992)), .check,
+        ])
+    }
+
     /// Seed 11: a failure held for hours by a full disk, then a deck edit: the notifier after it
     /// dropped the failure as too old to tell, and told its recovery, of an outage never told.
     @Test func aFailureHeldPastTheHorizonOfAnOutageStillOpenIsToldBeforeItsRecovery() async throws {
