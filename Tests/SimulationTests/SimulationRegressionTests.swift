@@ -82,6 +82,16 @@ import Testing
         ])
     }
 
+    /// Seed 19: the wall clock forward for most of a day and back, so the hour of the check holds
+    /// time counted after it and ends the 24-hour ratio at its start: the window moved back by
+    /// that hour with its end, and counted an hour more than 24 before the check.
+    @Test func aRatioEndedEarlyByTimeCountedAfterNowKeepsItsStart() async throws {
+        try await expectHolds(panels: 4, [
+            .pass(.seconds(39_769)), .jump(.seconds(54_095)), .pass(.seconds(55_906)), .jump(.seconds(-58_036)),
+            .pass(.seconds(1_627)), .source(panel: 1, up: false), .pass(.seconds(240)), .check,
+        ])
+    }
+
     /// Seed 11: a failure held for hours by a full disk, then a deck edit: the notifier after it
     /// dropped the failure as too old to tell, and told its recovery, of an outage never told.
     @Test func aFailureHeldPastTheHorizonOfAnOutageStillOpenIsToldBeforeItsRecovery() async throws {
