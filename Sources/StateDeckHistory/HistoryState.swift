@@ -252,9 +252,11 @@ public struct HistoryState: Sendable {
     }
 
     /// Whether the wall clock, at `from` when last read and at `now` after `ran` milliseconds ran,
-    /// moved otherwise than that time: it was set forward or back, or the machine slept.
+    /// moved otherwise than that time: it was set forward or back, or the machine slept. Either way
+    /// from where the time that ran puts it: set back by less than ran since the last reading, it
+    /// is still behind instants already stamped (a change there would be counted ahead of it).
     private static func jumped(from: Int64, ran: Int64, to now: Int64) -> Bool {
-        now < from - jumpTolerance || now > from + ran + jumpTolerance
+        abs(now - (from + ran)) > jumpTolerance
     }
 
     /// The milliseconds that ran between two readings: by the running clock where both have it,

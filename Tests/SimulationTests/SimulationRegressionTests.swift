@@ -92,6 +92,13 @@ import Testing
         ])
     }
 
+    /// Seed 47: the wall clock set back 31 s, less than had run since the store last read it, so
+    /// no jump was seen; a load stamped just before it was counted ahead of the new wall time, and
+    /// the day's slot held the half minute the clock had not reached again.
+    @Test func aWallClockSetBackByLessThanRanSinceTheLastReadingIsAJump() async throws {
+        try await expectHolds(panels: 3, [.pass(.seconds(599)), .kill, .pass(.seconds(1_001)), .jump(.seconds(-31)), .check])
+    }
+
     /// Seed 11: a failure held for hours by a full disk, then a deck edit: the notifier after it
     /// dropped the failure as too old to tell, and told its recovery, of an outage never told.
     @Test func aFailureHeldPastTheHorizonOfAnOutageStillOpenIsToldBeforeItsRecovery() async throws {
