@@ -126,9 +126,15 @@ public struct HistoryState: Sendable {
     /// Everything that waits to be saved, with the server's newest event id `eventID` when it
     /// changed, and what retention deletes once an hour of ``retentionNow``.
     public func batch(eventID: UInt64?) -> HistoryBatch {
-        HistoryBatch(
+        // An open row is newer than one of its bucket handed out before (its panel removed from the
+        // deck within the minute and added back): one row a bucket, as a database takes a batch.
+        var tallies = unsavedRowsByPanel
+        for row in aggregator.openRows() {
+            tallies[row.panel, default: [:]][RowKey(resolution: row.resolution, start: row.start, watch: row.watch)] = row
+        }
+        return HistoryBatch(
             changes: unsavedChanges.flatMap { panel, entries in entries.map { (panel, $0.entry, $0.position) } },
-            tallies: unsavedRowsByPanel.values.flatMap(\.values) + aggregator.openRows(),
+            tallies: tallies.values.flatMap(\.values),
             latest: unsavedShown.map(latest(of:)),
             removedPanels: unsavedRemovals.sorted(),
             watches: watches.filter { unsavedWatchIDs.contains($0.id) },
@@ -341,8 +347,11 @@ public struct HistoryState: Sendable {
                 track.underMaintenance = row.underMaintenance
                 for resolution in Resolution.allCases {
                     let start = resolution.start(of: minute)
-                    var tally = resolution == .minute ? Tally() : try stored(row.panel, watch, resolution, start)?.tally ?? Tally()
-                    if let open { tally.merge(open.tally) }
+                    let saved = resolution == .minute ? nil : try stored(row.panel, watch, resolution, start)
+                    var tally = saved?.tally ?? Tally()
+                    // An hour or day saved with the time it was counted to holds its open minute (its
+                    // panel was removed from the deck within it, and added back).
+                    if let open, saved?.countedTo == nil { tally.merge(open.tally) }
                     track[resolution] = HealthAggregator.Bucket(start: start, tally: tally)
                 }
                 var rows: [TallyRow] = []

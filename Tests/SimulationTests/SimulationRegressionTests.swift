@@ -99,6 +99,16 @@ import Testing
         try await expectHolds(panels: 3, [.pass(.seconds(599)), .kill, .pass(.seconds(1_001)), .jump(.seconds(-31)), .check])
     }
 
+    /// Seeds 33 and 36: a panel removed from the deck and added back within a minute, then a
+    /// restart: its hour and day, saved holding the minute at the removal, were finished with the
+    /// minute added again, and its slot held its seconds twice, more than it spans.
+    @Test func aPanelRemovedAndAddedBackWithinAMinuteCountsItOnceAfterARestart() async throws {
+        try await expectHolds([.pass(.seconds(8)), .remove(panel: 1), .add(panel: 1), .restart, .check])
+        try await expectHolds(panels: 5, [
+            .jump(.seconds(139_006)), .pass(.seconds(580)), .remove(panel: 3), .add(panel: 3), .restart, .check,
+        ])
+    }
+
     /// Seed 11: a failure held for hours by a full disk, then a deck edit: the notifier after it
     /// dropped the failure as too old to tell, and told its recovery, of an outage never told.
     @Test func aFailureHeldPastTheHorizonOfAnOutageStillOpenIsToldBeforeItsRecovery() async throws {
