@@ -52,6 +52,10 @@ public struct HealthAggregator: Sendable {
     private var unsavedOpenMinutes: Set<String> = []
     /// Removed panels whose tracks are kept, counting nothing, until their buckets end.
     private var ended: Set<String> = []
+    /// Panels whose hour and day were handed out holding their open minute (``end(_:)``), by that
+    /// minute's start: added back within it, they are saved with the minute at each batch, so that
+    /// a store finishing the watch does not add the minute to them a second time.
+    private var hoursHoldingOpenMinute: [String: Int64] = [:]
 
     public init(watch: Int64, uncredited: [Range<Int64>] = []) {
         self.watch = watch
@@ -98,6 +102,9 @@ public struct HealthAggregator: Sendable {
         }
         closed = closing
         if !ended.isEmpty { dropEndedTracks() }
+        if !hoursHoldingOpenMinute.isEmpty {
+            hoursHoldingOpenMinute = hoursHoldingOpenMinute.filter { tracks[$0.key]?.minute?.start == $0.value }
+        }
     }
 
     /// Runs `body` on every panel's track in place. A loop over `tracks.indices` would hold a
@@ -129,13 +136,15 @@ public struct HealthAggregator: Sendable {
         }
         closed = closing
         unsavedOpenMinutes = []
+        hoursHoldingOpenMinute = [:]
         watch = next
         self.uncredited = uncredited
     }
 
     /// Stops counting `panel`, removed from the deck: its open buckets are handed out as they
-    /// stand (a stop before the minute's end then loses none of its time), and its health is
-    /// unknown from now on, so no time counts for it. The buckets stay open until they end: a
+    /// stand, with the time they were counted to (a stop before the minute's end then loses none
+    /// of its time, and a store finishing the watch knows the hour and day hold the minute), and
+    /// its health is unknown from now on, so no time counts for it. The buckets stay open until they end: a
     /// change of it before then (it was added again) counts on in them, and does not write over
     /// the time they hold. Its health begins anew with that change; the time it was away is
     /// counted nowhere. Once its day has ended, the track is dropped.
@@ -143,9 +152,11 @@ public struct HealthAggregator: Sendable {
         guard var track = tracks[panel], !ended.contains(panel) else { return }
         for resolution in Resolution.allCases {
             if let open = track[resolution], !open.tally.isEmpty {
-                closed.append(TallyRow(panel: panel, resolution: resolution, start: open.start, watch: watch, tally: open.tally))
+                closed.append(TallyRow(panel: panel, resolution: resolution, start: open.start, watch: watch, tally: open.tally,
+                                       countedTo: track.countedTo))
             }
         }
+        hoursHoldingOpenMinute[panel] = track.minute?.start
         track.health = .unknown
         track.forced = false
         track.underMaintenance = false
@@ -173,12 +184,18 @@ public struct HealthAggregator: Sendable {
 
     /// The open minutes that changed since ``markOpenRows(saved:)``, as they stand: saved with
     /// each batch, so that a stop or a crash loses none of the time they hold. Their hours and
-    /// days are saved at minute ends, one row a panel a batch rather than three.
+    /// days are saved at minute ends, one row a panel a batch rather than three, except those
+    /// already saved holding the minute (``hoursHoldingOpenMinute``), saved with it.
     public func openRows() -> [TallyRow] {
-        unsavedOpenMinutes.compactMap { panel in
-            guard let track = tracks[panel], let open = track.minute, !open.tally.isEmpty else { return nil }
-            return TallyRow(panel: panel, resolution: .minute, start: open.start, watch: watch, tally: open.tally,
-                            countedTo: track.countedTo)
+        unsavedOpenMinutes.flatMap { panel -> [TallyRow] in
+            guard let track = tracks[panel], let open = track.minute, !open.tally.isEmpty else { return [] }
+            let resolutions: [Resolution] = hoursHoldingOpenMinute[panel] == open.start ? Resolution.allCases : [.minute]
+            return resolutions.compactMap { resolution in
+                track[resolution].map {
+                    TallyRow(panel: panel, resolution: resolution, start: $0.start, watch: watch, tally: $0.tally,
+                             countedTo: track.countedTo)
+                }
+            }
         }
     }
 

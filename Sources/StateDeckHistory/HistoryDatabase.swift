@@ -114,10 +114,14 @@ public struct StoredHistory: Sendable {
     public var lastFormPosition: Int64
     /// The newest form of each part: a form the same as its part's newest is not kept again.
     public var forms: [MomentForm]
+    /// The furthest `now` retention deleted by (``HistoryExpiry/now``), of every run that kept this
+    /// history; nil before retention first ran. A run opened after the wall clock was set back
+    /// starts behind it, and what was deleted stays deleted.
+    public var furthestRetentionNow: Int64?
 
     public init(eventID: UInt64, watches: [HistoryWatch], lastPosition: Int64, latest: [LatestRow],
                 notifications: NotificationRecords, maintenance: [MaintenanceSpan] = [], incidents: [Incident] = [],
-                lastFormPosition: Int64 = 0, forms: [MomentForm] = []) {
+                lastFormPosition: Int64 = 0, forms: [MomentForm] = [], furthestRetentionNow: Int64? = nil) {
         self.eventID = eventID
         self.watches = watches
         self.lastPosition = lastPosition
@@ -127,6 +131,7 @@ public struct StoredHistory: Sendable {
         self.incidents = incidents
         self.lastFormPosition = lastFormPosition
         self.forms = forms
+        self.furthestRetentionNow = furthestRetentionNow
     }
 }
 

@@ -48,6 +48,9 @@ public struct HistoryState: Sendable {
     /// The time (milliseconds since 1970) retention deletes by: the wall clock at opening, moved on
     /// only by the time that ran since, so a jump of the wall clock deletes nothing.
     private(set) var retentionNow: Int64
+    /// The furthest ``retentionNow`` an earlier run of this history deleted by: a run opened after
+    /// the wall clock was set back starts behind it, and what it deleted is gone all the same.
+    private var earlierRetentionNow: Int64?
     /// Changes dropped while saving failed for long.
     public private(set) var dropped = 0
     /// Why the last save failed; once one succeeds, ``standingNotice``.
@@ -113,6 +116,7 @@ public struct HistoryState: Sendable {
             flaps[row.panel] = FlapRecord(changes: row.flapChanges.map(Date.init(millisecondsSince1970:)),
                                           since: row.flappingSince.map(Date.init(millisecondsSince1970:)))
         }
+        earlierRetentionNow = stored.furthestRetentionNow
         maintenance = stored.maintenance
         incidents = stored.incidents.sorted { ($0.openedAt, $0.id) > ($1.openedAt, $1.id) }
         newestForms = Dictionary(stored.forms.map { ($0.part, $0) }, uniquingKeysWith: { $0.position > $1.position ? $0 : $1 })
@@ -122,9 +126,15 @@ public struct HistoryState: Sendable {
     /// Everything that waits to be saved, with the server's newest event id `eventID` when it
     /// changed, and what retention deletes once an hour of ``retentionNow``.
     public func batch(eventID: UInt64?) -> HistoryBatch {
-        HistoryBatch(
+        // An open row is newer than one of its bucket handed out before (its panel removed from the
+        // deck within the minute and added back): one row a bucket, as a database takes a batch.
+        var tallies = unsavedRowsByPanel
+        for row in aggregator.openRows() {
+            tallies[row.panel, default: [:]][RowKey(resolution: row.resolution, start: row.start, watch: row.watch)] = row
+        }
+        return HistoryBatch(
             changes: unsavedChanges.flatMap { panel, entries in entries.map { (panel, $0.entry, $0.position) } },
-            tallies: unsavedRowsByPanel.values.flatMap(\.values) + aggregator.openRows(),
+            tallies: tallies.values.flatMap(\.values),
             latest: unsavedShown.map(latest(of:)),
             removedPanels: unsavedRemovals.sorted(),
             watches: watches.filter { unsavedWatchIDs.contains($0.id) },
@@ -248,9 +258,11 @@ public struct HistoryState: Sendable {
     }
 
     /// Whether the wall clock, at `from` when last read and at `now` after `ran` milliseconds ran,
-    /// moved otherwise than that time: it was set forward or back, or the machine slept.
+    /// moved otherwise than that time: it was set forward or back, or the machine slept. Either way
+    /// from where the time that ran puts it: set back by less than ran since the last reading, it
+    /// is still behind instants already stamped (a change there would be counted ahead of it).
     private static func jumped(from: Int64, ran: Int64, to now: Int64) -> Bool {
-        now < from - jumpTolerance || now > from + ran + jumpTolerance
+        abs(now - (from + ran)) > jumpTolerance
     }
 
     /// The milliseconds that ran between two readings: by the running clock where both have it,
@@ -335,8 +347,11 @@ public struct HistoryState: Sendable {
                 track.underMaintenance = row.underMaintenance
                 for resolution in Resolution.allCases {
                     let start = resolution.start(of: minute)
-                    var tally = resolution == .minute ? Tally() : try stored(row.panel, watch, resolution, start)?.tally ?? Tally()
-                    if let open { tally.merge(open.tally) }
+                    let saved = resolution == .minute ? nil : try stored(row.panel, watch, resolution, start)
+                    var tally = saved?.tally ?? Tally()
+                    // An hour or day saved with the time it was counted to holds its open minute (its
+                    // panel was removed from the deck within it, and added back).
+                    if let open, saved?.countedTo == nil { tally.merge(open.tally) }
                     track[resolution] = HealthAggregator.Bucket(start: start, tally: tally)
                 }
                 var rows: [TallyRow] = []
@@ -557,6 +572,7 @@ extension HistoryState {
         watches = state.watches
         lastReading = state.lastReading
         retentionNow = state.retentionNow
+        earlierRetentionNow = state.earlierRetentionNow
         storedEventID = state.storedEventID
         expiredHour = state.expiredHour
     }
@@ -603,8 +619,9 @@ extension HistoryState {
         let watchedBefore = watches.dropLast().map {
             UptimeReport.Stretch(from: Date(millisecondsSince1970: $0.started), to: Date(millisecondsSince1970: $0.watchedTo))
         }
+        let deletedBy = max(retentionNow, earlierRetentionNow ?? retentionNow)
         return try UptimeReport(query: query, now: now, current: current, unwatched: unwatched, watchedBefore: watchedBefore,
-                                retention: retention, retentionNow: Date(millisecondsSince1970: retentionNow)) {
+                                retention: retention, retentionNow: Date(millisecondsSince1970: deletedBy)) {
             resolution, from throws(Failure) in
             var rows: [RowKey: TallyRow] = [:]
             func keep(_ row: TallyRow) {

@@ -25,8 +25,9 @@ public struct TallyRow: Sendable, Equatable {
     /// is another row, added to the first rather than written over it.
     public var watch: Int64
     public var tally: Tally
-    /// For a minute saved while it was open, the time (milliseconds since 1970) its time was
-    /// counted to; nil for a bucket saved as it stood at a minute's end.
+    /// For a bucket saved while its minute was open (the minute with a batch; the minute, hour and
+    /// day of a panel removed from the deck within it), the time (milliseconds since 1970) its time
+    /// was counted to; nil for a bucket saved as it stood at a minute's end.
     public var countedTo: Int64?
 
     public init(panel: String, resolution: Resolution, start: Int64, watch: Int64, tally: Tally, countedTo: Int64? = nil) {

@@ -28,7 +28,8 @@ public struct TimelineQuery: Sendable, Equatable {
 /// cannot be split, so a `to` in the past counts up to the start of the bucket holding it (a
 /// bucket open now holds time only up to now, so a `to` from now on counts it whole, unless another
 /// watch counted time in it after `to`: the wall clock was set back, and that bucket ends the
-/// figures as a past `to` would, so no slot holds more time than it spans).
+/// figures as a past `to` would, so no slot holds more time than it spans). A ratio counts the
+/// buckets that start within its span before `to`: ended early, it holds less, not older time.
 public struct UptimeReport: Sendable, Equatable {
     /// Time up out of time up or down over the last 24 hours, 7 and 30 days (time under maintenance
     /// is neither); nil with no data.
@@ -83,8 +84,8 @@ public struct UptimeReport: Sendable, Equatable {
     /// of buckets starting at or after `from` (stored and unsaved, in any order); `unwatched` are
     /// the stretches no watch covered; `watchedBefore` those the watches before the one going on
     /// covered, which may lie after `now` when the wall clock was set back; `retentionNow` the
-    /// instant retention deletes by (``HistoryState``'s, ahead of `now` after a jump back; `now`
-    /// when nil).
+    /// furthest instant retention deleted by, this run's or an earlier one's (``HistoryState``'s,
+    /// ahead of `now` after a jump back; `now` when nil).
     public init<Failure: Error>(
         query: TimelineQuery, now: Date, current: CurrentHealth?, unwatched: [Stretch], watchedBefore: [Stretch] = [],
         retention: HistoryRetention, retentionNow: Date? = nil, rows: (Resolution, Int64) throws(Failure) -> [TallyRow]
@@ -94,8 +95,10 @@ public struct UptimeReport: Sendable, Equatable {
         /// Where the buckets of `resolution` that hold no time after `to` end.
         func end(_ resolution: Resolution) -> Int64 {
             let (start, bucketEnd) = (resolution.start(of: to), resolution.start(of: to) + resolution.milliseconds)
+            // A watch that watched nothing (its time after a start or a jump was never saved)
+            // counted nothing there.
             let countedAfter = to < counted || watchedBefore.contains {
-                $0.from.millisecondsSince1970 < bucketEnd && $0.to.millisecondsSince1970 > to
+                max($0.from.millisecondsSince1970, to) < min($0.to.millisecondsSince1970, bucketEnd)
             }
             return countedAfter ? start : to
         }
@@ -103,12 +106,13 @@ public struct UptimeReport: Sendable, Equatable {
         func total(_ resolution: Resolution, from: Int64, end: Int64) throws(Failure) -> [TallyRow] {
             try rows(resolution, from).filter { $0.start >= from && $0.start < end }
         }
-        // Hours are fine enough for a ratio of a day or more, and a 24th of the minutes to add.
+        // Hours are fine enough for a ratio of a day or more, and a 24th of the minutes to add. The
+        // window is the span before `to`, the buckets starting in it: one holding time after `to`
+        // ends it early, and does not move its start.
         func ratio(_ span: Duration) throws(Failure) -> Double? {
             let resolution: Resolution = retention.hours >= span ? .hour : .day
-            let windowEnd = end(resolution)
             var sum = Tally()
-            for row in try total(resolution, from: windowEnd - Int64(span / .milliseconds(1)), end: windowEnd) {
+            for row in try total(resolution, from: to - Int64(span / .milliseconds(1)), end: end(resolution)) {
                 sum.merge(row.tally)
             }
             return sum.upRatio

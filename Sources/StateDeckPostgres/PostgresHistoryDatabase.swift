@@ -252,9 +252,14 @@ final class PostgresHistoryDatabase: HistoryDatabase {
         }
     }
 
-    /// Deletes what retention no longer keeps.
+    /// Deletes what retention no longer keeps, and keeps the furthest `now` it deleted by: a later
+    /// run may open behind it (the wall clock was set back), and must know what is gone.
     private static func deleteExpired(_ expiry: HistoryExpiry, _ session: PostgresConnection) throws(PostgresError) {
         let (retention, now) = (expiry.retention, expiry.now)
+        try session.query("""
+            INSERT INTO statedeck.meta (key, value) VALUES ('retention_now', $1)
+            ON CONFLICT (key) DO UPDATE SET value = greatest(statedeck.meta.value, EXCLUDED.value)
+            """, [String(now)])
         try session.query("DELETE FROM statedeck.changes WHERE at < $1", [String(retention.changesCutoff(now: now))])
         for resolution in Resolution.allCases {
             try session.query("DELETE FROM statedeck.tallies WHERE resolution = $1 AND start < $2",
@@ -333,7 +338,9 @@ final class PostgresHistoryDatabase: HistoryDatabase {
                 notifications: following ? try Self.notifications(session) : NotificationRecords(),
                 maintenance: try Self.maintenance(session), incidents: try Self.incidents(session),
                 lastFormPosition: try session.query("SELECT coalesce(max(id), 0) FROM statedeck.forms").integer(0, 0) ?? 0,
-                forms: try Self.lastKeptForms(session))
+                forms: try Self.lastKeptForms(session),
+                furthestRetentionNow: try session.query("SELECT value FROM statedeck.meta WHERE key = 'retention_now'")
+                    .integer(0, 0))
         }
     }
 

@@ -91,7 +91,8 @@ final class SQLiteHistoryDatabase: HistoryDatabase {
                 latest: following ? latest : [], notifications: try Self.notifications(&connection),
                 maintenance: try Self.maintenance(&connection), incidents: try Self.incidents(&connection),
                 lastFormPosition: try database.integer("SELECT max(rowid) FROM forms") ?? 0,
-                forms: try Self.lastKeptForms(&connection))
+                forms: try Self.lastKeptForms(&connection),
+                furthestRetentionNow: try database.integer("SELECT value FROM meta WHERE key = 'retention_now'"))
         }
     }
 

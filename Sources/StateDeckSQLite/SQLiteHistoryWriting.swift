@@ -278,9 +278,13 @@ struct SQLiteHistoryWriting {
         }
     }
 
-    /// Deletes what retention no longer keeps.
+    /// Deletes what retention no longer keeps, and keeps the furthest `now` it deleted by: a later
+    /// run may open behind it (the wall clock was set back), and must know what is gone.
     private mutating func deleteExpired(_ expiry: HistoryExpiry) throws(SQLiteError) {
         let (retention, now) = (expiry.retention, expiry.now)
+        try connection.statement("""
+            INSERT INTO meta (key, value) VALUES ('retention_now', ?) ON CONFLICT (key) DO UPDATE SET value = max(value, excluded.value)
+            """).bind(.integer(now)).run()
         try connection.statement("DELETE FROM changes WHERE at < ?").bind(.integer(retention.changesCutoff(now: now))).run()
         let delete = try connection.statement("DELETE FROM tallies WHERE panel = ? AND resolution = ? AND start < ?")
         for key in panelKeys.values {

@@ -100,6 +100,54 @@ import Testing
             .pass(.seconds(1_795)), .disk(full: true), .remove(panel: 0), .kill, .pass(.seconds(2_515)),
             .jump(.seconds(-11_762)), .pass(.seconds(12)), .jump(.seconds(-1_400)), .pass(.seconds(10_119)), .add(panel: 0),
             .pass(.seconds(1_083)), .check, .pass(.seconds(498)), .check,
+    /// Seeds 19 and 2: a run with the wall clock ahead deleted the minutes retention keeps no more
+    /// by its clock; the clock set back and a new run opened behind that, summed the 24-hour
+    /// timeline's hours from the minutes left, and its oldest hour held nothing, or 59 minutes.
+    @Test func aRunOpenedBehindWhatAnEarlierRunDeletedSumsTheSlotFromItsHour() async throws {
+        try await expectHolds(panels: 4, [
+            .pass(.seconds(8)), .jump(.seconds(54_095)), .restart, .pass(.seconds(36_697)), .jump(.seconds(-58_036)),
+            .restart, .check,
+        ])
+        try await expectHolds(panels: 4, [
+            .pass(.seconds(37_060)), .jump(.seconds(-1_593)), .pass(.seconds(191)), .kill, .pass(.seconds(49_997)),
+            .jump(.seconds(-73_150)), .pass(.seconds(746)), .restart, .check,
+        ])
+    }
+
+    /// Seed 15 (and 6): a run killed with the disk full, and the wall clock set back at once by the
+    /// next: its watch kept only its start, later than the check, and was taken for one that
+    /// counted time after it, so the ratios ended at the start of the hour, short of its minutes.
+    @Test func aWatchThatWatchedNothingDoesNotEndTheFiguresBeforeNow() async throws {
+        try await expectHolds(panels: 4, [
+            .source(panel: 0, up: false), .pass(.seconds(3_905)), .disk(full: true), .pass(.seconds(1_061)), .kill,
+            .jump(.seconds(-992)), .check,
+        ])
+    }
+
+    /// Seed 19: the wall clock forward for most of a day and back, so the hour of the check holds
+    /// time counted after it and ends the 24-hour ratio at its start: the window moved back by
+    /// that hour with its end, and counted an hour more than 24 before the check.
+    @Test func aRatioEndedEarlyByTimeCountedAfterNowKeepsItsStart() async throws {
+        try await expectHolds(panels: 4, [
+            .pass(.seconds(39_769)), .jump(.seconds(54_095)), .pass(.seconds(55_906)), .jump(.seconds(-58_036)),
+            .pass(.seconds(1_627)), .source(panel: 1, up: false), .pass(.seconds(240)), .check,
+        ])
+    }
+
+    /// Seed 47: the wall clock set back 31 s, less than had run since the store last read it, so
+    /// no jump was seen; a load stamped just before it was counted ahead of the new wall time, and
+    /// the day's slot held the half minute the clock had not reached again.
+    @Test func aWallClockSetBackByLessThanRanSinceTheLastReadingIsAJump() async throws {
+        try await expectHolds(panels: 3, [.pass(.seconds(599)), .kill, .pass(.seconds(1_001)), .jump(.seconds(-31)), .check])
+    }
+
+    /// Seeds 33 and 36: a panel removed from the deck and added back within a minute, then a
+    /// restart: its hour and day, saved holding the minute at the removal, were finished with the
+    /// minute added again, and its slot held its seconds twice, more than it spans.
+    @Test func aPanelRemovedAndAddedBackWithinAMinuteCountsItOnceAfterARestart() async throws {
+        try await expectHolds([.pass(.seconds(8)), .remove(panel: 1), .add(panel: 1), .restart, .check])
+        try await expectHolds(panels: 5, [
+            .jump(.seconds(139_006)), .pass(.seconds(580)), .remove(panel: 3), .add(panel: 3), .restart, .check,
         ])
     }
 
