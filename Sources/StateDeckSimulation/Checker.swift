@@ -186,7 +186,7 @@ struct Checker {
             }
             let panel = notification.panel
             let repeats = mayRepeat.removeValue(forKey: panel) == notification.event
-            if unkept.contains(where: { $0.contains(notification.order) }) { mayRepeat[panel] = notification.event }
+            if unkept.contains(where: { $0.contains(notification.answered) }) { mayRepeat[panel] = notification.event }
             switch notification.event {
             case .failure:
                 told.insert(panel)

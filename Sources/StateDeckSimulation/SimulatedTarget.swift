@@ -12,8 +12,10 @@ final class SimulatedTarget: NotificationTarget {
         var panel: String
         /// The monotonic time it arrived (since the simulation began).
         var arrived: Duration
-        /// Its place among the world's events (``SimulatedWorld/nextEvent()``).
+        /// Its place among the world's events (``SimulatedWorld/nextEvent()``) when it reached the
+        /// receiver, however long the receiver took to answer; and when it answered.
         var order: Int
+        var answered: Int
         /// False when the receiver failed it.
         var delivered: Bool
         /// A recovery told in place of its failure, which never went out: "P1 was down for 5 min

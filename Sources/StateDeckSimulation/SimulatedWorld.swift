@@ -78,6 +78,8 @@ final class SimulatedWorld: Sendable {
     /// Takes `notifications` from process `process`'s target, or fails as the world says; a
     /// hanging target decides once it stops hanging. A process gone hears nothing back.
     func receive(_ notifications: [DeckNotification], from process: Int) async throws {
+        // Its place is when it reached the receiver: sent before a panel's removal, it was told then.
+        let order = nextEvent()
         if target.current == .hanging {
             await withCheckedContinuation { release in held.withLock { $0.append((process, release)) } }
         }
@@ -85,7 +87,7 @@ final class SimulatedWorld: Sendable {
         let (failing, arrived) = (target.current == .failing, elapsed)
         received.withLock { received in
             received += notifications.map {
-                SimulatedTarget.Received(event: $0.event, panel: $0.panel, arrived: arrived, order: nextEvent(),
+                SimulatedTarget.Received(event: $0.event, panel: $0.panel, arrived: arrived, order: order, answered: nextEvent(),
                                          delivered: !failing,
                                          toldWholeOutage: $0.event == .recovery && $0.error != nil)
             }
