@@ -100,6 +100,9 @@ import Testing
             .pass(.seconds(1_795)), .disk(full: true), .remove(panel: 0), .kill, .pass(.seconds(2_515)),
             .jump(.seconds(-11_762)), .pass(.seconds(12)), .jump(.seconds(-1_400)), .pass(.seconds(10_119)), .add(panel: 0),
             .pass(.seconds(1_083)), .check, .pass(.seconds(498)), .check,
+        ])
+    }
+
     /// Seeds 19 and 2: a run with the wall clock ahead deleted the minutes retention keeps no more
     /// by its clock; the clock set back and a new run opened behind that, summed the 24-hour
     /// timeline's hours from the minutes left, and its oldest hour held nothing, or 59 minutes.
@@ -148,6 +151,30 @@ import Testing
         try await expectHolds([.pass(.seconds(8)), .remove(panel: 1), .add(panel: 1), .restart, .check])
         try await expectHolds(panels: 5, [
             .jump(.seconds(139_006)), .pass(.seconds(580)), .remove(panel: 3), .add(panel: 3), .restart, .check,
+        ])
+    }
+
+    /// Seeds 12 and 14: a message sent to a hanging target before its panel's removal is told
+    /// then, whenever the target answers; the panel added back starts an outage of its own.
+    @Test func aMessageHeldByAHangingTargetIsToldWhenSent() async throws {
+        try await expectHolds(seed: 14, panels: 3, [
+            .target(.hanging), .pass(.seconds(898)), .source(panel: 2, up: false), .pass(.seconds(200)), .remove(panel: 2),
+            .target(.answering), .add(panel: 2), .pass(.seconds(38)), .check,
+        ])
+        try await expectHolds(seed: 12, panels: 4, [
+            .source(panel: 3, up: false), .pass(.seconds(511)), .source(panel: 3, up: true), .target(.hanging),
+            .pass(.seconds(2_525)), .remove(panel: 3), .target(.failing), .check,
+        ])
+    }
+
+    /// Seed 1: a recovery a hanging target answered once the disk was full; a kill before any
+    /// commit lost the ledger's note that it was done, and the next run sent it again: the one
+    /// repeat the ledger allows, widened by the full disk.
+    @Test func aMessageWhoseEndTheLedgerCouldNotKeepMayBeToldOnceMore() async throws {
+        try await expectHolds(seed: 1, panels: 4, [
+            .source(panel: 3, up: false), .restart, .pass(.seconds(10)), .source(panel: 3, up: true), .target(.hanging),
+            .remove(panel: 1), .pass(.seconds(38)), .disk(full: true), .target(.answering), .pass(.seconds(73)), .kill,
+            .disk(full: false), .pass(.seconds(12)), .check,
         ])
     }
 
