@@ -61,10 +61,12 @@ SIM_BIN      := .build-sim/release/statedeck-sim
 
 ## The deterministic simulation on a release build: SEEDS seeds (2000) of SIM_DAYS simulated days
 ## (3) each against the model; SEED=S replays one seed and prints its steps; STORE=postgres://…
-## runs them on a PostgreSQL database (emptied first) instead of SQLite.
+## runs them on a PostgreSQL database (emptied first) instead of SQLite; FOR=TEXT shrinks a seed for
+## its first divergence whose finding holds TEXT ("moment", "changes", "recovery").
 sim: deps
 	$(SWIFT) build $(SIM_FLAGS) --product statedeck-sim
-	$(SIM_BIN) $(if $(SEED),--seed $(SEED),--seeds $(SEEDS)) --days $(SIM_DAYS) $(if $(STORE),--store $(STORE))
+	$(SIM_BIN) $(if $(SEED),--seed $(SEED),--seeds $(SEEDS)) --days $(SIM_DAYS) $(if $(STORE),--store $(STORE)) \
+		$(if $(FOR),--shrink-for "$(FOR)")
 
 ## Rewrite the committed reference screenshots from the current page.
 snapshots: deps test-deps

@@ -52,8 +52,9 @@ extension HistoryState {
         unsavedForms.filter { $0.part == .panel(panel) && $0.at <= at && $0.changesHealth }.max { $1.isNewer(than: $0) }
     }
 
-    /// When the oldest form waiting to be saved holds from, nil for none.
-    var oldestUnsavedForm: Int64? { unsavedForms.first?.at }
+    /// When the oldest form waiting to be saved holds from, nil for none: the earliest by time,
+    /// which after the wall clock was set back is not the first kept.
+    var oldestUnsavedForm: Int64? { unsavedForms.lazy.map(\.at).min() }
 
     /// Whether a process ran the deck at `at` (milliseconds since 1970): a watch covered it, or it
     /// is in the one going on. A stop or a `kill -9` ends a watch where it was last saved.

@@ -31,11 +31,12 @@ public enum SimulationRun {
     }
 
     /// Runs the scenario of each of `seeds` (of `days` simulated days each) with `configuration`,
-    /// shrinking each failure; `progress` hears every seed's outcome.
+    /// shrinking each failure for the kind of its first divergence, or of its first whose finding
+    /// holds `focus`; `progress` hears every seed's outcome.
     @MainActor
     public static func run(
         seeds: some Sequence<UInt64>, days: Int, configuration: Simulator.Configuration = Simulator.Configuration(),
-        shrinks: Bool = true, progress: (UInt64, [Divergence]) -> Void = { _, _ in }
+        shrinks: Bool = true, focus: String? = nil, progress: (UInt64, [Divergence]) -> Void = { _, _ in }
     ) async throws -> Summary {
         var summary = Summary()
         for seed in seeds {
@@ -45,7 +46,7 @@ public enum SimulationRun {
             summary.simulatedDays += scenario.simulatedDays
             progress(seed, divergences)
             guard !divergences.isEmpty else { continue }
-            let kind = divergences[0].kind
+            let kind = (focus.flatMap { focus in divergences.first { $0.finding.contains(focus) } } ?? divergences[0]).kind
             let shortest = shrinks
                 ? await Shrinker { candidate in
                     ((try? await Simulator(candidate, configuration: configuration).run()) ?? []).contains { $0.kind == kind }

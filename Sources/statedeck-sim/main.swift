@@ -8,9 +8,12 @@ import Glibc
 /// `statedeck-sim`: runs seeds of the deterministic simulation and reports what diverged.
 ///
 ///     statedeck-sim [--seeds N] [--first S] [--seed S] [--days D] [--store postgres://…] [--shrink no]
+///                   [--shrink-for TEXT]
 ///
 /// `--seeds N` runs seeds S, S+1, … (from `--first`, 1 by default); `--seed S` replays one seed
-/// and prints its steps. Exits 1 when a seed diverged, 2 on bad arguments.
+/// and prints its steps; `--shrink-for TEXT` shrinks for the first divergence whose finding holds
+/// TEXT ("moment", "changes", "recovery"), not the first found. Exits 1 when a seed diverged, 2 on
+/// bad arguments.
 @MainActor
 func main() async -> Int32 {
     var arguments = Array(CommandLine.arguments.dropFirst())
@@ -20,6 +23,7 @@ func main() async -> Int32 {
     var days = 30
     var configuration = Simulator.Configuration()
     var shrinks = true
+    var focus: String?
     while !arguments.isEmpty {
         let flag = arguments.removeFirst()
         guard let value = arguments.first else {
@@ -34,8 +38,10 @@ func main() async -> Int32 {
         case "--days": days = Int(value) ?? -1
         case "--store": configuration.store = .postgres(url: value)
         case "--shrink": shrinks = value != "no"
+        case "--shrink-for": focus = value
         default:
-            print("statedeck-sim: unknown flag \(flag) (flags: --seeds N, --first S, --seed S, --days D, --store URL, --shrink no)")
+            print("statedeck-sim: unknown flag \(flag) (flags: --seeds N, --first S, --seed S, --days D, --store URL, --shrink no, "
+                + "--shrink-for TEXT)")
             return 2
         }
         guard seeds > 0, days > 0, first > 0 else {
@@ -52,7 +58,7 @@ func main() async -> Int32 {
     let started = ContinuousClock.now
     do {
         let summary = try await SimulationRun.run(seeds: chosen, days: days, configuration: configuration,
-                                                  shrinks: shrinks) { seed, divergences in
+                                                  shrinks: shrinks, focus: focus) { seed, divergences in
             if !divergences.isEmpty { print("seed \(seed): \(divergences.count) divergences; shrinking") }
         }
         let seconds = (ContinuousClock.now - started) / .seconds(1)

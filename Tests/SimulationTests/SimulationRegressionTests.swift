@@ -178,6 +178,15 @@ import Testing
         ])
     }
 
+    /// Seed 101: the disk full from the start and the wall clock set back at once: the oldest form
+    /// waiting to be saved was taken as the first kept, later by time than a change after the
+    /// jump, and a moment between them was refused as before the oldest instant kept.
+    @Test func theOldestFormWaitingIsTheEarliestByTime() async throws {
+        try await expectHolds(seed: 101, panels: Scenario(seed: 101, days: 3).panelCount, [
+            .disk(full: true), .jump(.seconds(-70_543)), .source(panel: 1, up: false), .pass(.seconds(638)), .check,
+        ])
+    }
+
     /// Seed 11: a failure held for hours by a full disk, then a deck edit: the notifier after it
     /// dropped the failure as too old to tell, and told its recovery, of an outage never told.
     @Test func aFailureHeldPastTheHorizonOfAnOutageStillOpenIsToldBeforeItsRecovery() async throws {
