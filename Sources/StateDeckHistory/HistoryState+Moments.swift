@@ -33,7 +33,7 @@ extension HistoryState {
     /// (after the wall clock was set back, a form kept later may hold from an earlier time).
     func unsavedForms(atOrBefore at: Int64) -> [MomentForm.Part: MomentForm] {
         var found: [MomentForm.Part: MomentForm] = [:]
-        for form in unsavedForms where form.at <= at && !(found[form.part].map { $0.isNewer(than: form) } ?? false) {
+        for form in unsavedForms where form.at <= at && found[form.part].map({ form.isNewer(than: $0) }) ?? true {
             found[form.part] = form
         }
         return found

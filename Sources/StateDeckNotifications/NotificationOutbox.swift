@@ -89,8 +89,10 @@ struct NotificationOutbox {
             case (.failure, .reminder):
                 return .absorbed
             case (.recovery, .failure) where collected.notification.error == nil:
+                // Only the deliveries after it move up a place.
                 collecting.remove(at: place)
-                places = Dictionary(uniqueKeysWithValues: collecting.enumerated().map { ($1.key, $0) })
+                places[delivery.key] = nil
+                for index in collecting.indices.dropFirst(place) { places[collecting[index].key] = index }
                 return .withdrew(collected.id)
             case (.failure, .recovery):
                 replacement = PendingDelivery(id: delivery.id, key: delivery.key,
