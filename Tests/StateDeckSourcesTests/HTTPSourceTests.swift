@@ -243,7 +243,9 @@ struct HTTPSourceTests {
             #expect(await events.panel(id) { $0.phase == .loaded } != nil)
         }
         await deck.stop()
-        #expect(Set(events.panelStates.filter(\.queued).map(\.id)).count == 2, "the two beyond the limit waited")
+        // At least the two beyond the limit waited; on a busy machine an answer may also wait for
+        // its turn to be judged (``ConditionEvaluation``), and shows queued for that while.
+        #expect(Set(events.panelStates.filter(\.queued).map(\.id)).count >= 2, "the two beyond the limit waited")
         #expect(server.mostAtOnce == HTTPEngine.defaultLimitPerHost)
     }
 }
