@@ -47,9 +47,12 @@ public protocol HistoryDatabase: AnyObject, Sendable {
     /// The saved panel forms that are changes (``MomentForm/isChange``) in `range`, oldest first.
     func formChanges(in range: FormChangeRange) throws(HistoryDatabaseError) -> [MomentForm]
 
-    /// `panel`'s newest saved form at or before `at` (milliseconds since 1970) that changed its
-    /// health (``MomentForm/changesHealth``): the health it had at `at`, and since when.
-    func healthChange(of panel: String, atOrBefore at: Int64) throws(HistoryDatabaseError) -> MomentForm?
+    /// `panel`'s newest saved form at or before `at` (milliseconds since 1970; the later by time,
+    /// of two at one time the one kept last): with `health` nil, any (its form at `at`, gone ones
+    /// too); else one that changed its health to `health` (``MomentForm/changesHealth``): since
+    /// when it had it.
+    func panelForm(of panel: String, atOrBefore at: Int64, changingHealthTo health: String?) throws(HistoryDatabaseError)
+        -> MomentForm?
 
     /// Nothing is committed after this: the last save is done.
     func close()

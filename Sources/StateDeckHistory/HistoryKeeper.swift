@@ -290,19 +290,28 @@ public final class HistoryKeeper: Sendable {
     }
 
     /// `panel`'s health at the past instant `instant`, since when, and since when it was watched
-    /// without a break then; nil before its first result. Read from its forms: the newest at or
-    /// before `instant` that changed its health, saved or waiting to be.
+    /// without a break then; nil before its first result and while it was out of the deck. Read
+    /// from its forms, saved or waiting to be: the health of the one a moment at `instant` shows,
+    /// since the newest at or before it that changed the health to that (after the wall clock was
+    /// set back, a later change to another health may hold from an earlier time).
     private func health(of panel: String, at instant: Date) throws(HistoryDatabaseError) -> UptimeReport.CurrentHealth? {
         let at = instant.millisecondsSince1970
-        let (waiting, watchedSince) = memory.withLock { state in
-            (state.unsavedHealthChange(of: panel, atOrBefore: at), state.watchedSince(at: at))
-        }
-        let saved = try database.healthChange(of: panel, atOrBefore: at)
-        let newest = [saved, waiting].compactMap { $0 }.max { $1.isNewer(than: $0) }
-        guard let newest, let name = newest.headline?.health,
+        let watchedSince = memory.withLock { $0.watchedSince(at: at) }
+        guard let shown = try newestForm(of: panel, atOrBefore: at, changingHealthTo: nil), let name = shown.headline?.health,
               let health = Health.allCases.first(where: { $0.name == name }), health != .unknown else { return nil }
-        return UptimeReport.CurrentHealth(health: health, since: Date(millisecondsSince1970: newest.at),
-                                          watchedSince: Date(millisecondsSince1970: max(newest.at, watchedSince)))
+        let began = shown.changesHealth ? shown : try newestForm(of: panel, atOrBefore: at, changingHealthTo: name)
+        let since = began?.at ?? shown.at
+        return UptimeReport.CurrentHealth(health: health, since: Date(millisecondsSince1970: since),
+                                          watchedSince: Date(millisecondsSince1970: max(since, watchedSince)))
+    }
+
+    /// ``HistoryDatabase/panelForm(of:atOrBefore:changingHealthTo:)``, of the forms saved and
+    /// those waiting to be alike.
+    private func newestForm(of panel: String, atOrBefore at: Int64, changingHealthTo health: String?)
+        throws(HistoryDatabaseError) -> MomentForm? {
+        let waiting = memory.withLock { $0.unsavedPanelForm(of: panel, atOrBefore: at, changingHealthTo: health) }
+        let saved = try database.panelForm(of: panel, atOrBefore: at, changingHealthTo: health)
+        return [saved, waiting].compactMap { $0 }.max { $1.isNewer(than: $0) }
     }
 
     /// The saved entries `query` reads and those waiting to be saved, newest first: an entry

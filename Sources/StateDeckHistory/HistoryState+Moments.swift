@@ -48,8 +48,11 @@ extension HistoryState {
 
     /// `panel`'s newest form (as ``unsavedForms(atOrBefore:)`` reads them) waiting to be saved at
     /// or before `at` that changed its health.
-    func unsavedHealthChange(of panel: String, atOrBefore at: Int64) -> MomentForm? {
-        unsavedForms.filter { $0.part == .panel(panel) && $0.at <= at && $0.changesHealth }.max { $1.isNewer(than: $0) }
+    func unsavedPanelForm(of panel: String, atOrBefore at: Int64, changingHealthTo health: String?) -> MomentForm? {
+        unsavedForms.filter { form in
+            form.part == .panel(panel) && form.at <= at
+                && health.map { form.changesHealth && form.headline?.health == $0 } ?? true
+        }.max { $1.isNewer(than: $0) }
     }
 
     /// When the oldest form waiting to be saved holds from, nil for none: the earliest by time,

@@ -64,8 +64,9 @@ public final class RefusingHistoryDatabase: HistoryDatabase {
         try database.formChanges(in: range)
     }
 
-    public func healthChange(of panel: String, atOrBefore at: Int64) throws(HistoryDatabaseError) -> MomentForm? {
-        try database.healthChange(of: panel, atOrBefore: at)
+    public func panelForm(of panel: String, atOrBefore at: Int64, changingHealthTo health: String?)
+        throws(HistoryDatabaseError) -> MomentForm? {
+        try database.panelForm(of: panel, atOrBefore: at, changingHealthTo: health)
     }
 
     public func close() {

@@ -39,7 +39,7 @@ struct NotificationOutbox {
         case absorbed
         /// A failure that withdrew the recovery collecting (forgotten: nothing owes it): the
         /// target last heard the panel is down, and it is down again.
-        case withdrew(PendingDelivery.ID)
+        case withdrew(PendingDelivery)
         /// Over its address's limit.
         case dropped
 
@@ -52,7 +52,7 @@ struct NotificationOutbox {
         var replaced: PendingDelivery.ID? {
             switch self {
             case .joined(_, let replaced, _): replaced
-            case .withdrew(let recovery): recovery
+            case .withdrew(let recovery): recovery.id
             case .absorbed, .dropped: nil
             }
         }
@@ -93,7 +93,7 @@ struct NotificationOutbox {
                 collecting.remove(at: place)
                 places[delivery.key] = nil
                 for index in collecting.indices.dropFirst(place) { places[collecting[index].key] = index }
-                return .withdrew(collected.id)
+                return .withdrew(collected)
             case (.failure, .recovery):
                 replacement = PendingDelivery(id: delivery.id, key: delivery.key,
                                               notification: delivery.notification.tellingWholeOutage(of: collected.notification))

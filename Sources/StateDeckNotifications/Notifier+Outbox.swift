@@ -37,7 +37,7 @@ extension Notifier {
             }
         case .withdrew(let recovery):
             if logged {
-                log.settle(recovery, as: .dropped("down again before it went out: the target was last told it is down"))
+                log.settle(recovery.id, as: .dropped("down again before it went out: the target was last told it is down"))
                 log.record(NotificationLog.Entry(delivery.notification, target: target.name,
                                                  outcome: .dropped("the target was last told it is down, and its recovery withdrawn")))
             }
@@ -97,7 +97,8 @@ extension Notifier {
                 case .joined:
                     break
                 case .withdrew(let recovery):
-                    ledger?.keep(watches[delivery.key], for: delivery.key, delivering: nil, replacing: recovery)
+                    watches[delivery.key]?.resumeOutage(toldBy: recovery)
+                    ledger?.keep(watches[delivery.key], for: delivery.key, delivering: nil, replacing: recovery.id)
                     done.append(delivery.id)
                 case .absorbed, .dropped:
                     done.append(delivery.id)

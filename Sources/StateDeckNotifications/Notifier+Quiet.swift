@@ -7,7 +7,7 @@ import StateDeck
 /// | --- | --- | --- | --- | --- |
 /// | a maintenance window covers the panel | not sent; told as new when the window ends with the panel still down | not sent | not sent when its failure was not; one of an outage told before the window is told when it ends | `silent: maintenance 'reason'` |
 /// | the panel flaps | held: its outage counts as not told | held | one of an outage told before is told when the flapping ends | `held: flapping` |
-/// | a panel it depends on is down | held: its outage counts as not told | held | told | `held: dependency Postgres down`, once an outage |
+/// | a panel it depends on is down | held: its outage counts as not told | held | told, unless a window kept its failure quiet (and ended meanwhile): that outage ends untold | `held: dependency Postgres down`, once an outage |
 /// | no window, after one that kept its failure quiet ended while no notifier followed the deck (a restart or a failover between) | told as new at the first failed load heard | - | not told: the outage ended untold | as sent |
 ///
 /// When the quiet ends (the window ends, the panel has been steady for the flapping rule's window,
@@ -42,7 +42,7 @@ extension Notifier {
               watch: inout OutageWatch, before: OutageWatch) -> DeckNotification? {
         var outcome = logged(quiet)
         switch (quiet, notification.event) {
-        case (.dependency, .recovery):
+        case (.dependency, .recovery) where !before.silenced:
             return notification
         case (.maintenance, .failure):
             watch.silenced = true

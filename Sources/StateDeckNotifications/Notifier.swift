@@ -398,6 +398,10 @@ public actor Notifier {
             return
         }
         admit(delivery, of: subscription) { admission in
+            if case .withdrew(let recovery) = admission {
+                kept?.resumeOutage(toldBy: recovery)
+                watches[key] = kept
+            }
             if subscription.isPage {
                 ledger?.keep(kept, for: key, delivering: nil, replacing: nil)
             } else {

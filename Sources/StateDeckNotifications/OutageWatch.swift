@@ -64,6 +64,13 @@ public struct OutageWatch: Sendable, Hashable, Codable {
         return (.recovery, downSince, upSince)
     }
 
+    /// This outage's failure withdrew `recovery`, which had not gone out: the target's last word
+    /// stands, down since the outage it was told of began, and this outage is that one going on
+    /// (a restart then knows the failure still going out as the one that tells it).
+    public mutating func resumeOutage(toldBy recovery: PendingDelivery) {
+        downSince = recovery.notification.downSince
+    }
+
     /// The failure kept quiet under a maintenance window, told as new at `date`: the outage counts
     /// from then.
     public mutating func unsilence(at date: Date) {

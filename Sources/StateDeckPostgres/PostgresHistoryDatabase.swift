@@ -403,14 +403,15 @@ final class PostgresHistoryDatabase: HistoryDatabase {
         }
     }
 
-    func healthChange(of panel: String, atOrBefore at: Int64) throws(HistoryDatabaseError) -> MomentForm? {
+    func panelForm(of panel: String, atOrBefore at: Int64, changingHealthTo health: String?)
+        throws(HistoryDatabaseError) -> MomentForm? {
         try read { session throws(PostgresError) in
             Self.forms(try session.query("""
                 SELECT \(Self.formColumns) FROM statedeck.forms f
-                WHERE f.kind = 0 AND f.subject = $1 AND f.at <= $2 AND f.health IS NOT NULL
-                    AND (f.from_health IS NULL OR f.from_health <> f.health)
+                WHERE f.kind = 0 AND f.subject = $1 AND f.at <= $2
+                    AND ($3::text IS NULL OR (f.health = $3 AND (f.from_health IS NULL OR f.from_health <> f.health)))
                 ORDER BY f.at DESC, f.id DESC LIMIT 1
-                """, [panel, String(at)])).first
+                """, [panel, String(at), health])).first
         }
     }
 

@@ -171,15 +171,16 @@ final class SQLiteHistoryDatabase: HistoryDatabase {
         }
     }
 
-    func healthChange(of panel: String, atOrBefore at: Int64) throws(HistoryDatabaseError) -> MomentForm? {
+    func panelForm(of panel: String, atOrBefore at: Int64, changingHealthTo health: String?)
+        throws(HistoryDatabaseError) -> MomentForm? {
         try read { connection throws(SQLiteError) in
             let select = try connection.statement("""
                 SELECT \(Self.formColumns) FROM forms f
-                WHERE f.kind = 0 AND f.subject = ? AND f.at <= ? AND f.health IS NOT NULL
-                    AND (f.from_health IS NULL OR f.from_health <> f.health)
+                WHERE f.kind = 0 AND f.subject = ?1 AND f.at <= ?2
+                    AND (?3 IS NULL OR (f.health = ?3 AND (f.from_health IS NULL OR f.from_health <> f.health)))
                 ORDER BY f.at DESC, f.rowid DESC LIMIT 1
                 """)
-            try select.bind(.text(panel), .integer(at))
+            try select.bind(.text(panel), .integer(at), .optionalText(health))
             defer { select.reset() }
             return try select.step() ? Self.form(select) : nil
         }

@@ -43,6 +43,27 @@ struct Checker {
         return found
     }
 
+    /// The timeline of `span` milliseconds in `slots` slots up to the past instant `to`, as a
+    /// custom range of the page reads it, of every panel present: its slots, its 24-hour ratio
+    /// and the health it says each panel had at `to`.
+    func range(of panels: [Int], span: Int64, slots: Int, to: Int64) -> [String] {
+        panels.flatMap { panel -> [String] in
+            let report: UptimeReport
+            do {
+                report = try store.uptime(of: "p\(panel)", TimelineQuery(span: .milliseconds(span), slots: slots,
+                                                                          to: Date(millisecondsSince1970: to)))
+            } catch {
+                return ["p\(panel): uptime up to \(Date(millisecondsSince1970: to)) unreadable: \(error)"]
+            }
+            var found = timeline(report, of: panel) + ratio(report, of: panel, span: 86_400_000, to: to)
+            if let health = model.form(of: panel, at: to)?.health, health == .up || health == .down,
+               report.current?.health != health {
+                found.append("p\(panel): current health at \(Date(millisecondsSince1970: to)) \(report.current.map(\.health.name) ?? "null"); the model \(health.name)")
+            }
+            return found
+        }
+    }
+
     private func timeline(_ report: UptimeReport, of panel: Int) -> [String] {
         report.slots.compactMap { slot in
             let (from, to) = (slot.from.millisecondsSince1970, slot.to.millisecondsSince1970)
@@ -57,19 +78,21 @@ struct Checker {
         }
     }
 
-    /// The ratio of a span counts the hours (or days) that start within it, up to now.
-    private func ratio(_ report: UptimeReport, of panel: Int, span: Int64) -> [String] {
+    /// The ratio of a span counts the hours (or days) that start within it, up to now, or up to
+    /// the start of the hour holding a past `to` (a bucket is never split).
+    private func ratio(_ report: UptimeReport, of panel: Int, span: Int64, to: Int64? = nil) -> [String] {
         let (name, read): (String, Double?) = switch span {
         case 86_400_000: ("24h", report.day)
         case 7 * 86_400_000: ("7d", report.week)
         default: ("30d", report.month)
         }
         let hour: Int64 = 3_600_000
-        let from = ((now - span) + hour - 1).floorDivided(by: hour) * hour
+        let at = to ?? now
+        let from = ((at - span) + hour - 1).floorDivided(by: hour) * hour
         // A bucket is never split: one that holds time counted after now (the clock went back)
         // ends the figure at its start.
-        let currentHour = now.floorDivided(by: hour) * hour
-        let end = model.counted(after: now, before: currentHour + hour) ? currentHour : now
+        let atHour = at.floorDivided(by: hour) * hour
+        let end = to != nil || model.counted(after: now, before: atHour + hour) ? atHour : now
         let want = expected(panel, from: from, to: end)
         let known = want.up + want.down
         guard known > 4 * Self.slack else { return [] }
@@ -89,22 +112,25 @@ struct Checker {
         return ["p\(panel): current health \(read.map(\.name) ?? "null"); the model \(health.name)"]
     }
 
-    /// Each panel's health in the moment rebuilt for `instant` (`GET /api/state?at=`).
+    /// Each panel's health, phase and title in the moment rebuilt for `instant` (`GET /api/state?at=`).
     func moment(at instant: Int64, panels: [Int]) -> [String] {
         let moment: Moment
         do {
             moment = try store.moment(at: Date(millisecondsSince1970: instant))
-        } catch .beforeOldest where panels.allSatisfy({ model.health(of: $0, at: instant) == nil }) {
+        } catch .beforeOldest where panels.allSatisfy({ model.form(of: $0, at: instant) == nil }) {
             // No form of any panel is that old (the wall clock was set back past them all).
             return []
         } catch {
             return ["the moment at \(Date(millisecondsSince1970: instant)) is unreadable: \(error)"]
         }
         return panels.compactMap { panel in
-            guard let health = model.health(of: panel, at: instant), health == .up || health == .down else { return nil }
-            let read = moment.forms[.panel("p\(panel)")]?.headline?.health
-            guard read != health.name else { return nil }
-            return "p\(panel): health \(read ?? "missing") in the moment at \(Date(millisecondsSince1970: instant)); the model \(health.name)"
+            guard let form = model.form(of: panel, at: instant), let health = form.health, health == .up || health == .down
+            else { return nil }
+            let read = moment.forms[.panel("p\(panel)")]?.headline
+            let want = "\(form.title): \(health.name), \(health == .up ? "loaded" : "error")"
+            let shown = read.map { "\($0.title): \($0.health), \($0.phase)" } ?? "missing"
+            guard shown != want else { return nil }
+            return "p\(panel): \(shown) in the moment at \(Date(millisecondsSince1970: instant)); the model \(want)"
         }
     }
 
@@ -129,26 +155,50 @@ struct Checker {
             let read = listed.filter { $0.panel == "p\(panel)" && $0.from?.health != $0.to.health && ["up", "down"].contains($0.to.health) }
                 .map { "\($0.to.health)@\($0.at.millisecondsSince1970)" }
             let want = model.changes(of: panel, from: from, to: to).filter { $0.health == .up || $0.health == .down }
-                .map { "\($0.health?.name ?? "gone")@\($0.at)" }
+                .map { "\($0.health.name)@\($0.at)" }
             guard read != want else { return nil }
             return "p\(panel): the changes of health listed for \(Date(millisecondsSince1970: from))...\(Date(millisecondsSince1970: to)) are \(read); the model \(want)"
         }
     }
 
-    /// A removal of a panel from the deck file, as the notifications' check sees it.
+    /// A removal of a panel from the deck file, or of one of its notify targets, as the
+    /// notifications' check sees it.
     struct Removal {
         /// Its place among the world's events (``SimulatedWorld/nextEvent()``): from there its
         /// outage is over, told no more.
         var order: Int
         var panel: Int
+        /// The target removed from the panel's `notify:`; nil when the panel was removed.
+        var target: String?
         /// Where a kill lost the removal, no commit having taken it: from there the outage stands
         /// again as the history last kept it, as it was at the removal.
         var lostOrder: Int?
+
+        /// Whether it ends what `key` (``Checker/key(_:)``) was told.
+        func covers(_ key: String) -> Bool {
+            key.hasPrefix("p\(panel) ") && target.map { key.hasSuffix(" \($0)") } ?? true
+        }
     }
 
-    /// What the target received: for each panel, no failure delivered twice without a recovery
-    /// between, no recovery of an outage never told (a failure the receiver refused was told);
-    /// an outage ended by removing its panel is over, told no more, unless a kill lost the removal.
+    /// A stretch a maintenance window covered a panel, between two places among the world's
+    /// events, from a wall time: nothing the deck decides for the panel then is sent.
+    struct Quiet {
+        var panel: Int
+        var from: Int
+        var to = Int.max
+        var since: Int64
+    }
+
+    /// What a panel's notifications to one target are told apart by.
+    static func key(_ notification: SimulatedTarget.Received) -> String {
+        "\(notification.panel) \(notification.target)"
+    }
+
+    /// What the targets received: for each panel and target, no failure delivered twice without a
+    /// recovery between, no recovery of an outage never told (a failure the receiver refused was
+    /// told); an outage ended by removing its panel, or the target from its `notify:`, is over,
+    /// told no more, unless a kill lost the removal. Nothing decided while a maintenance window
+    /// covered the panel (`quiet`) arrives while it still does.
     ///
     /// A recovery telling the whole outage ("P1 was down for 5 min (Server error) and is up
     /// again", with its error) tells its failure too: it is what the outbox sends when the panel
@@ -160,44 +210,55 @@ struct Checker {
     /// The one repeat allowed is the ledger's documented window, which a full disk widens: a
     /// message that arrived while the history could not write that it was done (`unkept`, the
     /// places from a disk filling to a kill that came before any commit) may arrive once more.
-    static func notifications(_ received: [SimulatedTarget.Received], removals: [Removal], unkept: [Range<Int>] = [])
-        -> [String] {
+    ///
+    /// A message decided at a window's first instant (a panel reloaded by an edit of the deck
+    /// file, its recovery decided, and a window started, all at one time), or at a wall time a
+    /// jump back passed over twice (`setBack`), may have been decided before the window began:
+    /// it is not held against it.
+    static func notifications(_ received: [SimulatedTarget.Received], removals: [Removal], unkept: [Range<Int>] = [],
+                              quiet: [Quiet] = [], setBack: [ClosedRange<Int64>] = []) -> [String] {
         var found: [String] = []
         var told: Set<String> = []
         var delivered: Set<String> = []
-        /// Each panel's last message, when its end was lost with a kill: it may come again once.
+        /// Each key's last message, when its end was lost with a kill: it may come again once.
         var mayRepeat: [String: DeckNotification.Event] = [:]
-        // Each removal's panel ended, and each lost removal's panel standing again as it was.
+        // Each removal ending what it covers, and each lost removal's keys standing again as they were.
         let edits = (removals.map { (order: $0.order, removal: $0, ends: true) }
             + removals.compactMap { removal in removal.lostOrder.map { (order: $0, removal: removal, ends: false) } })
             .sorted { $0.order < $1.order }
         var pending = edits[...]
-        var before: [Int: (told: Bool, delivered: Bool)] = [:]
+        var before: [Int: (told: Set<String>, delivered: Set<String>)] = [:]
         for notification in received {
             while let edit = pending.first, edit.order < notification.order {
-                let panel = "p\(edit.removal.panel)"
+                let removal = edit.removal
                 if edit.ends {
-                    before[edit.removal.order] = (told.remove(panel) != nil, delivered.remove(panel) != nil)
-                } else if let kept = before[edit.removal.order] {
-                    if kept.told { told.insert(panel) } else { told.remove(panel) }
-                    if kept.delivered { delivered.insert(panel) } else { delivered.remove(panel) }
+                    before[removal.order] = (told.filter(removal.covers), delivered.filter(removal.covers))
+                    told = told.filter { !removal.covers($0) }
+                    delivered = delivered.filter { !removal.covers($0) }
+                } else if let kept = before[removal.order] {
+                    told = told.filter { !removal.covers($0) }.union(kept.told)
+                    delivered = delivered.filter { !removal.covers($0) }.union(kept.delivered)
                 }
                 pending = pending.dropFirst()
             }
-            let panel = notification.panel
-            let repeats = mayRepeat.removeValue(forKey: panel) == notification.event
-            if unkept.contains(where: { $0.contains(notification.answered) }) { mayRepeat[panel] = notification.event }
+            let key = key(notification)
+            if let window = quiet.first(where: { "p\($0.panel)" == notification.panel && ($0.from..<$0.to).contains(notification.order) }),
+               notification.at > window.since, !setBack.contains(where: { $0.contains(notification.at) }) {
+                found.append("\(key): a \(notification.event.rawValue) decided at \(notification.at) arrived at \(notification.arrived) under a maintenance window begun at \(window.since)")
+            }
+            let repeats = mayRepeat.removeValue(forKey: key) == notification.event
+            if unkept.contains(where: { $0.contains(notification.answered) }) { mayRepeat[key] = notification.event }
             switch notification.event {
             case .failure:
-                told.insert(panel)
-                if notification.delivered, !delivered.insert(panel).inserted, !repeats {
-                    found.append("\(panel): a second failure delivered at \(notification.arrived) before any recovery")
+                told.insert(key)
+                if notification.delivered, !delivered.insert(key).inserted, !repeats {
+                    found.append("\(key): a second failure delivered at \(notification.arrived) before any recovery")
                 }
             case .recovery:
-                if told.remove(panel) == nil, !notification.toldWholeOutage, !repeats {
-                    found.append("\(panel): a recovery told at \(notification.arrived) of an outage never told or already over")
+                if told.remove(key) == nil, !notification.toldWholeOutage, !repeats {
+                    found.append("\(key): a recovery told at \(notification.arrived) of an outage never told or already over")
                 }
-                delivered.remove(panel)
+                delivered.remove(key)
             default:
                 continue
             }

@@ -1,5 +1,6 @@
 /// The steps of one simulated world, made from its seed: sources that flip in short blips and
-/// long outages, faults at random, and a check every few simulated hours and at the end.
+/// long outages, faults at random, edits of the deck file, maintenance windows, and a check every
+/// few simulated hours and at the end.
 public struct Scenario: Sendable {
     public var seed: UInt64
     public var panelCount: Int
@@ -24,27 +25,37 @@ public struct Scenario: Sendable {
         while elapsed < .seconds(days * 86_400) {
             let step: SimulationStep
             switch Double.random(in: 0..<1, using: &random) {
-            case ..<0.45:
+            case ..<0.43:
                 // Mostly minutes; now and then hours, which long outages are made of.
                 step = .pass(.seconds(Int64(random.spread(5...(random.chance(0.1) ? 43_200 : 1_800)))))
-            case ..<0.75:
+            case ..<0.71:
                 step = .source(panel: Int.random(in: 0..<panelCount, using: &random), up: random.chance(0.6))
-            case ..<0.765: step = .kill
-            case ..<0.78: step = .restart
-            case ..<0.80:
+            case ..<0.725: step = .kill
+            case ..<0.74: step = .restart
+            case ..<0.76:
                 let back = random.chance(0.4)
                 let size = random.spread(30...(back ? 86_400 : (random.chance(0.2) ? 3 * 365 * 86_400 : 86_400 * 10)))
                 step = .jump(.seconds(Int64(back ? -size : size)))
-            case ..<0.87:
+            case ..<0.82:
                 let panel = Int.random(in: 0..<panelCount, using: &random)
                 step = present.contains(panel) ? .remove(panel: panel) : .add(panel: panel)
                 if present.contains(panel) { present.remove(panel) } else { present.insert(panel) }
-            case ..<0.93:
+            case ..<0.87:
                 diskFull.toggle()
                 step = .disk(full: diskFull)
-            default:
+            case ..<0.92:
                 target = target != .answering ? .answering : random.chance(0.5) ? .failing : .hanging
                 step = .target(target)
+            case ..<0.95:
+                step = .maintenance(panel: Int.random(in: 0..<panelCount, using: &random), minutes: Int(random.spread(5...240)))
+            case ..<0.965:
+                step = .notify([[0, 1], [1, 0], [0], [1], []].randomElement(using: &random)!)
+            case ..<0.975:
+                step = .rename(panel: Int.random(in: 0..<panelCount, using: &random))
+            case ..<0.985:
+                step = .regroup
+            default:
+                step = .dependencies
             }
             steps.append(step)
             if case .pass(let duration) = step { elapsed += duration }

@@ -23,10 +23,11 @@ final class SimulatedProcess {
     let faults: Faults
     private let world: SimulatedWorld
     private let number: Int
-    /// A change of health the deck decided: its panel, the health and the wall time.
-    typealias Heard = (panel: Int, health: Health, at: Date)
+    /// A change the deck decided: its panel, the health, whether a maintenance window covers it,
+    /// the wall time, and its place among the world's events.
+    typealias Heard = (panel: Int, health: Health, maintenance: Bool, at: Date, order: Int)
 
-    /// The deck's changes of health, in order, for the model.
+    /// The deck's changes of health and of maintenance, in order, for the model.
     let heard: Locked<[Heard]>
 
     /// The server's log goes nowhere: the checker reads what happened from the store.
@@ -35,8 +36,8 @@ final class SimulatedProcess {
     /// How often each panel loads.
     static let refresh = Duration.seconds(300)
 
-    /// Starts process `number` with the panels `present`, on the history `store` keeps.
-    init(number: Int, world: SimulatedWorld, present: [Int], store: Store, faults: Faults,
+    /// Starts process `number` with the deck `file` declares, on the history `store` keeps.
+    init(number: Int, world: SimulatedWorld, file: SimulatedDeckFile, store: Store, faults: Faults,
          heard: Locked<[Heard]>) async throws {
         self.world = world
         self.number = number
@@ -58,44 +59,55 @@ final class SimulatedProcess {
             configuration.keeping = keeping
             self.store = try PostgresHistoryStore(url: url, configuration: configuration)
         }
-        let deck = Self.makeDeck(present, world: world, number: number)
-        await Self.observe(deck, into: heard)
+        let deck = Self.makeDeck(file, world: world, number: number)
+        await Self.observe(deck, world: world, into: heard)
         server = try await DeckServer(deck: deck, configuration: ServerConfiguration(), history: self.store,
                                       notificationLedger: self.store, logger: Self.silent)
         await deck.start()
     }
 
-    /// The deck of the panels `present`, as a deck file of them declares it.
-    private static func makeDeck(_ present: [Int], world: SimulatedWorld, number: Int,
+    /// The deck `file` declares.
+    private static func makeDeck(_ file: SimulatedDeckFile, world: SimulatedWorld, number: Int,
                                  memories: [String: PanelMemory] = [:]) -> Deck {
         var configuration = Deck.Configuration(clock: world.clock, now: { world.wall }, random: { 0.5 })
         configuration.flapping = nil
-        let target = SimulatedTarget(world: world, process: number)
-        let panels = present.map { index in
-            Panel("p\(index)", title: "P\(index)") { try world.load(index) }
+        let groups = [PanelGroup("even", title: "Even"), PanelGroup("odd", title: "Odd")]
+        let panels = file.present.sorted().map { index in
+            var panel = Panel("p\(index)", title: file.title(of: index)) { try world.load(index) }
                 .refresh(every: Self.refresh)
                 .retry(.none)
                 .minimumLoadingTime(.zero)
-                .notify(target, .failures(1))
+            for target in file.targets {
+                panel = panel.notify(SimulatedTarget(target, world: world, process: number), .failures(1))
+            }
+            if file.grouped { panel = panel.group(groups[index % 2]) }
+            if file.dependent, index != 0, file.present.contains(0) { panel = panel.depends(on: "p0") }
+            return panel
         }
         return Deck("Simulated deck", configuration: configuration, panels: panels, memories: memories)
     }
 
-    private static func observe(_ deck: Deck, into heard: Locked<[Heard]>) async {
+    private static func observe(_ deck: Deck, world: SimulatedWorld, into heard: Locked<[Heard]>) async {
         await deck.observe { [heard] event in
             guard case .change(let change) = event, change.cause != .debug,
                   let index = Int(change.panel.dropFirst()) else { return }
-            heard.withLock { $0.append((index, change.health, change.at)) }
+            heard.withLock { $0.append((index, change.health, change.maintenance != nil, change.at, world.nextEvent())) }
         }
     }
 
-    /// The deck file edited to hold the panels `present`: the panels that stay keep what they
-    /// showed, as a reload of the file keeps them.
-    func reload(present: [Int]) async {
-        let kept = Set(present.map { "p\($0)" }).intersection(server.deck.panelIds)
-        let deck = Self.makeDeck(present, world: world, number: number, memories: await server.deck.memories(of: kept))
-        await Self.observe(deck, into: heard)
+    /// The deck file edited to say what `file` says: the panels that stay keep what they showed,
+    /// as a reload of the file keeps them.
+    func reload(_ file: SimulatedDeckFile) async {
+        let kept = Set(file.present.map { "p\($0)" }).intersection(server.deck.panelIds)
+        let deck = Self.makeDeck(file, world: world, number: number, memories: await server.deck.memories(of: kept))
+        await Self.observe(deck, world: world, into: heard)
         await server.replaceDeck(with: deck)
+    }
+
+    /// Starts a maintenance window by hand over panel `panel` for `duration`, as the page's
+    /// Maintenance dialog does.
+    func startMaintenance(of panel: Int, for duration: Duration) async {
+        _ = try? await server.deck.startMaintenance(panels: ["p\(panel)"], groups: [], for: duration, reason: "Simulated work")
     }
 
     /// Saves what waits; whether it was committed.

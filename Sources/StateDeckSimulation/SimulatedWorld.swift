@@ -15,7 +15,8 @@ final class SimulatedWorld: Sendable {
     let wallOffset = Locked(Duration.zero)
     /// Whether each panel's source answers well.
     let sourcesUp: Locked<[Bool]>
-    private let target = Locked(SimulationStep.TargetMood.answering)
+    /// How the notify targets take deliveries.
+    private let mood = Locked(SimulationStep.TargetMood.answering)
     /// What the hanging target holds: each delivery waits until it answers or fails again, or
     /// until its process ends.
     private let held = Locked<[(process: Int, release: CheckedContinuation<Void, Never>)]>([])
@@ -50,7 +51,7 @@ final class SimulatedWorld: Sendable {
     /// The target takes deliveries as `mood` says from now on; what it held is answered or
     /// refused now, unless it still hangs.
     func setTarget(_ mood: SimulationStep.TargetMood) {
-        target.withLock { $0 = mood }
+        self.mood.withLock { $0 = mood }
         guard mood != .hanging else { return }
         release { _ in true }
     }
@@ -75,19 +76,20 @@ final class SimulatedWorld: Sendable {
         return Info(summary: "p\(panel) answers")
     }
 
-    /// Takes `notifications` from process `process`'s target, or fails as the world says; a
-    /// hanging target decides once it stops hanging. A process gone hears nothing back.
-    func receive(_ notifications: [DeckNotification], from process: Int) async throws {
+    /// Takes `notifications` for target `target` from process `process`, or fails as the world
+    /// says; a hanging target decides once it stops hanging. A process gone hears nothing back.
+    func receive(_ notifications: [DeckNotification], by target: String, from process: Int) async throws {
         // Its place is when it reached the receiver: sent before a panel's removal, it was told then.
         let order = nextEvent()
-        if target.current == .hanging {
+        if mood.current == .hanging {
             await withCheckedContinuation { release in held.withLock { $0.append((process, release)) } }
         }
         guard process == liveProcess.current else { throw CancellationError() }
-        let (failing, arrived) = (target.current == .failing, elapsed)
+        let (failing, arrived) = (mood.current == .failing, elapsed)
         received.withLock { received in
             received += notifications.map {
-                SimulatedTarget.Received(event: $0.event, panel: $0.panel, arrived: arrived, order: order, answered: nextEvent(),
+                SimulatedTarget.Received(event: $0.event, panel: $0.panel, target: target,
+                                         at: $0.at.millisecondsSince1970, arrived: arrived, order: order, answered: nextEvent(),
                                          delivered: !failing,
                                          toldWholeOutage: $0.event == .recovery && $0.error != nil)
             }

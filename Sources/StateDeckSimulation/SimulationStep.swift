@@ -14,6 +14,17 @@ public enum SimulationStep: Sendable, Hashable, CustomStringConvertible {
     /// The deck file is edited without panel `panel`, or with it again.
     case remove(panel: Int)
     case add(panel: Int)
+    /// The deck file is edited: panel `panel`'s title changed, or changed back.
+    case rename(panel: Int)
+    /// The deck file is edited: the panels put in two groups, or out of them again.
+    case regroup
+    /// The deck file is edited: every other panel made to depend on the first, or on none.
+    case dependencies
+    /// The deck file is edited: each panel's `notify:` lists these targets (``SimulatedTarget/names``),
+    /// in this order.
+    case notify([Int])
+    /// A maintenance window is started by hand over panel `panel`, for `minutes`.
+    case maintenance(panel: Int, minutes: Int)
     /// The disk refuses every write from now on, or takes them again.
     case disk(full: Bool)
     /// How the notify target takes deliveries from now on.
@@ -30,6 +41,11 @@ public enum SimulationStep: Sendable, Hashable, CustomStringConvertible {
         case .jump(let duration): "wall clock \(duration < .zero ? "-" : "+")\(Self.text(duration < .zero ? .zero - duration : duration))"
         case .remove(let panel): "remove p\(panel)"
         case .add(let panel): "add p\(panel)"
+        case .rename(let panel): "rename p\(panel)"
+        case .regroup: "regroup"
+        case .dependencies: "dependencies"
+        case .notify(let targets): "notify [\(targets.map { SimulatedTarget.names[$0] }.joined(separator: ", "))]"
+        case .maintenance(let panel, let minutes): "maintenance p\(panel) for \(minutes)m"
         case .disk(let full): full ? "disk full" : "disk writable"
         case .target(let mood): "target \(mood.rawValue)"
         case .check: "check"

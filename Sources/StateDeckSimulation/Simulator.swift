@@ -39,14 +39,20 @@ public final class Simulator {
     private var processCount = 0
     private let faults = Faults()
     private let heard = Locked<[SimulatedProcess.Heard]>([])
-    private var present: Set<Int>
+    /// What the deck file says now.
+    private var file: SimulatedDeckFile
+    private var present: Set<Int> { file.present }
     private var divergences: [Divergence] = []
     private var stepIndex = 0
     private var nextSave: Duration
     private var random: SeededRandom
     /// The wall time the current stretch without a jump, a start or an edit of the deck began.
     private var steadySince: Int64
-    /// Each removal of a panel, for the notifications' check.
+    /// Each stretch a maintenance window covered a panel, and each wall-clock jump back: what
+    /// the notifications' check holds a delivery against.
+    private var quiet: [Checker.Quiet] = []
+    private var setBack: [ClosedRange<Int64>] = []
+    /// Each removal of a panel or of a notify target, for the notifications' check.
     private var removals: [Checker.Removal] = []
     /// The removals no commit has taken yet (their places in `removals`): a kill loses them.
     private var uncommittedRemovals: [Int] = []
@@ -63,7 +69,7 @@ public final class Simulator {
         world = SimulatedWorld(panelCount: scenario.panelCount)
         let start = SimulatedWorld.origin.millisecondsSince1970
         model = TruthModel(panelCount: scenario.panelCount, wall: start)
-        present = Set(0..<scenario.panelCount)
+        file = SimulatedDeckFile(present: Set(0..<scenario.panelCount))
         nextSave = configuration.saveInterval
         random = SeededRandom(seed: scenario.seed ^ 0xC0FFEE)
         steadySince = start
@@ -102,7 +108,7 @@ public final class Simulator {
         }
         faults.killed.withLock { $0 = false }
         process = nil
-        process = try await SimulatedProcess(number: processCount, world: world, present: present.sorted(), store: store,
+        process = try await SimulatedProcess(number: processCount, world: world, file: file, store: store,
                                              faults: faults, heard: heard)
         steadySince = model.wall
         await settle()
@@ -117,46 +123,57 @@ public final class Simulator {
         case .kill:
             takeHeard()
             await process?.end(killed: true)
+            endQuiet { _ in true }
             killed()
             try await start()
         case .restart:
             let saved = save()
             await process?.end(killed: false)
+            endQuiet { _ in true }
             if saved { model.opened() } else { killed() }
             try await start()
         case .jump(let duration):
             takeHeard()
             model.pass(to: wallNow)
+            let takeoff = wallNow
             world.wallOffset.withLock { $0 += duration }
             model.jump(to: wallNow)
+            if duration < .zero { setBack.append(wallNow...takeoff) }
             steadySince = wallNow
             // The writer reads the clocks every second: the jump is seen at once.
             save()
         case .remove(let panel) where present.contains(panel):
-            takeHeard()
-            model.pass(to: wallNow)
-            present.remove(panel)
-            model.remove(panel)
-            model.followed()
-            uncommittedRemovals.append(removals.count)
-            removals.append(Checker.Removal(order: world.nextEvent(), panel: panel))
-            await process?.reload(present: present.sorted())
-            steadySince = wallNow
-            await settle()
-            save()
+            var edited = file
+            edited.present.remove(panel)
+            try await edit(to: edited)
         case .add(let panel) where !present.contains(panel):
-            takeHeard()
-            model.pass(to: wallNow)
-            present.insert(panel)
-            model.add(panel)
-            model.followed()
-            await process?.reload(present: present.sorted())
-            steadySince = wallNow
-            await settle()
-            save()
+            var edited = file
+            edited.present.insert(panel)
+            try await edit(to: edited)
         case .remove, .add:
             // The deck file already says so: an edit that changes nothing.
             break
+        case .rename(let panel):
+            var edited = file
+            if edited.renamed.remove(panel) == nil { edited.renamed.insert(panel) }
+            try await edit(to: edited)
+        case .regroup:
+            var edited = file
+            edited.grouped.toggle()
+            try await edit(to: edited)
+        case .dependencies:
+            var edited = file
+            edited.dependent.toggle()
+            try await edit(to: edited)
+        case .notify(let targets):
+            var edited = file
+            edited.targets = targets
+            try await edit(to: edited)
+        case .maintenance(let panel, let minutes):
+            guard present.contains(panel) else { break }
+            takeHeard()
+            await process?.startMaintenance(of: panel, for: .seconds(minutes * 60))
+            await settle()
         case .disk(let full):
             faults.diskFull.withLock { $0 = full }
             if full, uncommittedSince == nil { uncommittedSince = world.nextEvent() }
@@ -171,6 +188,34 @@ public final class Simulator {
             model.pass(to: wallNow)
             check()
         }
+    }
+
+    /// The deck file is edited to say what `edited` says, and reloaded: a panel removed counts
+    /// nothing more, and its outages, like those of a notify target removed, are over.
+    private func edit(to edited: SimulatedDeckFile) async throws {
+        takeHeard()
+        model.pass(to: wallNow)
+        let removed = present.subtracting(edited.present)
+        endQuiet(removed.contains)
+        for panel in removed {
+            model.remove(panel)
+            uncommittedRemovals.append(removals.count)
+            removals.append(Checker.Removal(order: world.nextEvent(), panel: panel))
+        }
+        for panel in edited.present.subtracting(present) { model.add(panel) }
+        for target in Set(file.targets).subtracting(edited.targets) {
+            for panel in present.intersection(edited.present) {
+                uncommittedRemovals.append(removals.count)
+                removals.append(Checker.Removal(order: world.nextEvent(), panel: panel, target: SimulatedTarget.names[target]))
+            }
+        }
+        file = edited
+        for panel in present { model.rename(panel, to: file.title(of: panel)) }
+        model.followed()
+        await process?.reload(file)
+        steadySince = wallNow
+        await settle()
+        save()
     }
 
     /// Time passes by `duration`, the history committing every ``Configuration/saveInterval``.
@@ -212,13 +257,24 @@ public final class Simulator {
             unkept.append(since..<now)
             uncommittedSince = faults.diskFull.current ? now : nil
         }
-        // The history has each panel as its first removal since the commit found it.
-        var revived: Set<Int> = []
-        for index in uncommittedRemovals where present.contains(removals[index].panel)
-            && revived.insert(removals[index].panel).inserted {
+        // The history has each panel (and target) as its first removal since the commit found it;
+        // of a panel revived, the targets the deck file no longer lists it forgets again.
+        var revived: Set<String> = []
+        for index in uncommittedRemovals where declares(removals[index])
+            && revived.insert("\(removals[index].panel) \(removals[index].target ?? "")").inserted {
             removals[index].lostOrder = world.nextEvent()
+            guard removals[index].target == nil else { continue }
+            for name in SimulatedTarget.names where !file.targets.contains(where: { SimulatedTarget.names[$0] == name }) {
+                removals.append(Checker.Removal(order: world.nextEvent(), panel: removals[index].panel, target: name))
+            }
         }
-        uncommittedRemovals.removeAll { present.contains(removals[$0].panel) }
+        uncommittedRemovals.removeAll { declares(removals[$0]) }
+    }
+
+    /// Whether the deck file declares again what `removal` removed.
+    private func declares(_ removal: Checker.Removal) -> Bool {
+        present.contains(removal.panel)
+            && removal.target.map { target in file.targets.contains { SimulatedTarget.names[$0] == target } } ?? true
     }
 
     /// Lets every task the last move of the clock woke run to its end.
@@ -233,7 +289,22 @@ public final class Simulator {
             return heard
         }
         for change in taken {
-            model.change(change.panel, to: change.health, at: change.at.millisecondsSince1970)
+            if change.maintenance != model.panels[change.panel].maintenance {
+                if change.maintenance {
+                    quiet.append(Checker.Quiet(panel: change.panel, from: change.order, since: change.at.millisecondsSince1970))
+                } else {
+                    endQuiet(at: change.order) { $0 == change.panel }
+                }
+            }
+            model.change(change.panel, to: change.health, maintenance: change.maintenance, at: change.at.millisecondsSince1970)
+        }
+    }
+
+    /// The maintenance stretches still open of the panels `matching` end at `order` (now when nil).
+    private func endQuiet(at order: Int? = nil, _ matching: (Int) -> Bool) {
+        let order = order ?? world.nextEvent()
+        for index in quiet.indices where quiet[index].to == .max && matching(quiet[index].panel) {
+            quiet[index].to = order
         }
     }
 
@@ -250,8 +321,11 @@ public final class Simulator {
             found += checker.moment(at: instant, panels: present.sorted())
             let later = Int64.random(in: instant...wallNow, using: &random)
             found += checker.changes(from: instant, to: later, panels: present.sorted())
+            let span = Int64.random(in: 3_600_000...3 * 86_400_000, using: &random)
+            found += checker.range(of: present.sorted(), span: span, slots: Int.random(in: 1...40, using: &random), to: later)
         }
-        found += Checker.notifications(world.received.current, removals: removals, unkept: unkept)
+        found += Checker.notifications(world.received.current, removals: removals, unkept: unkept, quiet: quiet,
+                                       setBack: setBack)
         for finding in found where !divergences.contains(where: { $0.finding == finding }) {
             divergences.append(Divergence(step: stepIndex, finding: finding))
         }

@@ -12,6 +12,7 @@ import StateDeck
 /// - What a save committed survives; a `kill -9` (or a stop that cannot save) loses what came
 ///   after the last commit, and the next process goes on from the health that commit kept.
 /// - A panel removed counts nothing more; added again, it starts with no health.
+/// - Time under a maintenance window is neither up nor down.
 struct TruthModel {
     /// Time one panel spent in one health, in milliseconds of wall time since 1970.
     struct Span: Equatable {
@@ -20,16 +21,26 @@ struct TruthModel {
         var health: Health
     }
 
-    /// A change of health the deck decided, at a wall time; as a form, `health` nil when the panel
-    /// left the deck.
+    /// A change of health the deck decided, at a wall time.
     struct Change: Equatable {
         var at: Int64
+        var health: Health
+    }
+
+    /// What a moment shows of a panel from a wall time on: its health and title; `health` nil
+    /// when the panel left the deck.
+    struct Form: Equatable {
+        var at: Int64
         var health: Health?
+        var title: String
     }
 
     struct Panel {
         var present: Bool
+        var title: String
         var health: Health = .unknown
+        /// Whether a maintenance window covers it.
+        var maintenance = false
         /// Counted and committed.
         var durable: [Span] = []
         /// Counted since the last commit.
@@ -38,8 +49,8 @@ struct TruthModel {
         var pendingChanges: [Change] = []
         /// What a moment shows of it, from when: each change, and what each start showed (the
         /// whole state document is kept then), and its leaving the deck.
-        var forms: [Change] = []
-        var pendingForms: [Change] = []
+        var forms: [Form] = []
+        var pendingForms: [Form] = []
         /// The health the last commit kept, resumed by the next process.
         var savedHealth: Health = .unknown
     }
@@ -52,16 +63,16 @@ struct TruthModel {
     private var pendingCounted: [Span] = []
 
     init(panelCount: Int, wall: Int64) {
-        panels = Array(repeating: Panel(present: true), count: panelCount)
+        panels = (0..<panelCount).map { Panel(present: true, title: "P\($0)") }
         self.wall = wall
     }
 
-    /// Time passes to `now` on the wall clock without a jump: each panel present is counted in
-    /// its health, on the instants not counted before.
+    /// Time passes to `now` on the wall clock without a jump: each panel present and not under
+    /// maintenance is counted in its health, on the instants not counted before.
     mutating func pass(to now: Int64) {
         guard now > wall else { return }
         for fresh in Self.uncovered(wall, now, by: counted + pendingCounted) {
-            for index in panels.indices where panels[index].present {
+            for index in panels.indices where panels[index].present && !panels[index].maintenance {
                 let health = panels[index].health
                 guard health == .up || health == .down else { continue }
                 panels[index].pending.append(Span(from: fresh.from, to: fresh.to, health: health))
@@ -76,13 +87,15 @@ struct TruthModel {
         wall = now
     }
 
-    /// The deck decided `health` for `panel` at `at` (the wall time now).
-    mutating func change(_ panel: Int, to health: Health, at: Int64) {
+    /// The deck decided `health` for `panel` at `at` (the wall time now), under a maintenance
+    /// window or not.
+    mutating func change(_ panel: Int, to health: Health, maintenance: Bool, at: Int64) {
         pass(to: at)
+        panels[panel].maintenance = maintenance
         guard panels[panel].health != health else { return }
         panels[panel].health = health
         panels[panel].pendingChanges.append(Change(at: at, health: health))
-        panels[panel].pendingForms.append(Change(at: at, health: health))
+        panels[panel].pendingForms.append(Form(at: at, health: health, title: panels[panel].title))
     }
 
     /// A save committed everything up to now.
@@ -112,10 +125,12 @@ struct TruthModel {
         opened()
     }
 
-    /// A process started (after a clean stop, everything was committed first).
+    /// A process started (after a clean stop, everything was committed first); it marks the
+    /// panels under maintenance anew.
     mutating func opened() {
         for index in panels.indices {
             panels[index].health = panels[index].present ? panels[index].savedHealth : .unknown
+            panels[index].maintenance = false
         }
         followed()
     }
@@ -126,9 +141,9 @@ struct TruthModel {
     mutating func followed() {
         for index in panels.indices {
             if panels[index].present {
-                panels[index].pendingForms.append(Change(at: wall, health: panels[index].health))
+                panels[index].pendingForms.append(Form(at: wall, health: panels[index].health, title: panels[index].title))
             } else if let last = (panels[index].forms + panels[index].pendingForms).last, last.health != nil {
-                panels[index].pendingForms.append(Change(at: wall, health: nil))
+                panels[index].pendingForms.append(Form(at: wall, health: nil, title: panels[index].title))
             }
         }
     }
@@ -136,7 +151,13 @@ struct TruthModel {
     mutating func remove(_ panel: Int) {
         panels[panel].present = false
         panels[panel].health = .unknown
-        panels[panel].pendingForms.append(Change(at: wall, health: nil))
+        panels[panel].maintenance = false
+        panels[panel].pendingForms.append(Form(at: wall, health: nil, title: panels[panel].title))
+    }
+
+    /// The deck file gave `panel` the title `title`; a moment shows it once the deck follows it.
+    mutating func rename(_ panel: Int, to title: String) {
+        panels[panel].title = title
     }
 
     mutating func add(_ panel: Int) {
@@ -157,15 +178,15 @@ struct TruthModel {
         return (up, down)
     }
 
-    /// The health `panel` had at `at`: that of its change with the latest wall time at or before
-    /// it (of two at one time, the later decided), as a moment is rebuilt whatever order the
-    /// wall clock went in; nil before its first, or when it had left the deck.
-    func health(of panel: Int, at: Int64) -> Health? {
-        var newest: Change?
-        for change in panels[panel].forms + panels[panel].pendingForms where change.at <= at {
-            if change.at >= newest?.at ?? .min { newest = change }
+    /// What `panel` showed at `at`: its form with the latest wall time at or before it (of two
+    /// at one time, the later kept), as a moment is rebuilt whatever order the wall clock went
+    /// in; nil before its first.
+    func form(of panel: Int, at: Int64) -> Form? {
+        var newest: Form?
+        for form in panels[panel].forms + panels[panel].pendingForms where form.at <= at {
+            if form.at >= newest?.at ?? .min { newest = form }
         }
-        return newest?.health
+        return newest
     }
 
     /// Whether some instant after `instant` and before `end` was counted: the wall clock went

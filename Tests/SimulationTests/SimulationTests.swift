@@ -28,7 +28,7 @@ import TestSupport
         defer { try? FileManager.default.removeItem(atPath: folder) }
         weak var store: (any KeptHistoryStore)?
         do {
-            let process = try await SimulatedProcess(number: 1, world: SimulatedWorld(panelCount: 2), present: [0, 1],
+            let process = try await SimulatedProcess(number: 1, world: SimulatedWorld(panelCount: 2), file: SimulatedDeckFile(present: [0, 1]),
                                                      store: .sqlite(folder: folder), faults: Faults(), heard: Locked([]))
             store = process.store
             await process.end(killed: killed)

@@ -43,7 +43,7 @@ import Testing
         #expect(outbox.admit(recovery, to: Self.hook) == .joined(recovery, replacing: nil, opened: true))
         #expect(outbox.windowEnded(Self.hook, ifKept: Self.kept) == nil, "the message before it is still being sent")
         let again = Self.delivery(.failure, at: 70)
-        #expect(outbox.admit(again, to: Self.hook) == .withdrew(recovery.id),
+        #expect(outbox.admit(again, to: Self.hook) == .withdrew(recovery),
                 "down again before its recovery went out: the target was last told it is down, and it is")
         #expect(outbox.finished(Self.hook, ifKept: Self.kept) == nil, "nothing is owed")
         #expect(outbox.owed == 0)
@@ -187,8 +187,8 @@ import Testing
         #expect(target.attempts.all.map(\.event) == [.failure])
         let owed = ledger.pending.current.map(\.notification)
         #expect(owed.map(\.event) == [.failure, .recovery])
-        #expect(owed.last?.message == "API is up again after 10 s",
-                "each recovery withdrawn by the next failure: the target was last told it is down")
+        #expect(owed.last?.message == "API is up again after 1 min 10 s",
+                "each recovery withdrawn by the next failure: the target was told it is down from the first, never up")
         #expect(owed.last?.at == TestDeck.date(at: .seconds(70)))
         target.gate.open()
         let sent = await test.eventually { target.attempts.all.count == 2 ? target.attempts.all : nil }
