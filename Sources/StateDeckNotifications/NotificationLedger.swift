@@ -14,9 +14,13 @@ public protocol NotificationLedger: Sendable {
     /// Forgets deliveries that are done: delivered (one message may carry many), or given up by
     /// their target; all of them before this returns.
     func finished(_ deliveries: [PendingDelivery.ID])
-    /// The deliveries an earlier run kept and never finished, oldest first. Handed out once: the
-    /// next notifier of the same run (the deck file was edited) must not send them again while the
-    /// first still does.
+    /// Forgets the outages and every delivery still owed, sent or not, kept under a key `keys`
+    /// does not hold: their entries are gone from the deck followed, and a message the target
+    /// never answered is not sent again after a restart that has the entry again.
+    func forget(keysOutside keys: Set<String>)
+    /// The deliveries an earlier run kept and never finished, in the order they were decided.
+    /// Handed out once: the next notifier of the same run (the deck file was edited) must not send
+    /// them again while the first still does.
     func takeUndelivered() -> [PendingDelivery]
     /// Whether every one of `deliveries` is kept where the next run reads it, written again now
     /// with whatever waits: a message goes out only once this holds, so that a run killed after

@@ -15,6 +15,8 @@ public struct NotificationRecords: Sendable {
     private var unsavedOutages: Set<String> = []
     /// Deliveries added or finished since the last save.
     private var unsavedDeliveries: Set<PendingDelivery.ID> = []
+    /// The ``PendingDelivery/sequence`` of the next delivery kept.
+    private var nextSequence: Int64 = 1
 
     public init() {}
 
@@ -43,6 +45,7 @@ public struct NotificationRecords: Sendable {
             guard let delivery = try? decoder.decode(PendingDelivery.self, from: Data(json.utf8)) else { continue }
             pending[delivery.id] = delivery
             leftByEarlierRun.insert(delivery.id)
+            nextSequence = max(nextSequence, (delivery.sequence ?? 0) + 1)
         }
     }
 
@@ -69,7 +72,9 @@ public struct NotificationRecords: Sendable {
             outages[key] = watch
             unsavedOutages.insert(key)
         }
-        if let delivery {
+        if var delivery {
+            delivery.sequence = nextSequence
+            nextSequence += 1
             pending[delivery.id] = delivery
             unsavedDeliveries.insert(delivery.id)
         }
@@ -88,11 +93,19 @@ public struct NotificationRecords: Sendable {
         unsavedDeliveries.insert(id)
     }
 
-    /// The earlier run's deliveries not finished yet, oldest first, once.
+    /// Forgets the outages, and every delivery owed, sent or not, kept under a key `keys` does not hold.
+    public mutating func forget(keysOutside keys: Set<String>) {
+        for key in outages.keys where !keys.contains(key) { keep(nil, for: key, delivering: nil) }
+        for (id, delivery) in pending where !keys.contains(delivery.key) { finish(id) }
+    }
+
+    /// The earlier run's deliveries not finished yet, in the order they were decided, once
+    /// (those an older StateDeck kept first, by time).
     public mutating func takeLeftByEarlierRun() -> [PendingDelivery] {
         defer { leftByEarlierRun = [] }
-        return leftByEarlierRun.compactMap { pending[$0] }
-            .sorted { ($0.notification.at, $0.id.uuidString) < ($1.notification.at, $1.id.uuidString) }
+        return leftByEarlierRun.compactMap { pending[$0] }.sorted {
+            ($0.sequence ?? 0, $0.notification.at, $0.id.uuidString) < ($1.sequence ?? 0, $1.notification.at, $1.id.uuidString)
+        }
     }
 
     /// Makes every outage and delivery not done wait to be saved again: what the store had saved

@@ -51,7 +51,7 @@ extension Notifier {
         }
     }
 
-    /// Takes up what an earlier run (or the notifier before this one) left undone, oldest first,
+    /// Takes up what an earlier run (or the notifier before this one) left undone, in the order it was decided,
     /// by the outbox's rules, in windows opened now: what a target hanging for long left behind
     /// shrinks to what is still owed. A delivery an earlier run left that is older than the
     /// horizon is dropped rather than told late, unless the target's last word would stay false

@@ -159,25 +159,26 @@ public actor Notifier {
         let keys = Set(subscriptions.map(\.key))
         let kept = ledger?.outages() ?? [:]
         watches = kept.filter { keys.contains($0.key) }
-        Notifier.forget(kept.filter { !keys.contains($0.key) }, ledger: ledger, log: log, at: now())
-        let left = ((ledger?.takeUndelivered() ?? []) + carried)
-            .sorted { ($0.notification.at, $0.id.uuidString) < ($1.notification.at, $1.id.uuidString) }
-        // A delivery of an entry the deck no longer has goes nowhere: nobody asks for it any more.
-        ledger?.finished(left.filter { !keys.contains($0.key) }.map(\.id))
-        undelivered = left.filter { keys.contains($0.key) }
+        Notifier.logForgotten(kept.filter { !keys.contains($0.key) }, log: log, at: now())
+        // A delivery of an entry the deck no longer has goes nowhere, one under way included:
+        // nobody asks for it any more.
+        ledger?.forget(keysOutside: keys)
+        // Each in the order it was decided (a wall clock set back gives a later one an earlier
+        // time): an earlier run's as the ledger numbered them, or what the notifier before this
+        // one collected, in its order.
+        undelivered = (ledger?.takeUndelivered() ?? []) + carried.filter { keys.contains($0.key) }
         self.carried = Set(carried.map(\.id))
         (changes, input) = AsyncStream.makeStream(bufferingPolicy: .unbounded)
     }
 
-    /// Forgets `outages`, kept under entries the deck followed now does not have: their panel was
-    /// removed, or the entry, or it was edited into another (``Subscription/entryDigest(target:rule:)``).
-    /// Each ends quietly, told to no one, so a panel re-added weeks later is not told up again after
-    /// an outage nobody watched; the log says "removed while down" of an entry's. Those an older
-    /// StateDeck kept by position (``Subscription/isPositional(_:)``) go unlogged, as do the page's.
-    private static func forget(_ outages: [String: OutageWatch], ledger: (any NotificationLedger)?, log: NotificationLog,
-                               at date: Date) {
+    /// Logs the end of `outages`, kept under entries the deck followed now does not have (their
+    /// panel was removed, or the entry, or it was edited into another:
+    /// ``Subscription/entryDigest(target:rule:)``), which the ledger forgets. Each ends quietly,
+    /// told to no one, so a panel re-added weeks later is not told up again after an outage nobody
+    /// watched; the log says "removed while down" of an entry's. Those an older StateDeck kept by
+    /// position (``Subscription/isPositional(_:)``) go unlogged, as do the page's.
+    private static func logForgotten(_ outages: [String: OutageWatch], log: NotificationLog, at date: Date) {
         for (key, watch) in outages.sorted(by: { $0.key < $1.key }) {
-            ledger?.keep(nil, for: key, delivering: nil)
             guard let mark = key.lastIndex(of: "#"), !key.hasSuffix("#page"), !Subscription.isPositional(key) else { continue }
             let panel = String(key[..<mark])
             log.record(NotificationLog.Entry(at: date, event: .recovery, panels: [panel],

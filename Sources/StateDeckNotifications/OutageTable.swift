@@ -18,6 +18,10 @@ public final class OutageTable: NotificationLedger {
 
     public func finished(_ deliveries: [PendingDelivery.ID]) {}
 
+    public func forget(keysOutside keys: Set<String>) {
+        table.withLock { $0 = $0.filter { keys.contains($0.key) } }
+    }
+
     public func takeUndelivered() -> [PendingDelivery] { [] }
 
     /// Nothing is written: no run after this one reads a delivery.

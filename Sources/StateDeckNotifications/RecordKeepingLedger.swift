@@ -32,6 +32,10 @@ extension RecordKeepingLedger {
         }
     }
 
+    public func forget(keysOutside keys: Set<String>) {
+        withRecords(saving: true) { $0.forget(keysOutside: keys) }
+    }
+
     public func takeUndelivered() -> [PendingDelivery] {
         withRecords(saving: false) { $0.takeLeftByEarlierRun() }
     }

@@ -169,7 +169,7 @@ struct Checker {
         var order: Int
         var panel: Int
         /// The target removed from the panel's `notify:`; nil when the panel was removed.
-        var target: String?
+        var target: String? = nil
         /// Where a kill lost the removal, no commit having taken it: from there the outage stands
         /// again as the history last kept it, as it was at the removal.
         var lostOrder: Int?
@@ -196,8 +196,8 @@ struct Checker {
 
     /// What the targets received: for each panel and target, no failure delivered twice without a
     /// recovery between, no recovery of an outage never told (a failure the receiver refused was
-    /// told); an outage ended by removing its panel, or the target from its `notify:`, is over,
-    /// told no more, unless a kill lost the removal. Nothing decided while a maintenance window
+    /// told); the outage of a panel removed, or of a target removed from its `notify:`, is over,
+    /// told no more (a recovery still owed included), unless a kill lost the removal. Nothing decided while a maintenance window
     /// covered the panel (`quiet`) arrives while it still does.
     ///
     /// A recovery telling the whole outage ("P1 was down for 5 min (Server error) and is up

@@ -198,9 +198,9 @@ public final class Simulator {
         let removed = present.subtracting(edited.present)
         endQuiet(removed.contains)
         for panel in removed {
-            model.remove(panel)
             uncommittedRemovals.append(removals.count)
             removals.append(Checker.Removal(order: world.nextEvent(), panel: panel))
+            model.remove(panel)
         }
         for panel in edited.present.subtracting(present) { model.add(panel) }
         for target in Set(file.targets).subtracting(edited.targets) {

@@ -89,6 +89,11 @@ import Testing
             pending.withLock { $0.removeAll { done.contains($0.id) } }
         }
 
+        func forget(keysOutside keys: Set<String>) {
+            kept.withLock { $0 = $0.filter { keys.contains($0.key) } }
+            pending.withLock { $0.removeAll { !keys.contains($0.key) } }
+        }
+
         /// Kept in memory as the keep returns.
         func hasKept(_ deliveries: [PendingDelivery.ID]) -> Bool { true }
 
