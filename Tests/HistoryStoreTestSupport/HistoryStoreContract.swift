@@ -711,6 +711,38 @@ public struct HistoryStoreContract<Store: FlushingHistoryStore>: Sendable {
         }
     }
 
+    /// The wall clock set three days forward for good after half an hour counted, so the store
+    /// opened then deletes those minutes, and then set back into that half hour: the 24-hour
+    /// timeline sums its slots from hours, older than what retention kept of the minutes, and the
+    /// hour holding now holds the time counted after it. The timeline ends at that hour's start
+    /// until the wall clock has passed what was counted, then holds the half hour and the time since.
+    public func aTimelineSummedFromHoursEndsAtAnHourHoldingTimeCountedAfterNow() throws {
+        let first = try open()
+        first.record(change("p", .loaded(Info())))
+        advance(by: .seconds(1_800))
+        first.close()
+        jumpWallClock(by: .seconds(3 * 86_400))
+        let store = try open()
+        func day() throws -> UptimeReport {
+            try store.uptime(of: "p", TimelineQuery(span: .seconds(86_400), slots: 24, to: now))
+        }
+        advance(by: .seconds(60))
+        store.flush()
+        jumpWallClock(by: .seconds(-3 * 86_400 - 960))
+        advance(by: .seconds(10))
+        store.flush()
+        #expect(now == at(910))
+        let early = try day()
+        #expect(early.slots.last?.to == at(0), "the hour from 0 holds the half hour counted first")
+        #expect(early.slots.allSatisfy { $0.state == "none" })
+        advance(by: .seconds(1_000))
+        store.flush()
+        let passed = try day()
+        #expect(passed.slots.last.map { [$0.from, $0.to] } == [at(0), at(1_910)])
+        #expect(passed.slots.last?.tally.upMs == 1_910_000, "the first half hour, and the 110 s since")
+        store.close()
+    }
+
     /// Runs `scenario` on a store opened now, then `check` on what it reads: waiting to be saved,
     /// saved, and after a reopen (each named in its second argument).
     private func readBack(_ check: (Store, String) throws -> Void, after scenario: (Store) throws -> Void) throws {

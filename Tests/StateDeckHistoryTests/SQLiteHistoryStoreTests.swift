@@ -201,6 +201,10 @@ final class StoreFixture: Sendable {
         try StoreFixture().contract.aWallClockSetBackCountsNoInstantTwice()
     }
 
+    @Test func aTimelineSummedFromHoursEndsAtAnHourHoldingTimeCountedAfterNow() throws {
+        try StoreFixture().contract.aTimelineSummedFromHoursEndsAtAnHourHoldingTimeCountedAfterNow()
+    }
+
     @Test func aPageCursorHoldsAcrossASave() throws {
         try StoreFixture().contract.aPageCursorHoldsAcrossASave()
     }

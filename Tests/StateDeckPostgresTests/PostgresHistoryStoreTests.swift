@@ -216,6 +216,12 @@ struct PostgresHistoryStoreTests {
         }
     }
 
+    @Test func aTimelineSummedFromHoursEndsAtAnHourHoldingTimeCountedAfterNow() async throws {
+        try await TemporaryPostgres.with { server in
+            try PostgresStoreFixture(server).contract.aTimelineSummedFromHoursEndsAtAnHourHoldingTimeCountedAfterNow()
+        }
+    }
+
     @Test func aTimelineEndingInThePastHoldsNoTimeAfterIt() async throws {
         try await TemporaryPostgres.with { server in
             try PostgresStoreFixture(server).contract.aTimelineEndingInThePastHoldsNoTimeAfterIt()
