@@ -83,9 +83,9 @@ public struct UptimeReport: Sendable, Equatable {
     /// The report of `query` at `now` from a panel's tallies: `rows(resolution, from)` gives those
     /// of buckets starting at or after `from` (stored and unsaved, in any order); `unwatched` are
     /// the stretches no watch covered; `watchedBefore` those the watches before the one going on
-    /// covered, which may lie after `now` when the wall clock was set back; `retentionNow` the
-    /// furthest instant retention deleted by, this run's or an earlier one's (``HistoryState``'s,
-    /// ahead of `now` after a jump back; `now` when nil).
+    /// covered, which may lie after `now` when the wall clock was set back; `retentionNow` no
+    /// earlier than the furthest instant retention deleted by, this run's or an earlier one's
+    /// (``HistoryState``'s, ahead of `now` after a jump back; `now` when nil).
     public init<Failure: Error>(
         query: TimelineQuery, now: Date, current: CurrentHealth?, unwatched: [Stretch], watchedBefore: [Stretch] = [],
         retention: HistoryRetention, retentionNow: Date? = nil, rows: (Resolution, Int64) throws(Failure) -> [TallyRow]

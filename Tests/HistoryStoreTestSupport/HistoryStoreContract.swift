@@ -669,6 +669,24 @@ public struct HistoryStoreContract<Store: FlushingHistoryStore>: Sendable {
         }
     }
 
+    /// The wall clock set back eight days, more than changes and minutes are kept, and an hour and
+    /// a half run: retention, due in each hour of its clock, deletes by the wall clock behind it,
+    /// so the change and the minutes written since are kept.
+    public func aWallClockSetBackDeletesNothingWrittenSince() throws {
+        let store = try open()
+        store.flush()
+        jumpWallClock(by: .seconds(-8 * 86_400))
+        store.record(change("p", .loaded(Info(summary: "after"))))
+        for _ in 1...90 {
+            advance(by: .seconds(60))
+            store.flush()
+        }
+        #expect(try store.changes(of: "p", HistoryQuery()).entries.map(\.summary) == ["after"])
+        let hour = try store.uptime(of: "p", TimelineQuery(span: .seconds(3_600), slots: 60, to: now))
+        #expect(hour.slots.map(\.tally.upMs) == Array(repeating: 60_000, count: 60))
+        store.close()
+    }
+
     /// The wall clock set back a minute, then an hour: the watch after each jump counts nothing
     /// until the wall clock passes what the watches before it counted, so no minute or hour,
     /// summed across watches, holds more time than it spans, and the ratios count each instant once.

@@ -197,6 +197,10 @@ final class StoreFixture: Sendable {
         try StoreFixture().contract.aWallClockSetForwardForAWhileAndBackDeletesNothing()
     }
 
+    @Test func aWallClockSetBackDeletesNothingWrittenSince() throws {
+        try StoreFixture().contract.aWallClockSetBackDeletesNothingWrittenSince()
+    }
+
     @Test func aWallClockSetBackCountsNoInstantTwice() throws {
         try StoreFixture().contract.aWallClockSetBackCountsNoInstantTwice()
     }
