@@ -215,7 +215,8 @@ public struct HistoryBatch: Sendable {
 /// kept as long as changes, each part's newest before the cutoff moved to the cutoff (a
 /// checkpoint: the moment there is still whole), and listed as a change no more.
 public struct HistoryExpiry: Sendable {
-    /// Retention's clock, which a jump of the wall clock does not move (``HistoryState``).
+    /// Retention's clock, which a jump of the wall clock does not move, or the wall clock where
+    /// it is behind that (``HistoryState``).
     public var now: Int64
     public var retention: HistoryRetention
     public var counting: Int64

@@ -10,9 +10,11 @@ import StateDeck
 /// Retention's ``retentionNow`` is the wall clock when the store was opened, moved on by the time
 /// that ran since (the running clock), never by a jump of the wall clock: set forward for a while
 /// and back, it deletes nothing; set forward for good, history is kept that much longer, until the
-/// next start reads the wall clock anew. A jump of more than ``jumpTolerance`` either way ends the
-/// watch (the jump is watched by no one), and a watch credits no time to instants another watch
-/// counted (``HistoryWatch/uncredited(among:)``), so a jump back never counts a bucket twice.
+/// next start reads the wall clock anew. Set back, retention deletes by the wall clock while it is
+/// behind (``deletingBy``), so what is stamped at the new time is kept as long as any. A jump of
+/// more than ``jumpTolerance`` either way ends the watch (the jump is watched by no one), and a
+/// watch credits no time to instants another watch counted (``HistoryWatch/uncredited(among:)``),
+/// so a jump back never counts a bucket twice.
 ///
 /// What waits is kept by panel, so that a view of one panel is taken without going through the
 /// others: a deck of 10,000 panels must answer a query while a batch of all of them waits.
@@ -45,11 +47,12 @@ public struct HistoryState: Sendable {
     /// The clocks at the last count (or at opening), to tell a jump of the wall clock from time
     /// that passed.
     private var lastReading: HistoryClock.Reading
-    /// The time (milliseconds since 1970) retention deletes by: the wall clock at opening, moved on
-    /// only by the time that ran since, so a jump of the wall clock deletes nothing.
+    /// Retention's clock (milliseconds since 1970): the wall clock at opening, moved on only by the
+    /// time that ran since, so a jump of the wall clock forward deletes nothing.
     private(set) var retentionNow: Int64
-    /// The furthest ``retentionNow`` an earlier run of this history deleted by: a run opened after
-    /// the wall clock was set back starts behind it, and what it deleted is gone all the same.
+    /// The furthest time an earlier run of this history deleted by (its ``deletingBy``): a run
+    /// opened after the wall clock was set back starts behind it, and what it deleted is gone all
+    /// the same.
     private var earlierRetentionNow: Int64?
     /// Changes dropped while saving failed for long.
     public private(set) var dropped = 0
@@ -144,7 +147,7 @@ public struct HistoryState: Sendable {
             incidents: unsavedIncidents,
             forms: unsavedForms,
             eventID: eventID == storedEventID ? nil : eventID,
-            expiry: isRetentionDue ? HistoryExpiry(now: retentionNow, retention: retention, counting: aggregator.watch) : nil)
+            expiry: isRetentionDue ? HistoryExpiry(now: deletingBy, retention: retention, counting: aggregator.watch) : nil)
     }
 
     /// Continues `panel` from its stored `latest` row: what it showed, and its health since
@@ -434,6 +437,13 @@ public struct HistoryState: Sendable {
         incidents.sort { ($0.openedAt, $0.id) > ($1.openedAt, $1.id) }
     }
 
+    /// The time (milliseconds since 1970) retention deletes by: its now, or the wall clock at the
+    /// last count where that is behind it (it was set back): what is stamped at the wall time is
+    /// deleted once it is older than its retention by both clocks, not within the hour.
+    private var deletingBy: Int64 {
+        min(retentionNow, lastReading.wall.millisecondsSince1970)
+    }
+
     /// Whether a save deletes what retention no longer keeps: once an hour of ``retentionNow``.
     var isRetentionDue: Bool {
         Resolution.hour.start(of: retentionNow) != expiredHour
@@ -461,7 +471,8 @@ public struct HistoryState: Sendable {
         trouble = standingNotice
         if let eventID = batch.eventID { storedEventID = eventID }
         if let expiry = batch.expiry {
-            expiredHour = Resolution.hour.start(of: expiry.now)
+            // The batch was taken at this count: retention's clock has not moved since.
+            expiredHour = Resolution.hour.start(of: retentionNow)
             let cutoff = retention.cutoff(of: .day, now: expiry.now)
             watches.removeAll { $0.watchedTo < cutoff && $0.id != aggregator.watch }
             maintenance.removeAll { $0.until.millisecondsSince1970 < cutoff }
@@ -619,6 +630,7 @@ extension HistoryState {
         let watchedBefore = watches.dropLast().map {
             UptimeReport.Stretch(from: Date(millisecondsSince1970: $0.started), to: Date(millisecondsSince1970: $0.watchedTo))
         }
+        // This run deleted by no later than retention's now.
         let deletedBy = max(retentionNow, earlierRetentionNow ?? retentionNow)
         return try UptimeReport(query: query, now: now, current: current, unwatched: unwatched, watchedBefore: watchedBefore,
                                 retention: retention, retentionNow: Date(millisecondsSince1970: deletedBy)) {

@@ -83,9 +83,9 @@ public struct UptimeReport: Sendable, Equatable {
     /// The report of `query` at `now` from a panel's tallies: `rows(resolution, from)` gives those
     /// of buckets starting at or after `from` (stored and unsaved, in any order); `unwatched` are
     /// the stretches no watch covered; `watchedBefore` those the watches before the one going on
-    /// covered, which may lie after `now` when the wall clock was set back; `retentionNow` the
-    /// furthest instant retention deleted by, this run's or an earlier one's (``HistoryState``'s,
-    /// ahead of `now` after a jump back; `now` when nil).
+    /// covered, which may lie after `now` when the wall clock was set back; `retentionNow` no
+    /// earlier than the furthest instant retention deleted by, this run's or an earlier one's
+    /// (``HistoryState``'s, ahead of `now` after a jump back; `now` when nil).
     public init<Failure: Error>(
         query: TimelineQuery, now: Date, current: CurrentHealth?, unwatched: [Stretch], watchedBefore: [Stretch] = [],
         retention: HistoryRetention, retentionNow: Date? = nil, rows: (Resolution, Int64) throws(Failure) -> [TallyRow]
@@ -126,20 +126,30 @@ public struct UptimeReport: Sendable, Equatable {
         let resolution = retention.finestResolution(covering: query.span)
         let wanted = Int64(query.span / .milliseconds(1)) / Int64(slotCount)
         let width = max(1, (wanted + resolution.milliseconds - 1) / resolution.milliseconds) * resolution.milliseconds
-        let timelineEnd = end(resolution)
-        // The last slot holds the moment before the end, so that none is empty of time.
-        let lastStart = (timelineEnd - 1) - (((timelineEnd - 1) % width) + width) % width
-        let firstStart = lastStart - Int64(slotCount - 1) * width
         // A slot starting before what retention keeps of the resolution (retention's now runs
-        // ahead of the wall clock once it was set back) is summed from the coarsest buckets it
+        // ahead of the wall clock once it was set back) is summed from the finest buckets it
         // holds whole that retention keeps, whose totals are the same.
         let kept = (retentionNow ?? now).millisecondsSince1970
-        let sources = (0..<slotCount).map { index in
-            let start = firstStart + Int64(index) * width
-            return Resolution.allCases.first {
+        func source(ofSlotAt start: Int64) -> Resolution {
+            Resolution.allCases.first {
                 $0.rawValue >= resolution.rawValue && width % $0.milliseconds == 0 && start >= retention.cutoff(of: $0, now: kept)
             } ?? resolution
         }
+        /// Where the slot holding the moment before `end` starts, so that none is empty of time.
+        func lastStart(before end: Int64) -> Int64 {
+            (end - 1) - (((end - 1) % width) + width) % width
+        }
+        // The last slot ends where the buckets it is summed from hold no time after `to`: summed
+        // from coarser ones, one of them may hold time another watch counted after `to` (the wall
+        // clock was set back over it) that the resolution's bucket holding `to` does not.
+        var timelineEnd = end(resolution)
+        while true {
+            let sourceEnd = end(source(ofSlotAt: lastStart(before: timelineEnd)))
+            guard sourceEnd < timelineEnd else { break }
+            timelineEnd = sourceEnd
+        }
+        let firstStart = lastStart(before: timelineEnd) - Int64(slotCount - 1) * width
+        let sources = (0..<slotCount).map { source(ofSlotAt: firstStart + Int64($0) * width) }
         var tallies = [Tally](repeating: Tally(), count: slotCount)
         for source in Resolution.allCases {
             guard let first = sources.firstIndex(of: source) else { continue }

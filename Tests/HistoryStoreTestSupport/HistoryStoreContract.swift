@@ -669,6 +669,24 @@ public struct HistoryStoreContract<Store: FlushingHistoryStore>: Sendable {
         }
     }
 
+    /// The wall clock set back eight days, more than changes and minutes are kept, and an hour and
+    /// a half run: retention, due in each hour of its clock, deletes by the wall clock behind it,
+    /// so the change and the minutes written since are kept.
+    public func aWallClockSetBackDeletesNothingWrittenSince() throws {
+        let store = try open()
+        store.flush()
+        jumpWallClock(by: .seconds(-8 * 86_400))
+        store.record(change("p", .loaded(Info(summary: "after"))))
+        for _ in 1...90 {
+            advance(by: .seconds(60))
+            store.flush()
+        }
+        #expect(try store.changes(of: "p", HistoryQuery()).entries.map(\.summary) == ["after"])
+        let hour = try store.uptime(of: "p", TimelineQuery(span: .seconds(3_600), slots: 60, to: now))
+        #expect(hour.slots.map(\.tally.upMs) == Array(repeating: 60_000, count: 60))
+        store.close()
+    }
+
     /// The wall clock set back a minute, then an hour: the watch after each jump counts nothing
     /// until the wall clock passes what the watches before it counted, so no minute or hour,
     /// summed across watches, holds more time than it spans, and the ratios count each instant once.
@@ -709,6 +727,38 @@ public struct HistoryStoreContract<Store: FlushingHistoryStore>: Sendable {
             advance(by: .seconds(60))
             #expect(now == at(7_500))
         }
+    }
+
+    /// The wall clock set three days forward for good after half an hour counted, so the store
+    /// opened then deletes those minutes, and then set back into that half hour: the 24-hour
+    /// timeline sums its slots from hours, older than what retention kept of the minutes, and the
+    /// hour holding now holds the time counted after it. The timeline ends at that hour's start
+    /// until the wall clock has passed what was counted, then holds the half hour and the time since.
+    public func aTimelineSummedFromHoursEndsAtAnHourHoldingTimeCountedAfterNow() throws {
+        let first = try open()
+        first.record(change("p", .loaded(Info())))
+        advance(by: .seconds(1_800))
+        first.close()
+        jumpWallClock(by: .seconds(3 * 86_400))
+        let store = try open()
+        func day() throws -> UptimeReport {
+            try store.uptime(of: "p", TimelineQuery(span: .seconds(86_400), slots: 24, to: now))
+        }
+        advance(by: .seconds(60))
+        store.flush()
+        jumpWallClock(by: .seconds(-3 * 86_400 - 960))
+        advance(by: .seconds(10))
+        store.flush()
+        #expect(now == at(910))
+        let early = try day()
+        #expect(early.slots.last?.to == at(0), "the hour from 0 holds the half hour counted first")
+        #expect(early.slots.allSatisfy { $0.state == "none" })
+        advance(by: .seconds(1_000))
+        store.flush()
+        let passed = try day()
+        #expect(passed.slots.last.map { [$0.from, $0.to] } == [at(0), at(1_910)])
+        #expect(passed.slots.last?.tally.upMs == 1_910_000, "the first half hour, and the 110 s since")
+        store.close()
     }
 
     /// Runs `scenario` on a store opened now, then `check` on what it reads: waiting to be saved,

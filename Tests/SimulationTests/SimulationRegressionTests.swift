@@ -230,6 +230,17 @@ import Testing
         ])
     }
 
+    /// Seed 77: the wall clock set back more than a day, three times: retention's now ran ahead,
+    /// so the 24-hour timeline summed its slots from hours, and the check, 2 s into an hour an
+    /// earlier watch had counted from its 50th minute on, summed its last slot of 2 s from that
+    /// hour, with the 10 min counted after it.
+    @Test func aSlotSummedFromAnHourHoldingTimeCountedAfterNowEndsTheTimelineAtItsStart() async throws {
+        try await expectHolds(seed: 77, panels: 3, [
+            .pass(.seconds(50)), .jump(.seconds(-44_614)), .pass(.seconds(4_879)), .jump(.seconds(-83_335)),
+            .pass(.seconds(3_717)), .jump(.seconds(-37_757)), .pass(.seconds(31_062)), .check,
+        ])
+    }
+
     /// A `kill -9` mid-outage loses only what came after the last commit, and tells nothing twice.
     @Test func aKillMidOutageKeepsTheUptimeAndTellsNothingTwice() async throws {
         try await expectHolds([

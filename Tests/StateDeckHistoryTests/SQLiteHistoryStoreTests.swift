@@ -197,8 +197,16 @@ final class StoreFixture: Sendable {
         try StoreFixture().contract.aWallClockSetForwardForAWhileAndBackDeletesNothing()
     }
 
+    @Test func aWallClockSetBackDeletesNothingWrittenSince() throws {
+        try StoreFixture().contract.aWallClockSetBackDeletesNothingWrittenSince()
+    }
+
     @Test func aWallClockSetBackCountsNoInstantTwice() throws {
         try StoreFixture().contract.aWallClockSetBackCountsNoInstantTwice()
+    }
+
+    @Test func aTimelineSummedFromHoursEndsAtAnHourHoldingTimeCountedAfterNow() throws {
+        try StoreFixture().contract.aTimelineSummedFromHoursEndsAtAnHourHoldingTimeCountedAfterNow()
     }
 
     @Test func aPageCursorHoldsAcrossASave() throws {

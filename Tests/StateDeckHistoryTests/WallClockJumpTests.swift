@@ -39,7 +39,8 @@ private func minutes(_ state: HistoryState, _ slots: Int, to end: Int64) throws 
 /// The wall clock set forward or back, on virtual clocks: the wall and the time that ran given apart.
 struct WallClockJumpTests {
     /// Set forward ten days for 5 s and back: retention's clock moved 6 s, so nothing is due
-    /// before the hour of the time that ran ends; then it deletes at that time, not the wall's.
+    /// before the hour of the time that ran ends; then it deletes at that time, not the wall's,
+    /// unless the wall clock is behind it.
     @Test func retentionMovesOnByTheTimeThatRanNeverByAJump() throws {
         var state = openedWithAPanelUp()
         let first = state.batch(eventID: nil)
@@ -55,7 +56,8 @@ struct WallClockJumpTests {
             == [[0, 1_000], [tenDays + 1_000, tenDays + 6_000], [6_000, 6_000]], "each jump ended a watch")
         state.absorb([], at: reading(wall: 3_600_000 - 7_200_000, ran: 3_600_000), unsavedLimit: 1_000)
         #expect(state.retentionNow == day0 + 3_600_000, "set two hours back, it still moves on by the time that ran")
-        #expect(state.batch(eventID: nil).expiry?.now == day0 + 3_600_000, "once in the next hour that ran")
+        #expect(state.batch(eventID: nil).expiry?.now == day0 - 3_600_000,
+                "once in the next hour that ran, by the wall clock behind it")
     }
 
     /// Set back a minute, and an hour: the new watch counts nothing until the wall clock passes
@@ -127,6 +129,32 @@ struct WallClockJumpTests {
         #expect(ahead.map(\.tally.upMs) == [5_000], "the 5 s counted ten days ahead are kept")
         let tenDaysOn = try minutes(state, 1, to: tenDays + 60_000)
         #expect(tenDaysOn.slots.map(\.tally.upMs) == [5_000 + 55_000], "the third watch counts the rest of that minute")
+    }
+
+    /// Set back two days to 50 min into an hour, 20 min counted, then back to half an hour before
+    /// it: retention's now runs two days ahead, so the 24-hour timeline sums its slots from hours.
+    /// The hour holding now holds the 10 min counted after it: it ends the timeline at its start,
+    /// as its minute would, rather than fill a slot of 2 s with them; once the wall clock has
+    /// passed them, the slots end at now again.
+    @Test func aSlotSummedFromAnHourHoldingTimeCountedAfterNowEndsTheTimelineAtItsStart() throws {
+        let hour: Int64 = -2 * 86_400_000
+        var state = openedWithAPanelUp()
+        state.absorb([], at: reading(wall: 60_000, ran: 60_000), unsavedLimit: 1_000)
+        state.absorb([], at: reading(wall: hour + 3_000_000, ran: 61_000), unsavedLimit: 1_000)
+        state.absorb([], at: reading(wall: hour + 4_200_000, ran: 1_261_000), unsavedLimit: 1_000)
+        state.absorb([], at: reading(wall: hour - 1_800_000, ran: 1_261_000), unsavedLimit: 1_000)
+        state.absorb([], at: reading(wall: hour + 2_000, ran: 3_063_000), unsavedLimit: 1_000)
+        func day(to end: Int64) -> UptimeReport {
+            state.uptime(of: "p", TimelineQuery(span: .seconds(86_400), slots: 24, to: at(end)), now: at(end)) { _, _ in [] }
+        }
+        let early = day(to: hour + 2_000)
+        #expect(early.slots.last?.to == at(hour))
+        #expect(counted(early).suffix(2) == [0, 1_800_000], "the half hour before it")
+        state.absorb([], at: reading(wall: hour + 4_260_000, ran: 7_321_000), unsavedLimit: 1_000)
+        let passed = day(to: hour + 4_260_000)
+        #expect(passed.slots.last?.to == at(hour + 4_260_000))
+        #expect(counted(passed).suffix(3) == [1_800_000, 3_600_000, 660_000],
+                "the hour whole, then the 10 min counted before the jump back and the minute since")
     }
 
     /// A change stamped before a jump back and taken after it (the writer reads the clocks, then

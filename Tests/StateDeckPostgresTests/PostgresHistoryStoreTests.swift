@@ -204,6 +204,12 @@ struct PostgresHistoryStoreTests {
         }
     }
 
+    @Test func aWallClockSetBackDeletesNothingWrittenSince() async throws {
+        try await TemporaryPostgres.with { server in
+            try PostgresStoreFixture(server).contract.aWallClockSetBackDeletesNothingWrittenSince()
+        }
+    }
+
     @Test func aWallClockSetBackCountsNoInstantTwice() async throws {
         try await TemporaryPostgres.with { server in
             try PostgresStoreFixture(server).contract.aWallClockSetBackCountsNoInstantTwice()
@@ -213,6 +219,12 @@ struct PostgresHistoryStoreTests {
     @Test func aPageCursorHoldsAcrossASave() async throws {
         try await TemporaryPostgres.with { server in
             try PostgresStoreFixture(server).contract.aPageCursorHoldsAcrossASave()
+        }
+    }
+
+    @Test func aTimelineSummedFromHoursEndsAtAnHourHoldingTimeCountedAfterNow() async throws {
+        try await TemporaryPostgres.with { server in
+            try PostgresStoreFixture(server).contract.aTimelineSummedFromHoursEndsAtAnHourHoldingTimeCountedAfterNow()
         }
     }
 
