@@ -123,13 +123,26 @@ public struct UptimeReport: Sendable, Equatable {
         self.current = current
 
         let slotCount = min(max(query.slots, 1), TimelineQuery.slotCounts.upperBound)
-        let resolution = retention.finestResolution(covering: query.span)
         let wanted = Int64(query.span / .milliseconds(1)) / Int64(slotCount)
-        let width = max(1, (wanted + resolution.milliseconds - 1) / resolution.milliseconds) * resolution.milliseconds
+        func width(of resolution: Resolution) -> Int64 {
+            max(1, (wanted + resolution.milliseconds - 1) / resolution.milliseconds) * resolution.milliseconds
+        }
         // A slot starting before what retention keeps of the resolution (retention's now runs
         // ahead of the wall clock once it was set back) is summed from the finest buckets it
-        // holds whole that retention keeps, whose totals are the same.
+        // holds whole that retention keeps, whose totals are the same. Slots that hold no such
+        // buckets whole (a past `to`, its span's start older than the resolution is kept) are
+        // all of the finest resolution kept that far back.
         let kept = (retentionNow ?? now).millisecondsSince1970
+        let spanStart = to - Int64(query.span / .milliseconds(1))
+        var resolution = retention.finestResolution(covering: query.span)
+        if spanStart < retention.cutoff(of: resolution, now: kept),
+           !Resolution.allCases.contains(where: {
+               $0.rawValue > resolution.rawValue && width(of: resolution) % $0.milliseconds == 0
+                   && spanStart >= retention.cutoff(of: $0, now: kept)
+           }) {
+            resolution = Resolution.allCases.first { spanStart >= retention.cutoff(of: $0, now: kept) } ?? .day
+        }
+        let width = width(of: resolution)
         func source(ofSlotAt start: Int64) -> Resolution {
             Resolution.allCases.first {
                 $0.rawValue >= resolution.rawValue && width % $0.milliseconds == 0 && start >= retention.cutoff(of: $0, now: kept)

@@ -91,11 +91,13 @@ struct TruthModel {
     /// window or not.
     mutating func change(_ panel: Int, to health: Health, maintenance: Bool, at: Int64) {
         pass(to: at)
+        let marked = panels[panel].maintenance != maintenance
         panels[panel].maintenance = maintenance
-        guard panels[panel].health != health else { return }
+        let changed = panels[panel].health != health
         panels[panel].health = health
-        panels[panel].pendingChanges.append(Change(at: at, health: health))
-        panels[panel].pendingForms.append(Form(at: at, health: health, title: panels[panel].title))
+        if changed { panels[panel].pendingChanges.append(Change(at: at, health: health)) }
+        // A window's mark is part of what a moment shows: the panel's state is kept anew.
+        if changed || marked { panels[panel].pendingForms.append(Form(at: at, health: health, title: panels[panel].title)) }
     }
 
     /// A save committed everything up to now.

@@ -248,4 +248,68 @@ import Testing
             .source(panel: 0, up: true), .pass(.seconds(3_600)), .check,
         ])
     }
+
+    /// Seed 3: after the wall clock was set back, a past `to`'s `current` was the health of the
+    /// latest change by time, while the moment at that instant showed a form kept after it.
+    @Test func theHealthAtAPastInstantIsTheMomentsAfterAClockSetBack() async throws {
+        try await expectHolds(seed: 3, [
+            .pass(.seconds(680)), .dependencies, .pass(.seconds(683)), .jump(.seconds(-1_742)), .pass(.seconds(618)),
+            .source(panel: 1, up: false), .pass(.seconds(787)), .check, .check,
+        ])
+    }
+
+    /// Seed 9: a custom range up to a past instant, its start older than a day, was read from
+    /// minute tallies retention had deleted: its first slots held nothing.
+    @Test func aPastRangeOlderThanTheMinutesKeptIsReadFromHours() async throws {
+        try await expectHolds(seed: 9, panels: 4, [
+            .pass(.seconds(27_945)), .check, .pass(.seconds(28_710)), .check, .check, .pass(.seconds(37_670)), .check,
+        ])
+    }
+
+    /// Seed 11: a failure a window kept quiet, the window ending while the panel's dependency was
+    /// down: its recovery was told of an outage the target never heard of.
+    @Test func anOutageAWindowKeptQuietEndsUntoldUnderADependency() async throws {
+        try await expectHolds(seed: 11, panels: 3, [
+            .dependencies, .source(panel: 1, up: false), .maintenance(panel: 1, minutes: 165), .pass(.seconds(916)),
+            .source(panel: 0, up: false), .pass(.seconds(8_791)), .source(panel: 1, up: true), .pass(.seconds(500)), .check,
+        ])
+    }
+
+    /// Seed 21: a failure that withdrew a recovery began a new outage, so a restart past the
+    /// horizon dropped the failure still going out as stale and told the recovery alone.
+    @Test func aFailureThatWithdrawsARecoveryGoesOnWithTheOutageTold() async throws {
+        try await expectHolds(seed: 21, [
+            .source(panel: 0, up: false), .target(.hanging), .pass(.seconds(312)), .source(panel: 0, up: true),
+            .pass(.seconds(215)), .source(panel: 0, up: false), .pass(.seconds(3_425)), .source(panel: 0, up: true), .kill,
+            .pass(.seconds(981)), .target(.answering), .check,
+        ])
+    }
+
+    /// Seed 27: a recovery under way when its panel was removed was sent again after a kill,
+    /// once the panel was back: the removal had forgotten its outage, not what was owed.
+    @Test func aRemovedPanelsDeliveryUnderWayIsNotSentAgainAfterAKill() async throws {
+        try await expectHolds(seed: 27, panels: 4, [
+            .notify([0, 1]), .source(panel: 1, up: false), .pass(.seconds(290)), .target(.hanging), .pass(.seconds(198)),
+            .source(panel: 1, up: true), .pass(.seconds(121)), .remove(panel: 1), .add(panel: 1), .kill, .pass(.seconds(73)),
+            .target(.failing), .check,
+        ])
+    }
+
+    /// Seed 39: a restart took up what was owed by wall time; the clock set back between, a
+    /// failure came before the recovery decided earlier, and the two were told as one outage.
+    @Test func whatIsOwedIsTakenUpInTheOrderItWasDecided() async throws {
+        try await expectHolds(seed: 39, panels: 5, [
+            .source(panel: 1, up: false), .pass(.seconds(2_219)), .source(panel: 1, up: true), .target(.hanging), .kill,
+            .jump(.seconds(-55_336)), .source(panel: 1, up: false), .pass(.seconds(453)), .restart, .source(panel: 1, up: true),
+            .target(.answering), .pass(.seconds(368)), .check,
+        ])
+    }
+
+    /// Seed 97: a window's start and end are part of what a moment shows (the panel's state is
+    /// kept anew), after a rename too; the clock set back first puts them before the first form.
+    @Test func aMaintenanceWindowsMarkIsKeptInTheMomentsWithTheTitleOfTheTime() async throws {
+        try await expectHolds(seed: 97, [
+            .jump(.seconds(-3_585)), .maintenance(panel: 0, minutes: 74), .rename(panel: 0), .pass(.seconds(22_892)), .check,
+        ])
+    }
 }
