@@ -129,13 +129,13 @@ public struct UptimeReport: Sendable, Equatable {
         }
         // A slot starting before what retention keeps of the resolution (retention's now runs
         // ahead of the wall clock once it was set back) is summed from the finest buckets it
-        // holds whole that retention keeps, whose totals are the same. Slots that hold no such
-        // buckets whole (a past `to`, its span's start older than the resolution is kept) are
-        // all of the finest resolution kept that far back.
+        // holds whole that retention keeps, whose totals are the same. The slots of a past `to`
+        // that hold no such buckets whole, its span's start older than the resolution is kept,
+        // are all of the finest resolution kept that far back.
         let kept = (retentionNow ?? now).millisecondsSince1970
         let spanStart = to - Int64(query.span / .milliseconds(1))
         var resolution = retention.finestResolution(covering: query.span)
-        if spanStart < retention.cutoff(of: resolution, now: kept),
+        if to < counted, spanStart < retention.cutoff(of: resolution, now: kept),
            !Resolution.allCases.contains(where: {
                $0.rawValue > resolution.rawValue && width(of: resolution) % $0.milliseconds == 0
                    && spanStart >= retention.cutoff(of: $0, now: kept)

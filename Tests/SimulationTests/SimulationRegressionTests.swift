@@ -308,7 +308,7 @@ import Testing
     /// Seed 97: a window's start and end are part of what a moment shows (the panel's state is
     /// kept anew), after a rename too; the clock set back first puts them before the first form.
     @Test func aMaintenanceWindowsMarkIsKeptInTheMomentsWithTheTitleOfTheTime() async throws {
-        try await expectHolds(seed: 97, [
+        try await expectHolds(seed: 97, panels: 3, [
             .jump(.seconds(-3_585)), .maintenance(panel: 0, minutes: 74), .rename(panel: 0), .pass(.seconds(22_892)), .check,
         ])
     }

@@ -22,20 +22,21 @@ import Testing
         try await StoreFixture().contract.aWindowOpenAtAStopIsToldGatheredAfterItOnce()
     }
 
-    @Test func undeliveredComeOldestFirstAndThisRunsOwnAreNeverHandedOut() throws {
+    @Test func undeliveredComeInTheOrderTheyWereDecidedAndThisRunsOwnAreNeverHandedOut() throws {
         let fixture = StoreFixture()
-        let later = LedgerSamples.delivery(.reminder, at: fixture.now.addingTimeInterval(3_600))
-        let earlier = LedgerSamples.delivery(.failure, at: fixture.now)
+        // The wall clock was set back between the two: the second decided has the earlier time.
+        let first = LedgerSamples.delivery(.reminder, at: fixture.now.addingTimeInterval(3_600))
+        let second = LedgerSamples.delivery(.failure, at: fixture.now)
         do {
             let store = try fixture.open()
-            store.keep(LedgerSamples.toldOutage(at: fixture.now), for: "api#0", delivering: later)
-            store.keep(LedgerSamples.toldOutage(at: fixture.now), for: "api#0", delivering: earlier)
+            store.keep(LedgerSamples.toldOutage(at: fixture.now), for: "api#0", delivering: first)
+            store.keep(LedgerSamples.toldOutage(at: fixture.now), for: "api#0", delivering: second)
             store.close()
         }
         let store = try fixture.open()
         let underWay = LedgerSamples.delivery(.recovery, at: fixture.now.addingTimeInterval(7_200))
         store.keep(nil, for: "api#0", delivering: underWay)
-        #expect(store.takeUndelivered().map(\.id) == [earlier.id, later.id])
+        #expect(store.takeUndelivered().map(\.id) == [first.id, second.id])
         store.close()
     }
 
