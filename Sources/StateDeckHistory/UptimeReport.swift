@@ -133,20 +133,21 @@ public struct UptimeReport: Sendable, Equatable {
         // that hold no such buckets whole, its span's start older than the resolution is kept,
         // are all of the finest resolution kept that far back.
         let kept = (retentionNow ?? now).millisecondsSince1970
+        /// The finest resolution, `finest` or coarser, that slots of `width` hold whole buckets of
+        /// and that retention keeps at `start`; nil for none.
+        func keptResolution(at start: Int64, width: Int64, from finest: Resolution) -> Resolution? {
+            Resolution.allCases.first {
+                $0.rawValue >= finest.rawValue && width % $0.milliseconds == 0 && start >= retention.cutoff(of: $0, now: kept)
+            }
+        }
         let spanStart = to - Int64(query.span / .milliseconds(1))
         var resolution = retention.finestResolution(covering: query.span)
-        if to < counted, spanStart < retention.cutoff(of: resolution, now: kept),
-           !Resolution.allCases.contains(where: {
-               $0.rawValue > resolution.rawValue && width(of: resolution) % $0.milliseconds == 0
-                   && spanStart >= retention.cutoff(of: $0, now: kept)
-           }) {
+        if to < counted, keptResolution(at: spanStart, width: width(of: resolution), from: resolution) == nil {
             resolution = Resolution.allCases.first { spanStart >= retention.cutoff(of: $0, now: kept) } ?? .day
         }
         let width = width(of: resolution)
         func source(ofSlotAt start: Int64) -> Resolution {
-            Resolution.allCases.first {
-                $0.rawValue >= resolution.rawValue && width % $0.milliseconds == 0 && start >= retention.cutoff(of: $0, now: kept)
-            } ?? resolution
+            keptResolution(at: start, width: width, from: resolution) ?? resolution
         }
         /// Where the slot holding the moment before `end` starts, so that none is empty of time.
         func lastStart(before end: Int64) -> Int64 {

@@ -13,11 +13,13 @@ extension Notifier {
     }
 
     /// Hands `delivery` to the outbox for `subscription`'s target, `record`ing the admission in
-    /// the ledger before anything is sent, and opens the target's window when it is the first.
+    /// the ledger before anything is sent, and opens the target's window when it is the first. A
+    /// failure that withdrew a recovery continues the outage the target was told of.
     func admit(_ delivery: PendingDelivery, of subscription: Subscription,
                record: (NotificationOutbox.Admission) -> Void) {
         let group = group(of: subscription)
         let admission = outbox.admit(delivery, to: group)
+        if case .withdrew(let recovery) = admission { watches[delivery.key]?.resumeOutage(toldBy: recovery) }
         record(admission)
         let logged = !subscription.isPage
         let target = subscription.target
@@ -97,7 +99,6 @@ extension Notifier {
                 case .joined:
                     break
                 case .withdrew(let recovery):
-                    watches[delivery.key]?.resumeOutage(toldBy: recovery)
                     ledger?.keep(watches[delivery.key], for: delivery.key, delivering: nil, replacing: recovery.id)
                     done.append(delivery.id)
                 case .absorbed, .dropped:

@@ -398,15 +398,13 @@ public actor Notifier {
             ledger?.keep(kept, for: key, delivering: nil, replacing: nil)
             return
         }
+        // What the outbox made of it may change the outage (a withdrawal): the ledger keeps it as
+        // it then stands.
         admit(delivery, of: subscription) { admission in
-            if case .withdrew(let recovery) = admission {
-                kept?.resumeOutage(toldBy: recovery)
-                watches[key] = kept
-            }
             if subscription.isPage {
-                ledger?.keep(kept, for: key, delivering: nil, replacing: nil)
+                ledger?.keep(watches[key], for: key, delivering: nil, replacing: nil)
             } else {
-                ledger?.keep(kept, for: key, delivering: admission.owed, replacing: admission.replaced)
+                ledger?.keep(watches[key], for: key, delivering: admission.owed, replacing: admission.replaced)
             }
         }
     }

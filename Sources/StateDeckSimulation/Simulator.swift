@@ -143,32 +143,20 @@ public final class Simulator {
             // The writer reads the clocks every second: the jump is seen at once.
             save()
         case .remove(let panel) where present.contains(panel):
-            var edited = file
-            edited.present.remove(panel)
-            try await edit(to: edited)
+            await edit { $0.present.remove(panel) }
         case .add(let panel) where !present.contains(panel):
-            var edited = file
-            edited.present.insert(panel)
-            try await edit(to: edited)
+            await edit { $0.present.insert(panel) }
         case .remove, .add:
             // The deck file already says so: an edit that changes nothing.
             break
         case .rename(let panel):
-            var edited = file
-            if edited.renamed.remove(panel) == nil { edited.renamed.insert(panel) }
-            try await edit(to: edited)
+            await edit { if $0.renamed.remove(panel) == nil { $0.renamed.insert(panel) } }
         case .regroup:
-            var edited = file
-            edited.grouped.toggle()
-            try await edit(to: edited)
+            await edit { $0.grouped.toggle() }
         case .dependencies:
-            var edited = file
-            edited.dependent.toggle()
-            try await edit(to: edited)
+            await edit { $0.dependent.toggle() }
         case .notify(let targets):
-            var edited = file
-            edited.targets = targets
-            try await edit(to: edited)
+            await edit { $0.targets = targets }
         case .maintenance(let panel, let minutes):
             guard present.contains(panel) else { break }
             takeHeard()
@@ -190,23 +178,23 @@ public final class Simulator {
         }
     }
 
-    /// The deck file is edited to say what `edited` says, and reloaded: a panel removed counts
-    /// nothing more, and its outages, like those of a notify target removed, are over.
-    private func edit(to edited: SimulatedDeckFile) async throws {
+    /// The deck file is edited as `change` says, and reloaded: a panel removed counts nothing
+    /// more, and its outages, like those of a notify target removed, are over.
+    private func edit(_ change: (inout SimulatedDeckFile) -> Void) async {
+        var edited = file
+        change(&edited)
         takeHeard()
         model.pass(to: wallNow)
         let removed = present.subtracting(edited.present)
         endQuiet(removed.contains)
         for panel in removed {
-            uncommittedRemovals.append(removals.count)
-            removals.append(Checker.Removal(order: world.nextEvent(), panel: panel))
+            uncommitted(Checker.Removal(order: world.nextEvent(), panel: panel))
             model.remove(panel)
         }
         for panel in edited.present.subtracting(present) { model.add(panel) }
         for target in Set(file.targets).subtracting(edited.targets) {
             for panel in present.intersection(edited.present) {
-                uncommittedRemovals.append(removals.count)
-                removals.append(Checker.Removal(order: world.nextEvent(), panel: panel, target: SimulatedTarget.names[target]))
+                uncommitted(Checker.Removal(order: world.nextEvent(), panel: panel, target: SimulatedTarget.names[target]))
             }
         }
         file = edited
@@ -216,6 +204,12 @@ public final class Simulator {
         steadySince = wallNow
         await settle()
         save()
+    }
+
+    /// Keeps `removal` for the notifications' check, as no commit has taken it yet.
+    private func uncommitted(_ removal: Checker.Removal) {
+        uncommittedRemovals.append(removals.count)
+        removals.append(removal)
     }
 
     /// Time passes by `duration`, the history committing every ``Configuration/saveInterval``.
