@@ -177,7 +177,7 @@ final class StateMirror: Sendable {
             } else {
                 for change in told.changes { relay.relay(event: "window", data: String(decoding: change.event, as: UTF8.self), panel: nil) }
             }
-        case .incidents(let incidents, _):
+        case .incidents(let incidents, let keeping):
             let items = Self.items(of: incidents, encoder: encoder)
             let told = contents.withLock { contents -> (changes: [ItemList.Change], whole: [UInt8]?)? in
                 guard contents.generation == generation else { return nil }
@@ -188,7 +188,10 @@ final class StateMirror: Sendable {
                 return (changes, contents.incidentsTold ? nil : contents.incidentItems.json)
             }
             guard let told else { return }
-            for change in told.changes { keepForm(.incident(change.key), change.json ?? []) }
+            // One just opened or updated holds from that update, the time its answer gave: a moment
+            // at that instant shows it, however late this is heard.
+            let updated = Dictionary(keeping.map { ($0.id, $0.updates[$0.updates.count - 1].at) }, uniquingKeysWith: max)
+            for change in told.changes { keepForm(.incident(change.key), change.json ?? [], at: updated[change.key]) }
             if let whole = told.whole {
                 relay.relay(event: "incidents", data: String(decoding: whole, as: UTF8.self), panel: nil)
             } else {
@@ -291,11 +294,12 @@ final class StateMirror: Sendable {
         }
     }
 
-    /// Keeps `bytes` as the newest form of the deck's `part`, once a deck is followed (empty: the
-    /// part is gone, ``MomentForm/gone``).
-    private func keepForm(_ part: MomentForm.Part, _ bytes: [UInt8]) {
+    /// Keeps `bytes` as the newest form of the deck's `part`, holding from `date` (now when nil),
+    /// once a deck is followed (empty: the part is gone, ``MomentForm/gone``).
+    private func keepForm(_ part: MomentForm.Part, _ bytes: [UInt8], at date: Date? = nil) {
         guard let moments, let now = contents.withLock({ $0.now }) else { return }
-        moments.keep(form: MomentForm(part: part, at: now().millisecondsSince1970, json: String(decoding: bytes, as: UTF8.self)))
+        moments.keep(form: MomentForm(part: part, at: (date ?? now()).millisecondsSince1970,
+                                      json: String(decoding: bytes, as: UTF8.self)))
     }
 
     /// Every part's form in `contents`, taken `at`: what a moment starts from when a deck is followed.
