@@ -265,11 +265,13 @@ final class PostgresHistoryDatabase: HistoryDatabase {
             try session.query("DELETE FROM statedeck.tallies WHERE resolution = $1 AND start < $2",
                               [String(resolution.rawValue), String(retention.cutoff(of: resolution, now: now))])
         }
-        // Each part's newest form before the cutoff is its checkpoint there; the older ones go.
+        // Each part's form a moment just before the cutoff shows (the newest by time, of two at one
+        // time the one kept last) is its checkpoint there; the others before it go.
         let formsCutoff = [String(retention.changesCutoff(now: now))]
         try session.query("""
-            DELETE FROM statedeck.forms WHERE at < $1
-                AND id NOT IN (SELECT max(id) FROM statedeck.forms WHERE at < $1 GROUP BY kind, subject)
+            DELETE FROM statedeck.forms WHERE at < $1 AND id NOT IN (SELECT id FROM (
+                SELECT id, row_number() OVER (PARTITION BY kind, subject ORDER BY at DESC, id DESC) AS newest
+                FROM statedeck.forms WHERE at < $1) checkpoints WHERE newest = 1)
             """, formsCutoff)
         // Moved there, it is its part's first form: a panel's health there begins with it.
         try session.query("""

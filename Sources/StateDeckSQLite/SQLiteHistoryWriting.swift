@@ -293,10 +293,13 @@ struct SQLiteHistoryWriting {
                                 .integer(retention.cutoff(of: resolution, now: now))).run()
             }
         }
-        // Each part's newest form before the cutoff is its checkpoint there; the older ones go.
+        // Each part's form a moment just before the cutoff shows (the newest by time, of two at one
+        // time the one kept last) is its checkpoint there; the others before it go.
         let formsCutoff = Statement.Value.integer(retention.changesCutoff(now: now))
         try connection.statement("""
-            DELETE FROM forms WHERE at < ?1 AND rowid NOT IN (SELECT max(rowid) FROM forms WHERE at < ?1 GROUP BY kind, subject)
+            DELETE FROM forms WHERE at < ?1 AND rowid NOT IN (SELECT rowid FROM (
+                SELECT rowid, row_number() OVER (PARTITION BY kind, subject ORDER BY at DESC, rowid DESC) AS newest
+                FROM forms WHERE at < ?1) WHERE newest = 1)
             """).bind(formsCutoff).run()
         // Moved there, it is its part's first form: a panel's health there begins with it.
         try connection.statement("""

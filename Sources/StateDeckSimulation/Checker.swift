@@ -103,13 +103,24 @@ struct Checker {
         return ["p\(panel): \(name) uptime \(read); the model \(wanted) (\(want.up) ms up of \(known))"]
     }
 
-    /// The health now, as the uptime document's `current` says it.
+    /// The health now, since when, and since when it was watched without a break, as the uptime
+    /// document's `current` says them.
     private func current(of panel: Int) -> [String] {
-        let health = model.panels[panel].health
-        guard health == .up || health == .down else { return [] }
-        let read = try? store.uptime(of: "p\(panel)", TimelineQuery(span: .seconds(3_600), slots: 1)).current?.health
-        guard read != health else { return [] }
-        return ["p\(panel): current health \(read.map(\.name) ?? "null"); the model \(health.name)"]
+        let (health, since) = (model.panels[panel].health, model.panels[panel].since)
+        guard health == .up || health == .down, let since else { return [] }
+        let read = try? store.uptime(of: "p\(panel)", TimelineQuery(span: .seconds(3_600), slots: 1)).current
+        guard let read, read.health == health else {
+            return ["p\(panel): current health \(read.map(\.health.name) ?? "null"); the model \(health.name)"]
+        }
+        var found: [String] = []
+        if read.since.millisecondsSince1970 != since {
+            found.append("p\(panel): \(health.name) since \(read.since); the model since \(Date(millisecondsSince1970: since))")
+        }
+        let watchedSince = max(since, model.watchedSince(at: now))
+        if abs(read.watchedSince.millisecondsSince1970 - watchedSince) > Self.slack {
+            found.append("p\(panel): watched since \(read.watchedSince); the model since \(Date(millisecondsSince1970: watchedSince))")
+        }
+        return found
     }
 
     /// Each panel's health, phase and title in the moment rebuilt for `instant` (`GET /api/state?at=`).

@@ -39,6 +39,8 @@ struct TruthModel {
         var present: Bool
         var title: String
         var health: Health = .unknown
+        /// When its health began (wall time), nil without one.
+        var since: Int64?
         /// Whether a maintenance window covers it.
         var maintenance = false
         /// Counted and committed.
@@ -53,6 +55,7 @@ struct TruthModel {
         var pendingForms: [Form] = []
         /// The health the last commit kept, resumed by the next process.
         var savedHealth: Health = .unknown
+        var savedSince: Int64?
     }
 
     private(set) var panels: [Panel]
@@ -95,7 +98,10 @@ struct TruthModel {
         panels[panel].maintenance = maintenance
         let changed = panels[panel].health != health
         panels[panel].health = health
-        if changed { panels[panel].pendingChanges.append(Change(at: at, health: health)) }
+        if changed {
+            panels[panel].pendingChanges.append(Change(at: at, health: health))
+            panels[panel].since = at
+        }
         // A window's mark is part of what a moment shows: the panel's state is kept anew.
         if changed || marked { panels[panel].pendingForms.append(Form(at: at, health: health, title: panels[panel].title)) }
     }
@@ -110,6 +116,7 @@ struct TruthModel {
             panels[index].forms += panels[index].pendingForms
             panels[index].pendingForms = []
             panels[index].savedHealth = panels[index].present ? panels[index].health : .unknown
+            panels[index].savedSince = panels[index].present ? panels[index].since : nil
         }
         counted = Self.merged(counted + pendingCounted)
         pendingCounted = []
@@ -132,6 +139,7 @@ struct TruthModel {
     mutating func opened() {
         for index in panels.indices {
             panels[index].health = panels[index].present ? panels[index].savedHealth : .unknown
+            panels[index].since = panels[index].present ? panels[index].savedSince : nil
             panels[index].maintenance = false
         }
         followed()
@@ -153,6 +161,7 @@ struct TruthModel {
     mutating func remove(_ panel: Int) {
         panels[panel].present = false
         panels[panel].health = .unknown
+        panels[panel].since = nil
         panels[panel].maintenance = false
         panels[panel].pendingForms.append(Form(at: wall, health: nil, title: panels[panel].title))
     }
@@ -165,6 +174,7 @@ struct TruthModel {
     mutating func add(_ panel: Int) {
         panels[panel].present = true
         panels[panel].health = .unknown
+        panels[panel].since = nil
     }
 
     // MARK: Reading
@@ -189,6 +199,12 @@ struct TruthModel {
             if form.at >= newest?.at ?? .min { newest = form }
         }
         return newest
+    }
+
+    /// When the stretch of wall time watched without a break that holds `at` began: watches that
+    /// touch or overlap (a restart, a jump back) are one stretch; `at` itself when none holds it.
+    func watchedSince(at: Int64) -> Int64 {
+        Self.merged(counted + pendingCounted).last { $0.from <= at && at <= $0.to }?.from ?? at
     }
 
     /// Whether some instant after `instant` and before `end` was counted: the wall clock went

@@ -312,4 +312,14 @@ import Testing
             .jump(.seconds(-3_585)), .maintenance(panel: 0, minutes: 74), .rename(panel: 0), .pass(.seconds(22_892)), .check,
         ])
     }
+
+    /// Seed 110: retention folded a panel's old forms into the one kept last, where a moment
+    /// reads the newest by time; the clock set back before a removal made them differ, and the
+    /// moments after the cutoff showed the panel gone.
+    @Test func retentionKeepsTheFormAMomentAtItsCutoffShows() async throws {
+        try await expectHolds(seed: 110, panels: 3, [
+            .source(panel: 1, up: false), .regroup, .jump(.seconds(-6_470)), .remove(panel: 1), .jump(.seconds(760_084)),
+            .add(panel: 1), .restart, .jump(.seconds(-33_504)), .pass(.seconds(773)), .check,
+        ])
+    }
 }
