@@ -26,6 +26,10 @@ public final class ClusterDeckHost: DeckHost {
 
     public func join(_ server: HostedServer) async throws {
         let runner = server.runner
+        runner.observeLostHistory { [self] in
+            logger.error("another process took the history over: this one no longer leads the cluster")
+            cluster.resign()
+        }
         try await cluster.join(server.member(
             leadership: { [self] leads in await setLeading(leads, runner) }, runsDeck: { [leading] in leading.current }))
     }
@@ -35,18 +39,23 @@ public final class ClusterDeckHost: DeckHost {
     ///
     /// The server says it leads (it takes actions, and its routes stop forwarding them) only once
     /// its deck is restored and started: an action taken before would be undone by the restore,
-    /// though answered.
-    private func setLeading(_ leads: Bool, _ runner: DeckRunner) async {
-        guard leads != leading.current else { return }
+    /// though answered. Returns whether it runs the deck: not when its history could not be taken
+    /// over, and the cluster then lets another server lead.
+    private func setLeading(_ leads: Bool, _ runner: DeckRunner) async -> Bool {
+        guard leads != leading.current else { return leads }
         if leads {
             logger.info("leading the cluster: running the deck's sources")
-            await runner.runTakingOverHistory()
+            guard await runner.runTakingOverHistory() else {
+                logger.error("cannot take the history over: letting another server lead")
+                return false
+            }
             leading.withLock { $0 = true }
         } else {
             leading.withLock { $0 = false }
             logger.warning("no longer leading the cluster: the deck's sources stop here")
             await runner.stop(keeping: await makeDeck())
         }
+        return leads
     }
 
     public func forward(_ action: ForwardedAction) async -> ForwardedAction.Answer? {

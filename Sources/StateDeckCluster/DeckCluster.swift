@@ -17,6 +17,9 @@ public protocol DeckCluster: Sendable {
     /// Returns once every event relayed so far is in the store (2 s at most): an action is
     /// answered only when what it changed would outlive this server.
     func settled() async
+    /// Lets go of the lead, if this server holds it (its history was taken over by another, or
+    /// cannot be): its deck stops, and another server may lead.
+    func resign()
     /// Stops leading and feeding; returns within a second.
     func leave() async
 }

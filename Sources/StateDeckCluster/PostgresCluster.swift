@@ -52,6 +52,8 @@ public final class PostgresCluster: DeckCluster {
     private let actions: ClusterActions
     private let logger: Logger
     private let stopping = Locked(false)
+    /// Set when this server is to let go of the lead: the leader's thread does it next.
+    private let resigning = Locked(false)
     /// 1 once the replica holds the deck as the store has it.
     private let hasDeck = Watermark()
     /// The newest event the feed handed to the replica.
@@ -108,6 +110,11 @@ public final class PostgresCluster: DeckCluster {
         await log.settled(within: .seconds(2))
     }
 
+    public func resign() {
+        resigning.withLock { $0 = true }
+        log.wake()
+    }
+
     public func leave() async {
         stopping.withLock { $0 = true }
         _ = write(wake.write, "x", 1)
@@ -156,12 +163,20 @@ public final class PostgresCluster: DeckCluster {
         var handover: Task<Void, Never>?
         func setLeading(_ leads: Bool) {
             log.setAccepting(leads)
-            handover = Task { [previous = handover] in
+            handover = Task { [previous = handover, resigning] in
                 await previous?.value
-                await member.setLeading(leads)
+                if await !member.setLeading(leads), leads { resigning.withLock { $0 = true } }
             }
         }
         while !isStopping {
+            if resigning.withLock({ resigning in defer { resigning = false }; return resigning }), leader != nil {
+                // The lock goes with the session; the others elect among themselves meanwhile.
+                logger.warning("cluster: letting go of the lead")
+                leader = nil
+                setLeading(false)
+                pause()
+                continue
+            }
             guard let current = leader else {
                 // Each new session checks the tables first: a store restored from a backup, or
                 // made anew, gets them again.

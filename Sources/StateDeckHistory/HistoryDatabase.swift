@@ -18,6 +18,11 @@ public protocol HistoryDatabase: AnyObject, Sendable {
     /// takeover, or two leaders at a failover's edge); nil where only this one does, or without.
     func readyToCommit(placing: Bool) throws(HistoryDatabaseError) -> StoredPositions?
 
+    /// Takes the history over: from now on every process that took it before commits nothing
+    /// (its commits throw ``HistoryDatabaseError/fenced(_:)``), and this one commits until
+    /// another takes it over in turn. Called before the keeper reads what it starts from.
+    func takeWriting() throws(HistoryDatabaseError)
+
     /// Commits `batch` in one transaction, or nothing of it.
     func commit(_ batch: HistoryBatch) throws(HistoryDatabaseError) -> CommitOutcome
 
@@ -241,6 +246,8 @@ public struct HistoryDatabaseError: Error, Sendable, CustomStringConvertible {
     /// What makes saving resume: "there is space".
     public var resumesOnce: String
     public var detail: String?
+    /// Another process took the history over: this one is to write no more.
+    public var isFenced = false
 
     public init(_ kind: ErrorKind, title: String, notSaved: String, resumesOnce: String, detail: String?) {
         self.kind = kind
@@ -248,6 +255,16 @@ public struct HistoryDatabaseError: Error, Sendable, CustomStringConvertible {
         self.notSaved = notSaved
         self.resumesOnce = resumesOnce
         self.detail = detail
+    }
+
+    /// A commit refused because another process took the history `place` names over since this
+    /// one did: the other writes it now.
+    public static func fenced(_ place: String) -> HistoryDatabaseError {
+        var error = HistoryDatabaseError(.unknown, title: "Another process writes this history",
+                                         notSaved: " by this process: another one took \(place) over",
+                                         resumesOnce: "this process takes it over again", detail: nil)
+        error.isFenced = true
+        return error
     }
 
     /// A read that failed, for `reason`.

@@ -65,6 +65,7 @@ public final class HistoryKeeper: Sendable {
     /// Whether this process writes; held for a whole save, so saves and reloads come one at a time.
     private let writing: Locked<Bool>
     private let troubleObservers = Locked<[@Sendable (PanelError?) -> Void]>([])
+    private let lostWritingObservers = Locked<[@Sendable () -> Void]>([])
     private let eventIDs = Locked<(@Sendable () -> UInt64)?>(nil)
     private let reportedTrouble = Locked<PanelError?>(nil)
 
@@ -74,6 +75,7 @@ public final class HistoryKeeper: Sendable {
         self.database = database
         self.configuration = configuration
         let following = !configuration.waitsToWrite
+        if following { try database.takeWriting() }
         let (history, stored) = try Self.load(database, following: following, configuration: configuration)
         lastEventID = history.storedEventID
         memory = Locked(history)
@@ -148,8 +150,8 @@ public final class HistoryKeeper: Sendable {
 
     /// Saves what waits now, with time counted to now: the writer's thread does it every interval.
     public func save() {
-        writing.withLock { writing in
-            guard writing else { return }
+        let lost = writing.withLock { writing -> Bool in
+            guard writing else { return false }
             let reading = configuration.clock.read()
             let eventID = eventIDs.current?()
             let placing = memory.withLock { state in
@@ -164,9 +166,12 @@ public final class HistoryKeeper: Sendable {
                 try commitWaiting(eventID: eventID)
             } catch {
                 memory.withLock { $0.failed(error) }
+                writing = !error.isFenced
             }
+            return !writing
         }
         reportTrouble()
+        if lost { tellLostWriting() }
     }
 
     /// Commits everything that waits and marks it saved; saves it all again into a database that
@@ -204,27 +209,44 @@ public final class HistoryKeeper: Sendable {
         for observer in troubleObservers.current { observer(trouble) }
     }
 
-    /// Starts writing with the history read anew (what the last process to write it left: health,
-    /// open tallies, watches, the ledger), or saves what waits and stops. A read that fails leaves
-    /// the keeper not writing, with the trouble said; the next call tries again.
-    public func setWriting(_ writes: Bool) {
+    /// Starts writing: takes the history over (a process that wrote it before commits nothing
+    /// more) and reads it anew (what that process left: health, open tallies, watches, the
+    /// ledger); or saves what waits and stops. A takeover or a read that fails is tried once more
+    /// on a new session (the one kept may have gone stale while another process wrote), then
+    /// leaves the keeper not writing, with the trouble said, and returns false.
+    @discardableResult
+    public func setWriting(_ writes: Bool) -> Bool {
         guard writes else {
             save()
             writing.withLock { $0 = false }
-            return
+            return true
         }
-        writing.withLock { writing in
-            do throws(HistoryDatabaseError) {
-                _ = try database.readyToCommit(placing: false)
-                let (history, stored) = try Self.load(database, following: true, configuration: configuration)
-                memory.withLock { $0 = history }
-                records.withLock { $0 = stored.notifications }
-                writing = true
-            } catch {
-                memory.withLock { $0.failed(error) }
+        let writes = writing.withLock { writing -> Bool in
+            for attempt in 1...2 {
+                do throws(HistoryDatabaseError) {
+                    try database.takeWriting()
+                    let (history, stored) = try Self.load(database, following: true, configuration: configuration)
+                    memory.withLock { $0 = history }
+                    records.withLock { $0 = stored.notifications }
+                    writing = true
+                    break
+                } catch where attempt == 2 {
+                    memory.withLock { $0.failed(error) }
+                } catch {}
             }
+            return writing
         }
         reportTrouble()
+        return writes
+    }
+
+    /// Calls `observer` when another process took the history over while this one wrote it.
+    public func observeLostWriting(_ observer: @escaping @Sendable () -> Void) {
+        lostWritingObservers.withLock { $0.append(observer) }
+    }
+
+    private func tellLostWriting() {
+        for observer in lostWritingObservers.current { observer() }
     }
 
     /// Saves what waits and stops the writer, waiting at most `closeLimit`. Later changes are dropped.
@@ -409,6 +431,9 @@ public final class HistoryKeeper: Sendable {
         if let failure {
             memory.withLock { $0.failed(failure) }
             reportTrouble()
+            if failure.isFenced, writing.withLock({ writing in defer { writing = false }; return writing }) {
+                tellLostWriting()
+            }
         }
         return value
     }

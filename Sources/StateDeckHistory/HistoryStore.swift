@@ -81,14 +81,25 @@ public protocol HistoryStore: AnyObject, Sendable {
     func close()
 
     /// Whether this process writes the history: only the one running the deck does, where
-    /// several share a store (a cluster). Starting to write reads the history anew, since
-    /// another process wrote it meanwhile; stopping saves what waits first.
-    func setWriting(_ writes: Bool)
+    /// several share a store (a cluster). Starting to write takes the history over (every process
+    /// that wrote it before commits nothing more) and reads it anew, since another process wrote
+    /// it meanwhile; stopping saves what waits first. Returns whether this process now writes as
+    /// asked: false when the history could not be read, and then nothing is written.
+    @discardableResult
+    func setWriting(_ writes: Bool) -> Bool
+
+    /// Calls `observer` when another process took the history over while this one wrote it: this
+    /// one's commits were refused from then on, and it writes no more.
+    func observeLostWriting(_ observer: @escaping @Sendable () -> Void)
 }
 
 extension HistoryStore {
     /// A store only this process uses: it writes from its open on.
-    public func setWriting(_ writes: Bool) {}
+    @discardableResult
+    public func setWriting(_ writes: Bool) -> Bool { true }
+
+    /// A store only this process uses: nobody takes it over.
+    public func observeLostWriting(_ observer: @escaping @Sendable () -> Void) {}
 
     /// A store that counts no time.
     public func follow(panels: [String]) {}

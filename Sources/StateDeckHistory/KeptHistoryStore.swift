@@ -82,8 +82,13 @@ extension KeptHistoryStore {
         keeper.close()
     }
 
-    public func setWriting(_ writes: Bool) {
+    @discardableResult
+    public func setWriting(_ writes: Bool) -> Bool {
         keeper.setWriting(writes)
+    }
+
+    public func observeLostWriting(_ observer: @escaping @Sendable () -> Void) {
+        keeper.observeLostWriting(observer)
     }
 
     /// Saves the queued changes and the buckets that ended by now, in one transaction.

@@ -21,6 +21,11 @@ public final class RefusingHistoryDatabase: HistoryDatabase {
         try database.load(following: following)
     }
 
+    public func takeWriting() throws(HistoryDatabaseError) {
+        try refusingWrites()
+        try database.takeWriting()
+    }
+
     public func readyToCommit(placing: Bool) throws(HistoryDatabaseError) -> StoredPositions? {
         try refusingWrites()
         return try database.readyToCommit(placing: placing)

@@ -14,11 +14,12 @@ final class PostgresHistoryDatabase: HistoryDatabase {
     private let writing: Locked<Writing>
     private let reading: Locked<PostgresSessionSlot>
 
-    /// The committing session and each panel's id in `statedeck.panels`, once known in a saved
-    /// transaction.
+    /// The committing session, each panel's id in `statedeck.panels` once known in a saved
+    /// transaction, and the epoch this process took the history over in (nil before it did).
     private struct Writing {
         var slot: PostgresSessionSlot
         var panelKeys: [String: Int64] = [:]
+        var epoch: Int64?
     }
 
     /// Rows sent in one `INSERT`: fewer round trips than one a row, within PostgreSQL's 65,535
@@ -59,7 +60,7 @@ final class PostgresHistoryDatabase: HistoryDatabase {
 
     /// Runs `body` on the committing session, made anew when it was lost; a session the error
     /// broke is dropped.
-    private func commitWith<T>(_ body: (PostgresConnection, inout [String: Int64]) throws(PostgresError) -> T) throws(HistoryDatabaseError) -> T {
+    private func commitWith<T>(_ body: (PostgresConnection, inout Writing) throws(PostgresError) -> T) throws(HistoryDatabaseError) -> T {
         try writing.withLock { writing throws(HistoryDatabaseError) in
             let session: PostgresConnection
             do throws(PostgresError) {
@@ -74,7 +75,7 @@ final class PostgresHistoryDatabase: HistoryDatabase {
             }
             let knownKeys = writing.panelKeys
             do throws(PostgresError) {
-                return try body(session, &writing.panelKeys)
+                return try body(session, &writing)
             } catch {
                 writing.panelKeys = knownKeys
                 writing.slot.failed(error)
@@ -94,20 +95,44 @@ final class PostgresHistoryDatabase: HistoryDatabase {
         }
     }
 
+    /// Takes the history over in a new epoch: `writer_epoch` counts the takeovers, and every
+    /// commit checks in its own transaction that it is still this one's.
+    func takeWriting() throws(HistoryDatabaseError) {
+        try commitWith { session, writing throws(PostgresError) in
+            writing.epoch = try session.query("""
+                INSERT INTO statedeck.meta (key, value) VALUES ('writer_epoch', 1)
+                ON CONFLICT (key) DO UPDATE SET value = statedeck.meta.value + 1 RETURNING value
+                """).integer(0, 0)
+        }
+    }
+
     func commit(_ batch: HistoryBatch) throws(HistoryDatabaseError) -> CommitOutcome {
-        try commitWith { session, keys throws(PostgresError) in
-            try session.transaction { () throws(PostgresError) in
-                try Self.write(batch, session, &keys)
-                if let expiry = batch.expiry { try Self.deleteExpired(expiry, session) }
-            }
+        try fenced { session, writing throws(PostgresError) in
+            try Self.write(batch, session, &writing.panelKeys)
+            if let expiry = batch.expiry { try Self.deleteExpired(expiry, session) }
         }
         return .committed
     }
 
     func commit(_ writes: [NotificationRecords.Write]) throws(HistoryDatabaseError) {
-        try commitWith { session, _ throws(PostgresError) in
-            try session.transaction { () throws(PostgresError) in try Self.write(writes, session) }
+        try fenced { session, _ throws(PostgresError) in try Self.write(writes, session) }
+    }
+
+    /// Runs `body` in a transaction that first checks, holding the epoch's row against a takeover
+    /// until it ends, that no process took the history over since this one did; if one did,
+    /// writes nothing and throws ``HistoryDatabaseError/fenced(_:)``.
+    private func fenced(_ body: (PostgresConnection, inout Writing) throws(PostgresError) -> Void) throws(HistoryDatabaseError) {
+        let current = try commitWith { session, writing throws(PostgresError) -> Bool in
+            try session.transaction { () throws(PostgresError) -> Bool in
+                if let epoch = writing.epoch {
+                    let now = try session.query("SELECT value FROM statedeck.meta WHERE key = 'writer_epoch' FOR SHARE")
+                    guard now.integer(0, 0) == epoch else { return false }
+                }
+                try body(session, &writing)
+                return true
+            }
         }
+        guard current else { throw .fenced("PostgreSQL at \(server)") }
     }
 
     /// The sessions end with the database.

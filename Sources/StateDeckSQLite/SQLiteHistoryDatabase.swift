@@ -21,6 +21,9 @@ final class SQLiteHistoryDatabase: HistoryDatabase {
 
     func readyToCommit(placing: Bool) -> StoredPositions? { nil }
 
+    /// Nothing to take: the folder's lock lets one process at a time open it at all.
+    func takeWriting() {}
+
     func commit(_ batch: HistoryBatch) throws(HistoryDatabaseError) -> CommitOutcome {
         try writing.withLock { writing throws(HistoryDatabaseError) in
             let outcome = try writing.commit(batch)

@@ -5,14 +5,14 @@ import StateDeck
 public final class ClusterMember: Sendable {
     private let replica: StateMirror
     private let leading: StateMirror
-    private let leadership: @Sendable (Bool) async -> Void
+    private let leadership: @Sendable (Bool) async -> Bool
     private let runsDeck: @Sendable () -> Bool
     private let performer: @Sendable (ForwardedAction) async -> ForwardedAction.Answer
     private let troubleShower: @Sendable (PanelError?) async -> Void
     /// Trouble and its end reach the pages in the order they happened.
     private let showing = Locked<Task<Void, Never>?>(nil)
 
-    init(replica: StateMirror, leading: StateMirror, leadership: @escaping @Sendable (Bool) async -> Void,
+    init(replica: StateMirror, leading: StateMirror, leadership: @escaping @Sendable (Bool) async -> Bool,
          runsDeck: @escaping @Sendable () -> Bool,
          perform: @escaping @Sendable (ForwardedAction) async -> ForwardedAction.Answer,
          showTrouble: @escaping @Sendable (PanelError?) async -> Void) {
@@ -77,8 +77,10 @@ public final class ClusterMember: Sendable {
     }
 
     /// Starts running the deck (true) or stops it (false): the store says this server leads, or
-    /// no longer does. The deck's first event, once it leads, is a `snapshot`.
-    public func setLeading(_ leads: Bool) async {
+    /// no longer does. The deck's first event, once it leads, is a `snapshot`. Returns whether the
+    /// deck runs now: a takeover whose history cannot be taken over does not run it.
+    @discardableResult
+    public func setLeading(_ leads: Bool) async -> Bool {
         await leadership(leads)
     }
 }

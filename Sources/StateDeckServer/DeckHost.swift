@@ -29,8 +29,9 @@ public struct HostedServer: Sendable {
     let showTrouble: @Sendable (PanelError?) async -> Void
 
     /// The server as its cluster sees it: a replica to feed, actions to perform while it runs the
-    /// deck (`runsDeck`), and leadership to hear of (`leadership`, one change at a time, in order).
-    public func member(leadership: @escaping @Sendable (Bool) async -> Void,
+    /// deck (`runsDeck`), and leadership to hear of (`leadership`, one change at a time, in order,
+    /// answering whether the deck runs).
+    public func member(leadership: @escaping @Sendable (Bool) async -> Bool,
                        runsDeck: @escaping @Sendable () -> Bool) -> ClusterMember {
         ClusterMember(replica: replica, leading: runner.source, leadership: leadership, runsDeck: runsDeck,
                       perform: perform, showTrouble: showTrouble)

@@ -49,11 +49,19 @@ public final class DeckRunner: Sendable {
     /// Runs the deck on a history another process may have written since this one read it (a
     /// cluster's last leader): reads it anew, so that what it kept (health, tallies, the
     /// notifications' ledger) is where the deck goes on and a failover tells no outage twice; then
-    /// continues the deck from it and the replica, follows it and starts it.
-    public func runTakingOverHistory() async {
-        history?.setWriting(true)
+    /// continues the deck from it and the replica, follows it and starts it. A history that cannot
+    /// be taken over or read leaves the deck stopped and returns false: a deck whose history is
+    /// not written would count nothing and tell outages the last leader told.
+    public func runTakingOverHistory() async -> Bool {
+        guard history?.setWriting(true) ?? true else { return false }
         await prepare()
         await deck.start()
+        return true
+    }
+
+    /// Calls `observer` when another process took the history over while this one wrote it.
+    public func observeLostHistory(_ observer: @escaping @Sendable () -> Void) {
+        history?.observeLostWriting(observer)
     }
 
     /// Continues the deck from the history, or where the replica holds a panel from what the

@@ -234,18 +234,21 @@ public final class DeckServer: Sendable {
     /// Ends every stream, stops accepting and cancels the deck's work; deliveries under way are
     /// then waited for `deliveries` at most (``DeckRunner``), and the history saves what waits
     /// (``historySaveLimit`` at most), so that a program ending after this loses nothing it
-    /// recorded. The history store stays open: its owner, who made it, closes it.
+    /// recorded. Only then does a member of a cluster leave it (and let go of the lead): the next
+    /// leader starts from what this one saved, and nothing this one does overlaps its lead. The
+    /// history store stays open: its owner, who made it, closes it.
     public func stop(waitingForDeliveries deliveries: Duration = .zero) async {
-        await host?.leave()
         hub.close()
         http.stop()
         await runner.stop(waitingForDeliveries: deliveries)
         if let history { await Self.save(history, within: Self.historySaveLimit) }
+        await host?.leave()
     }
 
     /// The longest a stop waits for the history's save: a store gone silent (a PostgreSQL server
-    /// whose packets are dropped) saves on after the stop returns, which still ends within 2 s.
-    static let historySaveLimit: Duration = .seconds(1)
+    /// whose packets are dropped) saves on after the stop returns. With the deliveries' wait and a
+    /// cluster's leaving (a second at most), a stop still ends within 2 s.
+    static let historySaveLimit: Duration = .milliseconds(600)
 
     /// Has `history` save what waits, waiting for it `limit` at most.
     private static func save(_ history: any HistoryStore, within limit: Duration) async {

@@ -14,7 +14,7 @@ struct EventNumberingTests {
     static func member() -> ClusterMember {
         let mirror = StateMirror(debug: false, pingInterval: .seconds(15), history: nil,
                                  hub: EventHub(configuration: .init(firstEventID: 1)))
-        return ClusterMember(replica: mirror, leading: mirror, leadership: { _ in }, runsDeck: { false },
+        return ClusterMember(replica: mirror, leading: mirror, leadership: { leads in leads }, runsDeck: { false },
                              perform: { _ in ForwardedAction.Answer(status: 503, body: []) }, showTrouble: { _ in })
     }
 

@@ -101,26 +101,40 @@ struct PostgresHistoryStoreTests {
         }
     }
 
-    /// At a failover's edge the old leader may still save while the new one starts: each read
-    /// the same newest positions at open, and neither loses what it kept to the other's.
-    @Test func twoProcessesSavingAtOnceKeepEveryChangeAndEveryForm() async throws {
+    /// At a failover's edge the old leader may still save while the new one starts: the new one
+    /// takes the history over, and from then on the old one's commits are refused (changes and
+    /// forms, and the ledger, whose delivery it must then not send). It says so once, writes no
+    /// more, and the new one goes on from what the old one committed before.
+    @Test func aTakeoverFencesTheProcessThatWroteBefore() async throws {
         try await TemporaryPostgres.with { server in
             let fixture = PostgresStoreFixture(server)
             let contract = fixture.contract
-            let old = try fixture.open(), new = try fixture.open()
+            let old = try fixture.open()
+            let lost = Locked(0)
+            old.observeLostWriting { lost.withLock { $0 += 1 } }
             contract.advance(by: .seconds(5))
-            for (store, panel) in [(old, "a"), (new, "b")] {
-                store.record(contract.change(panel, .loaded(Info(summary: "up"))))
-                store.keep(form: MomentForm(part: .panel(panel), at: contract.now.millisecondsSince1970, json: #"{"id":"\#(panel)"}"#,
-                                            headline: MomentHeadline(title: panel, phase: "loaded", health: "up", summary: "up")))
-            }
+            old.record(contract.change("a", .loaded(Info(summary: "up"))))
             old.flush()
+            let new = try fixture.open { $0.waitsToWrite = true }
+            #expect(new.setWriting(true))
+
+            old.record(contract.change("a", .error(PanelError(.timeout))))
+            old.keep(form: MomentForm(part: .panel("a"), at: contract.now.millisecondsSince1970, json: #"{"id":"a"}"#,
+                                      headline: MomentHeadline(title: "A", phase: "error", health: "down", summary: nil)))
+            old.flush()
+            #expect(lost.current == 1, "told once that another process took the history over")
+            #expect(old.trouble?.title == "Another process writes this history")
+            #expect(try fixture.integer("SELECT count(*) FROM statedeck.changes") == 1, "nothing it kept after the takeover")
+            #expect(try fixture.integer("SELECT count(*) FROM statedeck.forms") == 0)
+            let failure = LedgerSamples.delivery(.failure, at: contract.now)
+            old.keep(LedgerSamples.toldOutage(at: contract.now), for: "a#0", delivering: failure)
+            #expect(try fixture.integer("SELECT count(*) FROM statedeck.notify_outbox") == 0, "nor a delivery it decided")
+            #expect(!old.hasKept([failure.id]), "which it holds back")
+
+            contract.advance(by: .seconds(5))
+            new.record(contract.change("b", .loaded(Info(summary: "up"))))
             new.flush()
-            #expect(try fixture.integer("SELECT count(*) FROM statedeck.changes") == 2)
-            #expect(try fixture.integer("SELECT count(*) FROM statedeck.forms") == 2)
-            let moment = try new.moment(at: contract.now)
-            #expect(moment.forms[.panel("a")]?.json == #"{"id":"a"}"#, "the old leader's form")
-            #expect(moment.forms[.panel("b")]?.json == #"{"id":"b"}"#, "the new leader's")
+            #expect(try fixture.integer("SELECT count(*) FROM statedeck.changes") == 2, "the new one writes")
             old.close()
             new.close()
         }

@@ -25,6 +25,7 @@ import TestSupport
             return ForwardedAction.Answer(status: 202, body: Array(#"{"accepted":true}"#.utf8))
         }
         func settled() async {}
+        func resign() {}
         func leave() async {}
     }
 

@@ -9,9 +9,11 @@ import TestSupport
 /// A server of a cluster serves what its store hands over; a page may come to it from another
 /// server that was further ahead. The cluster here is the test's hand.
 @Suite struct ReplicaCatchUpTests {
-    /// A cluster whose store is the test: it feeds the member itself.
+    /// A cluster whose store is the test: it feeds the member itself, and elects it by hand
+    /// (counting the times it is asked to let go of the lead).
     final class HandFedCluster: DeckCluster, EventRelay {
         let member = Locked<ClusterMember?>(nil)
+        let resignations = Locked(0)
         var relay: any EventRelay { self }
         func relay(event: String, data: @autoclosure () -> String, panel: String?) {}
         func join(_ member: ClusterMember) async throws {
@@ -20,6 +22,7 @@ import TestSupport
         }
         func forward(_ action: ForwardedAction) async -> ForwardedAction.Answer? { nil }
         func settled() async {}
+        func resign() { resignations.withLock { $0 += 1 } }
         func leave() async {}
     }
 
