@@ -64,6 +64,9 @@ public final class HistoryKeeper: Sendable {
     private let ledgerClosed = Locked(false)
     /// Whether this process writes; held for a whole save, so saves and reloads come one at a time.
     private let writing: Locked<Bool>
+    /// Whether this process took the history over since it started writing; taken with the
+    /// next save when the first try failed (a full disk at open): commits wait for it.
+    private let tookOver: Locked<Bool>
     private let troubleObservers = Locked<[@Sendable (PanelError?) -> Void]>([])
     private let lostWritingObservers = Locked<[@Sendable () -> Void]>([])
     private let eventIDs = Locked<(@Sendable () -> UInt64)?>(nil)
@@ -75,7 +78,8 @@ public final class HistoryKeeper: Sendable {
         self.database = database
         self.configuration = configuration
         let following = !configuration.waitsToWrite
-        if following { try database.takeWriting() }
+        // Refused now (a full disk), the takeover is tried again with each save.
+        tookOver = Locked(following && (try? database.takeWriting()) != nil)
         let (history, stored) = try Self.load(database, following: following, configuration: configuration)
         lastEventID = history.storedEventID
         memory = Locked(history)
@@ -160,6 +164,7 @@ public final class HistoryKeeper: Sendable {
                 return state.hasRowsToPlace
             }
             do throws(HistoryDatabaseError) {
+                try takeOverIfNotYet()
                 if let newest = try database.readyToCommit(placing: placing) {
                     memory.withLock { $0.placeWaiting(after: newest) }
                 }
@@ -172,6 +177,13 @@ public final class HistoryKeeper: Sendable {
         }
         reportTrouble()
         if lost { tellLostWriting() }
+    }
+
+    /// Takes the history over where the takeover at open was refused: no commit before it.
+    private func takeOverIfNotYet() throws(HistoryDatabaseError) {
+        guard !tookOver.current else { return }
+        try database.takeWriting()
+        tookOver.withLock { $0 = true }
     }
 
     /// Commits everything that waits and marks it saved; saves it all again into a database that
@@ -218,13 +230,17 @@ public final class HistoryKeeper: Sendable {
     public func setWriting(_ writes: Bool) -> Bool {
         guard writes else {
             save()
-            writing.withLock { $0 = false }
+            writing.withLock { writing in
+                writing = false
+                tookOver.withLock { $0 = false }
+            }
             return true
         }
         let writes = writing.withLock { writing -> Bool in
             for attempt in 1...2 {
                 do throws(HistoryDatabaseError) {
                     try database.takeWriting()
+                    tookOver.withLock { $0 = true }
                     let (history, stored) = try Self.load(database, following: true, configuration: configuration)
                     memory.withLock { $0 = history }
                     records.withLock { $0 = stored.notifications }
@@ -421,6 +437,7 @@ public final class HistoryKeeper: Sendable {
             let value = body(&records)
             guard saving, records.hasUnsaved, !ledgerClosed.current else { return (value, nil) }
             do throws(HistoryDatabaseError) {
+                try takeOverIfNotYet()
                 try database.commit(records.unsavedWrites)
             } catch {
                 return (value, error)
