@@ -386,6 +386,7 @@
  * A panel went down, is still down, is up again, or flaps: the data of the `notification` event,
  * as the server decided it (PROTOCOL.md, "Notifications").
  * @typedef {object} DeckNotification
+ * @property {string} [id] its own id, the same each time it is sent
  * @property {"failure" | "reminder" | "recovery" | "flapping" | "test"} event
  * @property {string} panel the panel's id
  * @property {string} title
@@ -402,6 +403,7 @@
  * Notifications decided within one gathering window, told as one: the data of the `notification`
  * event when more than one was gathered (PROTOCOL.md, "Notifications").
  * @typedef {object} GatheredNotification
+ * @property {string} id a digest of its notifications' ids
  * @property {"failure" | "reminder" | "recovery" | "flapping" | "mixed"} event
  * @property {string} at
  * @property {number} count

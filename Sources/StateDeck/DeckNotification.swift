@@ -12,6 +12,11 @@ public struct DeckNotification: Sendable, Hashable, Codable {
     /// The panel a test notification names: StateDeck's own, where the server has one.
     public static let testPanel = "statedeck"
 
+    /// Its own id, the same on every attempt, after a restart and from any server of a cluster,
+    /// so that a receiver can drop a repeat (a webhook's `Idempotency-Key`, a command's
+    /// `STATEDECK_NOTIFICATION_ID`): the id of the delivery the notifier kept it as, or a test
+    /// send's own. Nil until then.
+    public var id: String?
     public var event: Event
     public var panel: String
     public var title: String
@@ -75,7 +80,9 @@ public struct DeckNotification: Sendable, Hashable, Codable {
     /// What a test send tells a target: the deck's title as the title, ``testPanel`` as the
     /// panel, no group, no error, down for nothing.
     public static func test(ofDeck title: String, at date: Date) -> DeckNotification {
-        DeckNotification(event: .test, panel: testPanel, title: title, group: nil, error: nil, downSince: date, at: date)
+        var test = DeckNotification(event: .test, panel: testPanel, title: title, group: nil, error: nil, downSince: date, at: date)
+        test.id = UUID().uuidString.lowercased()
+        return test
     }
 
     /// That panel `panel` began flapping at `date`, its health having changed `changes` times

@@ -21,6 +21,10 @@ public struct GatheredNotification: Sendable, Hashable, Codable {
         case failure, reminder, recovery, flapping, mixed
     }
 
+    /// The message's own id: a digest of its notifications' ids, so the same notifications sent
+    /// again (after a restart, or by the next leader) carry the same one, and a message that
+    /// gathers others too carries another (a receiver then drops repeats by each notification's).
+    public var id: String
     public var event: Event
     /// One line for chat and mail, naming three panels at most.
     public var message: String
@@ -38,6 +42,7 @@ public struct GatheredNotification: Sendable, Hashable, Codable {
     static let namedTitles = 3
 
     public init(_ notifications: [DeckNotification], at: Date) {
+        id = Array(SHA256.digest(Array(notifications.map { $0.id ?? "" }.joined(separator: "\n").utf8)).prefix(16)).lowercaseHex
         self.notifications = notifications
         self.at = at
         count = notifications.count

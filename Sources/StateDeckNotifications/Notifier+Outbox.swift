@@ -176,7 +176,11 @@ extension Notifier {
         let target = subscription.target
         let ledger = subscription.isPage ? nil : ledger
         let ids = message.deliveries.map(\.id)
-        let notifications = message.deliveries.map(\.notification)
+        let notifications = message.deliveries.map { delivery in
+            var notification = delivery.notification
+            notification.id = delivery.id.uuidString.lowercased()
+            return notification
+        }
         let gathered = notifications.count > 1 ? GatheredNotification(notifications, at: now()) : nil
         sending.formUnion(ids)
         Task { [weak self] in

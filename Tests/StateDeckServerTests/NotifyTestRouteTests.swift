@@ -54,7 +54,9 @@ extension Routed {
                 #expect(results.first?["error"] is NSNull)
                 #expect(results.first?["ms"] as? Int == 250)
                 let told = try #require(target.heard.first)
-                #expect(told == DeckNotification.test(ofDeck: "Ops", at: Self.epoch))
+                var test = DeckNotification.test(ofDeck: "Ops", at: Self.epoch)
+                test.id = try #require(told.id, "a test send has an id of its own")
+                #expect(told == test)
                 #expect(told.event == .test && told.panel == "statedeck" && told.title == "Ops")
                 #expect(told.message == "Test notification from StateDeck: Ops")
             }

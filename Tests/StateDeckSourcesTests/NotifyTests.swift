@@ -8,10 +8,14 @@ import Testing
 /// `notify:` in a deck file, and the targets that deliver.
 @Suite("Notify")
 struct NotifyTests {
-    static let notification = DeckNotification(
-        event: .failure, panel: "api", title: "API", group: "services",
-        error: .init(kind: "timeout", title: "Timed out", message: "No answer within 5 s."),
-        downSince: Date(timeIntervalSince1970: 1_795_341_600), at: Date(timeIntervalSince1970: 1_795_341_660))
+    static let notification = {
+        var told = DeckNotification(
+            event: .failure, panel: "api", title: "API", group: "services",
+            error: .init(kind: "timeout", title: "Timed out", message: "No answer within 5 s."),
+            downSince: Date(timeIntervalSince1970: 1_795_341_600), at: Date(timeIntervalSince1970: 1_795_341_660))
+        told.id = "5f0e2c4a-7d1b-4c3e-9a8f-2b6d1e0c9f17"
+        return told
+    }()
 
     /// Defaults and a group's defaults, each with notify entries, for the panels that follow.
     static let inherited = """
@@ -112,11 +116,12 @@ struct NotifyTests {
 
     @Test func aCommandGetsTheNotificationInVariablesAndItsJSONOnItsInputButNothingInItsArguments() async throws {
         let folder = try TemporaryFolder()
-        let script = #"cat > "$1/input.json"; printf '%s|%s|%s|%s|%s' "$STATEDECK_EVENT" "$STATEDECK_TITLE" "$STATEDECK_ERROR_KIND" "$STATEDECK_MESSAGE" "$2" > "$1/seen.txt""#
+        let script = #"cat > "$1/input.json"; printf '%s|%s|%s|%s|%s|%s' "$STATEDECK_EVENT" "$STATEDECK_TITLE" "$STATEDECK_ERROR_KIND" "$STATEDECK_MESSAGE" "$STATEDECK_NOTIFICATION_ID" "$2" > "$1/seen.txt""#
         let target = CommandTarget(command: CommandSpec(arguments: ["sh", "-c", script, "sh", folder.path, "{message}"]))
         try await target.deliver(Self.notification)
         let seen = try String(contentsOfFile: folder.path("seen.txt"), encoding: .utf8)
-        #expect(seen == "failure|API|timeout|API is down: Timed out|{message}", "an argument stays as the program wrote it")
+        #expect(seen == "failure|API|timeout|API is down: Timed out|5f0e2c4a-7d1b-4c3e-9a8f-2b6d1e0c9f17|{message}",
+                "an argument stays as the program wrote it")
         let input = try Data(contentsOf: URL(fileURLWithPath: folder.path("input.json")))
         #expect(input == (try DeckJSON.makeEncoder().encode(Self.notification)))
         let json = try #require(try JSONSerialization.jsonObject(with: input) as? [String: Any])
@@ -131,17 +136,18 @@ struct NotifyTests {
         web.panel = "web"
         web.title = "Web"
         let gathered = GatheredNotification([Self.notification, web], at: Self.notification.at)
-        let script = #"cat > "$1/input.json"; printf '%s|%s|%s|%s|%s|%s|%s|%s' "$STATEDECK_EVENT" "$STATEDECK_COUNT" "$STATEDECK_MORE" "$STATEDECK_PANELS" "$STATEDECK_TITLES" "$STATEDECK_MESSAGE" "$STATEDECK_PANEL" "$STATEDECK_TITLE" > "$1/seen.txt""#
+        let script = #"cat > "$1/input.json"; printf '%s|%s|%s|%s|%s|%s|%s|%s|%s' "$STATEDECK_EVENT" "$STATEDECK_COUNT" "$STATEDECK_MORE" "$STATEDECK_PANELS" "$STATEDECK_TITLES" "$STATEDECK_MESSAGE" "$STATEDECK_PANEL" "$STATEDECK_TITLE" "$STATEDECK_NOTIFICATION_ID" > "$1/seen.txt""#
         let target = CommandTarget(command: CommandSpec(arguments: ["sh", "-c", script, "sh", folder.path]))
         try await target.deliver(gathered)
         let seen = try String(contentsOfFile: folder.path("seen.txt"), encoding: .utf8)
-        #expect(seen == "failure|2|0|api,web|API\nWeb|2 panels down: API, Web|api,web|API, Web")
+        #expect(seen == "failure|2|0|api,web|API\nWeb|2 panels down: API, Web|api,web|API, Web|\(gathered.id)")
         let input = try Data(contentsOf: URL(fileURLWithPath: folder.path("input.json")))
         let json = try #require(try JSONSerialization.jsonObject(with: input) as? [String: Any])
         #expect(json["count"] as? Int == 2)
         #expect(json["more"] as? Int == 0, "every notification listed")
         #expect(json["at"] as? String == "2026-11-22T10:01:00.000Z")
         #expect(json["panel"] == nil, "no single panel")
+        #expect(json["id"] as? String == gathered.id)
         let told = try #require(json["notifications"] as? [[String: Any]])
         #expect(told.map { $0["panel"] as? String } == ["api", "web"])
         #expect(told.first?["message"] as? String == "API is down: Timed out", "each as it is told alone")
@@ -183,6 +189,21 @@ struct NotifyTests {
             "\(error)" == "webhook 127.0.0.1: HTTP 503, after 3 attempts"
         }
         #expect(server.requests.count == 3)
+        #expect(server.requests.allSatisfy { $0.contains("Idempotency-Key: 5f0e2c4a-7d1b-4c3e-9a8f-2b6d1e0c9f17") },
+                "each attempt under the notification's id, which a receiver drops a repeat by")
+    }
+
+    /// A gathered message's id is its notifications': the same ones sent again carry the same id,
+    /// a message gathering another one too carries another.
+    @Test func aGatheredMessagesIdIsThatOfItsNotifications() {
+        var web = Self.notification
+        web.panel = "web"
+        web.id = "0b7a51f4-3c2d-4e9f-8a61-d5c2e7f9a403"
+        let at = Self.notification.at
+        #expect(GatheredNotification([Self.notification, web], at: at).id
+                    == GatheredNotification([Self.notification, web], at: at.addingTimeInterval(30)).id)
+        #expect(GatheredNotification([Self.notification, web], at: at).id != GatheredNotification([Self.notification], at: at).id)
+        #expect(GatheredNotification([Self.notification, web], at: at).id.count == 32)
     }
 
     @Test func aWebhooksAttemptIsOnePostNotRetried() async throws {

@@ -37,7 +37,7 @@ struct GatheredNotificationTests {
     @Test func itsJSONHasTheMessageItsCountAndEachNotificationButNoSinglePanel() throws {
         let gathered = GatheredNotification(Self.told(.failure, ["API", "Web"]), at: Self.origin)
         let json = try #require(try JSONSerialization.jsonObject(with: DeckJSON.makeEncoder().encode(gathered)) as? [String: Any])
-        #expect(Set(json.keys) == ["event", "message", "at", "count", "notifications", "more"])
+        #expect(Set(json.keys) == ["id", "event", "message", "at", "count", "notifications", "more"])
         #expect(json["more"] as? Int == 0)
         #expect(json["at"] as? String == "2026-11-22T10:00:00.000Z")
         #expect((json["notifications"] as? [[String: Any]])?.map { $0["panel"] as? String } == ["api", "web"])

@@ -5,6 +5,15 @@ import Testing
 @testable import StateDeck
 @testable import StateDeckNotifications
 
+extension DeckNotification {
+    /// As the notifier decided it, before sending it gave it its delivery's id.
+    var decided: DeckNotification {
+        var decided = self
+        decided.id = nil
+        return decided
+    }
+}
+
 /// The notifier on a deck on a test clock: what is sent, when, once.
 @Suite(.stopsDecks) struct NotifierTests {
     /// Keeps what it is sent: notifications told alone in `sent`, gathered messages in `gathered`.
@@ -372,7 +381,8 @@ import Testing
         let notifier = await Self.notifier(test, NotifyRule(failures: 1), target, ledger: reopened)
         defer { Task { await notifier.stop() } }
         let delivered = await test.eventually { target.sent.all.first }
-        #expect(delivered == left.notification, "the earlier run's notification, as it was decided")
+        #expect(delivered?.decided == left.notification, "the earlier run's notification, as it was decided")
+        #expect(delivered?.id == left.id.uuidString.lowercased(), "under the id it was kept with, which a receiver drops a repeat by")
         await test.eventually { reopened.pending.current.isEmpty ? true : nil }
         await test.deck.start()
         await test.until { $0.phase == .error && !$0.isLoading }

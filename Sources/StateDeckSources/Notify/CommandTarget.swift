@@ -39,7 +39,7 @@ public struct CommandTarget: NotificationTarget {
             .title: notification.title,
         ])
         let variables: [String: String?] = [
-            "STATEDECK_GROUP": notification.group, "STATEDECK_DOWN_SECONDS": String(notification.downSeconds),
+            "STATEDECK_NOTIFICATION_ID": notification.id, "STATEDECK_GROUP": notification.group, "STATEDECK_DOWN_SECONDS": String(notification.downSeconds),
             "STATEDECK_ERROR_KIND": notification.error?.kind, "STATEDECK_ERROR_TITLE": notification.error?.title,
             "STATEDECK_ERROR_MESSAGE": notification.error?.message,
         ]
@@ -59,7 +59,7 @@ public struct CommandTarget: NotificationTarget {
             .title: titles.joined(separator: ", "),
         ])
         let variables = [
-            "STATEDECK_COUNT": String(listed.count), "STATEDECK_MORE": String(listed.more), "STATEDECK_PANELS": panels,
+            "STATEDECK_NOTIFICATION_ID": gathered.id, "STATEDECK_COUNT": String(listed.count), "STATEDECK_MORE": String(listed.more), "STATEDECK_PANELS": panels,
             "STATEDECK_TITLES": titles.joined(separator: "\n"),
         ]
         command.environment.merge(variables) { $1 }

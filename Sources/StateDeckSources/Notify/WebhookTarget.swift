@@ -39,23 +39,25 @@ public struct WebhookTarget: NotificationTarget {
     }
 
     public func deliver(_ notification: DeckNotification) async throws {
-        try await post(Array(DeckJSON.makeEncoder().encode(notification)))
+        try await post(Array(DeckJSON.makeEncoder().encode(notification)), id: notification.id)
     }
 
     /// Posts the gathered message's JSON, as one notification's, listing what fits ``maximumBody``.
     public func deliver(_ gathered: GatheredNotification) async throws {
-        try await post(gathered.listing(within: Self.maximumBody).json)
+        try await post(gathered.listing(within: Self.maximumBody).json, id: gathered.id)
     }
 
     /// One POST, not retried: "webhook hooks.example: HTTP 500" when it fails.
     public func attempt(_ notification: DeckNotification) async throws {
-        if let refused = await send(request(posting: try Array(DeckJSON.makeEncoder().encode(notification)))) {
+        let body = try Array(DeckJSON.makeEncoder().encode(notification))
+        if let refused = await send(request(posting: body, id: notification.id)) {
             throw Failure(description: "\(name): \(refused)")
         }
     }
 
-    private func post(_ body: [UInt8]) async throws {
-        let request = request(posting: body)
+    /// Posts `body` until a 2xx answers, each attempt under the same `Idempotency-Key`.
+    private func post(_ body: [UInt8], id: String?) async throws {
+        let request = request(posting: body, id: id)
         var failure = ""
         for delay in [Duration.zero] + retryDelays {
             try await Task.sleep(for: delay)
@@ -65,9 +67,10 @@ public struct WebhookTarget: NotificationTarget {
         throw Failure(description: "\(name): \(failure), after \(retryDelays.count + 1) attempts")
     }
 
-    /// The POST of `body`, a JSON document.
-    private func request(posting body: [UInt8]) -> HTTPClientRequest {
+    /// The POST of `body`, a JSON document, under the notification's `id` as its `Idempotency-Key`.
+    private func request(posting body: [UInt8], id: String?) -> HTTPClientRequest {
         let fields = [("Content-Type", "application/json"), ("User-Agent", "StateDeck")]
+            + (id.map { [("Idempotency-Key", $0)] } ?? [])
             + headers.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
         return HTTPClientRequest(url: url.absoluteString, method: "POST", headers: fields.map { (name: $0.0, value: $0.1) },
                                  body: body, timeout: timeout)
