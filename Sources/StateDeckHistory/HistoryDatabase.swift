@@ -9,7 +9,8 @@ import StateDeckNotifications
 /// Commits and reads use connections of their own, so that a read never waits for a commit.
 public protocol HistoryDatabase: AnyObject, Sendable {
     /// What the keeper holds in memory, read at open and again when it starts writing a shared
-    /// history; without `following`, only what answering reads needs (no panel's health).
+    /// history (or, not writing it, reads it anew); without `following`, only what answering reads
+    /// needs (not the notifications' ledger).
     func load(following: Bool) throws(HistoryDatabaseError) -> StoredHistory
 
     /// Makes ready to commit (a connection lost is made anew once its wait is over), before the

@@ -67,6 +67,9 @@ public final class HistoryKeeper: Sendable {
     /// Whether this process took the history over since it started writing; taken with the
     /// next save when the first try failed (a full disk at open): commits wait for it.
     private let tookOver: Locked<Bool>
+    /// When this process, not writing, last read the history anew (wall milliseconds since 1970);
+    /// nil while it writes, so the first read after it stops reads anew.
+    private let readAnewAt = Locked<Int64?>(nil)
     private let troubleObservers = Locked<[@Sendable (PanelError?) -> Void]>([])
     private let lostWritingObservers = Locked<[@Sendable () -> Void]>([])
     private let eventIDs = Locked<(@Sendable () -> UInt64)?>(nil)
@@ -94,11 +97,24 @@ public final class HistoryKeeper: Sendable {
     private static func load(_ database: any HistoryDatabase, following: Bool,
                              configuration: Configuration) throws(HistoryDatabaseError) -> (HistoryState, StoredHistory) {
         let stored = try database.load(following: following)
+        guard following else {
+            return (HistoryState(retention: configuration.retention, reading: stored, at: configuration.clock.read()), stored)
+        }
         var history = HistoryState(retention: configuration.retention, stored: stored, opening: configuration.clock.read())
         try history.finishEndedWatches(latest: stored.latest) { panel, watch, resolution, start throws(HistoryDatabaseError) in
-            try database.tallies(of: panel, resolution, from: start).first { $0.start == start && $0.watch == watch }
+            try savedTally(database, panel, watch, resolution, start)
         }
         return (history, stored)
+    }
+
+    /// `panel`'s tally of the bucket of `resolution` at `start` that `watch` saved, if any.
+    private static func savedTally(_ database: any HistoryDatabase, _ panel: String, _ watch: Int64, _ resolution: Resolution,
+                                   _ start: Int64) throws(HistoryDatabaseError) -> TallyRow? {
+        try database.tallies(of: panel, resolution, from: start).first { $0.start == start && $0.watch == watch }
+    }
+
+    private func savedTally(_ panel: String, _ watch: Int64, _ resolution: Resolution, _ start: Int64) throws(HistoryDatabaseError) -> TallyRow? {
+        try Self.savedTally(database, panel, watch, resolution, start)
     }
 
     // MARK: Writing
@@ -172,6 +188,7 @@ public final class HistoryKeeper: Sendable {
             } catch {
                 memory.withLock { $0.failed(error) }
                 writing = !error.isFenced
+                if !writing { readAnewAt.withLock { $0 = nil } }
             }
             return !writing
         }
@@ -233,6 +250,7 @@ public final class HistoryKeeper: Sendable {
             writing.withLock { writing in
                 writing = false
                 tookOver.withLock { $0 = false }
+                readAnewAt.withLock { $0 = nil }
             }
             return true
         }
@@ -254,6 +272,24 @@ public final class HistoryKeeper: Sendable {
         }
         reportTrouble()
         return writes
+    }
+
+    /// A process that does not write answers what the writing one saved: before a read it reads
+    /// the history anew, at most once a second, so every process of a cluster gives the same
+    /// figures (the writer's as of its last save), and one that wrote before counts nothing of
+    /// its own any more.
+    private func readAnewUnlessWriting() {
+        let now = configuration.clock.wall().millisecondsSince1970
+        writing.withLock { writing in
+            guard !writing, readAnewAt.withLock({ at in
+                guard at.map({ abs(now - $0) >= 1_000 }) ?? true else { return false }
+                at = now
+                return true
+            }) else { return }
+            if let (history, _) = try? Self.load(database, following: false, configuration: configuration) {
+                memory.withLock { $0 = history }
+            }
+        }
     }
 
     /// Calls `observer` when another process took the history over while this one wrote it.
@@ -315,9 +351,12 @@ public final class HistoryKeeper: Sendable {
 
     /// `panel`'s uptime and timeline; with a `to` in the past, its health is the one it had then.
     public func uptime(of panel: String, _ query: TimelineQuery) throws(HistoryStoreError) -> UptimeReport {
+        readAnewUnlessWriting()
         let reading = configuration.clock.read()
         do {
-            var report = try view(of: panel, at: reading).uptime(of: panel, query, now: reading.wall) { resolution, from throws(HistoryDatabaseError) in
+            var view = view(of: panel, at: reading)
+            if !writing.current { try view.countSaved(stored: savedTally) }
+            var report = try view.uptime(of: panel, query, now: reading.wall) { resolution, from throws(HistoryDatabaseError) in
                 try database.tallies(of: panel, resolution, from: from)
             }
             if let to = query.to, to < reading.wall { report.current = try health(of: panel, at: to) }
@@ -380,6 +419,7 @@ public final class HistoryKeeper: Sendable {
     /// The state document's parts at `instant`: each part's newest form at or before it (the
     /// latest by time, of two at one time the one kept last), saved or waiting to be.
     public func moment(at instant: Date) throws(MomentError) -> Moment {
+        readAnewUnlessWriting()
         let now = configuration.clock.wall()
         guard instant <= now else { throw .future(now: now) }
         let at = instant.millisecondsSince1970
@@ -448,7 +488,11 @@ public final class HistoryKeeper: Sendable {
         if let failure {
             memory.withLock { $0.failed(failure) }
             reportTrouble()
-            if failure.isFenced, writing.withLock({ writing in defer { writing = false }; return writing }) {
+            if failure.isFenced, writing.withLock({ writing in
+                defer { writing = false }
+                readAnewAt.withLock { $0 = nil }
+                return writing
+            }) {
                 tellLostWriting()
             }
         }

@@ -77,6 +77,13 @@ public struct HistoryState: Sendable {
     private var unsavedIncidents: [Incident] = []
     /// The newest form of each part of the state document, saved or not.
     var newestForms: [MomentForm.Part: MomentForm] = [:]
+    /// Each panel's `latest` row as the writing process last saved it, read by a process that
+    /// does not write (``init(retention:reading:at:)``): the health it says is `current`, and the
+    /// time the writer counted since its last save of tallies (``countSaved(stored:)``).
+    private var savedLatest: [String: LatestRow] = [:]
+    /// Whether this is another process's history, as it saved it: its watch going on was watched
+    /// as far as its last save says, not up to now (its writer may have stopped since).
+    private var readsAnother = false
     /// Forms not saved yet, in the order they came.
     var unsavedForms: [MomentForm] = []
     /// The position the next form is kept at.
@@ -105,6 +112,27 @@ public struct HistoryState: Sendable {
         nextPosition = lastPosition + 1
         lastReading = opening
         retentionNow = now
+    }
+
+    /// The history as the process writing it saved it, read at `reading` by one that does not
+    /// write: its watches, the one saved last going on (its writer counts it, this one nothing),
+    /// and each panel's health as saved (``savedHealths``). A view of it counts nothing after the
+    /// writer's last save, so it answers the writer's figures as of then.
+    public init(retention: HistoryRetention, reading stored: StoredHistory, at reading: HistoryClock.Reading) {
+        let now = reading.wall.millisecondsSince1970
+        let going = stored.watches.max { ($0.watchedTo, $0.started) < ($1.watchedTo, $1.started) } ?? HistoryWatch.starting(at: now)
+        self.retention = retention
+        storedEventID = stored.eventID
+        watches = stored.watches.filter { $0.id != going.id } + [going]
+        aggregator = HealthAggregator(watch: going.id)
+        nextPosition = stored.lastPosition + 1
+        lastReading = reading
+        retentionNow = now
+        earlierRetentionNow = stored.furthestRetentionNow
+        maintenance = stored.maintenance
+        incidents = stored.incidents.sorted { ($0.openedAt, $0.id) > ($1.openedAt, $1.id) }
+        savedLatest = Dictionary(stored.latest.map { ($0.panel, $0) }, uniquingKeysWith: { $1 })
+        readsAnother = true
     }
 
     /// The state of a store opened when the clocks read `opening` with what `stored` holds: each
@@ -337,7 +365,22 @@ public struct HistoryState: Sendable {
     public mutating func finishEndedWatches<Failure: Error>(
         latest: [LatestRow], stored: (String, Int64, Resolution, Int64) throws(Failure) -> TallyRow?
     ) throws(Failure) {
-        for index in watches.indices.dropLast() where watches[index].talliedTo < watches[index].watchedTo {
+        try finish(watches.indices.dropLast(), latest: latest, stored: stored)
+    }
+
+    /// For a process that does not write: counts what the writer counted up to its last save
+    /// beyond the tallies it saved (a steady panel's open minute is saved at its end), as
+    /// ``finishEndedWatches(latest:stored:)`` does at open, the watch going on too.
+    public mutating func countSaved<Failure: Error>(
+        stored: (String, Int64, Resolution, Int64) throws(Failure) -> TallyRow?
+    ) throws(Failure) {
+        try finish(watches.indices, latest: Array(savedLatest.values), stored: stored)
+    }
+
+    private mutating func finish<Failure: Error>(
+        _ ended: some Sequence<Int>, latest: [LatestRow], stored: (String, Int64, Resolution, Int64) throws(Failure) -> TallyRow?
+    ) throws(Failure) {
+        for index in ended where watches[index].talliedTo < watches[index].watchedTo {
             let (watch, end) = (watches[index].id, watches[index].watchedTo)
             let minute = Resolution.minute.start(of: watches[index].talliedTo)
             let uncredited = watches[index].uncredited(among: watches)
@@ -566,7 +609,7 @@ extension HistoryState {
         }
         view.nextPosition = position
         view.aggregator.advance(to: now)
-        view.watchOn(to: now)
+        if !readsAnother { view.watchOn(to: now) }
         view.keepClosedRows()
         return view
     }
@@ -581,6 +624,8 @@ extension HistoryState {
         nextPosition = state.nextPosition
         unsavedRowsByPanel = state.unsavedRowsByPanel[panel].map { [panel: $0] } ?? [:]
         watches = state.watches
+        savedLatest = state.savedLatest[panel].map { [panel: $0] } ?? [:]
+        readsAnother = state.readsAnother
         lastReading = state.lastReading
         retentionNow = state.retentionNow
         earlierRetentionNow = state.earlierRetentionNow
@@ -622,10 +667,12 @@ extension HistoryState {
         of panel: String, _ query: TimelineQuery, now: Date,
         stored: (Resolution, Int64) throws(Failure) -> [TallyRow]
     ) throws(Failure) -> UptimeReport {
-        let current = aggregator.tracks[panel].flatMap { track -> UptimeReport.CurrentHealth? in
-            guard track.health != .unknown else { return nil }
-            return UptimeReport.CurrentHealth(health: track.health, since: Date(millisecondsSince1970: track.since),
-                                              watchedSince: Date(millisecondsSince1970: max(track.since, watchedSince)))
+        let counted = aggregator.tracks[panel].map { (health: $0.health, since: $0.since) }
+            ?? savedLatest[panel].map { (health: $0.health, since: $0.since) }
+        let current = counted.flatMap { counted -> UptimeReport.CurrentHealth? in
+            guard counted.health != .unknown else { return nil }
+            return UptimeReport.CurrentHealth(health: counted.health, since: Date(millisecondsSince1970: counted.since),
+                                              watchedSince: Date(millisecondsSince1970: max(counted.since, watchedSince)))
         }
         let watchedBefore = watches.dropLast().map {
             UptimeReport.Stretch(from: Date(millisecondsSince1970: $0.started), to: Date(millisecondsSince1970: $0.watchedTo))

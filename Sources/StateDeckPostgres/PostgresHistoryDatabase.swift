@@ -361,7 +361,7 @@ final class PostgresHistoryDatabase: HistoryDatabase {
                                  watchedTo: watches.integer(row, 2) ?? 0, talliedTo: watches.integer(row, 3) ?? 0)
                 },
                 lastPosition: try session.query("SELECT coalesce(max(id), 0) FROM statedeck.changes").integer(0, 0) ?? 0,
-                latest: following ? try Self.latest(session) : [],
+                latest: try Self.latest(session),
                 notifications: following ? try Self.notifications(session) : NotificationRecords(),
                 maintenance: try Self.maintenance(session), incidents: try Self.incidents(session),
                 lastFormPosition: try session.query("SELECT coalesce(max(id), 0) FROM statedeck.forms").integer(0, 0) ?? 0,

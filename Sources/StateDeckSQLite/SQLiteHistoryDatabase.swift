@@ -91,7 +91,7 @@ final class SQLiteHistoryDatabase: HistoryDatabase {
             return StoredHistory(
                 eventID: UInt64(try database.integer("SELECT value FROM meta WHERE key = 'last_event_id'") ?? 0),
                 watches: kept, lastPosition: try database.integer("SELECT max(rowid) FROM changes") ?? 0,
-                latest: following ? latest : [], notifications: try Self.notifications(&connection),
+                latest: latest, notifications: following ? try Self.notifications(&connection) : NotificationRecords(),
                 maintenance: try Self.maintenance(&connection), incidents: try Self.incidents(&connection),
                 lastFormPosition: try database.integer("SELECT max(rowid) FROM forms") ?? 0,
                 forms: try Self.lastKeptForms(&connection),

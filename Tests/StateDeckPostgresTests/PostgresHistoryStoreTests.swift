@@ -140,6 +140,44 @@ struct PostgresHistoryStoreTests {
         }
     }
 
+    /// Every process of a cluster answers the same figures: one that never wrote, and one that
+    /// wrote before another took over (it counts nothing of its own any more), alike: the
+    /// writer's as of its last save.
+    @Test func everyProcessAnswersTheWritersFiguresAsOfItsLastSave() async throws {
+        try await TemporaryPostgres.with { server in
+            let fixture = PostgresStoreFixture(server)
+            let contract = fixture.contract
+            let first = try fixture.open()
+            let second = try fixture.open { $0.waitsToWrite = true }
+            contract.advance(by: .seconds(5))
+            first.record(contract.change("p", .loaded(Info(summary: "up"))))
+            contract.advance(by: .seconds(55))
+            first.record(contract.change("p", .error(PanelError(.timeout))))
+            contract.advance(by: .seconds(30))
+            first.flush()
+            let query = TimelineQuery(span: .seconds(3_600), slots: 4)
+            func figures(_ store: PostgresHistoryStore) throws -> String {
+                let report = try store.uptime(of: "p", query)
+                let current = report.current.map { "\($0.health) since \($0.since) watched since \($0.watchedSince)" }
+                let day = report.day.map { String($0) } ?? "null"
+                let slots = report.slots.map { slot in "\(slot.tally.upMs)/\(slot.tally.downMs)" }.joined(separator: " ")
+                return "\(day) \(current ?? "null") \(slots)"
+            }
+            let read = try figures(second)
+            #expect(read == (try figures(first)), "a process that never wrote: the writer's figures, current included")
+            #expect(try second.uptime(of: "p", query).current?.health == .down)
+
+            second.setWriting(true)
+            contract.advance(by: .seconds(60))
+            second.flush()
+            first.flush()   // refused: the other took the history over
+            #expect(try figures(first) == (try figures(second)),
+                    "the process that wrote before counts its panel no more: the new writer's figures, not both summed")
+            first.close()
+            second.close()
+        }
+    }
+
     @Test func aCrashLosesOnlyTheTimeSinceTheLastSave() async throws {
         try await TemporaryPostgres.with { server in
             try PostgresStoreFixture(server).contract.aCrashLosesOnlyTheTimeSinceTheLastSave()
