@@ -56,7 +56,8 @@ final class ClusterActions: Sendable {
         var action: ForwardedAction
     }
 
-    /// Claims every action no leader took yet and runs each on `member`, writing its answer.
+    /// Claims every action no leader took yet and runs them on `member` at once, each writing its
+    /// answer as it ends: a slow one (a test send to a target that hangs) holds back no other.
     func performPending(on member: ClusterMember) async {
         let window = "\(Int(timeout / .milliseconds(1))) milliseconds"
         let claims = await blocking { session throws(PostgresError) in
@@ -71,12 +72,16 @@ final class ClusterActions: Sendable {
                                               caller: Self.caller(name: rows[row, 4], role: rows[row, 5])))
             }
         }
-        for claim in claims ?? [] {
-            let answer = await member.perform(claim.action)
-            _ = await blocking { session throws(PostgresError) in
-                try session.query("UPDATE statedeck_actions SET status = $2, answer = $3 WHERE id = $1",
-                                  [String(claim.id), String(answer.status), String(decoding: answer.body, as: UTF8.self)])
-                try session.query("SELECT pg_notify($1, $2)", [Self.answers, String(claim.id)])
+        await withTaskGroup(of: Void.self) { group in
+            for claim in claims ?? [] {
+                group.addTask { [self] in
+                    let answer = await member.perform(claim.action)
+                    _ = await blocking { session throws(PostgresError) in
+                        try session.query("UPDATE statedeck_actions SET status = $2, answer = $3 WHERE id = $1",
+                                          [String(claim.id), String(answer.status), String(decoding: answer.body, as: UTF8.self)])
+                        try session.query("SELECT pg_notify($1, $2)", [Self.answers, String(claim.id)])
+                    }
+                }
             }
         }
     }

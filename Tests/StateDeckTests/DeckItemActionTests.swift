@@ -1,5 +1,6 @@
 import Clocks
 import Testing
+import TestSupport
 @testable import StateDeck
 
 @Suite(.stopsDecks) struct DeckItemActionTests {

@@ -2,6 +2,7 @@ import Clocks
 import Foundation
 import Locking
 import Testing
+import TestSupport
 @testable import StateDeck
 @testable import StateDeckNotifications
 

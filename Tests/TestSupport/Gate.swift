@@ -2,12 +2,14 @@ import Foundation
 
 /// Holds whoever waits until the test opens it; waiting ignores cancellation, like a loader that
 /// does not cooperate.
-final class Gate: @unchecked Sendable {
+public final class Gate: @unchecked Sendable {
     private let lock = NSLock()
     private var isOpen = false
     private var waiters: [CheckedContinuation<Void, Never>] = []
 
-    func wait() async {
+    public init() {}
+
+    public func wait() async {
         await withCheckedContinuation { continuation in
             let resumeNow = lock.withLock {
                 if !isOpen { waiters.append(continuation) }
@@ -17,7 +19,7 @@ final class Gate: @unchecked Sendable {
         }
     }
 
-    func open() {
+    public func open() {
         let waiting = lock.withLock {
             isOpen = true
             defer { waiters = [] }
