@@ -9,7 +9,8 @@ import StateDeckServer
 /// locations (``Deck/setRemoteLocations(_:)``).
 ///
 /// A probe silent for longer than `noDataAfter`, or three of its own heartbeats if that is
-/// longer, shows as `noData` with the time it was last heard from: never as up.
+/// longer, shows as `noData` with the time it was last heard from: never as up. One silent for
+/// `forgetAfter` is retired: its location and results are deleted, and no panel shows it.
 public final class ProbeReports: Sendable {
     public struct Configuration: Sendable {
         /// How long a probe may stay silent before its panels show no data (at least three of
@@ -17,6 +18,9 @@ public final class ProbeReports: Sendable {
         public var noDataAfter: Duration = .seconds(15)
         /// How often the leader reads the probes' results.
         public var pollInterval: Duration = .seconds(1)
+        /// How long a probe may stay silent before its location is forgotten: a day, so a probe
+        /// down overnight still shows as no data in the morning.
+        public var forgetAfter: Duration = .seconds(86_400)
 
         public init() {}
     }
@@ -38,6 +42,9 @@ public final class ProbeReports: Sendable {
         var failing = false
         while !Task.isCancelled {
             if server.isRunningDeck {
+                if case .success(let retired) = await forgetRetired(), !retired.isEmpty {
+                    logger.notice("probes: forgot \(retired.joined(separator: ", ")), silent for \(configuration.forgetAfter.lengthText)")
+                }
                 switch await read() {
                 case .success(let locations):
                     await server.deck.setRemoteLocations(locations)
@@ -48,6 +55,18 @@ public final class ProbeReports: Sendable {
                 }
             }
             try? await Task.sleep(for: configuration.pollInterval)
+        }
+    }
+
+    /// Deletes each probe silent for ``Configuration/forgetAfter`` and its results; returns their
+    /// locations.
+    public func forgetRetired() async -> Result<[String], PostgresError> {
+        let silence = String(Int64(configuration.forgetAfter / .milliseconds(1)))
+        return await session.blocking { session throws(PostgresError) in
+            let rows = try session.query("""
+                DELETE FROM statedeck_probes WHERE now() - last_seen > $1::bigint * interval '1 millisecond' RETURNING location
+                """, [silence])
+            return (0..<rows.count).compactMap { rows[$0, 0] }.sorted()
         }
     }
 

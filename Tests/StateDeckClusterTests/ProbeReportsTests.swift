@@ -1,6 +1,7 @@
 import DeckTestSupport
 import Foundation
 import Locking
+import Postgres
 import StateDeck
 import StateDeckCluster
 import StateDeckServer
@@ -21,12 +22,14 @@ struct ProbeReportsTests {
     }
 
     /// The leader of a cluster of one, reading the probes every 100 ms; silent for `silence`
-    /// they show no data.
-    static func leader(store: String, silence: Duration = .seconds(15)) async throws -> (LiveDeckServer, Task<Void, Never>) {
+    /// they show no data, for `forgetAfter` they are forgotten.
+    static func leader(store: String, silence: Duration = .seconds(15), forgetAfter: Duration = .seconds(86_400))
+        async throws -> (LiveDeckServer, Task<Void, Never>) {
         let server = try await LiveDeckServer(deck: PostgresClusterTests.makeDeck(), options: try PostgresClusterTests.member(of: store))
         #expect(await eventually { server.server.isRunningDeck })
         var configuration = ProbeReports.Configuration()
         configuration.noDataAfter = silence
+        configuration.forgetAfter = forgetAfter
         configuration.pollInterval = .milliseconds(100)
         let reports = ProbeReports(url: store, configuration: configuration, logger: LiveDeckServer.quietLogger)
         return (server, Task { await reports.run(serving: server.server) })
@@ -110,6 +113,27 @@ struct ProbeReportsTests {
             #expect(location.summary == nil)
             #expect(silent.locationsSummary == "Up from local; no data from eu-west")
 
+            reading.cancel()
+            await leader.stop()
+        }
+    }
+
+    /// A probe retired (silent for a day by default) is forgotten: its location leaves every
+    /// panel, and the store.
+    @Test func aProbeSilentPastTheHorizonIsForgotten() async throws {
+        try await TemporaryPostgres.with { store in
+            let (leader, reading) = try await Self.leader(store: store.url, silence: .milliseconds(300),
+                                                          forgetAfter: .milliseconds(1_500))
+            let probe = try Self.probe("eu-west", store: store.url)
+            let reporting = Task { await probe.reporter.run(probe.deck) }
+            try await probe.deck.push(.loaded(Info(summary: "fine")), panel: "counter")
+            #expect(try await Self.counter(on: leader) { $0.locations?.last?.health == .up } != nil)
+            reporting.cancel()
+            #expect(try await Self.counter(on: leader) { $0.locations?.last?.health == .noData } != nil, "first: no data")
+            #expect(try await eventually { try await leader.deck.panelState("counter").locations == nil },
+                    "then no location but its own: the panel is checked from here only")
+            let session = try PostgresConnection(store.url)
+            #expect(try session.query("SELECT count(*) FROM statedeck_probe_results").integer(0, 0) == 0)
             reading.cancel()
             await leader.stop()
         }
