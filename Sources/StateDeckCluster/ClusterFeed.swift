@@ -45,6 +45,16 @@ final class ClusterFeed: @unchecked Sendable {
         return session
     }
 
+    /// Whether some server holds the leader's lock (``PostgresCluster/leaderLock``): PostgreSQL
+    /// lists an advisory lock of a 64-bit key as its high and low halves.
+    func someoneLeads() throws(PostgresError) -> Bool {
+        let key = UInt64(bitPattern: PostgresCluster.leaderLock)
+        return try session.query("""
+            SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND classid = $1::oid AND objid = $2::oid
+                AND objsubid = 1 AND granted)
+            """, [String(key >> 32), String(key & 0xFFFF_FFFF)]).boolean(0, 0) == true
+    }
+
     /// Opens a new session in place of one that broke; the next read continues after `lastID`.
     func reconnect() throws(PostgresError) {
         session = try Self.listening(url)

@@ -134,9 +134,21 @@ public final class PostgresCluster: DeckCluster {
     private func runFeed(_ feed: ClusterFeed, member: ClusterMember) {
         DetachedThread.nameCurrentThread("cluster-feed")
         defer { ended.signal() }
+        var shown: PanelError?
+        func show(_ trouble: PanelError?) {
+            guard trouble != shown else { return }
+            shown = trouble
+            member.setTrouble(trouble)
+        }
+        var leaderLookedFor = ContinuousClock.now
         while !isStopping {
-            do {
+            do throws(PostgresError) {
                 let heard = try feed.follow(waiting: configuration.electionInterval, wake: wake.read)
+                if leaderLookedFor.duration(to: .now) >= configuration.electionInterval {
+                    leaderLookedFor = .now
+                    let someoneLeads = member.isRunningDeck ? true : try feed.someoneLeads()
+                    show(someoneLeads ? nil : Self.noLeader)
+                }
                 if feed.hasDeck { hasDeck.raise(to: 1) }
                 replicated.raise(to: feed.lastID)
                 let answers = heard.filter { $0.channel == ClusterActions.answers }.map(\.payload)
@@ -146,9 +158,9 @@ public final class PostgresCluster: DeckCluster {
                 if member.isRunningDeck { Task { [actions] in await actions.performPending(on: member) } }
             } catch {
                 logger.error("cluster: reading the store failed (\(error)); trying again")
-                member.setStoreTrouble(Self.trouble(error))
+                show(Self.trouble(error))
                 while !isStopping, (try? feed.reconnect()) == nil { pause() }
-                member.setStoreTrouble(nil)
+                show(nil)
             }
         }
     }
@@ -238,6 +250,13 @@ public final class PostgresCluster: DeckCluster {
                 + "PostgreSQL store answers again, which this server keeps trying.",
             detail: error.message)
     }
+
+    /// The card a server shows while no server of the cluster leads: the one that did stopped (or
+    /// was cut off), and the next takes over within seconds.
+    static let noLeader = PanelError(
+        .unreachable, title: "No server runs the deck just now",
+        message: "The leading process stopped; another takes over within seconds. This page shows the last state "
+            + "the deck was in until then, and actions wait for the next leader.")
 
     /// Waits an election interval, or less when stopping.
     private func pause() {

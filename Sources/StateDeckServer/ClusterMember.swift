@@ -51,9 +51,10 @@ public final class ClusterMember: Sendable {
         replica.replicate(event: event, data: data, id: id, afterGap: afterGap)
     }
 
-    /// Shows the store's trouble on this server's pages (above every panel, and on the server's
-    /// own panel), or nil once it works again: the pages keep the last state meanwhile.
-    public func setStoreTrouble(_ error: PanelError?) {
+    /// Shows why the pages may be behind on this server's pages (above every panel, and on the
+    /// server's own panel): the store cannot be read, or no server leads; nil once that is over.
+    /// The pages keep the last state meanwhile.
+    public func setTrouble(_ error: PanelError?) {
         showing.withLock { showing in
             showing = Task { [previous = showing, troubleShower] in
                 await previous?.value

@@ -140,7 +140,7 @@ public final class DeckServer: Sendable {
         if let host {
             try await host.join(HostedServer(
                 runner: runner, replica: mirror, perform: { [router] action in await Self.perform(action, on: router) },
-                showTrouble: { [self] error in await showStoreTrouble(error) }))
+                showTrouble: { [self] error in await showHostTrouble(error) }))
         }
         let port = try http.start()
         gate.bind(port: port)
@@ -150,9 +150,10 @@ public final class DeckServer: Sendable {
         return port
     }
 
-    /// Shows that the cluster's store cannot be reached above every panel and on the server's own
-    /// panel (as the deck would show the error there), or the replicated state again for nil.
-    private func showStoreTrouble(_ error: PanelError?) async {
+    /// Shows why the replica may be behind (its host's store cannot be reached, or nobody runs the
+    /// deck) above every panel and on the server's own panel (as the deck would show the error
+    /// there), or the replicated state again for nil.
+    private func showHostTrouble(_ error: PanelError?) async {
         var own: ReplicatedPanel?
         let deck = runner.deck
         if let error, let id = configuration.ownPanelID, let declaration = await deck.declaration(of: id) {
