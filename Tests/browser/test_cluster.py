@@ -353,6 +353,41 @@ def stored_outage(store: str, panel: str) -> dict | None:
     return json.loads(found) if found else None
 
 
+def watched_to(store: str) -> dict[str, int]:
+    """How far each watch the store keeps was watched: a process writing the history moves its own on."""
+    rows = subprocess.run(["psql", store, "-Atc", "SELECT id, watched_to FROM statedeck.watches"],
+                          capture_output=True, text=True, check=True).stdout.split()
+    return dict(row.split("|") for row in rows)
+
+
+def test_a_leader_frozen_past_the_locks_timeout_then_resumed_sends_nothing_writes_nothing_and_says_so(
+        store, receiver, tmp_path):
+    deck, down = switchable_deck(tmp_path / "deck", receiver)
+    first, second = two_servers(deck, store, "frozen")
+    try:
+        first.proc.send_signal(signal.SIGSTOP)
+        # The store ends the frozen leader's session after 6 s of silence, and the lock with it.
+        wait_for(lambda: leader([second]), 20, "no server took over from the frozen leader")
+        down.touch()
+        failure = receiver.wait(1)[0]["json"]
+        before = watched_to(store)
+        first.proc.send_signal(signal.SIGCONT)
+        # Resumed, it runs its deck until it finds it lost the lead: its loads fail too, and decide
+        # the failure again, which its history (taken over) and its ledger refuse to keep.
+        wait_for(lambda: leader([first, second]) is second and "no longer leading" in "".join(first.log_lines), 15,
+                 "the resumed leader never said it lost the lead")
+        settled_at = loads(second)
+        wait_for(lambda: loads(second) >= settled_at + 3, 15, "the new leader stopped loading")
+        assert told(receiver) == ["failure"], "told once, by the new leader alone"
+        moved = [watch for watch, to in watched_to(store).items() if before.get(watch) != to]
+        assert len(moved) == 1, f"only the new leader's watch moves on: {moved}"
+        recovery_told_once(receiver, second, down, failure)
+    finally:
+        first.proc.send_signal(signal.SIGCONT)
+        for server in (first, second):
+            server.stop()
+
+
 @pytest.mark.parametrize("kind", ["file", "api"])
 def test_a_failover_under_maintenance_tells_the_outage_once_at_the_windows_end_and_its_recovery_once(
         kind, store, receiver, tmp_path):
