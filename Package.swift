@@ -232,7 +232,7 @@ let package = Package(
             ]
         ),
         // `statedeck` itself, run as a child process.
-        .testTarget(name: "CommandLineTests", dependencies: ["TestSupport"]),
+        .testTarget(name: "CommandLineTests", dependencies: ["TestSupport", "Postgres"]),
         .testTarget(
             name: "HardeningTests",
             dependencies: [

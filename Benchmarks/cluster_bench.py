@@ -54,7 +54,7 @@ def measure(run, binary, processes: int, streams: int, workdir: Path) -> dict:
     try:
         config = deck(workdir, run.STATEDECK_PANEL)
         for _ in range(max(1, processes)):
-            servers.append(run.start_statedeck(binary, config=str(config), extra=["--store", store] if store else [],
+            servers.append(run.start_statedeck(binary, config=str(config), extra=["--cluster", store] if store else [],
                                                preexec=limit_files))
         leader = servers[0]   # the first to start takes the lock
         for i in range(60):   # a full history, so that every event has the same size

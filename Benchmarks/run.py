@@ -367,7 +367,7 @@ def start_statedeck(binary, config=None, public=None, extra=(), debug=True, pree
         argv += ["--public", public]
     argv += list(extra)
     # The other benchmarks measure serving, not recording (which `history` measures).
-    if not default_history and "--data" not in argv and "--store" not in argv:
+    if not default_history and "--data" not in argv and "--cluster" not in argv:
         argv += ["--data", "none"]
     started = time.monotonic()
     proc = PROCS.start(argv, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,

@@ -11,8 +11,8 @@ import StateDeckSources
 
 /// A dashboard as the command line asks for it, wired in one place: the deck (a deck file,
 /// reloaded as it is edited, or the demo), where its history is kept (a folder, PostgreSQL, or
-/// nowhere), whether it shares the deck with a cluster (a PostgreSQL store makes it a member), and
-/// the server over them.
+/// nowhere), whether it shares the deck with a cluster (`--cluster` makes it a member), and the
+/// server over them.
 public final class Dashboard: Sendable {
     /// What the command line decided.
     public struct Settings: Sendable {
@@ -20,17 +20,29 @@ public final class Dashboard: Sendable {
         public var deckFile: (path: String, file: DeckFile)?
         /// Makes the demo's simulated latency and failures repeatable.
         public var seed: UInt64?
-        /// `--data`: the history's folder, or `none`; nil for the default beside the deck file.
+        /// `--data`: the history's folder, `none`, or a PostgreSQL URL (this process alone keeps
+        /// the history there); nil for the default beside the deck file.
         public var data: String?
-        /// `--store`: a PostgreSQL URL, which keeps the history and makes this process a member of
-        /// the cluster sharing the deck there.
-        public var store: String?
+        /// `--cluster`: a PostgreSQL URL, which keeps the history and makes this process a member
+        /// of the cluster sharing the deck there.
+        public var cluster: String?
         public var server: ServerConfiguration
         /// `--replay`: a fixture file, as read, and its path, served frozen in place of any deck.
         public var replay: (path: String, fixture: DeckFixture)?
 
         public init(server: ServerConfiguration) {
             self.server = server
+        }
+
+        /// The PostgreSQL database the history is kept in, shared by a cluster or this process's
+        /// alone; nil for a folder or none.
+        var postgres: String? {
+            cluster ?? data.flatMap { PostgresStoreAddress.isURL($0) ? $0 : nil }
+        }
+
+        /// The history's folder; nil for none, or a history kept in PostgreSQL.
+        var folder: String? {
+            postgres == nil ? HistoryFolder.path(option: data, deckFile: deckFile?.path) : nil
         }
     }
 
@@ -71,8 +83,8 @@ public final class Dashboard: Sendable {
             let backupPingKey = try demoPingKey(settings)
             makeDeck = { ServedDemoDeck.make(seed: seed, server: running, backupPingKey: backupPingKey) }
         }
-        let host = try settings.store.map { store throws(Failure) in
-            ClusterDeckHost(cluster: try joinable(store), makeDeck: makeDeck)
+        let host = try settings.cluster.map { cluster throws(Failure) in
+            ClusterDeckHost(cluster: try joinable(cluster), makeDeck: makeDeck)
         }
         let server: DeckServer
         let port: Int
@@ -91,7 +103,7 @@ public final class Dashboard: Sendable {
         var work: [Task<Void, Never>] = []
         if let session { work.append(Task { await session.run(serving: server) }) }
         // What probes elsewhere report, shown on each panel while this process runs the deck.
-        if let store = settings.store { work.append(Task { await ProbeReports(url: store).run(serving: server) }) }
+        if let cluster = settings.cluster { work.append(Task { await ProbeReports(url: cluster).run(serving: server) }) }
         return Dashboard(server: server, history: history, work: work, url: settings.server.url(port: port),
                          address: settings.server.address(port: port))
     }
@@ -142,24 +154,26 @@ public final class Dashboard: Sendable {
         history?.close()
     }
 
-    /// The history store `--store` or `--data` names (by default a folder beside the deck file, or
-    /// the demo's), or nil for none.
+    /// The history store `--cluster` or `--data` names (by default a folder beside the deck file,
+    /// or the demo's), or nil for none.
     private static func openHistory(_ settings: Settings) throws(Failure) -> (any HistoryStore & NotificationLedger)? {
         let retention = settings.deckFile?.file.historyRetention ?? HistoryRetention()
-        if let store = settings.store {
+        if let url = settings.postgres {
             var configuration = PostgresHistoryStore.Configuration()
             configuration.retention = retention
-            // The next leader of the cluster starts the deck from it: a short wait loses less.
-            configuration.flushInterval = .milliseconds(200)
-            // `--store` makes this process a member of a cluster: it writes only while it leads.
-            configuration.waitsToWrite = true
+            if settings.cluster != nil {
+                // The next leader of the cluster starts the deck from it: a short wait loses less.
+                configuration.flushInterval = .milliseconds(200)
+                // A member of a cluster writes only while it leads.
+                configuration.waitsToWrite = true
+            }
             do {
-                return try PostgresHistoryStore(url: store, configuration: configuration)
+                return try PostgresHistoryStore(url: url, configuration: configuration)
             } catch {
                 throw Failure(description: error.description, status: 2)
             }
         }
-        guard let folder = HistoryFolder.path(option: settings.data, deckFile: settings.deckFile?.path) else { return nil }
+        guard let folder = settings.folder else { return nil }
         do {
             return try HistoryFolder.open(folder, retention: retention)
         } catch {
@@ -167,27 +181,29 @@ public final class Dashboard: Sendable {
         }
     }
 
-    /// The ping keys kept in the history's folder; none kept without one. In a cluster every process
-    /// must answer the same ping URL, so the deck file sets every key there.
+    /// The ping keys kept in the history's folder; none kept without one. With a history in
+    /// PostgreSQL there is no folder, and in a cluster every process must answer the same ping
+    /// URL: the deck file sets every key there.
     private static func pingKeys(_ settings: Settings) throws(Failure) -> PingKeys {
-        if settings.store != nil, let unset = settings.deckFile?.file.panelsWithoutPingKeys, !unset.isEmpty {
+        if settings.postgres != nil, let unset = settings.deckFile?.file.panelsWithoutPingKeys, !unset.isEmpty {
             throw Failure(description: "\(settings.deckFile!.path): heartbeat panels \(unset.joined(separator: ", ")) need "
-                          + "a key: in their heartbeat in a cluster (--store), where every process answers the same ping URL",
+                          + "a key: in their heartbeat with a history in PostgreSQL (--cluster, or --data URL), "
+                          + "where no folder keeps one and every process answers the same ping URL",
                           status: 2)
         }
         do {
-            return try PingKeys(folder: HistoryFolder.path(option: settings.data, deckFile: settings.deckFile?.path))
+            return try PingKeys(folder: settings.folder)
         } catch {
             throw Failure(description: error.description, status: 2)
         }
     }
 
     /// The demo's backup job's ping key, kept with the demo's history so that its URL holds
-    /// across restarts; for the run only with no history folder, and in a cluster, where every
-    /// process would make a key of its own (a deck file sets the one they all answer).
+    /// across restarts; for the run only with no history folder (none, or PostgreSQL, where in a
+    /// cluster every process would make a key of its own: a deck file sets the one they all answer).
     private static func demoPingKey(_ settings: Settings) throws(Failure) -> String {
         do {
-            var keys = try PingKeys(folder: settings.store == nil ? HistoryFolder.path(option: settings.data, deckFile: nil) : nil)
+            var keys = try PingKeys(folder: settings.folder)
             return try keys.key(for: DemoDeck.backupId)
         } catch {
             throw Failure(description: error.description, status: 2)
@@ -202,10 +218,10 @@ public final class Dashboard: Sendable {
         }
     }
 
-    /// The processes sharing the deck through the PostgreSQL at `store` (a cluster of one, when alone).
-    private static func joinable(_ store: String) throws(Failure) -> PostgresCluster {
+    /// The processes sharing the deck through the PostgreSQL at `url` (a cluster of one, when alone).
+    private static func joinable(_ url: String) throws(Failure) -> PostgresCluster {
         do {
-            return try PostgresCluster(url: store)
+            return try PostgresCluster(url: url)
         } catch {
             throw Failure(description: error.description, status: 2)
         }

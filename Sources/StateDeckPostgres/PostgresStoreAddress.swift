@@ -7,12 +7,17 @@ public struct PostgresStoreAddress: Sendable {
     /// `host:port/database`, for messages and the trouble card.
     public let server: String
 
+    /// Whether `text` names a PostgreSQL database by its scheme (rather than, say, a folder).
+    public static func isURL(_ text: String) -> Bool {
+        text.hasPrefix("postgres://") || text.hasPrefix("postgresql://")
+    }
+
     /// Checks `url`.
     ///
     /// - Throws: ``PostgresStoreError/invalidURL(reason:)`` for another scheme or a URL libpq
     ///   cannot read, ``PostgresStoreError/passwordInURL(server:)`` when it holds a password.
     public init(_ url: String) throws(PostgresStoreError) {
-        guard url.hasPrefix("postgres://") || url.hasPrefix("postgresql://") else {
+        guard Self.isURL(url) else {
             throw .invalidURL(reason: "it starts with neither")
         }
         let parsed: PostgresConnectionString

@@ -14,7 +14,7 @@ public enum PostgresStoreError: Error, Sendable, Equatable, CustomStringConverti
     public var description: String {
         switch self {
         case .invalidURL(let reason):
-            "--store must be a postgres:// or postgresql:// URL: \(reason)"
+            "a PostgreSQL database must be named by a postgres:// or postgresql:// URL: \(reason)"
         case .passwordInURL(let server):
             "the --store URL for \(server) holds a password: leave it out of the URL (command lines are seen by "
                 + "others), and give it in PGPASSWORD or a password file (PGPASSFILE, or ~/.pgpass with mode 0600)."

@@ -17,10 +17,10 @@ enum DeckProbe {
         let file = Launcher.loadDeckFile(options.config)
         let reporter: ProbeReporter
         do {
-            reporter = try ProbeReporter(url: options.store, location: options.location,
+            reporter = try ProbeReporter(url: options.cluster, location: options.location,
                                          heartbeat: .milliseconds(Int64((options.heartbeat * 1000).rounded())))
         } catch {
-            Launcher.fail("--store: \(error)", status: 1)
+            Launcher.fail("--cluster: \(error)", status: 1)
         }
         var configuration = Deck.Configuration()
         configuration.location = options.location

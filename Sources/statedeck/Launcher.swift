@@ -22,7 +22,7 @@ struct Launcher {
         settings.deckFile = options.config.map { (path: $0, file: Self.loadDeckFile($0)) }
         settings.seed = options.seed
         settings.data = options.data
-        settings.store = options.store
+        settings.cluster = options.cluster
         settings.replay = options.replay.map { (path: $0, fixture: Self.loadFixture($0)) }
         let dashboard: Dashboard
         do {

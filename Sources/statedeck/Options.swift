@@ -1,4 +1,5 @@
 import ArgumentParser
+import StateDeckPostgres
 import StateDeckServer
 
 /// The command line of PROTOCOL.md. Parsing only: `Launcher` does the work.
@@ -7,7 +8,7 @@ struct Options: ParsableCommand {
         commandName: "statedeck",
         abstract: "A live dashboard of loading states, error cards and toasts, served on localhost.",
         // ArgumentParser's own line ends in `<subcommand>`, as if serving needed one.
-        usage: "statedeck [<options>]\n  statedeck --replay <file> [<options>]\n  statedeck check <file>\n  statedeck probe --store <url> --config <file> --location <name>\n"
+        usage: "statedeck [<options>]\n  statedeck --replay <file> [<options>]\n  statedeck check <file>\n  statedeck probe --cluster <url> --config <file> --location <name>\n"
             + "  statedeck token add --access <file> <name> --role <role>",
         discussion: "Without --config it serves the built-in demo deck. 'statedeck check FILE' validates a deck file and exits.",
         subcommands: [CheckOptions.self, ProbeOptions.self, TokenOptions.self]
@@ -23,14 +24,14 @@ struct Options: ParsableCommand {
     var port = 8080
 
     @Option(name: .long, help: ArgumentHelp(
-        "Keep every panel's history in this folder (SQLite), or 'none' to keep it in memory only. Default: .statedeck beside the deck file; for the demo, $XDG_STATE_HOME/statedeck/demo.",
-        valueName: "dir"))
+        "Keep every panel's history in this folder (SQLite), in the PostgreSQL database a postgres:// or postgresql:// URL names (this process alone writes it), or 'none' to keep it in memory only. Default: .statedeck beside the deck file; for the demo, $XDG_STATE_HOME/statedeck/demo.",
+        valueName: "dir|url"))
     var data: String?
 
-    @Option(name: .long, help: ArgumentHelp(
-        "Keep the history in PostgreSQL instead of --data: a postgres:// or postgresql:// URL. The password comes from PGPASSWORD or a password file (PGPASSFILE, ~/.pgpass), never the URL.",
+    @Option(name: [.customLong("cluster"), .customLong("store")], help: ArgumentHelp(
+        "Join the processes sharing this deck through the PostgreSQL database of this postgres:// or postgresql:// URL (--store is its older name): one of them runs the deck and keeps the history there, every one serves it. The password comes from PGPASSWORD or a password file (PGPASSFILE, ~/.pgpass), never the URL.",
         valueName: "url"))
-    var store: String?
+    var cluster: String?
 
     @Flag(name: .long, help: "Allow forcing panel states from the page and /api/debug.")
     var debug = false
@@ -73,14 +74,14 @@ struct Options: ParsableCommand {
         guard (0...65_535).contains(port) else {
             throw ValidationError("--port must be between 0 and 65535, not \(port)")
         }
-        guard data?.isEmpty != true else {
-            throw ValidationError("--data must name a folder, or none")
+        guard data?.isEmpty != true, data.map({ !$0.contains("://") || PostgresStoreAddress.isURL($0) }) ?? true else {
+            throw ValidationError("--data must name a folder, none, or a PostgreSQL database (postgres:// or postgresql://)")
         }
-        guard store == nil || data == nil else {
-            throw ValidationError("--store and --data both say where the history is kept: give one")
+        guard cluster == nil || data == nil else {
+            throw ValidationError("--cluster and --data both say where the history is kept: give one (a cluster keeps it in its PostgreSQL)")
         }
-        guard replay == nil || (config == nil && data == nil && store == nil && seed == nil) else {
-            throw ValidationError("--replay serves a fixture alone: not with --config, --data, --store or --seed")
+        guard replay == nil || (config == nil && data == nil && cluster == nil && seed == nil) else {
+            throw ValidationError("--replay serves a fixture alone: not with --config, --data, --cluster or --seed")
         }
         guard access == nil || tokenFile == nil else {
             throw ValidationError("--access and --token-file both say which tokens open the dashboard: give one (an access file lists as many as you need)")

@@ -1,14 +1,14 @@
 import ArgumentParser
 import StateDeckCluster
 
-/// `statedeck probe --store URL --config FILE --location NAME`: runs a deck file's sources here
+/// `statedeck probe --cluster URL --config FILE --location NAME`: runs a deck file's sources here
 /// and reports their results under a location to a cluster's store. Parsing only: `DeckProbe`
 /// does the work.
 struct ProbeOptions: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "probe",
         abstract: "Check a deck file's panels from this place and report the results to a cluster's PostgreSQL store.",
-        usage: "statedeck probe --store <url> --config <file> --location <name> [--heartbeat <seconds>]",
+        usage: "statedeck probe --cluster <url> --config <file> --location <name> [--heartbeat <seconds>]",
         discussion: """
             The deck file is read exactly as start-up reads it and its sources run here; no port is bound, \
             no notification sent and no history kept. The server leading the cluster shows each panel \
@@ -16,8 +16,9 @@ struct ProbeOptions: ParsableCommand {
             """
     )
 
-    @Option(name: .long, help: ArgumentHelp("The cluster's PostgreSQL store (postgres://…).", valueName: "url"))
-    var store: String
+    @Option(name: [.customLong("cluster"), .customLong("store")],
+            help: ArgumentHelp("The cluster's PostgreSQL database (postgres://…; --store is its older name).", valueName: "url"))
+    var cluster: String
 
     @Option(name: .long, help: ArgumentHelp("The deck file (YAML or JSON) whose panels to check.", valueName: "file"))
     var config: String
@@ -33,8 +34,8 @@ struct ProbeOptions: ParsableCommand {
             throw ValidationError("--location \(problem)")
         }
         // The URL may hold a password: it is never repeated.
-        guard store.hasPrefix("postgres://") || store.hasPrefix("postgresql://") else {
-            throw ValidationError("--store must be a PostgreSQL URL, starting with postgres:// or postgresql://")
+        guard cluster.hasPrefix("postgres://") || cluster.hasPrefix("postgresql://") else {
+            throw ValidationError("--cluster must be a PostgreSQL URL, starting with postgres:// or postgresql://")
         }
         guard (0.1...60).contains(heartbeat) else {
             throw ValidationError("--heartbeat must be between 0.1 and 60 seconds, not \(heartbeat)")

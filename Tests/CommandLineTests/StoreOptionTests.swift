@@ -1,9 +1,11 @@
 import Foundation
+import Postgres
 import TestSupport
 import Testing
 
-/// `--store URL`: a PostgreSQL history, refused at start with status 2 when the URL cannot be used,
-/// without ever printing a password.
+/// A history in PostgreSQL, `--cluster URL` (joining the processes sharing the deck there; its
+/// older name `--store`) or `--data URL` (this process's alone): refused at start with status 2
+/// when the URL cannot be used, without ever printing a password.
 @Suite struct StoreOptionTests {
     /// A page folder of its own, so that start-up gets as far as opening the history.
     private final class PageFolder: Sendable {
@@ -19,10 +21,10 @@ import Testing
         }
     }
 
-    /// Runs `statedeck --store url` serving a page folder of its own.
-    private static func start(store url: String) async throws -> StatedeckBinary.Run {
+    /// Runs `statedeck option url` serving a page folder of its own.
+    private static func start(store url: String, option: String = "--store") async throws -> StatedeckBinary.Run {
         let page = try PageFolder()
-        let run = try await StatedeckBinary.run(["--store", url, "--port", "0", "--public", page.path])
+        let run = try await StatedeckBinary.run([option, url, "--port", "0", "--public", page.path])
         withExtendedLifetime(page) {}
         return run
     }
@@ -44,10 +46,36 @@ import Testing
         #expect(run.standardError.contains("cannot connect to PostgreSQL at 127.0.0.1:9/history"), "\(run.standardError)")
     }
 
-    @Test func storeWithDataIsRefused() async throws {
-        let run = try await StatedeckBinary.run(["--store", "postgres://deck@127.0.0.1:9/history", "--data", "none"])
+    @Test func aClusterWithDataIsRefused() async throws {
+        for option in ["--cluster", "--store"] {
+            let run = try await StatedeckBinary.run([option, "postgres://deck@127.0.0.1:9/history", "--data", "none"])
+            #expect(run.status == 2)
+            #expect(run.standardError.contains("--cluster and --data"), "\(run.standardError)")
+        }
+    }
+
+    @Test func dataOfAPostgresURLGoesToPostgreSQLNotToAFolder() async throws {
+        let run = try await Self.start(store: "postgresql://deck@127.0.0.1:9/history", option: "--data")
         #expect(run.status == 2)
-        #expect(run.standardError.contains("--store and --data"), "\(run.standardError)")
+        #expect(run.standardError.contains("cannot connect to PostgreSQL at 127.0.0.1:9/history"), "\(run.standardError)")
+        let other = try await StatedeckBinary.run(["--data", "mysql://deck@127.0.0.1:9/history"])
+        #expect(other.status == 2)
+        #expect(other.standardError.contains("--data must name a folder, none, or a PostgreSQL database"), "\(other.standardError)")
+    }
+
+    /// `--data URL`: this process alone keeps its history in PostgreSQL, and joins no cluster: no
+    /// leader is elected (none of the cluster's tables is made), and the history is written.
+    @Test func dataOfAPostgresURLKeepsTheHistoryThereWithoutACluster() async throws {
+        try await TemporaryPostgres.with { server in
+            let page = try PageFolder()
+            let serving = try ServingProcess(["--data", server.url, "--port", "0", "--public", page.path])
+            defer { serving.stop() }
+            #expect(try await serving.port() != nil)
+            let session = try PostgresConnection(server.url)
+            #expect(try await eventually { (try session.query("SELECT count(*) FROM statedeck.changes").integer(0, 0) ?? 0) > 0 },
+                    "the demo's changes are kept")
+            #expect(try session.query("SELECT to_regclass('statedeck_events') IS NULL").boolean(0, 0) == true, "no cluster")
+        }
     }
 
     @Test func anotherSchemeIsRefused() async throws {

@@ -61,13 +61,13 @@ class Server:
 
     Every server keeps its history in a fresh temporary folder (`--data DIR`, removed by
     `remove_data()`), never in the user's state folder, unless the test passes its own `--data`
-    (or a `--store`, or `--replay`, which keeps none).
+    (or a `--cluster`, or `--replay`, which keeps none).
     The folder outlives `stop()` and `kill()`, so a restarted server finds what it stored."""
 
     def __init__(self, args: list[str], log_name: str):
         self.data_dir: Path | None = None
         # A replay keeps no history, and takes no --data.
-        if not any(a in ("--data", "--store", "--replay") or a.startswith(("--data=", "--store=")) for a in args):
+        if not any(a in ("--data", "--cluster", "--replay") or a.startswith(("--data=", "--cluster=")) for a in args):
             self.data_dir = Path(tempfile.mkdtemp(prefix="statedeck-data-"))
             args = [*args, "--data", str(self.data_dir)]
         self.args = args

@@ -105,7 +105,7 @@ def summaries(page: Page) -> dict[str, str]:
 
 def test_kill_9_of_the_leader_mid_burst_leaves_every_page_with_every_event_once_and_the_same_state(store, tmp_path):
     deck = write_deck(tmp_path / "deck", slow_seconds=0.1)
-    servers = [Server(["--config", str(deck), "--store", store, "--debug"], f"cluster-{n}").start() for n in range(3)]
+    servers = [Server(["--config", str(deck), "--cluster", store, "--debug"], f"cluster-{n}").start() for n in range(3)]
     try:
         first = wait_for(lambda: leader(servers), 10, "no server leads")
         pages = [Page(servers, n) for n in range(6)]
@@ -233,7 +233,7 @@ def recovery_told_once(receiver, leading: Server, down: Path, failure: dict) -> 
 def test_a_failover_mid_outage_tells_it_once_and_its_recovery_once(store, receiver, tmp_path):
     deck, down = switchable_deck(tmp_path / "deck", receiver)
     # Both start before the outage: what the second read of the ledger then is empty.
-    servers = [Server(["--config", str(deck), "--store", store], f"failover-{n}").start() for n in range(2)]
+    servers = [Server(["--config", str(deck), "--cluster", store], f"failover-{n}").start() for n in range(2)]
     try:
         first = wait_for(lambda: leader(servers), 10, "no server leads")
         second = next(server for server in servers if server is not first)
@@ -253,7 +253,7 @@ def test_a_failover_mid_outage_tells_it_once_and_its_recovery_once(store, receiv
 
 def test_a_test_sent_to_a_process_that_does_not_lead_is_sent_once_by_the_leader(store, receiver, tmp_path):
     deck, _ = switchable_deck(tmp_path / "deck", receiver)
-    servers = [Server(["--config", str(deck), "--store", store], f"notify-test-{n}").start() for n in range(2)]
+    servers = [Server(["--config", str(deck), "--cluster", store], f"notify-test-{n}").start() for n in range(2)]
     try:
         running = wait_for(lambda: leader(servers), 10, "no server leads")
         other = next(server for server in servers if server is not running)
@@ -274,13 +274,13 @@ def test_a_test_sent_to_a_process_that_does_not_lead_is_sent_once_by_the_leader(
 def test_a_failover_after_an_outage_ended_tells_nothing_more(store, receiver, tmp_path):
     deck, down = switchable_deck(tmp_path / "deck", receiver)
     down.touch()
-    first = Server(["--config", str(deck), "--store", store], "ended-first").start()
+    first = Server(["--config", str(deck), "--cluster", store], "ended-first").start()
     second = None
     try:
         wait_for(lambda: leader([first]), 10, "the first server does not lead")
         receiver.wait(1)
         # The second reads the ledger while the outage is told and not over.
-        second = Server(["--config", str(deck), "--store", store], "ended-second").start()
+        second = Server(["--config", str(deck), "--cluster", store], "ended-second").start()
         down.unlink()
         receiver.wait(2)
         wait_for(lambda: delivered(first) == 2, 10, "the recovery's delivery was never recorded")
@@ -297,7 +297,7 @@ def test_a_failover_after_an_outage_ended_tells_nothing_more(store, receiver, tm
 
 def test_a_failover_while_a_window_is_open_tells_its_notification_once(store, receiver, tmp_path):
     deck, down = switchable_deck(tmp_path / "deck", receiver, gather="6s")
-    servers = [Server(["--config", str(deck), "--store", store], f"window-{n}").start() for n in range(2)]
+    servers = [Server(["--config", str(deck), "--cluster", store], f"window-{n}").start() for n in range(2)]
     try:
         first = wait_for(lambda: leader(servers), 10, "no server leads")
         second = next(server for server in servers if server is not first)
@@ -327,7 +327,7 @@ def test_a_failover_while_a_window_is_open_tells_its_notification_once(store, re
 def two_servers(deck: Path, store: str, name: str) -> tuple[Server, Server]:
     """Two servers of `deck` sharing `store`, started: the one that leads first. Both are stopped
     when none leads."""
-    servers = [Server(["--config", str(deck), "--store", store], f"{name}-{n}").start() for n in range(2)]
+    servers = [Server(["--config", str(deck), "--cluster", store], f"{name}-{n}").start() for n in range(2)]
     try:
         first = wait_for(lambda: leader(servers), 10, "no server leads")
     except AssertionError:
@@ -526,7 +526,7 @@ def events_after(server: Server, last_id: int, count: int, opened=lambda: None) 
 
 def test_a_server_that_joins_later_resumes_a_page_from_the_events_it_loaded(store, tmp_path):
     deck = write_deck(tmp_path / "deck", slow_seconds=0.1)
-    first = Server(["--config", str(deck), "--store", store, "--debug"], "joins-first").start()
+    first = Server(["--config", str(deck), "--cluster", store, "--debug"], "joins-first").start()
     joined = None
     try:
         wait_for(lambda: leader([first]), 10, "the first server does not lead")
@@ -541,7 +541,7 @@ def test_a_server_that_joins_later_resumes_a_page_from_the_events_it_loaded(stor
         wait_for(lambda: page.last_id == str(first.state()["lastEventId"]), 10, "the page missed events")
         page.stop()
         seen = [event_id for event_id, _, _ in page.events]
-        joined = Server(["--config", str(deck), "--store", store, "--debug"], "joins-later").start()
+        joined = Server(["--config", str(deck), "--cluster", store, "--debug"], "joins-later").start()
         resumed = events_after(joined, seen[-6], 5)
         assert resumed == [(event_id, name) for event_id, name, _ in page.events[-5:]], \
             "the five events after the one the page had, as the page had them, not a snapshot"
@@ -588,11 +588,11 @@ def test_a_leader_cut_off_from_the_store_gives_up_and_another_leads_within_secon
     relay = subprocess.Popen(["python3", "-c", RELAY, host, port], stdout=subprocess.PIPE, text=True)
     behind_relay = store.replace(f":{port}/", f":{relay.stdout.readline().strip()}/")
     deck = write_deck(tmp_path / "deck", slow_seconds=0.1)
-    cut_off = Server(["--config", str(deck), "--store", behind_relay, "--debug"], "partition-cut-off").start()
+    cut_off = Server(["--config", str(deck), "--cluster", behind_relay, "--debug"], "partition-cut-off").start()
     direct = None
     try:
         wait_for(lambda: leader([cut_off]), 10, "the first server does not lead")
-        direct = Server(["--config", str(deck), "--store", store, "--debug"], "partition-direct").start()
+        direct = Server(["--config", str(deck), "--cluster", store, "--debug"], "partition-direct").start()
         os.kill(relay.pid, signal.SIGSTOP)
         cut = time.monotonic()
         wait_for(lambda: leader([direct]), 12, "no other server took over")
@@ -652,8 +652,8 @@ def test_the_example_behind_nginx_keeps_its_page_live_when_the_leader_is_killed(
 
 def test_a_probe_elsewhere_shows_per_location_and_turns_to_no_data_when_it_goes_silent(store, tmp_path):
     deck = write_deck(tmp_path / "deck", slow_seconds=0.1)
-    server = Server(["--config", str(deck), "--store", store], "cluster-probed").start()
-    probe = subprocess.Popen([str(BIN), "probe", "--store", store, "--config", str(deck), "--location", "eu-west"],
+    server = Server(["--config", str(deck), "--cluster", store], "cluster-probed").start()
+    probe = subprocess.Popen([str(BIN), "probe", "--cluster", store, "--config", str(deck), "--location", "eu-west"],
                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         def summary():
@@ -687,7 +687,7 @@ def heartbeat_deck(folder: Path, key: str | None) -> Path:
 def test_a_ping_sent_to_any_process_reaches_the_one_running_the_deck(store, tmp_path):
     key = "cluster-ping-key-0123456789"
     deck = heartbeat_deck(tmp_path / "deck", key)
-    servers = [Server(["--config", str(deck), "--store", store], f"pinged-{n}").start() for n in range(2)]
+    servers = [Server(["--config", str(deck), "--cluster", store], f"pinged-{n}").start() for n in range(2)]
     try:
         running = wait_for(lambda: leader(servers), 10, "no server leads")
         other = next(server for server in servers if server is not running)
@@ -709,7 +709,7 @@ def test_a_ping_sent_to_any_process_reaches_the_one_running_the_deck(store, tmp_
 
 def test_a_cluster_refuses_a_heartbeat_whose_key_it_would_make(store, tmp_path):
     deck = heartbeat_deck(tmp_path / "deck", None)
-    done = subprocess.run([str(BIN), "--config", str(deck), "--store", store, "--port", "0"],
+    done = subprocess.run([str(BIN), "--config", str(deck), "--cluster", store, "--port", "0"],
                           capture_output=True, text=True, timeout=20)
     assert done.returncode == 2
     assert "heartbeat panels backup need a key: in their heartbeat in a cluster" in done.stderr
@@ -717,7 +717,7 @@ def test_a_cluster_refuses_a_heartbeat_whose_key_it_would_make(store, tmp_path):
 
 def test_an_action_sent_to_a_process_that_does_not_lead_is_signed_by_the_leader_and_outlives_it(store, tmp_path):
     deck = write_deck(tmp_path / "deck", slow_seconds=0.1)
-    servers = [Server(["--config", str(deck), "--store", store, "--debug"], f"signed-{n}").start() for n in range(2)]
+    servers = [Server(["--config", str(deck), "--cluster", store, "--debug"], f"signed-{n}").start() for n in range(2)]
     try:
         first = wait_for(lambda: leader(servers), 10, "no server leads")
         other = next(server for server in servers if server is not first)

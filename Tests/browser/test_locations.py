@@ -84,7 +84,7 @@ def test_the_compact_line_says_the_servers_line_after_the_summary(server, page):
 def test_a_probe_with_a_bad_flag_exits_2_with_the_reason(args, says, tmp_path):
     deck = tmp_path / "deck.yaml"
     deck.write_text("title: T\npanels:\n  - { id: a, title: A, tcp: { host: 127.0.0.1, port: 9 } }\n")
-    flags = ["--store", "postgres://probe:s3cret@127.0.0.1:1/db", "--config", str(deck)]
+    flags = ["--cluster", "postgres://probe:s3cret@127.0.0.1:1/db", "--config", str(deck)]
     result = subprocess.run([str(BIN), "probe", *flags, *args], capture_output=True, text=True, timeout=10)
     assert result.returncode == 2, result.stderr
     assert says in result.stderr
@@ -94,11 +94,11 @@ def test_a_probe_with_a_bad_flag_exits_2_with_the_reason(args, says, tmp_path):
 def test_a_probe_whose_store_cannot_be_reached_exits_1_without_the_password(tmp_path):
     deck = tmp_path / "deck.yaml"
     deck.write_text("title: T\npanels:\n  - { id: a, title: A, tcp: { host: 127.0.0.1, port: 9 } }\n")
-    result = subprocess.run([str(BIN), "probe", "--store", "postgres://probe:s3cret@127.0.0.1:1/db", "--config", str(deck),
+    result = subprocess.run([str(BIN), "probe", "--cluster", "postgres://probe:s3cret@127.0.0.1:1/db", "--config", str(deck),
                              "--location", "eu-west"], capture_output=True, text=True, timeout=10)
     assert result.returncode == 1, result.stderr
     assert "store" in result.stderr and "s3cret" not in result.stderr + result.stdout
-    bad_store = subprocess.run([str(BIN), "probe", "--store", "mysql://probe:s3cret@h/db", "--config", str(deck),
+    bad_store = subprocess.run([str(BIN), "probe", "--cluster", "mysql://probe:s3cret@h/db", "--config", str(deck),
                                 "--location", "eu-west"], capture_output=True, text=True, timeout=10)
     assert bad_store.returncode == 2 and "postgres://" in bad_store.stderr and "s3cret" not in bad_store.stderr
 
@@ -117,7 +117,7 @@ def test_a_probe_reports_its_panels_under_its_location_with_a_heartbeat_and_stop
         deck.write_text("title: T\npanels:\n"
                         "  - { id: up, title: Up, file: { path: status.txt } }\n"
                         "  - { id: down, title: Down, tcp: { host: 127.0.0.1, port: 9 } }\n")
-        probe = subprocess.Popen([str(BIN), "probe", "--store", store, "--config", str(deck), "--location", "eu-west",
+        probe = subprocess.Popen([str(BIN), "probe", "--cluster", store, "--config", str(deck), "--location", "eu-west",
                                   "--heartbeat", "0.2"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         assert probe.stdout.readline().strip() == f"StateDeck probe eu-west: checking 2 panels from {deck}"
 

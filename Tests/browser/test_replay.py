@@ -102,7 +102,7 @@ def test_a_replay_serves_a_fixture_alone(tmp_path):
     result = subprocess.run([str(BIN), "--replay", str(fixture), "--config", str(tmp_path / "deck.yaml")],
                             capture_output=True, text=True, timeout=10)
     assert result.returncode == 2
-    assert "--replay serves a fixture alone: not with --config, --data, --store or --seed" in result.stderr, result.stderr
+    assert "--replay serves a fixture alone: not with --config, --data, --cluster or --seed" in result.stderr, result.stderr
 
 
 # ---- the moments the screenshot tests replay, recorded from real runs --------------------------

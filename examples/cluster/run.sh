@@ -34,7 +34,7 @@ store=${STATEDECK_STORE:-$("$root/scripts/temporary-postgres" start "$work/postg
 mkdir -p "$work/nginx/tmp"
 chmod 1777 "$work/nginx/tmp"
 for i in $(seq 1 "$processes"); do
-    "$bin" --config "$here/deck.yaml" --store "$store" --public "$root/Public" \
+    "$bin" --config "$here/deck.yaml" --cluster "$store" --public "$root/Public" \
         --port $((port + i)) --public-url "http://127.0.0.1:$port" ${STATEDECK_ARGS:-} &
     pids+=($!)
     echo "server 127.0.0.1:$((port + i));" >>"$work/nginx/statedeck-upstream.conf"
