@@ -190,7 +190,7 @@ let package = Package(
         .testTarget(name: "PostgresTests", dependencies: ["Postgres", "TestSupport"]),
         .testTarget(
             name: "StateDeckClusterTests",
-            dependencies: ["StateDeckCluster", "StateDeckServer", "StateDeck", "Postgres", "DeckTestSupport", "TestSupport"]
+            dependencies: ["StateDeckCluster", "StateDeckServer", "StateDeck", "StateDeckNotifications", "Postgres", "DeckTestSupport", "TestSupport"]
         ),
         .testTarget(
             name: "StateDeckPostgresTests",

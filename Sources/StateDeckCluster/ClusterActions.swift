@@ -75,7 +75,7 @@ final class ClusterActions: Sendable {
         await withTaskGroup(of: Void.self) { group in
             for claim in claims ?? [] {
                 group.addTask { [self] in
-                    let answer = await member.perform(claim.action)
+                    let answer = await member.server.perform(claim.action)
                     _ = await blocking { session throws(PostgresError) in
                         try session.query("UPDATE statedeck_actions SET status = $2, answer = $3 WHERE id = $1",
                                           [String(claim.id), String(answer.status), String(decoding: answer.body, as: UTF8.self)])

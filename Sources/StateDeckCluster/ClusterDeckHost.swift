@@ -30,8 +30,8 @@ public final class ClusterDeckHost: DeckHost {
             logger.error("another process took the history over: this one no longer leads the cluster")
             cluster.resign()
         }
-        try await cluster.join(server.member(
-            leadership: { [self] leads in await setLeading(leads, runner) }, runsDeck: { [leading] in leading.current }))
+        try await cluster.join(ClusterMember(
+            server: server, leadership: { [self] leads in await setLeading(leads, runner) }, runsDeck: { [leading] in leading.current }))
     }
 
     /// Runs the deck from now on, or stops it and makes a fresh one for the next time this server
@@ -58,8 +58,10 @@ public final class ClusterDeckHost: DeckHost {
         return leads
     }
 
-    public func forward(_ action: ForwardedAction) async -> ForwardedAction.Answer? {
-        await cluster.forward(action)
+    /// The leader's answer, or 503 `no_leader` when none came in time.
+    public func forward(_ action: ForwardedAction) async -> ForwardedAction.Answer {
+        await cluster.forward(action) ?? .error(503, code: "no_leader",
+                                                message: "no server of the cluster runs the deck just now; try again in a few seconds")
     }
 
     public func settled() async {

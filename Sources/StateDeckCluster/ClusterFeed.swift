@@ -88,7 +88,7 @@ final class ClusterFeed: @unchecked Sendable {
                 try reload()
                 if afterGap { events[0] = StoredEvent(id: first, event: "snapshot", data: "") }
             } else {
-                member.replicate(try panels(where: "version > $1", [String(lastID)]))
+                member.server.hold(try panels(where: "version > $1", [String(lastID)]))
             }
             hand(events, afterGap: afterGap)
             return events.count
@@ -114,7 +114,7 @@ final class ClusterFeed: @unchecked Sendable {
     /// other follows the one before it in the store.
     private func hand(_ events: [StoredEvent], afterGap: Bool) {
         for (index, event) in events.enumerated() {
-            member.replicate(event: event.event, data: event.data, id: event.id, afterGap: afterGap && index == 0)
+            member.server.serve(event: event.event, data: event.data, id: event.id, afterGap: afterGap && index == 0)
             lastID = event.id
         }
     }
@@ -132,18 +132,18 @@ final class ClusterFeed: @unchecked Sendable {
     private func reload() throws(PostgresError) {
         guard let header = try session.query("SELECT header FROM statedeck_layout")[0, 0] else { return }
         let panels = try panels(where: "true", [])
-        member.replicate(header: Array(header.utf8), order: panels.map(\.id), panels: panels)
+        member.server.hold(header: Array(header.utf8), order: panels.map(\.id), panels: panels)
         hasDeck = true
     }
 
-    private func panels(where condition: String, _ parameters: [String?]) throws(PostgresError) -> [ReplicatedPanel] {
+    private func panels(where condition: String, _ parameters: [String?]) throws(PostgresError) -> [ExportedPanel] {
         let rows = try session.query(
             """
             SELECT id, compact, document, label, health, memory, in_maintenance, flapping FROM statedeck_panels
             WHERE \(condition) ORDER BY position
             """, parameters)
         return (0..<rows.count).map { row in
-            ReplicatedPanel(
+            ExportedPanel(
                 id: rows[row, 0] ?? "", compact: Array((rows[row, 1] ?? "").utf8),
                 document: Array((rows[row, 2] ?? "").utf8),
                 headline: PanelHeadline(label: rows[row, 3] ?? "",

@@ -83,20 +83,20 @@ final class ClusterLeader {
                 }
                 try session.query("INSERT INTO statedeck_events (id, event, data) VALUES \(Self.rows(entries.count, of: 3))", values)
                 if entries.contains(where: { $0.event == "snapshot" }) {
-                    let layout = member.exportedLayout()
+                    let layout = member.server.exportedLayout()
                     try session.query(
                         "INSERT INTO statedeck_layout (header, version) VALUES ($1, $2) ON CONFLICT (singleton) DO UPDATE SET header = excluded.header, version = excluded.version",
                         [String(decoding: layout.header, as: UTF8.self), String(last)])
                     try session.execute("DELETE FROM statedeck_panels")
                     let positions = Dictionary(layout.order.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
-                    try save(member.exportedPanels(layout.order), version: last, positions: positions)
+                    try save(member.server.exportedPanels(layout.order), version: last, positions: positions)
                 } else {
                     var changed: [String] = []
                     var seen: Set<String> = []
                     for entry in entries {
                         if let panel = entry.panel, seen.insert(panel).inserted { changed.append(panel) }
                     }
-                    try save(member.exportedPanels(changed), version: last, positions: [:])
+                    try save(member.server.exportedPanels(changed), version: last, positions: [:])
                 }
                 try session.query("SELECT pg_notify($1, $2)", [ClusterFeed.channel, String(last)])
             }
@@ -120,7 +120,7 @@ final class ClusterLeader {
     }
 
     /// Inserts or updates `panels`; `positions` places new rows (a changed panel keeps its place).
-    private func save(_ panels: [ReplicatedPanel], version: UInt64, positions: [String: Int]) throws(PostgresError) {
+    private func save(_ panels: [ExportedPanel], version: UInt64, positions: [String: Int]) throws(PostgresError) {
         var start = 0
         while start < panels.count {
             let chunk = panels[start..<min(start + Self.panelsPerStatement, panels.count)]

@@ -138,7 +138,7 @@ public final class PostgresCluster: DeckCluster {
         func show(_ trouble: PanelError?) {
             guard trouble != shown else { return }
             shown = trouble
-            member.setTrouble(trouble)
+            member.server.showTrouble(trouble)
         }
         var leaderLookedFor = ContinuousClock.now
         while !isStopping {

@@ -21,12 +21,12 @@ struct APIRoutes: Sendable {
     /// Bytes an SSE client may fall behind by before it is dropped.
     let streamCapacity: Int
     /// How long a stream whose `Last-Event-ID` is newer than this server's newest event waits for
-    /// it: a replica behind another server the page was on (a cluster); nil alone.
+    /// it: a held copy behind another server the page was on; nil alone.
     let catchUp: Duration?
-    /// Returns once what an action changed is kept beyond this server (a cluster's store).
+    /// Returns once what an action changed is kept beyond this server (its host's store).
     let settled: @Sendable () async -> Void
     /// The answer of the server that runs the deck to an action of this caller, when this one
-    /// does not (a cluster); nil when this one does.
+    /// does not (a host's process); nil when this one does.
     let forward: @Sendable (HTTPRequest, Caller) async -> HTTPResponse?
     /// Who sent a request, as the gate identified them: every accepted action is signed with it.
     let caller: @Sendable (HTTPRequest) -> Caller
@@ -129,9 +129,9 @@ struct APIRoutes: Sendable {
         NotifyTestRoute(deck: deck, log: notificationLog) { request, work in action(request, work) }.register(on: &router)
     }
 
-    /// The maintenance windows: listed from the mirror (a replica answers too), started and ended
+    /// The maintenance windows: listed from the mirror (a held copy answers too), started and ended
     /// as the deck's other actions are, and answered once the history has saved them with their
-    /// audit entries: the deck a restart or a cluster's next leader continues opens again the
+    /// audit entries: the deck a restart or the next process to run it continues opens again the
     /// windows the history kept.
     private func registerMaintenance(on router: inout Router) {
         router.on(.get, "/api/maintenance") { _, _ in
@@ -154,7 +154,7 @@ struct APIRoutes: Sendable {
 
     /// The incidents and announcements: opened and updated as the deck's other actions are (the
     /// author is the caller, who signs them), answered once the history has saved them with their
-    /// audit entries, so a restart or a cluster's next leader keeps them; read from the deck, on
+    /// audit entries, so a restart or the next process to run the deck keeps them; read from the deck, on
     /// the server that runs it.
     private func registerIncidents(on router: inout Router) {
         router.on(.get, "/api/incidents") { request, _ in
@@ -215,7 +215,7 @@ struct APIRoutes: Sendable {
     }
 
     /// `GET /api/audit`: the signed actions, newest first, from the history store or, without
-    /// one, from the memory of the server that runs the deck (a cluster's leader, which signed
+    /// one, from the memory of the server that runs the deck (which signed
     /// them); read off libmicrohttpd's thread.
     private func auditRoute(_ request: HTTPRequest) -> HTTPReply {
         let query: AuditQuery
@@ -253,7 +253,7 @@ struct APIRoutes: Sendable {
     }
 
     /// Who an action of `request` is signed by: the caller its gate saw, or where another server of
-    /// the cluster let it in, the caller that server's gate saw.
+    /// the deck let it in, the caller that server's gate saw.
     func signer(of request: HTTPRequest) -> Caller {
         ForwardedAction.performedFor ?? caller(request)
     }

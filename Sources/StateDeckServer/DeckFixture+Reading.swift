@@ -157,7 +157,7 @@ extension DeckFixture {
                 throw Problem(file: file, key: "maintenance.\(key)", message: "must be an array of maintenance windows")
             }
         }
-        for (index, incident) in incidents.enumerated() where (try? ReplicatedMemory.decoder.decode(
+        for (index, incident) in incidents.enumerated() where (try? ExportedMemory.decoder.decode(
             Incident.self, from: Data(incident.bytes))) == nil {
             throw Problem(file: file, key: "incidents[\(index)]", message: "is not an incident this StateDeck reads")
         }
@@ -165,6 +165,6 @@ extension DeckFixture {
 
     /// The incidents, as the deck keeps them.
     var keptIncidents: [Incident] {
-        incidents.compactMap { try? ReplicatedMemory.decoder.decode(Incident.self, from: Data($0.bytes)) }
+        incidents.compactMap { try? ExportedMemory.decoder.decode(Incident.self, from: Data($0.bytes)) }
     }
 }

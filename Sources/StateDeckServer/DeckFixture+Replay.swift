@@ -14,25 +14,25 @@ extension DeckFixture {
             + Array(",\"lastEventId\":".utf8)
     }
 
-    /// Every panel as a replica holds it: its compact form as the fixture has it, its document
+    /// Every panel as a held copy holds it: its compact form as the fixture has it, its document
     /// (`GET /api/panels/{id}`) the same with its one known state as its history, and what it
     /// showed, which a debug state starts from.
-    func replicatedPanels() -> [ReplicatedPanel] {
-        panels.compactMap(Self.replicated)
+    func exportedPanels() -> [ExportedPanel] {
+        panels.compactMap(Self.exported)
     }
 
     /// Panel `id` as the fixture has it, or nil for an id it lacks.
-    func replicatedPanel(_ id: String) -> ReplicatedPanel? {
-        panels.first { $0["id"] == .string(id) }.flatMap(Self.replicated)
+    func heldPanel(_ id: String) -> ExportedPanel? {
+        panels.first { $0["id"] == .string(id) }.flatMap(Self.exported)
     }
 
-    private static func replicated(_ panel: FixtureJSON) -> ReplicatedPanel? {
+    private static func exported(_ panel: FixtureJSON) -> ExportedPanel? {
         guard case .object(var members) = panel, case .string(let id)? = members["id"] else { return nil }
         let shown = FixturePanel(panel)
         let compact = panel.bytes
         members["history"] = .array(shown.since.map { [.object(["state": .string(shown.phase.rawValue), "at": .string($0)])] } ?? [])
         let title = shown.title.isEmpty ? id : shown.title
-        return ReplicatedPanel(id: id, compact: compact, document: FixtureJSON.object(members).bytes,
+        return ExportedPanel(id: id, compact: compact, document: FixtureJSON.object(members).bytes,
                                headline: PanelHeadline(label: title, health: shown.health, inMaintenance: shown.inMaintenance,
                                                        flapping: shown.flapping),
                                memoryRecord: shown.memory.encoded)
@@ -57,12 +57,12 @@ struct FixturePanel {
     var inMaintenance = false
     var flapping = false
     var placeholder: Info?
-    var memory: ReplicatedMemory
+    var memory: ExportedMemory
 
     init(_ panel: FixtureJSON) {
         func read<Value: Decodable>(_ key: String, as type: Value.Type) -> Value? {
             guard let value = panel[key], value != .null else { return nil }
-            return try? ReplicatedMemory.decoder.decode(Value.self, from: Data(value.bytes))
+            return try? ExportedMemory.decoder.decode(Value.self, from: Data(value.bytes))
         }
         title = read("title", as: String.self) ?? ""
         group = read("group", as: String.self)
@@ -78,14 +78,14 @@ struct FixturePanel {
         let at = since.flatMap { try? ISO8601Time.parse($0) }
         let info = read("latestValidInfo", as: Info.self)
         let error = read("latestValidError", as: ErrorCard.self)
-        memory = ReplicatedMemory(
+        memory = ExportedMemory(
             history: at.map { [ViewStateHistory.Entry(state: phase, at: $0)] } ?? [], info: info, error: error,
             latestInfo: read("latestInfo", as: Info.self) ?? info, latestError: read("latestError", as: ErrorCard.self) ?? error,
             stale: stale, health: health)
     }
 }
 
-extension ReplicatedMemory {
+extension ExportedMemory {
     /// A record of what a panel showed, from its parts.
     init(history: [ViewStateHistory.Entry], info: Info?, error: ErrorCard?, latestInfo: Info?, latestError: ErrorCard?,
          stale: Bool, health: Health) {

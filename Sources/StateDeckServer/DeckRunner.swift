@@ -5,16 +5,16 @@ import StateDeckHistory
 import StateDeckNotifications
 
 /// Runs the deck a server serves: continues it from the history (or from what the pages were
-/// shown, where a replica held it), keeps its changes in the history, tells its outages to their
+/// shown, where a held copy has it), keeps its changes in the history, tells its outages to their
 /// targets and the page, and has the mirror and the metrics follow it. A server alone runs its deck
-/// from the start; a member of a cluster only while it leads (its ``DeckHost`` says when).
+/// from the start; one with a ``DeckHost`` only while the host says so.
 public final class DeckRunner: Sendable {
     private let current: Locked<Deck>
-    /// Follows the running deck: the mirror served, or in a cluster the leader's copy, whose
+    /// Follows the running deck: the mirror served, or with a host the copy exported, whose
     /// events go to the store.
     let source: StateMirror
-    /// A cluster member's replica, whose panels are newer than the history (up to its writer's interval).
-    private let replica: StateMirror?
+    /// The copy a host feeds, whose panels are newer than the history (up to its writer's interval).
+    private let held: StateMirror?
     private let history: (any HistoryStore)?
     private let metrics: DeckMetrics
     /// Where outages in progress are kept, from one notifier to the next.
@@ -30,12 +30,12 @@ public final class DeckRunner: Sendable {
     public let notificationLog = NotificationLog()
     private let logger: Logger
 
-    init(deck: Deck, source: StateMirror, replica: StateMirror?, history: (any HistoryStore)?, metrics: DeckMetrics,
+    init(deck: Deck, source: StateMirror, held: StateMirror?, history: (any HistoryStore)?, metrics: DeckMetrics,
          notificationLedger: any NotificationLedger, onNotificationDelivery: (@Sendable (Notifier.Delivery) -> Void)?,
          logger: Logger) {
         current = Locked(deck)
         self.source = source
-        self.replica = replica
+        self.held = held
         self.history = history
         self.metrics = metrics
         self.notificationLedger = notificationLedger
@@ -47,11 +47,11 @@ public final class DeckRunner: Sendable {
     public var deck: Deck { current.current }
 
     /// Runs the deck on a history another process may have written since this one read it (a
-    /// cluster's last leader): reads it anew, so that what it kept (health, tallies, the
+    /// process that ran the deck before): reads it anew, so that what it kept (health, tallies, the
     /// notifications' ledger) is where the deck goes on and a failover tells no outage twice; then
-    /// continues the deck from it and the replica, follows it and starts it. A history that cannot
+    /// continues the deck from it and the held copy, follows it and starts it. A history that cannot
     /// be taken over or read leaves the deck stopped and returns false: a deck whose history is
-    /// not written would count nothing and tell outages the last leader told.
+    /// not written would count nothing and tell outages the process before told.
     public func runTakingOverHistory() async -> Bool {
         guard history?.setWriting(true) ?? true else { return false }
         await prepare()
@@ -64,17 +64,17 @@ public final class DeckRunner: Sendable {
         history?.observeLostWriting(observer)
     }
 
-    /// Continues the deck from the history, or where the replica holds a panel from what the
+    /// Continues the deck from the history, or where the held copy holds a panel from what the
     /// pages were shown of it and its flapping count, and follows it with the mirror, the metrics
     /// and a notifier; done before it starts, so no first load goes unheard.
     func prepare() async {
         let deck = deck
-        let shown = replica?.replicatedMemories() ?? [:]
+        let shown = held?.heldMemories() ?? [:]
         let kept = history?.memories(of: deck.panelIds) ?? [:]
         await deck.restore(kept.merging(shown) { _, newer in newer })
         await deck.restoreMaintenance(history?.keptMaintenance ?? [])
         await deck.restoreIncidents(history?.keptIncidents ?? [])
-        await follow(deck, announce: replica != nil)
+        await follow(deck, announce: held != nil)
     }
 
     /// Keeps `deck`'s changes in the history, and has the mirror (telling open pages of the new

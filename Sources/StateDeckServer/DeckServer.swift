@@ -10,8 +10,8 @@ import StateDeckNotifications
 /// The dashboard: one deck served over HTTP, its changes streamed to every open page, its
 /// panels' outages told to their notify targets and to the page.
 ///
-/// Alone, the server runs its deck (``DeckRunner``). Given a ``DeckHost`` (a cluster), it serves
-/// the replica the host feeds, and the host runs the deck here only while it says so.
+/// Alone, the server runs its deck (``DeckRunner``). Given a ``DeckHost``, it serves
+/// the copy the host feeds, and the host runs the deck here only while it says so.
 public final class DeckServer: Sendable {
     public let configuration: ServerConfiguration
     /// What the routes serve: the deck's state as the runner follows it, or as the host's store
@@ -22,7 +22,7 @@ public final class DeckServer: Sendable {
     private let http: HTTPServer
     /// What answers each request, gate first: the router-level tests ask it without a socket.
     let responder: SecureResponder
-    /// The routes without the gate, for actions another server of a cluster let in.
+    /// The routes without the gate, for actions another server sharing the deck let in.
     private let router: Router
     private let hub: EventHub
     private let gate: RequestGate
@@ -46,7 +46,7 @@ public final class DeckServer: Sendable {
     ///   ``replaceDeck(with:)`` replaces it.
     /// - Parameter onNotificationDelivery: Called after each delivery to a `notify:` target, sent or
     ///   given up (the page's are not told).
-    /// - Parameter host: Who runs the deck, when not this server alone (a cluster): the server then
+    /// - Parameter host: Who runs the deck, when not this server alone: the server then
     ///   runs `deck` (and notifies, and records history) only while the host says so, and serves
     ///   what the host's store hands over.
     public init(deck: Deck, configuration: ServerConfiguration, history: (any HistoryStore)? = nil,
@@ -85,7 +85,7 @@ public final class DeckServer: Sendable {
                         hub: hub, relay: $0.relay, moments: history)
         } ?? mirror
         let metrics = DeckMetrics(hub: hub)
-        runner = DeckRunner(deck: deck, source: source, replica: host == nil ? nil : mirror, history: history,
+        runner = DeckRunner(deck: deck, source: source, held: host == nil ? nil : mirror, history: history,
                             metrics: metrics, notificationLedger: notificationLedger ?? OutageTable(),
                             onNotificationDelivery: onNotificationDelivery, logger: logger)
         if let history {
@@ -139,7 +139,7 @@ public final class DeckServer: Sendable {
     public func start() async throws -> Int {
         if let host {
             try await host.join(HostedServer(
-                runner: runner, replica: mirror, perform: { [router] action in await Self.perform(action, on: router) },
+                runner: runner, held: mirror, perform: { [router] action in await Self.perform(action, on: router) },
                 showTrouble: { [self] error in await showHostTrouble(error) }))
         }
         let port = try http.start()
@@ -150,34 +150,31 @@ public final class DeckServer: Sendable {
         return port
     }
 
-    /// Shows why the replica may be behind (its host's store cannot be reached, or nobody runs the
+    /// Shows why the held copy may be behind (its host's store cannot be reached, or nobody runs the
     /// deck) above every panel and on the server's own panel (as the deck would show the error
-    /// there), or the replicated state again for nil.
+    /// there), or the exported state again for nil.
     private func showHostTrouble(_ error: PanelError?) async {
-        var own: ReplicatedPanel?
+        var own: ExportedPanel?
         let deck = runner.deck
         if let error, let id = configuration.ownPanelID, let declaration = await deck.declaration(of: id) {
             let scratch = Deck(deck.title, configuration: deck.configuration, panels: [declaration],
-                               memories: mirror.replicatedMemory(of: id).map { [id: $0] } ?? [:])
+                               memories: mirror.heldMemory(of: id).map { [id: $0] } ?? [:])
             try? await scratch.push(.error(error), panel: id)
-            own = (try? await scratch.panelState(id)).flatMap(mirror.replicated)
+            own = (try? await scratch.panelState(id)).flatMap(mirror.exported)
         }
         mirror.setOwnState(notice: error.map { ErrorPresenter().card(for: $0) }, panel: own)
     }
 
-    /// The answer of the server running the deck to an action this one let in (signed there with
-    /// `caller`), or 503 when none does.
+    /// The answer of the process running the deck to an action this one let in (signed there
+    /// with `caller`), or the host's when none does.
     private static func forward(_ request: HTTPRequest, of caller: Caller, through host: any DeckHost) async -> HTTPResponse {
         let action = ForwardedAction(method: request.method.rawValue, target: request.target, body: request.body,
                                      caller: caller)
-        guard let answer = await host.forward(action) else {
-            return .apiError(.serviceUnavailable, code: "no_leader",
-                             message: "no server of the cluster runs the deck just now; try again in a few seconds")
-        }
+        let answer = await host.forward(action)
         return .api(HTTPStatus(rawValue: answer.status), answer.body)
     }
 
-    /// Runs an action another server of the cluster let in, through the routes, signed with the
+    /// Runs an action another server sharing the deck let in, through the routes, signed with the
     /// caller that server's gate saw.
     private static func perform(_ action: ForwardedAction, on router: Router) async -> ForwardedAction.Answer {
         let response: HTTPResponse
@@ -235,8 +232,8 @@ public final class DeckServer: Sendable {
     /// Ends every stream, stops accepting and cancels the deck's work; deliveries under way are
     /// then waited for `deliveries` at most (``DeckRunner``), and the history saves what waits
     /// (``historySaveLimit`` at most), so that a program ending after this loses nothing it
-    /// recorded. Only then does a member of a cluster leave it (and let go of the lead): the next
-    /// leader starts from what this one saved, and nothing this one does overlaps its lead. The
+    /// recorded. Only then does the server leave its host (which may run the deck elsewhere): the
+    /// next process to run it starts from what this one saved, and nothing this one does overlaps. The
     /// history store stays open: its owner, who made it, closes it.
     public func stop(waitingForDeliveries deliveries: Duration = .zero) async {
         hub.close()
@@ -248,7 +245,7 @@ public final class DeckServer: Sendable {
 
     /// The longest a stop waits for the history's save: a store gone silent (a PostgreSQL server
     /// whose packets are dropped) saves on after the stop returns. With the deliveries' wait and a
-    /// cluster's leaving (a second at most), a stop still ends within 2 s.
+    /// host's leaving (a second at most), a stop still ends within 2 s.
     static let historySaveLimit: Duration = .milliseconds(600)
 
     /// Has `history` save what waits, waiting for it `limit` at most.

@@ -4,7 +4,7 @@ import EventStream
 /// servers share, which numbers each event once and hands it to every server's hub.
 public protocol EventRelay: Sendable {
     /// Sends `event` with `data`; `panel` names the panel a `panel` event is about. `data` is
-    /// made only if the relay sends it (a store's replicas make their own `snapshot` documents).
+    /// made only if the relay sends it (the copies a store feeds make their own `snapshot` documents).
     func relay(event: String, data: @autoclosure () -> String, panel: String?)
 }
 

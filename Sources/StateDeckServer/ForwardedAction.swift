@@ -1,3 +1,5 @@
+import MicroHTTP
+
 /// An action (retry, recover, an item's action, a debug state) sent to a server that does not
 /// run the deck, on its way to the one that does: the request as it came, once the receiving
 /// server's gate let it in, and who the gate said sent it, whose name the audit entry is signed
@@ -20,7 +22,7 @@ public struct ForwardedAction: Sendable, Equatable {
     /// request carries no credentials). Nil for a request this server's own gate let in.
     @TaskLocal public static var performedFor: Caller?
 
-    /// The leader's answer, as the route gave it.
+    /// The answer where the deck runs, as the route gave it.
     public struct Answer: Sendable, Equatable {
         public var status: Int
         public var body: [UInt8]
@@ -28,6 +30,21 @@ public struct ForwardedAction: Sendable, Equatable {
         public init(status: Int, body: [UInt8]) {
             self.status = status
             self.body = body
+        }
+
+        /// An error answer in PROTOCOL.md's shape: `{"error": {"code", "message"}}`.
+        public static func error(_ status: Int, code: String, message: String) -> Answer {
+            Answer(response: .error(HTTPStatus(rawValue: status), code: code, message: message))
+        }
+
+        /// `response`'s status and body (a stream answers with none).
+        init(response: HTTPResponse) {
+            status = response.status.rawValue
+            body = switch response.body {
+            case .bytes(let bytes): bytes
+            case .shared(let shared): shared.bytes
+            case .stream: []
+            }
         }
     }
 }

@@ -8,7 +8,7 @@ import StateDeckNotifications
 struct NotifyRoutes: Sendable {
     let log: NotificationLog
     /// The answer of the server that runs the deck, whose notifier decides, when this one does not
-    /// (a cluster); nil when this one does.
+    /// (a host's process); nil when this one does.
     let forward: @Sendable (HTTPRequest) async -> HTTPResponse?
 
     /// `{"entries": [...]}`.

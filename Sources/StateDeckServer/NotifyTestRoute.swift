@@ -15,14 +15,14 @@ import StateDeckNotifications
 /// | a name whose test is still under way | 429 `test_under_way`: one test at a time per name |
 ///
 /// Each target's outcome is also logged (`GET /api/notify/log`), as an entry of event `test`.
-/// An action like a retry: the gate lets it in as one, and a server of a cluster that does not run
+/// An action like a retry: the gate lets it in as one, and a server whose host runs the deck elsewhere, which does not run
 /// the deck carries it to the one that does, whose targets send it. Each target's send ends
 /// within ``TestSend/timeLimit``, so the answer comes within what forwarding waits for.
 struct NotifyTestRoute: Sendable {
     let deck: @Sendable () -> Deck
     /// Where each test's outcome is logged, as the notifier's decisions are (`GET /api/notify/log`).
     let log: NotificationLog
-    /// Runs an action here, or on the server that runs the deck (a cluster).
+    /// Runs an action here, or where the deck runs (a host's process).
     let action: @Sendable (HTTPRequest, @escaping @Sendable () async throws -> ActionOutcome) -> HTTPReply
     /// The names whose test is under way.
     private let underWay = Locked<Set<String>>([])

@@ -19,7 +19,7 @@ import StateDeck
 /// The body's first ``bodyLimit`` bytes, as text, are the run's info or its failure's detail.
 struct PingRoutes: Sendable {
     let deck: @Sendable () -> Deck
-    /// Runs an action here, or on the server that runs the deck (a cluster).
+    /// Runs an action here, or where the deck runs (a host's process).
     let action: @Sendable (HTTPRequest, @escaping @Sendable () async throws -> HTTPResponse) -> HTTPReply
     private let allowance = Locked<[String: PingAllowance]>([:])
 

@@ -4,7 +4,7 @@ import Locking
 import MicroHTTP
 import StateDeck
 
-/// Serves a moment of a deck frozen (`statedeck --replay FILE`), as a replica serves a deck
+/// Serves a moment of a deck frozen (`statedeck --replay FILE`), as a held copy serves a deck
 /// another process runs, except that nothing runs it: no source loads, no history is written,
 /// nothing is notified. The server never runs its deck, so every action comes here:
 ///
@@ -18,9 +18,9 @@ public final class ReplayHost: DeckHost, EventRelay {
     public let fixture: DeckFixture
     /// The file it was read from, as the 409 answers name it.
     private let file: String
-    private let replica = Locked<StateMirror?>(nil)
-    /// The panels a debug state was forced on, as the replica holds them now.
-    private let forced = Locked<[String: ReplicatedPanel]>([:])
+    private let held = Locked<StateMirror?>(nil)
+    /// The panels a debug state was forced on, as the held copy holds them now.
+    private let forced = Locked<[String: ExportedPanel]>([:])
 
     public init(fixture: DeckFixture, file: String) {
         self.fixture = fixture
@@ -38,8 +38,8 @@ public final class ReplayHost: DeckHost, EventRelay {
     public func relay(event: String, data: @autoclosure () -> String, panel: String?) {}
 
     public func join(_ server: HostedServer) async throws {
-        server.replica.freeze(fixture, file: file)
-        replica.withLock { $0 = server.replica }
+        server.held.freeze(fixture, file: file)
+        held.withLock { $0 = server.held }
     }
 
     public var isRunningDeck: Bool { false }
@@ -48,7 +48,7 @@ public final class ReplayHost: DeckHost, EventRelay {
 
     public func leave() async {}
 
-    public func forward(_ action: ForwardedAction) async -> ForwardedAction.Answer? {
+    public func forward(_ action: ForwardedAction) async -> ForwardedAction.Answer {
         let request: HTTPRequest
         do {
             request = try HTTPRequest(method: HTTPMethod(rawValue: action.method), target: action.target,
@@ -79,7 +79,7 @@ public final class ReplayHost: DeckHost, EventRelay {
     /// Forces a debug state on a panel as the replay shows it, in a deck of that panel alone made
     /// for the purpose: the state starts from what the panel showed, and no source runs.
     private func debug(_ request: HTTPRequest, panel id: String) async -> ForwardedAction.Answer {
-        guard let replica = replica.withLock({ $0 }), let original = fixture.replicatedPanel(id) else {
+        guard let held = held.withLock({ $0 }), let original = fixture.heldPanel(id) else {
             return answer(DeckError.unknownPanel(id).response)
         }
         let command: DebugCommand
@@ -90,7 +90,7 @@ public final class ReplayHost: DeckHost, EventRelay {
         }
         guard command != .live else {
             forced.withLock { $0[id] = nil }
-            replica.replaceFrozen(original)
+            held.replaceFrozen(original)
             return ForwardedAction.Answer(status: 200, body: original.document)
         }
         let current = forced.withLock { $0[id] } ?? original
@@ -102,9 +102,9 @@ public final class ReplayHost: DeckHost, EventRelay {
         let scratch = Deck(fixture.title, panels: [declaration], memories: [id: memory])
         do {
             let state = try await scratch.debug(command, panel: id)
-            if let panel = replica.replicated(state) {
+            if let panel = held.exported(state) {
                 forced.withLock { $0[id] = panel }
-                replica.replaceFrozen(panel)
+                held.replaceFrozen(panel)
             }
             return ForwardedAction.Answer(status: 200, body: Array(try DeckJSON.makeEncoder().encode(state)))
         } catch let error as DeckError {
@@ -115,12 +115,7 @@ public final class ReplayHost: DeckHost, EventRelay {
     }
 
     private func answer(_ response: HTTPResponse) -> ForwardedAction.Answer {
-        let body: [UInt8] = switch response.body {
-        case .bytes(let bytes): bytes
-        case .shared(let shared): shared.bytes
-        case .stream: []
-        }
-        return ForwardedAction.Answer(status: response.status.rawValue, body: body)
+        ForwardedAction.Answer(response: response)
     }
 }
 

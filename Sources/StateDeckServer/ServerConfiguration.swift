@@ -28,7 +28,7 @@ public struct ServerConfiguration: Sendable {
     /// Reverse proxies in front of the server (`--trusted-proxy`) whose `X-Forwarded-For` names
     /// the client that wrong tokens are counted by.
     public var trustedProxies: [TrustedProxy] = []
-    /// The panel that tells about the server itself, if the deck has one: a server of a cluster
+    /// The panel that tells about the server itself, if the deck has one: a server whose host runs the deck elsewhere
     /// shows there (and above every panel) that it cannot reach the store.
     public var ownPanelID: String?
 

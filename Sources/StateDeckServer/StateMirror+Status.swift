@@ -2,8 +2,8 @@ import StateDeck
 
 extension StateMirror {
     /// What the status page reads of each of `ids` the mirror holds: its health, whether a
-    /// maintenance window holds it and whether it flaps, from its headline, which a replica holds
-    /// as the process running the deck made it: every server of a cluster reads the same.
+    /// maintenance window holds it and whether it flaps, from its headline, which a held copy holds
+    /// as the process running the deck made it: every server sharing the deck reads the same.
     func statusReadings(of ids: some Sequence<String>) -> [String: StatusFacts.Reading] {
         var readings: [String: StatusFacts.Reading] = [:]
         for id in ids {

@@ -7,14 +7,14 @@ import StateDeckHistory
 import StateDeckNotifications
 
 /// The server's copy of the deck's state, kept in step with the deck's events, or with another
-/// process's copy (a replica: several servers sharing one deck through a store).
+/// process's copy (held for a host: several servers sharing one deck through a store).
 ///
 /// Each change goes to the relay as a ``PanelPatch`` against the panel's previous state. The
 /// `GET /api/state` document is assembled from each panel's compact form, encoded once per change
 /// of the panel and only when a document is asked for; each version of the document is one
 /// `SharedBytes`, so the transport builds one response for it and sends that to every request
-/// until the state changes. A replica holds each panel's encoded forms and headline as the
-/// process running the deck exported them (``ReplicatedPanel``), not its `PanelState`.
+/// until the state changes. A held copy holds each panel's encoded forms and headline as the
+/// process running the deck exported them (``ExportedPanel``), not its `PanelState`.
 final class StateMirror: Sendable {
     private struct Contents {
         /// Counts the decks followed: events of a deck no longer followed are ignored.
@@ -24,10 +24,10 @@ final class StateMirror: Sendable {
         var panels: [String: PanelState]
         /// Each panel's compact form (a patch against nothing), encoded when a document needs it.
         var compact: [String: [UInt8]] = [:]
-        /// A replica's panels, as exported.
-        var replicated: [String: ReplicatedPanel] = [:]
-        /// Each panel's flapping count, as its newest change carried it: a replica's memory keeps
-        /// it, so the next leader flaps on.
+        /// A held copy's panels, as exported.
+        var held: [String: ExportedPanel] = [:]
+        /// Each panel's flapping count, as its newest change carried it: a held copy's memory keeps
+        /// it, so the next process to run the deck flaps on.
         var flaps: [String: FlapRecord] = [:]
         var toast: (bytes: [UInt8], expires: ContinuousClock.Instant)?
         /// The deck-level error card (the history cannot be saved, say) as JSON, or `null`.
@@ -39,25 +39,25 @@ final class StateMirror: Sendable {
         /// The same item by item: the state document's `incidents`.
         var incidentItems = ItemList(newestFirst: true)
         /// Whether the deck followed has told its incidents, and its windows: the first time they
-        /// are sent whole (those following may hold another deck's, the last leader's), then one
+        /// are sent whole (those following may hold another deck's, the process that ran it last), then one
         /// change at a time.
         var incidentsTold = false
         var windowsTold = false
-        /// A replica's own error card, shown in place of `notice` while set (the cluster's store
+        /// A held copy's own error card, shown in place of `notice` while set (the host's store
         /// cannot be reached, so no event can say so).
         var ownNotice: [UInt8]?
-        /// A replica's own version of a panel, shown in place of the replicated one while set: the
+        /// A held copy's own version of a panel, shown in place of the exported one while set: the
         /// server's own panel, saying the store cannot be reached.
-        var ownPanel: ReplicatedPanel?
+        var ownPanel: ExportedPanel?
         /// The last `/api/state` document built, with the event id it was built at.
         var document: (eventID: UInt64, body: SharedBytes)?
         /// The deck's clock, once a deck is followed: when each form kept for moments was taken.
         var now: (@Sendable () -> Date)?
 
-        /// Panel `id` as a replica shows it: its own version while set, else as exported.
-        func replicatedPanel(_ id: String) -> ReplicatedPanel? {
+        /// Panel `id` as a held copy shows it: its own version while set, else as exported.
+        func heldPanel(_ id: String) -> ExportedPanel? {
             if let ownPanel, ownPanel.id == id { return ownPanel }
-            return replicated[id]
+            return held[id]
         }
     }
 
@@ -70,10 +70,10 @@ final class StateMirror: Sendable {
     private let contents: Locked<Contents>
     private let encoder = JSONBytesEncoder()
     /// Where the forms the document takes are kept, for `GET /api/state?at=`: nil without a
-    /// history, and on a replica (the process running the deck keeps them).
+    /// history, and on a held copy (the process running the deck keeps them).
     private let moments: (any HistoryStore)?
 
-    /// An empty mirror; `follow(_:)` or `replicate(header:panels:)` fills it.
+    /// An empty mirror; `follow(_:)` or `hold(header:order:panels:)` fills it.
     init(debug: Bool, pingInterval: Duration, history: PageSettings.HistorySettings?, hub: EventHub,
          relay: (any EventRelay)? = nil, moments: (any HistoryStore)? = nil) {
         self.moments = moments
@@ -120,7 +120,7 @@ final class StateMirror: Sendable {
         contents.order = snapshot.panels.map(\.id)
         contents.panels = Dictionary(snapshot.panels.map { ($0.id, $0) }, uniquingKeysWith: { $1 })
         contents.compact = [:]
-        contents.replicated = [:]
+        contents.held = [:]
         contents.toast = nil
         contents.windows.replace(with: snapshot.maintenance, encoder: encoder)
         contents.incidents = snapshot.incidents
@@ -241,8 +241,8 @@ final class StateMirror: Sendable {
     /// One panel's current `PanelState` document, every field and its history included, or nil
     /// for an unknown id.
     func panel(_ id: String) -> [UInt8]? {
-        let (state, replicated) = contents.withLock { ($0.panels[id], $0.replicatedPanel(id)?.document) }
-        return state.flatMap { try? encoder.encode($0) } ?? replicated
+        let (state, held) = contents.withLock { ($0.panels[id], $0.heldPanel(id)?.document) }
+        return state.flatMap { try? encoder.encode($0) } ?? held
     }
 
     /// The incidents open and those resolved lately, newest first.
@@ -257,7 +257,7 @@ final class StateMirror: Sendable {
 
     /// Panel `id`'s headline (``PanelHeadline``), or nil for an unknown id.
     func headline(of id: String) -> PanelHeadline? {
-        contents.withLock { $0.panels[id].map(PanelHeadline.init) ?? $0.replicatedPanel(id)?.headline }
+        contents.withLock { $0.panels[id].map(PanelHeadline.init) ?? $0.heldPanel(id)?.headline }
     }
 
     /// The `GET /api/state` document; rebuilt only when an event came since the last one.
@@ -324,7 +324,7 @@ final class StateMirror: Sendable {
     }
 
     private func compactForm(of id: String, in contents: inout Contents) -> [UInt8] {
-        if let replicated = contents.replicatedPanel(id) { return replicated.compact }
+        if let held = contents.heldPanel(id) { return held.compact }
         if let bytes = contents.compact[id] { return bytes }
         let state = contents.panels[id]
         let bytes = state.flatMap { try? encoder.encode(PanelPatch(from: nil, to: $0)) } ?? []
@@ -333,12 +333,12 @@ final class StateMirror: Sendable {
     }
 }
 
-// MARK: - Replicas
+// MARK: - Held copies
 
-/// A panel as the process running the deck exports it to replicas: its compact form, its whole
+/// A panel as the process running the deck exports it to the copies held elsewhere: its compact form, its whole
 /// document and its headline, each as `StateMirror` gives them, and a record of what it showed,
 /// which the member that leads next continues it from.
-public struct ReplicatedPanel: Sendable, Equatable {
+public struct ExportedPanel: Sendable, Equatable {
     public var id: String
     public var compact: [UInt8]
     public var document: [UInt8]
@@ -361,46 +361,46 @@ extension StateMirror {
         contents.withLock { ($0.header, $0.order) }
     }
 
-    /// These panels as a replica holds them; unknown ids are left out.
-    func exportedPanels(_ ids: some Sequence<String>) -> [ReplicatedPanel] {
+    /// These panels as a held copy holds them; unknown ids are left out.
+    func exportedPanels(_ ids: some Sequence<String>) -> [ExportedPanel] {
         contents.withLock { contents in
             ids.compactMap { id in
                 guard let state = contents.panels[id], let document = try? encoder.encode(state) else { return nil }
-                return ReplicatedPanel(id: id, compact: compactForm(of: id, in: &contents), document: document,
+                return ExportedPanel(id: id, compact: compactForm(of: id, in: &contents), document: document,
                                        headline: PanelHeadline(state),
-                                       memoryRecord: ReplicatedMemory(state, flaps: contents.flaps[id] ?? FlapRecord()).encoded)
+                                       memoryRecord: ExportedMemory(state, flaps: contents.flaps[id] ?? FlapRecord()).encoded)
             }
         }
     }
 
     /// Holds the deck of `header` and `order`, with these panels (all of them), in place of
     /// anything held before.
-    func replicate(header: [UInt8], order: [String], panels: [ReplicatedPanel]) {
+    func hold(header: [UInt8], order: [String], panels: [ExportedPanel]) {
         contents.withLock { contents in
             contents.generation += 1
             contents.header = header
             contents.order = order
             contents.panels = [:]
             contents.compact = [:]
-            contents.replicated = [:]
+            contents.held = [:]
             contents.document = nil
             Self.hold(panels, in: &contents)
         }
     }
 
-    /// Each replicated panel's memory: what every page was shown of it.
-    func replicatedMemories() -> [String: PanelMemory] {
-        contents.withLock { $0.replicated }.compactMapValues(\.memory)
+    /// Each held panel's memory: what every page was shown of it.
+    func heldMemories() -> [String: PanelMemory] {
+        contents.withLock { $0.held }.compactMapValues(\.memory)
     }
 
-    /// Updates these panels of a replica.
-    func replicate(_ panels: [ReplicatedPanel]) {
+    /// Updates these panels of a held copy.
+    func hold(_ panels: [ExportedPanel]) {
         contents.withLock { contents in Self.hold(panels, in: &contents) }
     }
 
-    private static func hold(_ panels: [ReplicatedPanel], in contents: inout Contents) {
+    private static func hold(_ panels: [ExportedPanel], in contents: inout Contents) {
         for panel in panels {
-            if contents.replicated.updateValue(panel, forKey: panel.id) == nil, !contents.order.contains(panel.id) {
+            if contents.held.updateValue(panel, forKey: panel.id) == nil, !contents.order.contains(panel.id) {
                 contents.order.append(panel.id)
             }
         }
@@ -408,11 +408,11 @@ extension StateMirror {
     }
 
     /// Shows `card` above every panel in place of the deck's notice and `panel` in place of its
-    /// replicated version, or the replicated state again for nil, and sends the pages connected
+    /// exported version, or the exported state again for nil, and sends the pages connected
     /// now the whole state as a `snapshot` without an id: the store that numbers events is what
     /// cannot be reached, and a patch of this server's own would leave the pages behind the
     /// store's next one.
-    func setOwnState(notice card: ErrorCard?, panel: ReplicatedPanel?) {
+    func setOwnState(notice card: ErrorCard?, panel: ExportedPanel?) {
         let bytes = card.flatMap { try? encoder.encode($0) }
         contents.withLock { contents in
             contents.ownNotice = bytes
@@ -423,56 +423,56 @@ extension StateMirror {
         hub.announce(event: "snapshot", data: String(decoding: document.bytes, as: UTF8.self))
     }
 
-    /// `state` as a replica holds a panel.
-    func replicated(_ state: PanelState) -> ReplicatedPanel? {
+    /// `state` as a held copy holds a panel.
+    func exported(_ state: PanelState) -> ExportedPanel? {
         guard let compact = try? encoder.encode(PanelPatch(from: nil, to: state)),
               let document = try? encoder.encode(state) else { return nil }
-        return ReplicatedPanel(id: state.id, compact: compact, document: document, headline: PanelHeadline(state),
-                               memoryRecord: ReplicatedMemory(state).encoded)
+        return ExportedPanel(id: state.id, compact: compact, document: document, headline: PanelHeadline(state),
+                               memoryRecord: ExportedMemory(state).encoded)
     }
 
-    /// The replicated memory of panel `id`, or nil for a panel the replica does not hold.
-    func replicatedMemory(of id: String) -> PanelMemory? {
-        contents.withLock { $0.replicated[id] }?.memory
+    /// The held memory of panel `id`, or nil for a panel the held copy does not hold.
+    func heldMemory(of id: String) -> PanelMemory? {
+        contents.withLock { $0.held[id] }?.memory
     }
 
     /// Keeps what an event another process published changes (the notice, the maintenance, the incidents) and publishes the
     /// event on this server's hub as `id`, after a gap or not (``EventHub/publish(event:data:id:afterGap:)``).
-    /// A `snapshot` is this replica's own state document at `id`: `replicate(header:order:panels:)`
+    /// A `snapshot` is this copy's own state document at `id`: `hold(header:order:panels:)`
     /// must have loaded the new deck first.
     ///
     /// A toast is only passed on, never kept for the state document: when it ends would be
     /// counted from when each server read it (a server catching up reads it late), so the same
     /// event id would name documents with and without it on different servers.
-    func replicate(event: String, data: String, id: UInt64, afterGap: Bool) {
+    func serve(event: String, data: String, id: UInt64, afterGap: Bool) {
         switch event {
         case "notice":
             contents.withLock { contents in
                 contents.notice = Array(data.utf8)
                 contents.document = nil
             }
-        // Read as the leader wrote them; an event this version cannot read leaves the last held.
+        // Read as the process running the deck wrote them; an event this version cannot read leaves the last held.
         case "maintenance":
-            guard let status = try? ReplicatedMemory.decoder.decode(MaintenanceStatus.self, from: Data(data.utf8)) else { break }
+            guard let status = try? ExportedMemory.decoder.decode(MaintenanceStatus.self, from: Data(data.utf8)) else { break }
             contents.withLock { contents in
                 contents.windows.replace(with: status, encoder: encoder)
                 contents.document = nil
             }
         case "window":
-            guard let change = try? ReplicatedMemory.decoder.decode(WindowLists.Event.self, from: Data(data.utf8)) else { break }
+            guard let change = try? ExportedMemory.decoder.decode(WindowLists.Event.self, from: Data(data.utf8)) else { break }
             contents.withLock { contents in
                 contents.windows.apply(change, encoder: encoder)
                 contents.document = nil
             }
         case "incidents":
-            guard let incidents = try? ReplicatedMemory.decoder.decode([Incident].self, from: Data(data.utf8)) else { break }
+            guard let incidents = try? ExportedMemory.decoder.decode([Incident].self, from: Data(data.utf8)) else { break }
             contents.withLock { contents in
                 contents.incidents = incidents
                 contents.incidentItems.replace(with: Self.items(of: incidents, encoder: encoder))
                 contents.document = nil
             }
         case "incident":
-            guard let change = try? ReplicatedMemory.decoder.decode(IncidentEvent.self, from: Data(data.utf8)) else { break }
+            guard let change = try? ExportedMemory.decoder.decode(IncidentEvent.self, from: Data(data.utf8)) else { break }
             contents.withLock { contents in
                 contents.incidents.removeAll { $0.id == change.id }
                 contents.incidents += change.incident.map { [$0] } ?? []
@@ -495,10 +495,10 @@ extension StateMirror {
 
 extension StateMirror {
     /// Holds the moment `fixture` (read from `file`) shows, in place of anything held before, as a
-    /// replica holds a deck another process runs: its panels as the fixture has them, and its
+    /// held copy holds a deck another process runs: its panels as the fixture has them, and its
     /// notice, maintenance and incidents. Nothing is published: a page opening it gets it as its snapshot.
     func freeze(_ fixture: DeckFixture, file: String) {
-        replicate(header: fixture.header(debug: debug, file: file), order: fixture.panelIDs, panels: fixture.replicatedPanels())
+        hold(header: fixture.header(debug: debug, file: file), order: fixture.panelIDs, panels: fixture.exportedPanels())
         contents.withLock { contents in
             contents.notice = fixture.notice.bytes
             contents.windows = WindowLists(fixture.maintenance)
@@ -510,8 +510,8 @@ extension StateMirror {
 
     /// Holds `panel` in place of the version held, and sends every open page the whole state as a
     /// `snapshot`: a replay's debug state, which no patch of its own leads up to.
-    func replaceFrozen(_ panel: ReplicatedPanel) {
-        replicate([panel])
+    func replaceFrozen(_ panel: ExportedPanel) {
+        hold([panel])
         hub.announce(event: "snapshot", data: String(decoding: stateDocument(at: hub.lastEventID).bytes, as: UTF8.self))
     }
 }

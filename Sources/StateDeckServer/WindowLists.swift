@@ -29,7 +29,7 @@ struct WindowLists: Sendable, Equatable {
         }
     }
 
-    /// A `window` event as a replica reads it.
+    /// A `window` event as a held copy reads it.
     struct Event: Sendable, Decodable {
         var list: List
         var key: String

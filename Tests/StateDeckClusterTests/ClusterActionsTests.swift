@@ -18,14 +18,11 @@ struct ClusterActionsTests {
                 try session.query("INSERT INTO statedeck_actions (method, target, body, caller, role) VALUES ('POST', $1, '', 'ops', 'operator')",
                                   [target])
             }
-            let mirror = StateMirror(debug: false, pingInterval: .seconds(15), history: nil,
-                                     hub: EventHub(configuration: .init(firstEventID: 1)))
             let slowEnds = Gate()
-            let member = ClusterMember(replica: mirror, leading: mirror, leadership: { leads in leads }, runsDeck: { true },
-                                       perform: { action in
-                                           if action.target == "/slow" { await slowEnds.wait() }
-                                           return ForwardedAction.Answer(status: 200, body: Array(action.target.utf8))
-                                       }, showTrouble: { _ in })
+            let member = EventNumberingTests.member(runsDeck: true) { action in
+                if action.target == "/slow" { await slowEnds.wait() }
+                return ForwardedAction.Answer(status: 200, body: Array(action.target.utf8))
+            }
             let actions = ClusterActions(url: store.url, timeout: .seconds(10))
             let performing = Task { await actions.performPending(on: member) }
             func answered(_ target: String) throws -> Bool {

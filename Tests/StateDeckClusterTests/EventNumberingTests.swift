@@ -1,7 +1,9 @@
 import DeckTestSupport
 import EventStream
 import Postgres
+import StateDeck
 @testable import StateDeckCluster
+import StateDeckNotifications
 @testable import StateDeckServer
 import Testing
 import TestSupport
@@ -10,12 +12,19 @@ import TestSupport
 /// store goes back to an older backup.
 @Suite(.serialized)
 struct EventNumberingTests {
-    /// A member whose deck exports nothing: enough for a leader that writes events without panels.
-    static func member() -> ClusterMember {
-        let mirror = StateMirror(debug: false, pingInterval: .seconds(15), history: nil,
-                                 hub: EventHub(configuration: .init(firstEventID: 1)))
-        return ClusterMember(replica: mirror, leading: mirror, leadership: { leads in leads }, runsDeck: { false },
-                             perform: { _ in ForwardedAction.Answer(status: 503, body: []) }, showTrouble: { _ in })
+    /// A member whose deck exports nothing (enough for a leader that writes events without
+    /// panels), running it as `runsDeck` says and answering actions with `perform`.
+    static func member(runsDeck: Bool = false,
+                       perform: @escaping @Sendable (ForwardedAction) async -> ForwardedAction.Answer = { _ in
+                           ForwardedAction.Answer(status: 503, body: [])
+                       }) -> ClusterMember {
+        let hub = EventHub(configuration: .init(firstEventID: 1))
+        let mirror = StateMirror(debug: false, pingInterval: .seconds(15), history: nil, hub: hub)
+        let runner = DeckRunner(deck: Deck("Empty", panels: []), source: mirror, held: mirror, history: nil,
+                                metrics: DeckMetrics(hub: hub), notificationLedger: OutageTable(), onNotificationDelivery: nil,
+                                logger: LiveDeckServer.quietLogger)
+        let server = HostedServer(runner: runner, held: mirror, perform: perform, showTrouble: { _ in })
+        return ClusterMember(server: server, leadership: { leads in leads }, runsDeck: { runsDeck })
     }
 
     /// The store's event ids, oldest first.

@@ -94,7 +94,7 @@ import Testing
             "maintenance":{"id":"m-1","reason":"Upgrade","until":"2027-01-15T09:00:00.000Z"},\#
             "flapping":{"since":"2027-01-15T07:50:00.000Z","changes":6,"within":"10 min"}}
             """#.utf8))
-        let headlines = fixture.replicatedPanels().map(\.headline)
+        let headlines = fixture.exportedPanels().map(\.headline)
         #expect(headlines == [PanelHeadline(label: "API", health: .down, inMaintenance: true, flapping: true),
                               PanelHeadline(label: "Database", health: .unknown)])
     }

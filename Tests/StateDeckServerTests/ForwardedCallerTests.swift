@@ -18,7 +18,7 @@ import TestSupport
         func relay(event: String, data: @autoclosure () -> String, panel: String?) {}
         func join(_ member: ClusterMember) async throws {
             self.member.withLock { $0 = member }
-            member.replicate(header: Array(#"{"title":"Fed","lastEventId":"#.utf8), order: [], panels: [])
+            member.server.hold(header: Array(#"{"title":"Fed","lastEventId":"#.utf8), order: [], panels: [])
         }
         func forward(_ action: ForwardedAction) async -> ForwardedAction.Answer? {
             forwarded.withLock { $0.append(action) }
@@ -58,10 +58,10 @@ import TestSupport
             await member.setLeading(true)
             let alice = Caller(name: "alice", role: .operator)
             let retry = ForwardedAction(method: "POST", target: "/api/panels/p/retry", body: [], caller: alice)
-            #expect(await member.perform(retry).status == 202)
+            #expect(await member.server.perform(retry).status == 202)
             let forced = ForwardedAction(method: "POST", target: "/api/debug/panels/p/state",
                                          body: Array(#"{"state": "error"}"#.utf8), caller: Caller(name: "design-review", role: .designer))
-            #expect(await member.perform(forced).status == 200)
+            #expect(await member.server.perform(forced).status == 200)
             let entries = try server.server.audit.entries(AuditQuery())
             #expect(entries.map { "\($0.text) (\($0.role))" }
                 == ["Debug state error forced by design-review (designer)", "Retried by alice (operator)"])
@@ -70,7 +70,7 @@ import TestSupport
             let opened = ForwardedAction(method: "POST", target: "/api/incidents", body: Array(#"""
                 {"title": "Checkout slow", "panels": ["p"], "status": "investigating", "message": "Looking"}
                 """#.utf8), caller: alice)
-            let answer = await member.perform(opened)
+            let answer = await member.server.perform(opened)
             #expect(answer.status == 201)
             #expect(String(decoding: answer.body, as: UTF8.self).contains(#""author":"alice""#), "the incident's author")
             #expect(try server.server.audit.entries(AuditQuery(limit: 1)).map(\.text) == ["Incident 'Checkout slow' opened by alice"])

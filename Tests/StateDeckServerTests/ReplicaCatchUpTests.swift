@@ -18,7 +18,7 @@ import TestSupport
         func relay(event: String, data: @autoclosure () -> String, panel: String?) {}
         func join(_ member: ClusterMember) async throws {
             self.member.withLock { $0 = member }
-            member.replicate(header: Array(#"{"title":"Fed","lastEventId":"#.utf8), order: [], panels: [])
+            member.server.hold(header: Array(#"{"title":"Fed","lastEventId":"#.utf8), order: [], panels: [])
         }
         func forward(_ action: ForwardedAction) async -> ForwardedAction.Answer? { nil }
         func settled() async {}
@@ -33,12 +33,12 @@ import TestSupport
         let deck = Deck("Fed") {}
         try await LiveDeckServer.run(deck, options) { server in
             let member = try #require(cluster.member.current)
-            for id in UInt64(10)...12 { member.replicate(event: "toast", data: #"{"n":\#(id)}"#, id: id, afterGap: false) }
+            for id in UInt64(10)...12 { member.server.serve(event: "toast", data: #"{"n":\#(id)}"#, id: id, afterGap: false) }
             async let opened = server.events(lastEventID: "14")   // seen on a server further ahead
             // The stream waits for 14 before it opens; once 13 to 15 came first, it would open at once.
             try #require(await eventually { server.server.deferredRequestCount == 1 && server.liveStreamCount == 0 },
                          "the page's stream is not waiting for the events it has seen")
-            for id in UInt64(13)...15 { member.replicate(event: "toast", data: #"{"n":\#(id)}"#, id: id, afterGap: false) }
+            for id in UInt64(13)...15 { member.server.serve(event: "toast", data: #"{"n":\#(id)}"#, id: id, afterGap: false) }
             let (_, first) = try await opened.opening()
             #expect(first?.event == "toast")
             #expect(first?.id == "15", "events after 14 only: no older snapshot, nothing twice")
@@ -54,10 +54,10 @@ import TestSupport
             let page = try await server.events()
             _ = try await page.opening()
             let toast = #"{"id":"toast-6","style":"error","message":"A","durationMs":60000,"position":"bottom"}"#
-            member.replicate(event: "toast", data: toast, id: 10, afterGap: false)
+            member.server.serve(event: "toast", data: toast, id: 10, afterGap: false)
             let passed = try #require(try await page.nextEvent())
             #expect(passed.event == "toast" && passed.data == toast, "passed on to the page as its event")
-            member.replicate(event: "snapshot", data: "", id: 11, afterGap: false)
+            member.server.serve(event: "snapshot", data: "", id: 11, afterGap: false)
             let snapshot = try #require(try await page.nextEvent())
             #expect(snapshot.event == "snapshot" && snapshot.id == "11")
             #expect(snapshot.data.contains(#""toast":null"#), "the same document at 11 on every server")
@@ -71,7 +71,7 @@ import TestSupport
         options.cluster = (cluster, { Deck("Fed") {} })
         try await LiveDeckServer.run(Deck("Fed") {}, options) { server in
             let member = try #require(cluster.member.current)
-            member.replicate(event: "toast", data: "{}", id: 10, afterGap: false)
+            member.server.serve(event: "toast", data: "{}", id: 10, afterGap: false)
             let started = ContinuousClock.now
             let page = try await server.events(lastEventID: "99")
             let (_, first) = try await page.opening()

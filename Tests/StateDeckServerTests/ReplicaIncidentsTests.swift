@@ -22,7 +22,7 @@ import TestSupport
             let member = try #require(cluster.member.current)
             let page = try await server.events()
             _ = try await page.opening()
-            member.replicate(event: "incidents", data: Self.incidents, id: 10, afterGap: false)
+            member.server.serve(event: "incidents", data: Self.incidents, id: 10, afterGap: false)
             let passed = try #require(try await page.nextEvent())
             #expect(passed.event == "incidents" && passed.data == Self.incidents)
             let state = try await server.get("/api/state")
@@ -31,27 +31,27 @@ import TestSupport
             let held = try #require(document?["incidents"] as? [[String: Any]])
             #expect(held.map { $0["id"] as? String } == ["20261127-1"])
 
-            member.replicate(event: "incidents", data: #"[{"id":"x"}]"#, id: 11, afterGap: false)
+            member.server.serve(event: "incidents", data: #"[{"id":"x"}]"#, id: 11, afterGap: false)
             _ = try await page.nextEvent()
             #expect(try await server.get("/api/state").text.contains(Self.incidents), "one this version cannot read keeps the last")
 
             // One change at a time: a newer incident goes first (newest opened first), one that left goes.
             let newer = #"{"id":"20261127-2","title":"Down","panels":[],"status":"investigating","openedAt":"2026-11-27T11:00:00.000Z","resolvedAt":null,"updates":[{"at":"2026-11-27T11:00:00.000Z","status":"investigating","message":"Down","author":"ana"}]}"#
-            member.replicate(event: "incident", data: #"{"id":"20261127-2","incident":"# + newer + "}", id: 12, afterGap: false)
+            member.server.serve(event: "incident", data: #"{"id":"20261127-2","incident":"# + newer + "}", id: 12, afterGap: false)
             let one = try #require(try await page.nextEvent())
             #expect(one.event == "incident")
             let both = try await server.get("/api/state").text
             #expect(both.contains(#""incidents":["# + newer + "," + Self.incidents.dropFirst()), "\(both)")
-            member.replicate(event: "incident", data: #"{"id":"20261127-1","incident":null}"#, id: 13, afterGap: false)
+            member.server.serve(event: "incident", data: #"{"id":"20261127-1","incident":null}"#, id: 13, afterGap: false)
             _ = try await page.nextEvent()
             #expect(try await server.get("/api/state").text.contains(#""incidents":["# + newer + "]"))
 
             let window = #"{"id":"api-1","reason":"Swap","panels":[],"from":"2026-11-27T11:00:00.000Z","until":"2026-11-27T12:00:00.000Z","source":"api"}"#
-            member.replicate(event: "window", data: #"{"list":"active","key":"api-1@2026-11-27T11:00:00.000Z","window":"# + window + "}",
+            member.server.serve(event: "window", data: #"{"list":"active","key":"api-1@2026-11-27T11:00:00.000Z","window":"# + window + "}",
                              id: 14, afterGap: false)
             _ = try await page.nextEvent()
             #expect(try await server.get("/api/maintenance").text == #"{"active":["# + window + #"],"next":[]}"#)
-            member.replicate(event: "window", data: #"{"list":"active","key":"api-1@2026-11-27T11:00:00.000Z","window":null}"#,
+            member.server.serve(event: "window", data: #"{"list":"active","key":"api-1@2026-11-27T11:00:00.000Z","window":null}"#,
                              id: 15, afterGap: false)
             _ = try await page.nextEvent()
             #expect(try await server.get("/api/maintenance").text == #"{"active":[],"next":[]}"#)

@@ -3,7 +3,7 @@ import StateDeck
 import Testing
 
 /// What a replica carries of each panel, for the member that leads next to continue it from.
-@Suite struct ReplicatedMemoryTests {
+@Suite struct ExportedMemoryTests {
     private static func deck() -> Deck {
         Deck("Replicated") {
             Panel("api", title: "API") { Info(summary: "never loaded") }
@@ -15,8 +15,8 @@ import Testing
         try await running.push(.loaded(Info(summary: "12 queued")), panel: "api")
         try await running.push(.error(PanelError(.timeout, title: "Timed out", message: "No answer in 5 s")), panel: "api")
         let shown = try await running.panelState("api")
-        let panel = ReplicatedPanel(id: "api", compact: [], document: [], headline: PanelHeadline(shown),
-                                    memoryRecord: ReplicatedMemory(shown).encoded)
+        let panel = ExportedPanel(id: "api", compact: [], document: [], headline: PanelHeadline(shown),
+                                    memoryRecord: ExportedMemory(shown).encoded)
 
         let memory = try #require(panel.memory)
         let next = Self.deck()
@@ -34,7 +34,7 @@ import Testing
     }
 
     @Test func aPanelWithoutARecordHasNoMemory() {
-        let panel = ReplicatedPanel(id: "api", compact: [], document: Array("{}".utf8),
+        let panel = ExportedPanel(id: "api", compact: [], document: Array("{}".utf8),
                                     headline: PanelHeadline(label: "API", health: .up), memoryRecord: [])
         #expect(panel.memory == nil)
     }

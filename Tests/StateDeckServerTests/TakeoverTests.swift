@@ -57,7 +57,7 @@ import Testing
             let forced = ForwardedAction(method: "POST", target: "/api/debug/panels/p/state",
                                          body: Array(#"{"state": "loaded", "info": {"summary": "forced"}}"#.utf8),
                                          caller: .local)
-            #expect(await member.perform(forced).status == 200)
+            #expect(await member.server.perform(forced).status == 200)
             await takingOver.value
             let state = try await server.deck.panelState("p")
             #expect(state.latestValidInfo?.summary == "forced", "answered, so kept")

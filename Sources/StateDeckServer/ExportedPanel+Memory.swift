@@ -1,11 +1,11 @@
 import FoundationEssentials
 import StateDeck
 
-/// What a panel showed, as the leader hands it to every member with the panel's documents: the
+/// What a panel showed, as the process running the deck hands it to every server with the panel's documents: the
 /// member that leads next continues the panel from it, which is newer than what the history saved
 /// (up to its writer's interval). A record of its own, made from the panel's state, not the page's
 /// document read back: the page's format may change without touching a failover.
-struct ReplicatedMemory: Codable, Equatable {
+struct ExportedMemory: Codable, Equatable {
     var history: [ViewStateHistory.Entry]
     /// What it showed: its valid info, else its valid error.
     var info: Info?
@@ -57,25 +57,25 @@ struct ReplicatedMemory: Codable, Equatable {
                            flaps: FlapRecord(changes: (flapChangesMs ?? []).map(Self.date), since: flappingSinceMs.map(Self.date)))
     }
 
-    /// The record as a replicated panel carries it.
+    /// The record as an exported panel carries it.
     var encoded: [UInt8] {
         (try? JSONEncoder().encode(self)).map { Array($0) } ?? []
     }
 }
 
-extension ReplicatedPanel {
+extension ExportedPanel {
     /// What the panel showed, from the record it carries; nil for none (a panel exported by an
     /// older StateDeck, or one that never showed anything).
     var memory: PanelMemory? { record?.memory }
 
     /// The record it carries, read; nil for none.
-    var record: ReplicatedMemory? {
+    var record: ExportedMemory? {
         guard !memoryRecord.isEmpty else { return nil }
-        return try? ReplicatedMemory.decoder.decode(ReplicatedMemory.self, from: Data(memoryRecord))
+        return try? ExportedMemory.decoder.decode(ExportedMemory.self, from: Data(memoryRecord))
     }
 }
 
-extension ReplicatedMemory {
+extension ExportedMemory {
     /// Reads times as the deck writes them (``DeckJSON/timestamp(_:)``, which entries use).
     static let decoder: JSONDecoder = {
         let decoder = JSONDecoder()
