@@ -46,6 +46,9 @@ final class StateMirror: Sendable {
         /// A held copy's own error card, shown in place of `notice` while set (the host's store
         /// cannot be reached, so no event can say so).
         var ownNotice: [UInt8]?
+        /// Since when `ownNotice` says why the pages may be behind: the held state was last known
+        /// to be current then.
+        var ownNoticeSince: Date?
         /// A held copy's own version of a panel, shown in place of the exported one while set: the
         /// server's own panel, saying the store cannot be reached.
         var ownPanel: ExportedPanel?
@@ -407,6 +410,12 @@ extension StateMirror {
         contents.document = nil
     }
 
+    /// When the state held was last known to be current, while this server shows why its pages
+    /// may be behind (``setOwnState(notice:panel:)``); nil while they are not.
+    var lastKnownCurrent: Date? {
+        contents.withLock { $0.ownNoticeSince }
+    }
+
     /// Shows `card` above every panel in place of the deck's notice and `panel` in place of its
     /// exported version, or the exported state again for nil, and sends the pages connected
     /// now the whole state as a `snapshot` without an id: the store that numbers events is what
@@ -416,6 +425,7 @@ extension StateMirror {
         let bytes = card.flatMap { try? encoder.encode($0) }
         contents.withLock { contents in
             contents.ownNotice = bytes
+            contents.ownNoticeSince = bytes == nil ? nil : contents.ownNoticeSince ?? Date()
             contents.ownPanel = panel
             contents.document = nil
         }

@@ -166,6 +166,9 @@ final class StatusRoutes: Sendable {
         var facts = StatusFacts(page: page, readings: mirror.statusReadings(of: ids), days: days,
                                 firstDay: days == nil ? nil : StatusDays.firstDay(at: now),
                                 incidents: mirror.incidents(), now: now)
+        // While the pages may be behind (nothing runs the deck, say), the page keeps the last state
+        // it knew, and says when that was.
+        facts.generatedAt = mirror.lastKnownCurrent ?? now
         facts.historyNote = note
         return facts
     }

@@ -1,4 +1,5 @@
 import DeckTestSupport
+import Foundation
 import Locking
 import StateDeck
 import StateDeckCluster
@@ -77,6 +78,36 @@ import TestSupport
             let (_, first) = try await page.opening()
             #expect(first?.event == "snapshot")
             #expect(started.duration(to: .now) >= .seconds(2))
+        }
+    }
+
+    /// While its pages may be behind (nothing runs the deck), the status page keeps the last state
+    /// it knew and says when that was, not the time it is asked.
+    @Test func whileThePagesMayBeBehindTheStatusPageSaysWhenItsStateWasLastKnown() async throws {
+        let cluster = HandFedCluster()
+        let makeDeck: @Sendable () -> Deck = {
+            Deck("Fed", status: StatusPage("Fed status", components: [.panel("api", name: "API")])) {
+                Panel("api", title: "API") { Info(summary: "up") }
+            }
+        }
+        var options = LiveDeckServer.Options()
+        options.cluster = (cluster, makeDeck)
+        try await LiveDeckServer.run(makeDeck(), options) { server in
+            let member = try #require(cluster.member.current)
+            let troubleStarted = Date()
+            member.server.showTrouble(PanelError(.unreachable, title: "No server runs the deck just now"))
+            #expect(try await eventually { try await server.get("/api/state").text.contains("No server runs the deck just now") })
+            // The facts are kept for 5 s: asked after that, they are made anew.
+            try await Task.sleep(for: .milliseconds(5_500))
+            struct Facts: Decodable { var generatedAt: Date }
+            let decoder = JSONDecoder()
+            decoder.dateDecodingStrategy = .custom { decoder in
+                let text = try decoder.singleValueContainer().decode(String.self)
+                return try Date(text, strategy: .iso8601.year().month().day().time(includingFractionalSeconds: true))
+            }
+            let facts = try decoder.decode(Facts.self, from: Data(try await server.get("/status/state.json").body))
+            #expect(facts.generatedAt >= troubleStarted.addingTimeInterval(-1))
+            #expect(facts.generatedAt <= troubleStarted.addingTimeInterval(1), "the time the state was last known, not now")
         }
     }
 }
