@@ -551,8 +551,8 @@ class Run:
             added = self.add_member()
             self.reload_nginx()
             time.sleep(rng.uniform(8, 20))
-            with self.members_lock:
-                removed = rng.choice(self.members)
+            with self.members_lock:   # one of those there before: the members change over the run
+                removed = rng.choice([m for m in self.members if m is not added])
             self.history.add("fault_step", fault=kind, added=added.name, removed=removed.name,
                              removed_was_leader=removed.leading)
             self.remove_member(removed)
