@@ -25,7 +25,8 @@ is imported or copied. The invariants:
    may resend it; a receiver drops it).
 3. Uptime. Every member's 24 h ratio of every panel, read at the end (faults over, every panel up,
    the members read at once, each in a thread), agrees with every other member's, within what
-   the spread of the reading times can move it. Against the truth: the script's up time out of
+   the spread of the reading times and 2 s more can move it (every panel is up then: a ratio
+   read t s later is higher by (1 - ratio) t / (time counted)). Against the truth: the script's up time out of
    the time from the first leader to the read, leaving out the stretches the member said it did
    not watch (`unwatched`); within --tolerance (1 %) for runs of --long-minutes (30) or more;
    shorter runs report the difference only.
@@ -294,10 +295,12 @@ def check_uptime(records: list[dict], long_run: bool, tolerance: float, report: 
             report.violation(f"uptime: {panel} has no 24 h ratio on " +
                              ", ".join(r["member"] for r in rs if r["answer"]["24h"] is None))
             continue
-        # How far the spread of the reading times can move a ratio: at most the spread out of the
-        # time counted, plus the 4 decimals it is given with.
+        # How far the reading times can move a ratio: every panel is up by then, so a read t s
+        # later counts t s more up, moving the ratio by (1 - ratio) t / (time counted). Allowed:
+        # the spread of the reads and 2 s more (a member hears of the leader's tallies a little
+        # later), plus the 4 decimals ratios are given with.
         counted = max(1.0, rs[0]["t"] - first_lead)
-        allowed = spread / counted + 2e-4
+        allowed = (1 - min(ratios)) * (spread + 2) / counted + 1.5e-4
         gap = max(ratios) - min(ratios)
         worst_agree = max(worst_agree, gap)
         if gap > allowed:
