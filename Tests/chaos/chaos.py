@@ -329,6 +329,8 @@ class Follower:
                     digest = hashlib.sha256(f"{name}\n{text}".encode()).hexdigest()[:24]
                     fields = {"member": self.name, "conn": connection, "event": name, "digest": digest,
                               "size": len(text)}
+                    if name == "snapshot":   # rare, and worth reading when two differ
+                        fields["data"] = text
                     if event_id is not None:
                         self.run.history.add("sse", id=int(event_id), **fields)
                         self.last_id = event_id
@@ -639,6 +641,17 @@ class Run:
             until = page[-1]["at"]
         self.history.add("audit", member=member.name, entries=sorted(entries.values(), key=lambda e: e["at"]))
 
+    def read_incidents(self) -> None:
+        """Every member's incidents, open and resolved: what the actions on them left."""
+        with self.members_lock:
+            members = list(self.members)
+        for member in members:
+            status, answer = http("GET", f"{member.url}/api/incidents?limit=500", timeout=30)
+            if isinstance(answer, dict):
+                answer = [{k: i.get(k) for k in ("id", "title", "status", "resolvedAt")}
+                          for i in answer.get("incidents", [])]
+            self.history.add("incidents", member=member.name, status=status, incidents=answer)
+
     def go(self) -> None:
         self.history.add("run", seed=self.seed, minutes=self.minutes, panels=self.panels, refresh_s=REFRESH_S,
                          bin=str(self.bin), settle_s=SETTLE_S)
@@ -678,6 +691,7 @@ class Run:
         self.read_uptimes()
         self.history.add("final_reads", phase="end")
         self.read_audit()
+        self.read_incidents()
         time.sleep(2)
 
     def shut(self) -> None:

@@ -36,7 +36,8 @@ is imported or copied. The invariants:
    answer, a 502 from nginx: it may have been applied). Retries carry nothing unique, so they are
    counted per panel: the audit's retries of a panel number at least the 2xx answers and at most
    the 2xx answers plus those without a definite refusal (no answer, 5xx); a refused action (4xx
-   but 408/429) adds none.
+   but 408/429) adds none. At the end every member's incidents show each incident opened with a
+   2xx once, and each resolved with a 2xx resolved.
 """
 from __future__ import annotations
 
@@ -44,7 +45,7 @@ import argparse
 import json
 import sys
 from collections import Counter, defaultdict
-from datetime import datetime
+from datetime import datetime, timezone
 
 
 def instant(text: str) -> float:
@@ -94,6 +95,23 @@ def overlap(a0: float, a1: float, spans: list[tuple[float, float]]) -> float:
     return covered
 
 
+def differences(a: dict, b: dict) -> str:
+    """Where two snapshot documents differ: the top-level fields, and each panel's fields."""
+    try:
+        x, y = json.loads(a["data"]), json.loads(b["data"])
+    except (KeyError, TypeError, ValueError):
+        return ""
+    said = [k for k in sorted(set(x) | set(y)) if k != "panels" and x.get(k) != y.get(k)]
+    px = {p["id"]: p for p in x.get("panels", [])}
+    py = {p["id"]: p for p in y.get("panels", [])}
+    for pid in sorted(set(px) | set(py)):
+        one, two = px.get(pid, {}), py.get(pid, {})
+        for k in sorted(set(one) | set(two)):
+            if one.get(k) != two.get(k):
+                said.append(f"{pid}.{k}: {json.dumps(one.get(k))[:80]} vs {json.dumps(two.get(k))[:80]}")
+    return ("; differing: " + ", ".join(said[:8]) + (f" and {len(said) - 8} more" if len(said) > 8 else "")) if said else ""
+
+
 # ---- 1. events -----------------------------------------------------------------------------------
 
 
@@ -112,21 +130,21 @@ def check_events(records: list[dict], report: Report) -> None:
     if backwards > 10:
         report.violation(f"events: {backwards - 10} more ids not going up")
 
-    named: dict[tuple[int, bool], tuple[str, str, str]] = {}
+    named: dict[tuple[int, bool], dict] = {}
     conflicts = 0
     shared = 0
     for e in events:
         key = (e["id"], e["event"] == "snapshot")
         seen = named.get(key)
         if seen is None:
-            named[key] = (e["event"], e["digest"], e["member"])
+            named[key] = e
         else:
             shared += 1
-            if seen[:2] != (e["event"], e["digest"]):
+            if (seen["event"], seen["digest"]) != (e["event"], e["digest"]):
                 conflicts += 1
                 if conflicts <= 10:
-                    report.violation(f"events: id {e['id']} is {seen[0]} {seen[1]} on {seen[2]} but {e['event']} "
-                                     f"{e['digest']} on {e['member']}")
+                    report.violation(f"events: id {e['id']} is {seen['event']} {seen['digest']} on {seen['member']} "
+                                     f"but {e['event']} {e['digest']} on {e['member']}" + differences(seen, e))
     if conflicts > 10:
         report.violation(f"events: {conflicts - 10} more ids naming two different events")
     members = sorted({e["member"] for e in events})
@@ -247,8 +265,8 @@ def check_notifications(records: list[dict], disturbed, refresh: float, report: 
             got = matched.get((panel, k), {})
             failures, recoveries = got.get("failure", []), got.get("recovery", [])
             told_outages += bool(failures)
-            what = f"outage of {panel} {datetime.fromtimestamp(s0).strftime('%H:%M:%S')}–" \
-                   f"{datetime.fromtimestamp(s1).strftime('%H:%M:%S')} ({s1 - s0:.0f} s, {quiet:.0f} s undisturbed)"
+            what = f"outage of {panel} {datetime.fromtimestamp(s0, timezone.utc).strftime('%H:%M:%S')}–" \
+                   f"{datetime.fromtimestamp(s1, timezone.utc).strftime('%H:%M:%S')} ({s1 - s0:.0f} s, {quiet:.0f} s undisturbed)"
             if len(failures) > 1:
                 report.violation(f"notifications: {what} told by {len(failures)} failures: {failures}")
             if len(recoveries) > 1:
@@ -357,13 +375,32 @@ def check_actions(records: list[dict], report: Report) -> None:
             continue
         n = by_title[(a["action"], a["title"])]
         if a["aid"] in ok_ids and n != 1:
-            report.violation(f"actions: {a['action']} {a['title']} answered {a['status']} by {a['member']} "
+            report.violation(f"actions: {a['action']} {a['title']} (action {a['aid']}, sent "
+                             f"{datetime.fromtimestamp(a['sent'], timezone.utc).strftime('%H:%M:%S.%f')[:-3]}) answered {a['status']} "
+                             f"by {a['member']} at {datetime.fromtimestamp(a['t'], timezone.utc).strftime('%H:%M:%S.%f')[:-3]} "
                              f"has {n} audit entries")
         elif a["aid"] in refused_ids and n != 0 and a["action"] == "incident_opened":
             report.violation(f"actions: {a['action']} {a['title']} refused {a['status']} by {a['member']} "
                              f"has {n} audit entries")
         elif n > 1:
             report.violation(f"actions: {a['action']} {a['title']} (answer {a['status']}) has {n} audit entries")
+    # What the incidents show at the end, on every member: each opened with a 2xx is there once,
+    # each resolved with a 2xx is resolved.
+    for r in (r for r in records if r["kind"] == "incidents"):
+        if r["status"] != 200:
+            report.violation(f"actions: {r['member']} answered {r['status']} for the incidents: {r['incidents']}")
+            continue
+        shown = Counter(i["title"] for i in r["incidents"])
+        resolved = {i["title"] for i in r["incidents"] if i["status"] == "resolved"}
+        for a in actions:
+            if a["aid"] not in ok_ids:
+                continue
+            if a["action"] == "incident_opened" and shown[a["title"]] != 1:
+                report.violation(f"actions: incident {a['title']} opened ({a['status']} from {a['member']}) is "
+                                 f"shown {shown[a['title']]} times by {r['member']} at the end")
+            if a["action"] == "incident_updated" and a["title"] not in resolved:
+                report.violation(f"actions: incident {a['title']} resolved ({a['status']} from {a['member']}, action "
+                                 f"{a['aid']}) is not resolved on {r['member']} at the end")
     sent_titles = {(a["action"], a["title"]) for a in actions if a["action"].startswith("incident_")}
     for key, n in by_title.items():
         if key not in sent_titles:

@@ -43,7 +43,7 @@ def clean() -> list[dict]:
            "body": {"id": "g1", "event": "recovery", "count": 1, "more": 0, "notifications": [recovery]}}]
     h += [{"t": T0 + 10, "kind": "action", "aid": "a1", "member": "m1", "action": "retry", "panel": "p00", "status": 202},
           {"t": T0 + 11, "kind": "action", "aid": "a2", "member": "m2", "action": "incident_opened", "title": "a2",
-           "status": 201},
+           "status": 201, "sent": T0 + 10.5},
           {"t": T0 + 12, "kind": "action", "aid": "a3", "member": "m2", "action": "retry", "panel": "p00",
            "status": None}]
     ratio = round(1 - 20 / 90, 4)
@@ -52,6 +52,9 @@ def clean() -> list[dict]:
     h += [{"t": T0 + 91, "kind": "audit", "member": "m1", "entries": [
         {"id": "e1", "at": iso(T0 + 10), "action": "retry", "panel": "p00", "subject": ""},
         {"id": "e2", "at": iso(T0 + 11), "action": "incident_opened", "panel": None, "subject": "a2"}]}]
+    h += [{"t": T0 + 92, "kind": "incidents", "member": m, "status": 200,
+           "incidents": [{"id": "i1", "title": "a2", "status": "investigating", "resolvedAt": None}]}
+          for m in ("m1", "m2")]
     return sorted(h, key=lambda r: r["t"])
 
 
@@ -155,11 +158,23 @@ class CheckerTests(unittest.TestCase):
         h = clean()
         entries = where(h, kind="audit")["entries"]
         entries.append(entries[1] | {"id": "e3"})
-        self.fails(h, "incident_opened a2 answered 201 by m2 has 2 audit entries")
+        self.fails(h, "incident_opened a2 (action a2, sent 08:00:10.500) answered 201 by m2")
         h = clean()
         entries = where(h, kind="audit")["entries"]
         entries += [entries[0] | {"id": "e4"}, entries[0] | {"id": "e5"}]
         self.fails(h, "p00: 3 retries in the audit, 1 answered 2xx and 1 unanswered")
+
+    def test_an_answered_action_not_applied(self):
+        h = clean()
+        where(h, kind="incidents", member="m2")["incidents"] = []
+        self.fails(h, "incident a2 opened (201 from m2) is shown 0 times by m2 at the end")
+        h = clean()
+        h.append({"t": T0 + 13, "kind": "action", "aid": "a4", "member": "m1", "action": "incident_updated",
+                  "title": "a2", "status": 200, "sent": T0 + 12.5})
+        where(h, kind="audit")["entries"].append({"id": "e7", "at": iso(T0 + 13), "action": "incident_updated",
+                                                  "panel": None, "subject": "a2"})
+        h.sort(key=lambda r: r["t"])
+        self.fails(h, "incident a2 resolved (200 from m1, action a4) is not resolved on m1 at the end")
 
     def test_an_unanswered_action_may_be_applied_once(self):
         h = clean()
