@@ -11,7 +11,8 @@ is imported or copied. The invariants:
 1. Events. Within one connection of one client, event ids only go up. Across every member, an id
    names one thing: every event of that id carries the same name and data (compared by a digest
    of both). A `snapshot` sent on connect carries the id of the newest event its document holds,
-   so snapshots are compared with snapshots and other events with other events.
+   so snapshots are compared with snapshots and other events with other events. At the end every
+   member's client holds the same newest id.
 2. Notifications, counted by notification id (the `Idempotency-Key`; of a gathered message, each
    of its `notifications`' ids). Each is matched to the scripted outage of its panel whose down
    stretch holds its `downSince` (from the outage's start to a second past its end, the lag of
@@ -147,6 +148,18 @@ def check_events(records: list[dict], report: Report) -> None:
                                      f"but {e['event']} {e['digest']} on {e['member']}" + differences(seen, e))
     if conflicts > 10:
         report.violation(f"events: {conflicts - 10} more ids naming two different events")
+    # At the end (faults over, every panel up, nothing changing) every member still serving has
+    # sent its client the same newest id: none was left behind.
+    reads = next((r["t"] for r in records if r["kind"] == "final_reads"), None)
+    serving = {r["member"] for r in records if r["kind"] == "uptime"}
+    newest = {}
+    for e in events:
+        if reads is not None and e["t"] < reads:
+            newest[e["member"]] = e["id"]
+    ends = {m: newest.get(m) for m in sorted(serving | ({"nginx"} & set(newest)))}
+    if len(set(ends.values())) > 1:
+        report.violation("events: the members' clients end at different ids: " +
+                         ", ".join(f"{m} {i}" for m, i in ends.items()))
     members = sorted({e["member"] for e in events})
     per_member = Counter(e["member"] for e in events)
     connects = Counter(r["member"] for r in records if r["kind"] == "sse_connect")
@@ -156,6 +169,7 @@ def check_events(records: list[dict], report: Report) -> None:
         + ", ".join(f"{m} {per_member[m]} in {connects[m]} connections" for m in members),
         f"{shared} receipts of an id some client had already received, compared: {conflicts} differ",
         f"ids going down within a connection: {backwards}",
+        f"newest id of each member's client at the end: " + ", ".join(f"{m} {i}" for m, i in ends.items()),
         f"snapshots without id (a member's own news): {sum(noid.values())}",
     ])
     if not events:

@@ -100,6 +100,12 @@ class CheckerTests(unittest.TestCase):
         h.sort(key=lambda r: r["t"])
         self.fails(h, "id 7 is snapshot s7 on m1 but snapshot x on m2")
 
+    def test_a_member_left_behind(self):
+        h = [r for r in clean() if not (r["kind"] == "sse" and r["member"] == "m2" and r["id"] == 7)]
+        h.append({"t": T0 + 89, "kind": "final_reads", "phase": "start"})
+        h.sort(key=lambda r: r["t"])
+        self.fails(h, "the members' clients end at different ids: m1 7, m2 6")
+
     def test_an_outage_told_twice(self):
         h = clean()
         h.append({"t": T0 + 30, "kind": "hook", "headers": {"Idempotency-Key": "f2"},
