@@ -706,6 +706,10 @@ class Run:
             self.nginx.terminate()
             self.nginx.wait(10)
         subprocess.run([str(TEMPORARY_POSTGRES), "stop", str(self.work / "postgres")], check=False)
+        for kept, name in ((self.work / "nginx" / "nginx-error.log", "nginx-error.log"),
+                           (self.work / "postgres" / "server.log", "postgres.log")):
+            if kept.exists():
+                shutil.copy(kept, self.out / name)
         self.history.add("shut")
         self.history.close()
         shutil.rmtree(self.work, ignore_errors=True)
