@@ -16,7 +16,7 @@ RELEASE_FLAGS := -c release --static-swift-stdlib -Xswiftc -use-ld=lld -Xlinker 
 RELEASE_BIN  := .build/release/statedeck
 DEBUG_BIN    := .build/debug/statedeck
 
-.PHONY: run build test test-swift test-browser test-release sim deps test-deps snapshots clean release-flags
+.PHONY: run build test test-swift test-browser test-release sim chaos chaos-run deps test-deps snapshots clean release-flags
 
 ## Build a release binary and serve the built-in demo deck on http://$(HOST):$(PORT)/
 run: deps
@@ -50,6 +50,7 @@ test-release:
 	$(SWIFT) build $(RELEASE_FLAGS) --product statedeck
 	python3 Tests/release/smoke.py $(RELEASE_BIN)
 	python3 Tests/release/clock_jump.py $(RELEASE_BIN)
+	python3 Tests/chaos/test_checker.py
 
 SEEDS        ?= 2000
 SEED         ?=
@@ -67,6 +68,21 @@ sim: deps
 	$(SWIFT) build $(SIM_FLAGS) --product statedeck-sim
 	$(SIM_BIN) $(if $(SEED),--seed $(SEED),--seeds $(SEEDS)) --days $(SIM_DAYS) $(if $(STORE),--store $(STORE)) \
 		$(if $(FOR),--shrink-for "$(FOR)")
+
+MINUTES      ?= 30
+CHAOS_OUT    ?= .build/chaos/$(if $(SEED),$(SEED),latest)
+## A Jepsen-style chaos run (Tests/chaos): three processes behind nginx on one PostgreSQL, panels
+## flipping and faults injected (kill -9, SIGTERM, SIGSTOP, PostgreSQL restarted, partitions, a
+## member added and one removed) for MINUTES (30) from SEED (random, printed), then the checker
+## judges CHAOS_OUT/history.jsonl and fails on any violation.
+chaos: deps test-deps
+	$(SWIFT) build $(RELEASE_FLAGS) --product statedeck
+	$(MAKE) --no-print-directory chaos-run
+
+chaos-run:
+	rm -rf $(CHAOS_OUT)
+	python3 Tests/chaos/chaos.py --bin $(RELEASE_BIN) --minutes $(MINUTES) --out $(CHAOS_OUT) $(if $(SEED),--seed $(SEED))
+	python3 Tests/chaos/checker.py $(CHAOS_OUT)/history.jsonl
 
 ## Rewrite the committed reference screenshots from the current page.
 snapshots: deps test-deps
