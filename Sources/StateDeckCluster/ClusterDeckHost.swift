@@ -64,8 +64,12 @@ public final class ClusterDeckHost: DeckHost {
                                                 message: "no server of the cluster runs the deck just now; try again in a few seconds")
     }
 
-    public func settled() async {
-        await cluster.settled()
+    /// Nil once what an action changed is in the store; else 503 `no_leader`: this server lost
+    /// the lead first, or the store took longer than 2 s, and the action may not have happened.
+    public func settled() async -> ForwardedAction.Answer? {
+        guard await !cluster.settled() else { return nil }
+        return .error(503, code: "no_leader", message: "what the action changed did not reach the cluster's store in time "
+                          + "(this server lost the lead, or the store is slow): it may not have happened; try again")
     }
 
     public func leave() async {

@@ -18,6 +18,11 @@ final class ClusterLog: EventRelay {
         var accepting = false
         /// Entries ever taken.
         var appended: UInt64 = 0
+        /// How many entries had been taken when this server last began to lead.
+        var ledFrom: UInt64 = 0
+        /// The newest entry (counted as `appended` counts) that never reached the store: dropped
+        /// when the lead was lost, or in a batch that could not be written.
+        var lastLost: UInt64 = 0
     }
 
     private let queue = Locked(Queue())
@@ -37,12 +42,17 @@ final class ClusterLog: EventRelay {
         if first { arrived.signal() }
     }
 
-    /// Starts or stops taking events; stopping drops what waits.
+    /// Starts or stops taking events; stopping drops what waits, and what was taken and not
+    /// written yet is lost with the lead.
     func setAccepting(_ accepting: Bool) {
         let dropped = queue.withLock { queue -> UInt64? in
             queue.accepting = accepting
-            guard !accepting else { return nil }
+            guard !accepting else {
+                queue.ledFrom = queue.appended
+                return nil
+            }
             queue.entries = []
+            queue.lastLost = queue.appended
             return queue.appended
         }
         if let dropped { settledCount.raise(to: dropped) }
@@ -60,14 +70,18 @@ final class ClusterLog: EventRelay {
         }
     }
 
-    /// Counts `count` entries taken as written (or given up).
-    func settle(_ count: Int) {
+    /// Counts `count` entries taken as written, or `lost` (a batch that could not be written).
+    func settle(_ count: Int, lost: Bool = false) {
+        if lost { queue.withLock { $0.lastLost = max($0.lastLost, settledCount.level + UInt64(count)) } }
         settledCount.raise(by: UInt64(count))
     }
 
-    /// Returns once every entry taken so far is written or dropped, or after `limit`.
-    func settled(within limit: Duration) async {
-        _ = await settledCount.wait(for: queue.withLock { $0.appended }, within: limit)
+    /// Whether every entry taken so far in this lead is written, waiting `limit` at most: false
+    /// when one was lost (the lead with it), or is still on its way.
+    func settled(within limit: Duration) async -> Bool {
+        let (target, ledFrom) = queue.withLock { ($0.appended, $0.ledFrom) }
+        guard await settledCount.wait(for: target, within: limit) else { return false }
+        return queue.withLock { $0.lastLost <= ledFrom }
     }
 
     /// Wakes a `take` that waits.

@@ -14,9 +14,9 @@ public protocol DeckCluster: Sendable {
     /// Carries an action sent to this server to the leader, and returns the leader's answer; nil
     /// when none came in time (no server leads just now).
     func forward(_ action: ForwardedAction) async -> ForwardedAction.Answer?
-    /// Returns once every event relayed so far is in the store (2 s at most): an action is
-    /// answered only when what it changed would outlive this server.
-    func settled() async
+    /// Whether every event relayed so far in this server's lead is in the store, waiting 2 s at
+    /// most: an action is answered 2xx only when what it changed would outlive this server.
+    func settled() async -> Bool
     /// Lets go of the lead, if this server holds it (its history was taken over by another, or
     /// cannot be): its deck stops, and another server may lead.
     func resign()

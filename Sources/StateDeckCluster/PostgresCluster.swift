@@ -106,7 +106,7 @@ public final class PostgresCluster: DeckCluster {
         await actions.forward(action)
     }
 
-    public func settled() async {
+    public func settled() async -> Bool {
         await log.settled(within: .seconds(2))
     }
 
@@ -229,7 +229,7 @@ public final class PostgresCluster: DeckCluster {
                 setLeading(false)
             } catch {
                 logger.error("cluster: \(batch.count) events could not be written: \(error)")
-                log.settle(batch.count)
+                log.settle(batch.count, lost: true)
             }
         }
         // What the deck said before it stopped still reaches the others; then the lock goes.

@@ -188,7 +188,7 @@ public final class HistoryKeeper: Sendable {
             } catch {
                 memory.withLock { $0.failed(error) }
                 writing = !error.isFenced
-                if !writing { readAnewAt.withLock { $0 = nil } }
+                if !writing { stopCounting() }
             }
             return !writing
         }
@@ -250,7 +250,7 @@ public final class HistoryKeeper: Sendable {
             writing.withLock { writing in
                 writing = false
                 tookOver.withLock { $0 = false }
-                readAnewAt.withLock { $0 = nil }
+                stopCounting()
             }
             return true
         }
@@ -290,6 +290,13 @@ public final class HistoryKeeper: Sendable {
                 memory.withLock { $0 = history }
             }
         }
+    }
+
+    /// No longer writing: what memory counted is held as another's history until the next read
+    /// reads the history anew (at once).
+    private func stopCounting() {
+        memory.withLock { $0.stopCounting() }
+        readAnewAt.withLock { $0 = nil }
     }
 
     /// Calls `observer` when another process took the history over while this one wrote it.
@@ -490,7 +497,7 @@ public final class HistoryKeeper: Sendable {
             reportTrouble()
             if failure.isFenced, writing.withLock({ writing in
                 defer { writing = false }
-                readAnewAt.withLock { $0 = nil }
+                stopCounting()
                 return writing
             }) {
                 tellLostWriting()

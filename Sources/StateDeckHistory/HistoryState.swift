@@ -135,6 +135,15 @@ public struct HistoryState: Sendable {
         readsAnother = true
     }
 
+    /// This process stops writing the history (it lost the lead, or another took the history
+    /// over): it holds what it counted as another's history, as ``init(retention:reading:at:)``
+    /// does, counting nothing more, until it reads the history anew.
+    public mutating func stopCounting() {
+        savedLatest = Dictionary(uniqueKeysWithValues: aggregator.tracks.keys.map { ($0, latest(of: $0)) })
+        aggregator = HealthAggregator(watch: aggregator.watch)
+        readsAnother = true
+    }
+
     /// The state of a store opened when the clocks read `opening` with what `stored` holds: each
     /// panel in its `latest` row is continued, counted from then on.
     public init(retention: HistoryRetention, stored: StoredHistory, opening: HistoryClock.Reading) {

@@ -23,8 +23,9 @@ struct APIRoutes: Sendable {
     /// How long a stream whose `Last-Event-ID` is newer than this server's newest event waits for
     /// it: a held copy behind another server the page was on; nil alone.
     let catchUp: Duration?
-    /// Returns once what an action changed is kept beyond this server (its host's store).
-    let settled: @Sendable () async -> Void
+    /// Nil once what an action changed is kept beyond this server (its host's store), else the
+    /// host's answer saying why it may not be.
+    let settled: @Sendable () async -> ForwardedAction.Answer?
     /// The answer of the server that runs the deck to an action of this caller, when this one
     /// does not (a host's process); nil when this one does.
     let forward: @Sendable (HTTPRequest, Caller) async -> HTTPResponse?
@@ -247,7 +248,7 @@ struct APIRoutes: Sendable {
             if let note = outcome.audit, (200..<300).contains(outcome.response.status.rawValue) {
                 await sign(note, by: caller)
             }
-            await settled()
+            if let refusal = await settled() { return .api(HTTPStatus(rawValue: refusal.status), refusal.body) }
             return outcome.response
         }
     }

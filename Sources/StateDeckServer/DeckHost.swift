@@ -15,8 +15,9 @@ public protocol DeckHost: Sendable {
     /// Carries an action this server let in to the process that runs the deck, and returns its
     /// answer, or the host's own when none came in time (nothing runs it just now).
     func forward(_ action: ForwardedAction) async -> ForwardedAction.Answer
-    /// Returns once what an action changed would outlive this server (2 s at most).
-    func settled() async
+    /// Nil once what an action changed would outlive this server (2 s at most); else the host's
+    /// answer saying why it may not have happened, which the action is answered with instead.
+    func settled() async -> ForwardedAction.Answer?
     /// Stops running the deck and feeding the held copy; returns within a second.
     func leave() async
 }

@@ -44,7 +44,7 @@ public final class ReplayHost: DeckHost, EventRelay {
 
     public var isRunningDeck: Bool { false }
 
-    public func settled() async {}
+    public func settled() async -> ForwardedAction.Answer? { nil }
 
     public func leave() async {}
 

@@ -191,6 +191,23 @@ struct HistoryStateTests {
     }
 }
 
+extension HistoryStateTests {
+    /// A process that stops writing (it lost the lead) holds what it counted and counts nothing
+    /// more: later its view still says the health it had and since when, and no time after.
+    @Test func aStateThatStopsCountingCountsNothingMore() {
+        var state = HistoryState(retention: HistoryRetention(), storedEventID: 0, watches: [], lastPosition: 0,
+                                 opening: HistoryClock.Reading(wall: at(0)))
+        state.absorb([change(.loaded(Info()), 0)], at: HistoryClock.Reading(wall: at(0)), unsavedLimit: 100)
+        state.absorb([], at: HistoryClock.Reading(wall: at(60_000)), unsavedLimit: 100)
+        state.stopCounting()
+        let view = state.view(of: "p", adding: [], at: HistoryClock.Reading(wall: at(600_000)))
+        let report = view.uptime(of: "p", TimelineQuery(span: .seconds(3_600), slots: 1), now: at(600_000)) { _, _ in [] }
+        #expect(report.current?.health == .up)
+        #expect(report.current?.since == at(0))
+        #expect(report.slots.map(\.tally.upMs).reduce(0, +) == 60_000, "the minute it counted, not the nine since")
+    }
+}
+
 struct DurationHistogramTests {
     @Test func encodingRoundTripsAndQuantilesStayWithinABucket() throws {
         var histogram = DurationHistogram()

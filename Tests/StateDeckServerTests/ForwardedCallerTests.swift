@@ -24,7 +24,7 @@ import TestSupport
             forwarded.withLock { $0.append(action) }
             return ForwardedAction.Answer(status: 202, body: Array(#"{"accepted":true}"#.utf8))
         }
-        func settled() async {}
+        func settled() async -> Bool { true }
         func resign() {}
         func leave() async {}
     }

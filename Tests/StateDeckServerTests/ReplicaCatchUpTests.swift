@@ -22,7 +22,7 @@ import TestSupport
             member.server.hold(header: Array(#"{"title":"Fed","lastEventId":"#.utf8), order: [], panels: [])
         }
         func forward(_ action: ForwardedAction) async -> ForwardedAction.Answer? { nil }
-        func settled() async {}
+        func settled() async -> Bool { true }
         func resign() { resignations.withLock { $0 += 1 } }
         func leave() async {}
     }
