@@ -28,10 +28,17 @@ struct Options: ParsableCommand {
         valueName: "dir|url"))
     var data: String?
 
-    @Option(name: [.customLong("cluster"), .customLong("store")], help: ArgumentHelp(
-        "Join the processes sharing this deck through the PostgreSQL database of this postgres:// or postgresql:// URL (--store is its older name): one of them runs the deck and keeps the history there, every one serves it. The password comes from PGPASSWORD or a password file (PGPASSFILE, ~/.pgpass), never the URL.",
+    @Option(name: .customLong("cluster"), help: ArgumentHelp(
+        "Join the processes sharing this deck through the PostgreSQL database of this postgres:// or postgresql:// URL: one of them runs the deck and keeps the history there, every one serves it. The password comes from PGPASSWORD or a password file (PGPASSFILE, ~/.pgpass), never the URL.",
         valueName: "url"))
-    var cluster: String?
+    private var clusterOption: String?
+
+    /// --cluster's older name, still read.
+    @Option(name: .customLong("store"), help: .hidden)
+    private var store: String?
+
+    /// The cluster to join: `--cluster`, or `--store` as earlier versions named it.
+    var cluster: String? { clusterOption ?? store }
 
     @Flag(name: .long, help: "Allow forcing panel states from the page and /api/debug.")
     var debug = false
@@ -76,6 +83,9 @@ struct Options: ParsableCommand {
         }
         guard data?.isEmpty != true, data.map({ !$0.contains("://") || PostgresStoreAddress.isURL($0) }) ?? true else {
             throw ValidationError("--data must name a folder, none, or a PostgreSQL database (postgres:// or postgresql://)")
+        }
+        guard clusterOption == nil || store == nil else {
+            throw ValidationError("--store is --cluster's older name: give one")
         }
         guard cluster == nil || data == nil else {
             throw ValidationError("--cluster and --data both say where the history is kept: give one (a cluster keeps it in its PostgreSQL)")

@@ -16,9 +16,15 @@ struct ProbeOptions: ParsableCommand {
             """
     )
 
-    @Option(name: [.customLong("cluster"), .customLong("store")],
-            help: ArgumentHelp("The cluster's PostgreSQL database (postgres://…; --store is its older name).", valueName: "url"))
-    var cluster: String
+    @Option(name: .customLong("cluster"), help: ArgumentHelp("The cluster's PostgreSQL database (postgres://…).", valueName: "url"))
+    private var clusterOption: String?
+
+    /// --cluster's older name, still read.
+    @Option(name: .customLong("store"), help: .hidden)
+    private var store: String?
+
+    /// The cluster's database: `--cluster`, or `--store` as earlier versions named it.
+    var cluster: String { clusterOption ?? store ?? "" }
 
     @Option(name: .long, help: ArgumentHelp("The deck file (YAML or JSON) whose panels to check.", valueName: "file"))
     var config: String
@@ -34,6 +40,12 @@ struct ProbeOptions: ParsableCommand {
             throw ValidationError("--location \(problem)")
         }
         // The URL may hold a password: it is never repeated.
+        guard clusterOption == nil || store == nil else {
+            throw ValidationError("--store is --cluster's older name: give one")
+        }
+        guard clusterOption != nil || store != nil else {
+            throw ValidationError("Missing expected argument '--cluster <url>'")
+        }
         guard cluster.hasPrefix("postgres://") || cluster.hasPrefix("postgresql://") else {
             throw ValidationError("--cluster must be a PostgreSQL URL, starting with postgres:// or postgresql://")
         }

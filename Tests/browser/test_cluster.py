@@ -712,7 +712,7 @@ def test_a_cluster_refuses_a_heartbeat_whose_key_it_would_make(store, tmp_path):
     done = subprocess.run([str(BIN), "--config", str(deck), "--cluster", store, "--port", "0"],
                           capture_output=True, text=True, timeout=20)
     assert done.returncode == 2
-    assert "heartbeat panels backup need a key: in their heartbeat in a cluster" in done.stderr
+    assert "heartbeat panels backup need a key: in their heartbeat with a history in PostgreSQL" in done.stderr
 
 
 def test_an_action_sent_to_a_process_that_does_not_lead_is_signed_by_the_leader_and_outlives_it(store, tmp_path):
