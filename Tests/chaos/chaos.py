@@ -510,16 +510,10 @@ class Run:
             if target is None:
                 self.history.add("fault_skipped", fault=kind, why="no leader")
                 return
-        if kind == "kill9":
+        if kind in ("kill9", "sigterm"):
             pause = rng.uniform(0.5, 5)
             self.history.add("fault", fault=kind, phase="start", member=target.name, pause=pause)
-            target.kill()
-            time.sleep(pause)
-            target.start()
-        elif kind == "sigterm":
-            pause = rng.uniform(0.5, 5)
-            self.history.add("fault", fault=kind, phase="start", member=target.name, pause=pause)
-            target.terminate()
+            target.kill() if kind == "kill9" else target.terminate()
             time.sleep(pause)
             target.start()
         elif kind == "sigstop":
