@@ -428,8 +428,9 @@ public final class HistoryKeeper: Sendable {
     public func moment(at instant: Date) throws(MomentError) -> Moment {
         readAnewUnlessWriting()
         let now = configuration.clock.wall()
-        guard instant <= now else { throw .future(now: now) }
         let at = instant.millisecondsSince1970
+        // Moments are named to the millisecond: "now", written out, rounds up as often as down.
+        guard at <= now.millisecondsSince1970 else { throw .future(now: now) }
         let (waiting, watched, oldestWaiting) = memory.withLock { state in
             (state.unsavedForms(atOrBefore: at), state.isWatched(at), state.oldestUnsavedForm)
         }
