@@ -18,6 +18,7 @@ import StateDeck
 /// | has a failure collecting, and this is the recovery | one recovery collecting that tells the whole outage: "API was down for 3 min (Timed out) and is up again" |
 /// | has a failure collecting, and this is a reminder | nothing: the failure collecting says it is down |
 /// | has a recovery collecting whose failure went out, and this is a failure | nothing, and the recovery is withdrawn: the target was told it is down, and it is again |
+/// | has a recovery collecting whose failure went out, and this is a recovery telling a whole outage | nothing: the target was told it is down, and the recovery collecting says it is up (the outage between began and ended while it waited) |
 /// | has anything else collecting | collecting in its place: only the newest is owed |
 /// | would take its address past `limit` deliveries sent or collecting | dropped, and counted by the caller |
 struct NotificationOutbox {
@@ -87,6 +88,8 @@ struct NotificationOutbox {
             let replacement: PendingDelivery
             switch (collected.notification.event, delivery.notification.event) {
             case (.failure, .reminder):
+                return .absorbed
+            case (.recovery, .recovery) where collected.notification.error == nil && delivery.notification.error != nil:
                 return .absorbed
             case (.recovery, .failure) where collected.notification.error == nil:
                 // Only the deliveries after it move up a place.

@@ -251,18 +251,20 @@ public final class Simulator {
             unkept.append(since..<now)
             uncommittedSince = faults.diskFull.current ? now : nil
         }
-        // The history has each panel (and target) as its first removal since the commit found it;
-        // of a panel revived, the targets the deck file no longer lists it forgets again.
-        var revived: Set<String> = []
-        for index in uncommittedRemovals where declares(removals[index])
-            && revived.insert("\(removals[index].panel) \(removals[index].target ?? "")").inserted {
-            removals[index].lostOrder = world.nextEvent()
-            guard removals[index].target == nil else { continue }
+        // The history has what the commit found: each removal the deck file declares again is
+        // undone, the latest first (a panel's removal after its target's restores the target's
+        // outage only once the panel's is undone). Of a panel revived, the targets the deck file no
+        // longer lists it forgets again, uncommitted as well.
+        let lost = uncommittedRemovals.filter { declares(removals[$0]) }
+        for index in lost.reversed() { removals[index].lostOrder = world.nextEvent() }
+        uncommittedRemovals.removeAll { declares(removals[$0]) }
+        var revived: Set<Int> = []
+        for index in lost where removals[index].target == nil && revived.insert(removals[index].panel).inserted {
             for name in SimulatedTarget.names where !file.targets.contains(where: { SimulatedTarget.names[$0] == name }) {
+                uncommittedRemovals.append(removals.count)
                 removals.append(Checker.Removal(order: world.nextEvent(), panel: removals[index].panel, target: name))
             }
         }
-        uncommittedRemovals.removeAll { declares(removals[$0]) }
     }
 
     /// Whether the deck file declares again what `removal` removed.

@@ -322,4 +322,38 @@ import Testing
             .add(panel: 1), .restart, .jump(.seconds(-33_504)), .pass(.seconds(773)), .check,
         ])
     }
+
+    /// Seed 406: a target removed from a panel's `notify:` and then the panel removed, neither
+    /// committed (a full disk) before a stop: the history still owed the target its recovery,
+    /// where the checker had undone the panel's removal after the target's, forgetting it again.
+    @Test func removalsAStopLostAreUndoneLatestFirst() async throws {
+        try await expectHolds(seed: 406, panels: 5, [
+            .source(panel: 4, up: false), .notify([1, 0]), .pass(.seconds(587)), .disk(full: true), .notify([0]),
+            .remove(panel: 4), .add(panel: 4), .notify([1, 0]), .restart, .disk(full: false), .source(panel: 4, up: true),
+            .pass(.seconds(609)), .check,
+        ])
+    }
+
+    /// Seed 848: a revived panel's target that the deck file no longer listed was forgotten by
+    /// the next process with the disk still full; a second stop lost that too, and the target,
+    /// listed again, was owed its recovery after all.
+    @Test func aForgettingTheNextProcessCouldNotCommitIsLostWithIt() async throws {
+        try await expectHolds(seed: 848, panels: 4, [
+            .source(panel: 3, up: false), .pass(.seconds(789)), .disk(full: true), .remove(panel: 3), .notify([1]),
+            .add(panel: 3), .restart, .source(panel: 3, up: true), .notify([0]), .restart, .disk(full: false),
+            .pass(.seconds(142)), .check,
+        ])
+    }
+
+    /// Seed 1915: a recovery sent to a hanging target was lost at a stop; the next process owed
+    /// it, then a recovery telling a whole outage replaced it and a failure replaced that: the
+    /// target heard "down" twice and never "up".
+    @Test func aRecoveryTellingAWholeOutageDoesNotReplaceOneWhoseFailureWentOut() async throws {
+        try await expectHolds(seed: 1915, panels: 4, [
+            .source(panel: 2, up: false), .restart, .source(panel: 2, up: true), .pass(.seconds(85)), .target(.hanging),
+            .pass(.seconds(661)), .source(panel: 2, up: false), .pass(.seconds(19_487)), .source(panel: 2, up: true),
+            .rename(panel: 3), .restart, .source(panel: 2, up: false), .remove(panel: 3), .target(.answering),
+            .pass(.seconds(18)), .check,
+        ])
+    }
 }

@@ -73,6 +73,22 @@ import TestSupport
         #expect(outbox.admit(next, to: Self.hook) == .joined(next, replacing: nil, opened: true))
     }
 
+    /// A target told "down" whose recovery still waits (it hung, or a stop took the recovery up
+    /// again) is owed "up" only: an outage begun and over meanwhile, told as a whole, would take
+    /// the recovery's place, and a failure after it would leave the target hearing "down" twice.
+    @Test func aRecoveryTellingAWholeOutageLeavesTheRecoveryWhoseFailureWentOut() throws {
+        var outbox = NotificationOutbox(limit: 10)
+        let recovery = Self.delivery(.recovery, at: 60)
+        #expect(outbox.admit(recovery, to: Self.hook) == .joined(recovery, replacing: nil, opened: true))
+        let failure = Self.delivery(.failure, at: 100)
+        let whole = PendingDelivery(key: failure.key, notification: Self.delivery(.recovery, at: 200).notification
+            .tellingWholeOutage(of: failure.notification))
+        #expect(outbox.admit(whole, to: Self.hook) == .absorbed, "the recovery collecting says it is up")
+        #expect(outbox.admit(Self.delivery(.failure, at: 300), to: Self.hook) == .withdrew(recovery),
+                "down again: the target was last told it is down")
+        #expect(outbox.owed == 0)
+    }
+
     /// A collection the ledger has not kept (its write failed) is no message yet: it goes on
     /// collecting, so a recovery decided meanwhile still tells the whole outage, and goes out
     /// once the ledger has it.
