@@ -199,6 +199,7 @@ public final class Simulator {
         }
         file = edited
         for panel in present { model.rename(panel, to: file.title(of: panel)) }
+        model.dependent = file.dependent
         model.followed()
         await process?.reload(file)
         steadySince = wallNow

@@ -59,6 +59,8 @@ struct TruthModel {
     }
 
     private(set) var panels: [Panel]
+    /// Whether every panel but the first depends on the first, as the deck last followed.
+    var dependent = false
     /// The wall time counted to.
     private(set) var wall: Int64
     /// Each wall instant counted, for the rule that none is counted twice: stretches, sorted.
@@ -97,6 +99,13 @@ struct TruthModel {
         let marked = panels[panel].maintenance != maintenance
         panels[panel].maintenance = maintenance
         let changed = panels[panel].health != health
+        // A panel down names its dependencies that are down as probable causes: its state is kept
+        // anew when one goes down or comes back.
+        if panel == 0, dependent, (health == .down) != (panels[panel].health == .down) {
+            for other in panels.indices.dropFirst() where panels[other].present && panels[other].health == .down {
+                panels[other].pendingForms.append(Form(at: at, health: .down, title: panels[other].title))
+            }
+        }
         panels[panel].health = health
         if changed {
             panels[panel].pendingChanges.append(Change(at: at, health: health))

@@ -356,4 +356,17 @@ import Testing
             .pass(.seconds(18)), .check,
         ])
     }
+
+    /// Seed 303: a panel down names its dependency that is down as a probable cause, so its state
+    /// was kept anew when the dependency went down, with the title of the time; the model had no
+    /// form there, and after the wall clock was set back and the panel renamed, it read the new
+    /// title where the history rightly showed the old.
+    @Test func aDependencyGoingDownKeepsItsDependentsStateAnew() async throws {
+        try await expectHolds(seed: 303, panels: 2, [
+            .dependencies, .source(panel: 1, up: false), .rename(panel: 0), .pass(.seconds(6_822)), .source(panel: 0, up: false),
+            .pass(.seconds(1_777)), .jump(.seconds(-16_271)), .rename(panel: 1), .pass(.seconds(98)), .notify([0]),
+            .pass(.seconds(327)), .source(panel: 1, up: true), .pass(.seconds(6_981)), .source(panel: 1, up: false),
+            .pass(.seconds(8_291)), .check, .pass(.seconds(422)), .check,
+        ])
+    }
 }
