@@ -121,7 +121,8 @@ public struct StoredHistory: Sendable {
     public var incidents: [Incident]
     /// The newest position a form was saved at (0 for none).
     public var lastFormPosition: Int64
-    /// The newest form of each part: a form the same as its part's newest is not kept again.
+    /// The newest form of each part by time, and the one kept last where that is another: a form
+    /// the same as its part's newest, and not before it, is not kept again.
     public var forms: [MomentForm]
     /// The furthest `now` retention deleted by (``HistoryExpiry/now``), of every run that kept this
     /// history; nil before retention first ran. A run opened after the wall clock was set back

@@ -1,24 +1,26 @@
 import StateDeck
 
 extension HistoryState {
-    /// Keeps `form` to save, unless it is the same as its part's newest: a panel's with the
-    /// headline it had before. Past `unsavedLimit` waiting (saving has failed for long), the
-    /// oldest is dropped.
+    /// Keeps `form` to save, unless a moment at its time reads it already: its part's newest
+    /// form is the same and not after it. Past `unsavedLimit` waiting (saving has failed for
+    /// long), the oldest is dropped.
     public mutating func keep(form: MomentForm, unsavedLimit: Int) {
         let newest = newestForms[form.part]
-        guard newest?.json != form.json else { return }
+        if let newest, newest.json == form.json, newest.at <= form.at { return }
         var kept = form
-        kept.previous = newest?.headline
+        kept.previous = lastKeptForms[form.part]?.headline
         kept.position = nextFormPosition
         nextFormPosition += 1
-        newestForms[form.part] = kept
+        if newest.map({ kept.isNewer(than: $0) }) ?? true { newestForms[form.part] = kept }
+        lastKeptForms[form.part] = kept
         unsavedForms.append(kept)
         if unsavedForms.count > unsavedLimit { unsavedForms.removeFirst() }
     }
 
-    /// Keeps `forms`, the whole document as a deck followed anew shows it: each panel the history
-    /// knows that is not among them is gone from then on (a form of no JSON, which a moment leaves
-    /// out), so a removed panel is not drawn in the moments after it.
+    /// Keeps `forms`, the whole document as a deck followed anew shows it: each part the history
+    /// knows that is not among them, and not gone by its newest form, is gone from then on (a
+    /// form of no JSON, which a moment leaves out), so a removed panel is not drawn in the moments
+    /// after it.
     public mutating func keep(everyForm forms: [MomentForm], at: Int64, unsavedLimit: Int) {
         let shown = Set(forms.map(\.part))
         let gone = newestForms.values.filter { $0.json != MomentForm.gone && !shown.contains($0.part) }

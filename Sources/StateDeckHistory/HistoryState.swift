@@ -75,8 +75,14 @@ public struct HistoryState: Sendable {
     public private(set) var incidents: [Incident] = []
     /// Those opened or updated since the last save.
     private var unsavedIncidents: [Incident] = []
-    /// The newest form of each part of the state document, saved or not.
+    /// The newest form of each part of the state document by time (of two at one time, the one
+    /// kept last), saved or not: what a moment after all of them reads. After the wall clock was
+    /// set back it is not the one kept last, and it is what retention keeps of a part's old forms,
+    /// so a process that reopens the history knows what the one before it knew.
     var newestForms: [MomentForm.Part: MomentForm] = [:]
+    /// The form of each part kept last: a panel's next form names its headline as the one it
+    /// had before, in the order the deck decided them.
+    var lastKeptForms: [MomentForm.Part: MomentForm] = [:]
     /// Each panel's `latest` row as the writing process last saved it, read by a process that
     /// does not write (``init(retention:reading:at:)``): the health it says is `current`, and the
     /// time the writer counted since its last save of tallies (``countSaved(stored:)``).
@@ -159,7 +165,8 @@ public struct HistoryState: Sendable {
         earlierRetentionNow = stored.furthestRetentionNow
         maintenance = stored.maintenance
         incidents = stored.incidents.sorted { ($0.openedAt, $0.id) > ($1.openedAt, $1.id) }
-        newestForms = Dictionary(stored.forms.map { ($0.part, $0) }, uniquingKeysWith: { $0.position > $1.position ? $0 : $1 })
+        newestForms = Dictionary(stored.forms.map { ($0.part, $0) }, uniquingKeysWith: { $0.isNewer(than: $1) ? $0 : $1 })
+        lastKeptForms = Dictionary(stored.forms.map { ($0.part, $0) }, uniquingKeysWith: { $0.position > $1.position ? $0 : $1 })
         nextFormPosition = stored.lastFormPosition + 1
     }
 
@@ -454,6 +461,7 @@ public struct HistoryState: Sendable {
         let shift = storedPosition + 1 - first
         for index in unsavedForms.indices { unsavedForms[index].position += shift }
         for (part, form) in newestForms where form.position >= first { newestForms[part]?.position += shift }
+        for (part, form) in lastKeptForms where form.position >= first { lastKeptForms[part]?.position += shift }
         nextFormPosition += shift
     }
 
@@ -534,6 +542,7 @@ public struct HistoryState: Sendable {
             // incident and window is a part, so these would grow with every one ever opened).
             let formsCutoff = retention.changesCutoff(now: expiry.now)
             newestForms = newestForms.filter { $0.value.json != MomentForm.gone || $0.value.at >= formsCutoff }
+            lastKeptForms = lastKeptForms.filter { newestForms[$0.key] != nil }
         }
     }
 
@@ -546,7 +555,8 @@ public struct HistoryState: Sendable {
         unsavedWatchIDs = Set(watches.map(\.id))
         unsavedMaintenance = maintenance
         unsavedIncidents = incidents
-        unsavedForms = newestForms.values.sorted { $0.position < $1.position }
+        unsavedForms = Dictionary((Array(newestForms.values) + lastKeptForms.values).map { ($0.position, $0) }, uniquingKeysWith: { $1 })
+            .values.sorted { $0.position < $1.position }
         storedEventID = 0
     }
 

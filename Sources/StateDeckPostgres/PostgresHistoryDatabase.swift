@@ -365,7 +365,7 @@ final class PostgresHistoryDatabase: HistoryDatabase {
                 notifications: following ? try Self.notifications(session) : NotificationRecords(),
                 maintenance: try Self.maintenance(session), incidents: try Self.incidents(session),
                 lastFormPosition: try session.query("SELECT coalesce(max(id), 0) FROM statedeck.forms").integer(0, 0) ?? 0,
-                forms: try Self.lastKeptForms(session),
+                forms: try Self.newestForms(session),
                 furthestRetentionNow: try session.query("SELECT value FROM statedeck.meta WHERE key = 'retention_now'")
                     .integer(0, 0))
         }
@@ -401,12 +401,15 @@ final class PostgresHistoryDatabase: HistoryDatabase {
             """, [String(at)]))
     }
 
-    /// The form each part kept last, which the next one follows: after the wall clock was set
-    /// back, not the newest by time. Read once, at open: a look at each part's forms.
-    private static func lastKeptForms(_ session: PostgresConnection) throws(PostgresError) -> [MomentForm] {
+    /// Each part's newest form by time (of two at one time, the one kept last), which the next
+    /// is compared with, and the one kept last, whose headline the next names as before: after
+    /// the wall clock was set back, two. Read once, at open: two looks at each part's forms.
+    private static func newestForms(_ session: PostgresConnection) throws(PostgresError) -> [MomentForm] {
         forms(try session.query("""
             SELECT \(formColumns) FROM statedeck.form_parts p CROSS JOIN LATERAL (
-                SELECT * FROM statedeck.forms WHERE kind = p.kind AND subject = p.subject ORDER BY id DESC LIMIT 1) f
+                (SELECT * FROM statedeck.forms WHERE kind = p.kind AND subject = p.subject ORDER BY at DESC, id DESC LIMIT 1)
+                UNION
+                (SELECT * FROM statedeck.forms WHERE kind = p.kind AND subject = p.subject ORDER BY id DESC LIMIT 1)) f
             """))
     }
 

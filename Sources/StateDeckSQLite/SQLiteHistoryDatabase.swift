@@ -94,7 +94,7 @@ final class SQLiteHistoryDatabase: HistoryDatabase {
                 latest: latest, notifications: following ? try Self.notifications(&connection) : NotificationRecords(),
                 maintenance: try Self.maintenance(&connection), incidents: try Self.incidents(&connection),
                 lastFormPosition: try database.integer("SELECT max(rowid) FROM forms") ?? 0,
-                forms: try Self.lastKeptForms(&connection),
+                forms: try Self.newestForms(&connection),
                 furthestRetentionNow: try database.integer("SELECT value FROM meta WHERE key = 'retention_now'"))
         }
     }
@@ -126,12 +126,14 @@ final class SQLiteHistoryDatabase: HistoryDatabase {
             """), binding: [.integer(at)])
     }
 
-    /// The form each part kept last, which the next one follows: after the wall clock was set
-    /// back, not the newest by time. Read once, at open: a look at each part's forms.
-    private static func lastKeptForms(_ connection: inout SQLiteConnection) throws(SQLiteError) -> [MomentForm] {
+    /// Each part's newest form by time (of two at one time, the one kept last), which the next
+    /// is compared with, and the one kept last, whose headline the next names as before: after
+    /// the wall clock was set back, two. Read once, at open: two looks at each part's forms.
+    private static func newestForms(_ connection: inout SQLiteConnection) throws(SQLiteError) -> [MomentForm] {
         try forms(connection.statement("""
-            SELECT \(formColumns) FROM form_parts p JOIN forms f ON f.rowid = (
-                SELECT max(rowid) FROM forms WHERE kind = p.kind AND subject = p.subject)
+            SELECT \(formColumns) FROM form_parts p JOIN forms f ON f.rowid IN (
+                (SELECT rowid FROM forms WHERE kind = p.kind AND subject = p.subject ORDER BY at DESC, rowid DESC LIMIT 1),
+                (SELECT max(rowid) FROM forms WHERE kind = p.kind AND subject = p.subject))
             """), binding: [])
     }
 

@@ -156,12 +156,13 @@ struct TruthModel {
 
     /// A deck was followed anew (a start, an edit of the deck file): the whole state document is
     /// kept, so each panel present shows from now on the health it has, and each panel absent
-    /// that a moment still showed (its removal was lost with a kill) is gone from now on.
+    /// that a moment may still show by its newest form (its removal was lost with a kill, or came
+    /// before an older form after the wall clock was set back) is gone from now on.
     mutating func followed() {
         for index in panels.indices {
             if panels[index].present {
                 panels[index].pendingForms.append(Form(at: wall, health: panels[index].health, title: panels[index].title))
-            } else if let last = (panels[index].forms + panels[index].pendingForms).last, last.health != nil {
+            } else if let newest = newestForm(of: index), newest.health != nil {
                 panels[index].pendingForms.append(Form(at: wall, health: nil, title: panels[index].title))
             }
         }
@@ -197,6 +198,11 @@ struct TruthModel {
             if span.health == .up { up += overlap } else { down += overlap }
         }
         return (up, down)
+    }
+
+    /// `panel`'s form with the latest wall time (of two at one time, the later kept).
+    func newestForm(of panel: Int) -> Form? {
+        form(of: panel, at: .max)
     }
 
     /// What `panel` showed at `at`: its form with the latest wall time at or before it (of two

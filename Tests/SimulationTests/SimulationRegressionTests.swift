@@ -369,4 +369,17 @@ import Testing
             .pass(.seconds(8_291)), .check, .pass(.seconds(422)), .check,
         ])
     }
+
+    /// Seed 104: a removal stamped before the panel's first form (the wall clock set back), then
+    /// retention made that first form the panel's checkpoint; the process that reopened the
+    /// history took it for the form kept last, kept the panel gone once more at a kill's restart,
+    /// and the panel added back after another jump back was missing from every moment after that.
+    /// A part's newest form by time, which retention keeps, decides what is kept next.
+    @Test func whatIsKeptNextFollowsThePartsNewestFormByTime() async throws {
+        try await expectHolds(seed: 104, panels: 3, [
+            .pass(.seconds(1_210)), .disk(full: true), .check, .remove(panel: 1), .jump(.seconds(-26_205)), .restart,
+            .jump(.seconds(9_008_021)), .disk(full: false), .restart, .pass(.seconds(22_168)), .check, .kill,
+            .jump(.seconds(-16_817)), .add(panel: 1), .pass(.seconds(37_574)), .check,
+        ])
+    }
 }
