@@ -23,9 +23,9 @@ final class SimulatedProcess {
     let faults: Faults
     private let world: SimulatedWorld
     private let number: Int
-    /// A change the deck decided: its panel, the health, whether a maintenance window covers it,
-    /// the wall time, and its place among the world's events.
-    typealias Heard = (panel: Int, health: Health, maintenance: Bool, at: Date, order: Int)
+    /// A change the deck decided: its panel, the health, the maintenance window that covers it
+    /// (by id), the wall time, and its place among the world's events.
+    typealias Heard = (panel: Int, health: Health, window: String?, at: Date, order: Int)
 
     /// The deck's changes of health and of maintenance, in order, for the model.
     let heard: Locked<[Heard]>
@@ -91,7 +91,7 @@ final class SimulatedProcess {
         await deck.observe { [heard] event in
             guard case .change(let change) = event, change.cause != .debug,
                   let index = Int(change.panel.dropFirst()) else { return }
-            heard.withLock { $0.append((index, change.health, change.maintenance != nil, change.at, world.nextEvent())) }
+            heard.withLock { $0.append((index, change.health, change.maintenance?.id, change.at, world.nextEvent())) }
         }
     }
 

@@ -286,14 +286,14 @@ public final class Simulator {
             return heard
         }
         for change in taken {
-            if change.maintenance != model.panels[change.panel].maintenance {
-                if change.maintenance {
+            if (change.window != nil) != model.panels[change.panel].maintenance {
+                if change.window != nil {
                     quiet.append(Checker.Quiet(panel: change.panel, from: change.order, since: change.at.millisecondsSince1970))
                 } else {
                     endQuiet(at: change.order) { $0 == change.panel }
                 }
             }
-            model.change(change.panel, to: change.health, maintenance: change.maintenance, at: change.at.millisecondsSince1970)
+            model.change(change.panel, to: change.health, window: change.window, at: change.at.millisecondsSince1970)
         }
     }
 

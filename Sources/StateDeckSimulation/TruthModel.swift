@@ -41,8 +41,9 @@ struct TruthModel {
         var health: Health = .unknown
         /// When its health began (wall time), nil without one.
         var since: Int64?
-        /// Whether a maintenance window covers it.
-        var maintenance = false
+        /// The maintenance window that covers it, by id.
+        var window: String?
+        var maintenance: Bool { window != nil }
         /// Counted and committed.
         var durable: [Span] = []
         /// Counted since the last commit.
@@ -92,12 +93,12 @@ struct TruthModel {
         wall = now
     }
 
-    /// The deck decided `health` for `panel` at `at` (the wall time now), under a maintenance
-    /// window or not.
-    mutating func change(_ panel: Int, to health: Health, maintenance: Bool, at: Int64) {
+    /// The deck decided `health` for `panel` at `at` (the wall time now), under the maintenance
+    /// window `window` or none.
+    mutating func change(_ panel: Int, to health: Health, window: String?, at: Int64) {
         pass(to: at)
-        let marked = panels[panel].maintenance != maintenance
-        panels[panel].maintenance = maintenance
+        let marked = panels[panel].window != window
+        panels[panel].window = window
         let changed = panels[panel].health != health
         // A panel down names its dependencies that are down as probable causes: its state is kept
         // anew when one goes down or comes back.
@@ -111,7 +112,8 @@ struct TruthModel {
             panels[panel].pendingChanges.append(Change(at: at, health: health))
             panels[panel].since = at
         }
-        // A window's mark is part of what a moment shows: the panel's state is kept anew.
+        // A window's mark (which window, until when) is part of what a moment shows: the panel's
+        // state is kept anew.
         if changed || marked { panels[panel].pendingForms.append(Form(at: at, health: health, title: panels[panel].title)) }
     }
 
@@ -149,7 +151,7 @@ struct TruthModel {
         for index in panels.indices {
             panels[index].health = panels[index].present ? panels[index].savedHealth : .unknown
             panels[index].since = panels[index].present ? panels[index].savedSince : nil
-            panels[index].maintenance = false
+            panels[index].window = nil
         }
         followed()
     }
@@ -172,7 +174,7 @@ struct TruthModel {
         panels[panel].present = false
         panels[panel].health = .unknown
         panels[panel].since = nil
-        panels[panel].maintenance = false
+        panels[panel].window = nil
         panels[panel].pendingForms.append(Form(at: wall, health: nil, title: panels[panel].title))
     }
 

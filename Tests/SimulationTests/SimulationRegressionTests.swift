@@ -382,4 +382,16 @@ import Testing
             .jump(.seconds(-16_817)), .add(panel: 1), .pass(.seconds(37_574)), .check,
         ])
     }
+
+    /// Seed 524: a maintenance window started while another still covered the panel (the wall
+    /// clock set back past the first) marks it anew, with the panel's title of the time; the model
+    /// kept a form only when a window began or ended with none before or after, and read an older
+    /// title and health there.
+    @Test func aWindowStartedUnderAnotherKeepsThePanelsStateAnew() async throws {
+        try await expectHolds(seed: 524, panels: 4, [
+            .rename(panel: 0), .pass(.seconds(13_191)), .maintenance(panel: 0, minutes: 96), .pass(.seconds(428)), .rename(panel: 0),
+            .source(panel: 0, up: false), .pass(.seconds(356)), .jump(.seconds(39)), .pass(.seconds(1_117)), .jump(.seconds(-15_129)),
+            .maintenance(panel: 0, minutes: 28), .pass(.seconds(486)), .check,
+        ])
+    }
 }
