@@ -145,6 +145,18 @@ extension EventHub {
         lastEventID: String?,
         snapshot: (_ lastEventID: UInt64) -> String
     ) -> Subscription? {
+        subscribe(sink, lastEventID: lastEventID) { id in (snapshot(id), numbered: true) }
+    }
+
+    /// As the `subscribe` above, for a server that may
+    /// show a state of its own (its store cannot be reached, say): a snapshot not `numbered` is
+    /// sent without an id, so that no id names a document other servers following the same
+    /// events do not have.
+    public func subscribe(
+        _ sink: any EventSink,
+        lastEventID: String?,
+        snapshot: (_ lastEventID: UInt64) -> (data: String, numbered: Bool)
+    ) -> Subscription? {
         let token: UInt64? = history.withLock { history in
             guard !registry.withLock({ $0.isClosed }), sink.write(retryBytes) else { return nil }
             if let missed = lastEventID.flatMap({ UInt64($0) }).flatMap(history.events(after:)) {
@@ -152,8 +164,9 @@ extension EventHub {
                     guard sink.write(bytes) else { return nil }
                 }
             } else {
-                let state = ServerSentEvent(event: "snapshot", id: history.lastID, data: snapshot(history.lastID))
-                guard sink.write(state.encoded()) else { return nil }
+                let state = snapshot(history.lastID)
+                let event = ServerSentEvent(event: "snapshot", id: state.numbered ? history.lastID : nil, data: state.data)
+                guard sink.write(event.encoded()) else { return nil }
             }
             return registry.withLock { $0.add(sink) }
         }

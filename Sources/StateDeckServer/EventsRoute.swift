@@ -14,7 +14,7 @@ enum EventsRoute {
         // before libmicrohttpd's thread had sent anything.
         let stream = ResponseStream(capacity: capacity + mirror.stateDocument().bytes.count)
         let subscription = hub.subscribe(stream, lastEventID: request.headers["Last-Event-ID"]) { eventID in
-            String(decoding: mirror.stateDocument(at: eventID).bytes, as: UTF8.self)
+            mirror.openingSnapshot(at: eventID)
         }
         if let subscription {
             stream.onClose { hub.unsubscribe(subscription) }

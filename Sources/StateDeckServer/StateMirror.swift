@@ -433,6 +433,14 @@ extension StateMirror {
         hub.announce(event: "snapshot", data: String(decoding: document.bytes, as: UTF8.self))
     }
 
+    /// The document a stream opens with at `eventID`, and whether it is the one that id names on
+    /// every server following the same events: not while this one shows a state of its own
+    /// (``setOwnState(notice:panel:)``), which it then sends without an id.
+    func openingSnapshot(at eventID: UInt64) -> (data: String, numbered: Bool) {
+        let own = contents.withLock { $0.ownNotice != nil || $0.ownPanel != nil }
+        return (String(decoding: stateDocument(at: eventID).bytes, as: UTF8.self), !own)
+    }
+
     /// `state` as a held copy holds a panel.
     func exported(_ state: PanelState) -> ExportedPanel? {
         guard let compact = try? encoder.encode(PanelPatch(from: nil, to: state)),

@@ -22,6 +22,19 @@ import Testing
         ])
     }
 
+    /// A server showing a state of its own opens streams with it unnumbered: the id is the
+    /// document every server following the same events sends, and this one is not that.
+    @Test func aSnapshotNotNumberedGoesWithoutAnID() {
+        let hub = EventHub(configuration: .init(firstEventID: 1))
+        hub.publish(event: "panel", data: "a")
+        let own = TestSink()
+        _ = hub.subscribe(own, lastEventID: nil) { _ in (data: "own state", numbered: false) }
+        let shared = TestSink()
+        _ = hub.subscribe(shared, lastEventID: nil) { _ in (data: "state at 1", numbered: true) }
+        #expect(own.events == [ReceivedBlock(event: "snapshot", id: nil, data: "own state")])
+        #expect(shared.events == [ReceivedBlock(event: "snapshot", id: 1, data: "state at 1")])
+    }
+
     @Test func eventsNumberedElsewhereKeepTheirIDsAndCatchUpAReconnectingClient() {
         let hub = EventHub(configuration: .init(firstEventID: 1))
         #expect(hub.publish(event: "panel", data: "a", id: 1, afterGap: false))

@@ -81,6 +81,27 @@ import TestSupport
         }
     }
 
+    /// While it shows a state of its own (nothing runs the deck), a stream opens with it unnumbered:
+    /// the id names the document every server following the same events has, and this is not it.
+    @Test func aStreamOpenedWhileTheServerShowsItsOwnStateGetsItWithoutAnID() async throws {
+        let cluster = HandFedCluster()
+        let makeDeck: @Sendable () -> Deck = { Deck("Fed") { Panel("api", title: "API") { Info(summary: "up") } } }
+        var options = LiveDeckServer.Options()
+        options.cluster = (cluster, makeDeck)
+        try await LiveDeckServer.run(makeDeck(), options) { server in
+            let member = try #require(cluster.member.current)
+            let before = try await server.events().opening().first
+            #expect(before?.event == "snapshot")
+            #expect(before?.id != nil)
+            member.server.showTrouble(PanelError(.unreachable, title: "No server runs the deck just now"))
+            #expect(try await eventually { try await server.get("/api/state").text.contains("No server runs the deck just now") })
+            let during = try await server.events().opening().first
+            #expect(during?.event == "snapshot")
+            #expect(during?.data.contains("No server runs the deck just now") == true)
+            #expect(during?.id == nil)
+        }
+    }
+
     /// While its pages may be behind (nothing runs the deck), the status page keeps the last state
     /// it knew and says when that was, not the time it is asked.
     @Test func whileThePagesMayBeBehindTheStatusPageSaysWhenItsStateWasLastKnown() async throws {
