@@ -177,12 +177,7 @@ public final class DeckServer: Sendable {
         } catch {
             response = .apiError(.badRequest, code: "bad_request", message: "\(error)")
         }
-        let body: [UInt8] = switch response.body {
-        case .bytes(let bytes): bytes
-        case .shared(let shared): shared.bytes
-        case .stream: []
-        }
-        return ForwardedAction.Answer(status: response.status.rawValue, body: body)
+        return ForwardedAction.Answer(response: response)
     }
 
     /// Whether this server runs the deck: always alone, with a host while it says so.
