@@ -23,14 +23,13 @@ struct APIRoutes: Sendable {
     /// How long a stream whose `Last-Event-ID` is newer than this server's newest event waits for
     /// it: a held copy behind another server the page was on; nil alone.
     let catchUp: Duration?
-    /// Nil once what an action changed is kept beyond this server (its host's store), else the
-    /// host's answer saying why it may not be.
-    let settled: @Sendable () async -> ForwardedAction.Answer?
-    /// The answer of the server that runs the deck to an action of this caller, when this one
-    /// does not (a host's process); nil when this one does.
-    let forward: @Sendable (HTTPRequest, Caller) async -> HTTPResponse?
-    /// Who sent a request, as the gate identified them: every accepted action is signed with it.
-    let caller: @Sendable (HTTPRequest) -> Caller
+    /// Who sends each request (its ``RequestContext``): every accepted action is signed with it.
+    let gate: RequestGate
+    /// What every action runs through: its host's ``RunningDeckForwarder`` and ``SettledCheck``.
+    let actions: MiddlewareChain
+    /// What a read of what only the running deck holds runs through (the incidents, the notifier's
+    /// log, an audit kept in memory): its host's ``RunningDeckForwarder``.
+    let reads: MiddlewareChain
     /// Where signed actions are kept (`GET /api/audit`).
     let audit: AuditTrail
 
@@ -55,7 +54,7 @@ struct APIRoutes: Sendable {
             .response(pingAddress(of: parameters["id"] ?? ""))
         }
         router.on(.post, "/api/panels/{id}/retry") { request, parameters in
-            action(request) {
+            action(request) { _ in
                 let panel = parameters["id"] ?? ""
                 let result = try await deck().retry(panel: panel)
                 return ActionOutcome(.api(.accepted, #"{"accepted":true,"coalesced":\#(result.coalesced)}"#),
@@ -63,7 +62,7 @@ struct APIRoutes: Sendable {
             }
         }
         router.on(.post, "/api/panels/{id}/recover") { request, parameters in
-            action(request) {
+            action(request) { _ in
                 let (body, panel) = (try RequestBody.decode(RecoverBody.self, from: request), parameters["id"] ?? "")
                 let option = try await deck().recover(panel: panel, option: body.option)
                 return ActionOutcome(.api(.accepted, #"{"accepted":true}"#),
@@ -71,7 +70,7 @@ struct APIRoutes: Sendable {
             }
         }
         router.on(.post, "/api/panels/{id}/items/{itemId}/actions/{actionId}") { request, parameters in
-            action(request) {
+            action(request) { _ in
                 let (panel, item, actionId) = (parameters["id"] ?? "", parameters["itemId"] ?? "", parameters["actionId"] ?? "")
                 let work = try await deck().perform(action: actionId, item: item, panel: panel)
                 return ActionOutcome(.api(.accepted, #"{"accepted":true}"#),
@@ -84,7 +83,7 @@ struct APIRoutes: Sendable {
                     .forbidden, code: "forbidden",
                     message: "debug states are off: start statedeck with --debug"))
             }
-            return action(request) {
+            return action(request) { _ in
                 let (command, panel) = (try DebugBody.command(from: request), parameters["id"] ?? "")
                 let state = try await deck().debug(command, panel: panel)
                 return ActionOutcome(.api(.ok, try DeckJSON.makeEncoder().encode(state)), audit: .debug(command, panel: panel))
@@ -125,9 +124,10 @@ struct APIRoutes: Sendable {
         }
         BadgeRoute(mirror: mirror, historyReader: historyReader) { deck().statusPage?.publicName(ofPanel: $0) }
             .register(on: &router)
-        PingRoutes(deck: deck) { request, work in action(request) { ActionOutcome(try await work()) } }.register(on: &router)
-        NotifyRoutes(log: notificationLog) { request in await forward(request, caller(request)) }.register(on: &router)
-        NotifyTestRoute(deck: deck, log: notificationLog) { request, work in action(request, work) }.register(on: &router)
+        PingRoutes(deck: deck) { request, work in action(request) { _ in ActionOutcome(try await work()) } }.register(on: &router)
+        NotifyRoutes(log: notificationLog) { request, work in respond(to: request, through: reads) { _ in try await work() } }
+            .register(on: &router)
+        NotifyTestRoute(deck: deck, log: notificationLog) { request, work in action(request) { _ in try await work() } }.register(on: &router)
     }
 
     /// The maintenance windows: listed from the mirror (a held copy answers too), started and ended
@@ -139,14 +139,14 @@ struct APIRoutes: Sendable {
             .response(.api(.ok, mirror.maintenanceDocument()))
         }
         router.on(.post, "/api/maintenance") { request, _ in
-            action(request) {
+            action(request) { _ in
                 let span = try await MaintenanceBody.decode(from: request).start(on: deck())
                 return ActionOutcome(.api(.created, try DeckJSON.makeEncoder().encode(span)),
                                      audit: .maintenance(.maintenanceStarted, span))
             }
         }
         router.on(.delete, "/api/maintenance/{id}") { request, parameters in
-            action(request) {
+            action(request) { _ in
                 let span = try await deck().endMaintenance(parameters["id"] ?? "")
                 return ActionOutcome(.api(.ok, try DeckJSON.makeEncoder().encode(span)), audit: .maintenance(.maintenanceEnded, span))
             }
@@ -159,30 +159,28 @@ struct APIRoutes: Sendable {
     /// the server that runs it.
     private func registerIncidents(on router: inout Router) {
         router.on(.get, "/api/incidents") { request, _ in
-            deferred {
-                if let answer = await forward(request, caller(request)) { return answer }
+            respond(to: request, through: reads) { _ in
                 let list = IncidentList(incidents: await deck().incidentList(limit: try IncidentList.limit(request.query)))
                 return .api(.ok, try DeckJSON.makeEncoder().encode(list))
             }
         }
         router.on(.get, "/api/incidents/{id}") { request, parameters in
-            deferred {
-                if let answer = await forward(request, caller(request)) { return answer }
-                return .api(.ok, try DeckJSON.makeEncoder().encode(try await deck().incident(parameters["id"] ?? "")))
+            respond(to: request, through: reads) { _ in
+                .api(.ok, try DeckJSON.makeEncoder().encode(try await deck().incident(parameters["id"] ?? "")))
             }
         }
         router.on(.post, "/api/incidents") { request, _ in
-            action(request) {
-                let incident = try await IncidentBody.decode(from: request).open(on: deck(), author: signer(of: request).name)
+            action(request) { context in
+                let incident = try await IncidentBody.decode(from: request).open(on: deck(), author: context.caller.name)
                 return ActionOutcome(.api(.created, try DeckJSON.makeEncoder().encode(incident)),
                                      audit: AuditNote(action: .incidentOpened, subject: incident.title, detail: incident.status.rawValue))
             }
         }
         router.on(.post, "/api/incidents/{id}/updates") { request, parameters in
-            action(request) {
+            action(request) { context in
                 let body = try IncidentUpdateBody.decode(from: request)
                 let incident = try await deck().updateIncident(parameters["id"] ?? "", status: body.status,
-                                                               message: body.message, author: signer(of: request).name)
+                                                               message: body.message, author: context.caller.name)
                 return ActionOutcome(.api(.ok, try DeckJSON.makeEncoder().encode(incident)),
                                      audit: AuditNote(action: .incidentUpdated, subject: incident.title, detail: incident.status.rawValue))
             }
@@ -225,8 +223,7 @@ struct APIRoutes: Sendable {
         } catch {
             return .response(.apiError(.badRequest, code: "bad_request", message: error.message))
         }
-        return deferred {
-            if history == nil, let answer = await forward(request, caller(request)) { return answer }
+        return respond(to: request, through: history == nil ? reads : MiddlewareChain()) { _ in
             do {
                 return .api(.ok, try DeckJSON.makeEncoder().encode(AuditDocument(entries: try audit.entries(query))))
             } catch let error as HistoryStoreError {
@@ -235,28 +232,19 @@ struct APIRoutes: Sendable {
         }
     }
 
-    /// An action on the deck, signed with its caller: run here by `work`, or by the server that
-    /// runs the deck, which signs it there. An action `work` accepted (a 2xx answer) is kept in
-    /// the audit before it is answered; a refused or failed one is not. A route of a person's
-    /// action (an incident opened or updated too) runs through here and returns its
-    /// ``ActionOutcome`` with the ``AuditNote`` of what it did.
-    func action(_ request: HTTPRequest, _ work: @escaping @Sendable () async throws -> ActionOutcome) -> HTTPReply {
-        deferred {
-            let caller = signer(of: request)
-            if let answer = await forward(request, caller) { return answer }
-            let outcome = try await work()
+    /// An action on the deck, signed with its context's caller: run here by `work`, or, through
+    /// ``actions``, by the server that runs the deck, which signs it there. An action `work`
+    /// accepted (a 2xx answer) is kept in the audit before it is answered; a refused or failed one
+    /// is not. A route of a person's action (an incident opened or updated too) runs through here
+    /// and returns its ``ActionOutcome`` with the ``AuditNote`` of what it did.
+    func action(_ request: HTTPRequest, _ work: @escaping @Sendable (RequestContext) async throws -> ActionOutcome) -> HTTPReply {
+        respond(to: request, through: actions) { context in
+            let outcome = try await work(context)
             if let note = outcome.audit, (200..<300).contains(outcome.response.status.rawValue) {
-                await sign(note, by: caller)
+                await sign(note, by: context.caller)
             }
-            if let refusal = await settled() { return .api(HTTPStatus(rawValue: refusal.status), refusal.body) }
             return outcome.response
         }
-    }
-
-    /// Who an action of `request` is signed by: the caller its gate saw, or where another server of
-    /// the deck let it in, the caller that server's gate saw.
-    func signer(of request: HTTPRequest) -> Caller {
-        ForwardedAction.performedFor ?? caller(request)
     }
 
     /// Keeps `note` signed by `caller` at the deck's time; returns once it is saved. Every route
@@ -265,11 +253,14 @@ struct APIRoutes: Sendable {
         await audit.record(note.signed(by: caller, at: deck().configuration.now()))
     }
 
-    /// Runs `work` off libmicrohttpd's thread; deck and request errors become their JSON answers.
-    private func deferred(_ work: @escaping @Sendable () async throws -> HTTPResponse) -> HTTPReply {
-        .deferred {
+    /// Answers `request` off libmicrohttpd's thread with `route`'s answer through `chain`, in the
+    /// request's context; deck and request errors become their JSON answers.
+    private func respond(to request: HTTPRequest, through chain: MiddlewareChain,
+                         _ route: @escaping @Sendable (RequestContext) async throws -> HTTPResponse) -> HTTPReply {
+        let context = RequestContext(request, gate: gate)
+        return .deferred {
             do {
-                return try await work()
+                return try await chain.respond(to: request, context: context) { _, context in try await route(context) }
             } catch let error as DeckError {
                 return error.response
             } catch let error as RequestBodyError {

@@ -106,13 +106,9 @@ public final class DeckServer: Sendable {
         APIRoutes(deck: { [runner] in runner.deck }, mirror: mirror, history: history, metrics: metrics,
                   notificationLog: runner.notificationLog,
                   timeline: configuration.timeline, debugEnabled: configuration.debug,
-                  streamCapacity: configuration.streamCapacity, catchUp: host == nil ? nil : .seconds(2),
-                  settled: { await host?.settled() },
-                  forward: { request, caller in
-                      guard let host, !host.isRunningDeck else { return nil }
-                      return await Self.forward(request, of: caller, through: host)
-                  },
-                  caller: { gate.caller(of: $0) ?? .unknown }, audit: audit)
+                  streamCapacity: configuration.streamCapacity, catchUp: host == nil ? nil : .seconds(2), gate: gate,
+                  actions: MiddlewareChain(host.map { [RunningDeckForwarder(host: $0), SettledCheck(host: $0)] } ?? []),
+                  reads: MiddlewareChain(host.map { [RunningDeckForwarder(host: $0)] } ?? []), audit: audit)
         .register(on: &router)
         CallerRoute(gate: gate, debugEnabled: configuration.debug).register(on: &router)
         status = StatusRoutes(deck: { [runner] in runner.deck }, mirror: mirror, history: history)
@@ -165,15 +161,6 @@ public final class DeckServer: Sendable {
         mirror.setOwnState(notice: error.map { ErrorPresenter().card(for: $0) }, panel: own)
     }
 
-    /// The answer of the process running the deck to an action this one let in (signed there
-    /// with `caller`), or the host's when none does.
-    private static func forward(_ request: HTTPRequest, of caller: Caller, through host: any DeckHost) async -> HTTPResponse {
-        let action = ForwardedAction(method: request.method.rawValue, target: request.target, body: request.body,
-                                     caller: caller)
-        let answer = await host.forward(action)
-        return .api(HTTPStatus(rawValue: answer.status), answer.body)
-    }
-
     /// Runs an action another server sharing the deck let in, through the routes, signed with the
     /// caller that server's gate saw.
     private static func perform(_ action: ForwardedAction, on router: Router) async -> ForwardedAction.Answer {
@@ -190,12 +177,7 @@ public final class DeckServer: Sendable {
         } catch {
             response = .apiError(.badRequest, code: "bad_request", message: "\(error)")
         }
-        let body: [UInt8] = switch response.body {
-        case .bytes(let bytes): bytes
-        case .shared(let shared): shared.bytes
-        case .stream: []
-        }
-        return ForwardedAction.Answer(status: response.status.rawValue, body: body)
+        return ForwardedAction.Answer(response: response)
     }
 
     /// Whether this server runs the deck: always alone, with a host while it says so.

@@ -17,9 +17,10 @@ public struct ForwardedAction: Sendable, Equatable {
         self.caller = caller
     }
 
-    /// The caller of the forwarded action being performed here, while its routes run it: the
-    /// routes sign with it rather than with whoever their own gate would see (nobody: a forwarded
-    /// request carries no credentials). Nil for a request this server's own gate let in.
+    /// The caller of the forwarded action being performed here, while its routes run it: its
+    /// ``RequestContext`` takes it for who asks rather than whoever this server's own gate would
+    /// see (nobody: a forwarded request carries no credentials). Nil for a request this server's
+    /// own gate let in.
     @TaskLocal public static var performedFor: Caller?
 
     /// The answer where the deck runs, as the route gave it.
@@ -35,6 +36,11 @@ public struct ForwardedAction: Sendable, Equatable {
         /// An error answer in PROTOCOL.md's shape: `{"error": {"code", "message"}}`.
         public static func error(_ status: Int, code: String, message: String) -> Answer {
             Answer(response: .error(HTTPStatus(rawValue: status), code: code, message: message))
+        }
+
+        /// The answer as this server gives it, in the API's shape.
+        var response: HTTPResponse {
+            .api(HTTPStatus(rawValue: status), body)
         }
 
         /// `response`'s status and body (a stream answers with none).

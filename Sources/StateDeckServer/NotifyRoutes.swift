@@ -7,9 +7,8 @@ import StateDeckNotifications
 /// what became of them, newest first (PROTOCOL.md, "Notifications").
 struct NotifyRoutes: Sendable {
     let log: NotificationLog
-    /// The answer of the server that runs the deck, whose notifier decides, when this one does not
-    /// (a host's process); nil when this one does.
-    let forward: @Sendable (HTTPRequest) async -> HTTPResponse?
+    /// Reads the log here, or where the deck runs and its notifier decides (a host's process).
+    let read: @Sendable (HTTPRequest, @escaping @Sendable () async throws -> HTTPResponse) -> HTTPReply
 
     /// `{"entries": [...]}`.
     private struct LogDocument: Encodable {
@@ -18,8 +17,7 @@ struct NotifyRoutes: Sendable {
 
     func register(on router: inout Router) {
         router.on(.get, "/api/notify/log") { request, _ in
-            .deferred {
-                if let answer = await forward(request) { return answer }
+            read(request) {
                 do {
                     return .api(.ok, try DeckJSON.makeEncoder().encode(LogDocument(entries: log.entries)))
                 } catch {

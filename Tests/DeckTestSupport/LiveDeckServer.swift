@@ -28,6 +28,8 @@ public final class LiveDeckServer: Sendable {
         public var ownPanelID: String?
         /// Other servers sharing the deck, and how to make it anew; none by default.
         public var cluster: (cluster: any DeckCluster, makeDeck: @Sendable () async -> Deck)?
+        /// Who runs the deck, when a test plays the host itself; `cluster` makes one otherwise.
+        public var deckHost: (any DeckHost)?
 
         public init() {}
 
@@ -46,7 +48,7 @@ public final class LiveDeckServer: Sendable {
             configuration.ownPanelID = ownPanelID
             return try await DeckServer(
                 deck: deck, configuration: configuration, history: history,
-                host: cluster.map { ClusterDeckHost(cluster: $0.cluster, makeDeck: $0.makeDeck, logger: LiveDeckServer.quietLogger) },
+                host: deckHost ?? cluster.map { ClusterDeckHost(cluster: $0.cluster, makeDeck: $0.makeDeck, logger: LiveDeckServer.quietLogger) },
                 logger: LiveDeckServer.quietLogger)
         }
     }
