@@ -335,12 +335,24 @@ store.subscribe((change) => {
 /** @type {Debug | null} */
 let debug = null;
 let debugWanted = false;
+/** Loads of debug.js that failed (the server went away meanwhile): a browser keeps a failed module
+ * import, so the next try asks under another fragment, which the request leaves out. */
+let debugLoadFailures = 0;
 
 async function syncDebug() {
   // Only for a role that may force states: others get no debug control at all.
   debugWanted = store.debug && allows("debug");
   if (debugWanted && !debug) {
-    const { installDebug } = await import("./debug.js");
+    /** @type {typeof import('./debug.js')} */
+    let loaded;
+    try {
+      loaded = await import(debugLoadFailures ? `./debug.js#${debugLoadFailures}` : "./debug.js");
+    } catch {
+      // The state drawn next tries again.
+      debugLoadFailures += 1;
+      return;
+    }
+    const { installDebug } = loaded;
     if (!debugWanted || debug) return;
     debug = installDebug({
       api,
@@ -370,6 +382,8 @@ store.subscribe((change) => {
       renderMeta();
       break;
     case "snapshot": {
+      // A reconnection's snapshot, for one: debug.js may not have loaded while the server was away.
+      void syncDebug();
       model.setGroups(store.groups);
       model.reset(store.order, store.panel);
       // A new state document may come from a restarted server: the timelines already drawn are

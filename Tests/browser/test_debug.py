@@ -89,3 +89,26 @@ def test_without_debug_no_debug_control_exists(make_server, page):
     # The server refuses the debug routes too.
     status, body = srv.request("POST", "/api/debug/panels/alpha/state", {"state": "loading"})
     assert status == 403 and body["error"]["code"] == "forbidden"
+
+
+def test_debug_controls_come_once_their_module_loads_after_a_failed_load(server, page, open_page):
+    # The server went away while the page loaded debug.js (a browser keeps a failed module import):
+    # the page reports no problem, and loads the module again with the state it gets back.
+    aborted = []
+
+    def first_load_fails(route):
+        if aborted:
+            route.continue_()
+        else:
+            aborted.append(route.request.url)
+            route.abort()
+
+    page.route("**/debug.js*", first_load_fails)
+    open_page(server)
+    expect(panel(page, "alpha").locator(tid("panel-debug"))).to_have_count(0)
+    assert aborted
+    server.kill()
+    expect(page.locator(tid("connection-banner"))).to_be_visible(timeout=5_000)
+    server.restart()
+    expect(page.locator(tid("connection-banner"))).to_be_hidden(timeout=20_000)
+    expect(panel(page, "alpha").locator(tid("panel-debug"))).to_be_visible()
