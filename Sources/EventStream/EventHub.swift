@@ -228,6 +228,27 @@ extension EventHub {
         return true
     }
 
+    /// Publishes events numbered elsewhere as one step, as ``publish(event:data:id:afterGap:)``
+    /// publishes each: `body` prepares what a snapshot would hold and hands over the events, in
+    /// order, through the function it gets, and no client subscribes meanwhile. So a client's
+    /// opening snapshot holds all of them or none, and its id names the same document on every
+    /// server that publishes the same events. `body` must not call back into this hub.
+    public func publishTogether(_ body: (_ publish: (_ event: String, _ data: String, _ id: UInt64, _ afterGap: Bool) -> Void) -> Void) {
+        // A client that failed once is written to by the next events until it is dropped.
+        var failed: [UInt64: Subscriber] = [:]
+        let newest: UInt64 = history.withLock { history in
+            body { event, data, id, afterGap in
+                guard id > history.lastID else { return }
+                let bytes = ServerSentEvent(event: event, id: id, data: data).encoded()
+                history.append(bytes, id: id, afterGap: afterGap)
+                for subscriber in pacedBroadcast(bytes) { failed[subscriber.token] = subscriber }
+            }
+            return history.lastID
+        }
+        published.raise(to: newest)
+        drop(Array(failed.values))
+    }
+
     /// Waits until event `id` or a later one is published (true), or `limit` passes (false).
     public func waitForEvent(_ id: UInt64, within limit: Duration) async -> Bool {
         await published.wait(for: id, within: limit)

@@ -10,8 +10,6 @@ import StateDeckServer
 /// Unchecked: it is opened on one thread and handed to the feed's, which alone uses it after.
 final class ClusterFeed: @unchecked Sendable {
     static let channel = "statedeck_events"
-    /// Events read in one transaction.
-    static let batchLimit = 1_000
 
     private let url: String
     private var session: PostgresConnection
@@ -29,11 +27,10 @@ final class ClusterFeed: @unchecked Sendable {
         session = try Self.listening(url)
         self.member = member
         try readConsistently { () throws(PostgresError) in
-            try reload()
             let events = try events(
                 "SELECT id, event, data FROM (SELECT * FROM statedeck_events ORDER BY id DESC LIMIT $1) held ORDER BY id",
                 [String(held)])
-            hand(events, afterGap: true)
+            hand(events, afterGap: true, holding: try deck())
         }
     }
 
@@ -67,31 +64,30 @@ final class ClusterFeed: @unchecked Sendable {
             throw PostgresError(kind: .connection, message: "the session has no socket")
         }
         let heard = try session.notifications()
-        while try readBatch() == Self.batchLimit {}
+        try readNews()
         return heard.filter { $0.channel != Self.channel }
     }
 
-    /// Hands over up to `batchLimit` events after `lastID` and the panels they changed; returns
-    /// how many. After a gap (events removed before this server read them, while it was cut off,
-    /// or lost to a restore of the store from an older backup) the replica reloads every panel
-    /// and its pages get a snapshot in place of the first event.
-    private func readBatch() throws(PostgresError) -> Int {
+    /// Hands over every event after `lastID` with the panels as the newest of them left them
+    /// (the leader writes both in one transaction; the store keeps its newest events only). After
+    /// a gap (events removed before this server read them, while it was cut off, or lost to a
+    /// restore of the store from an older backup) the replica reloads every panel and its pages
+    /// get one snapshot, at the newest event, in place of the events.
+    private func readNews() throws(PostgresError) {
         try readConsistently { () throws(PostgresError) in
             // Read from `lastID` itself: ids jump where a new leader took over, so only that
             // event's absence from the store tells of events this server missed.
-            var events = try events("SELECT id, event, data FROM statedeck_events WHERE id >= $1 ORDER BY id LIMIT $2",
-                                    [String(lastID), String(Self.batchLimit + 1)])
+            var events = try events("SELECT id, event, data FROM statedeck_events WHERE id >= $1 ORDER BY id", [String(lastID)])
             let afterGap = events.first?.id != lastID
-            events = afterGap ? Array(events.prefix(Self.batchLimit)) : Array(events.dropFirst())
-            guard let first = events.first?.id else { return 0 }
-            if afterGap || events.contains(where: { $0.event == "snapshot" }) {
-                try reload()
-                if afterGap { events[0] = StoredEvent(id: first, event: "snapshot", data: "") }
+            if !afterGap { events.removeFirst() }
+            guard let newest = events.last?.id else { return }
+            if afterGap {
+                hand([StoredEvent(id: newest, event: "snapshot", data: "")], afterGap: true, holding: try deck())
+            } else if events.contains(where: { $0.event == "snapshot" }) {
+                hand(events, afterGap: false, holding: try deck())
             } else {
-                member.server.hold(try panels(where: "version > $1", [String(lastID)]))
+                hand(events, afterGap: false, holding: .changed(try panels(where: "version > $1", [String(lastID)])))
             }
-            hand(events, afterGap: afterGap)
-            return events.count
         }
     }
 
@@ -110,13 +106,12 @@ final class ClusterFeed: @unchecked Sendable {
         }
     }
 
-    /// Hands `events` to the replica, in order; the first comes `afterGap` or not, and each
-    /// other follows the one before it in the store.
-    private func hand(_ events: [StoredEvent], afterGap: Bool) {
-        for (index, event) in events.enumerated() {
-            member.server.serve(event: event.event, data: event.data, id: event.id, afterGap: afterGap && index == 0)
-            lastID = event.id
-        }
+    /// Hands `events` to the replica, in order, with `panels` as the last of them left them; the
+    /// first comes `afterGap` or not, and each other follows the one before it in the store.
+    private func hand(_ events: [StoredEvent], afterGap: Bool, holding panels: HeldPanels?) {
+        if case .deck = panels { hasDeck = true }
+        member.server.serve(events.map { HeldEvent(event: $0.event, data: $0.data, id: $0.id) }, afterGap: afterGap, holding: panels)
+        lastID = events.last?.id ?? lastID
     }
 
     /// Runs `body` in one transaction that sees the store as it was at its first read, so the
@@ -128,12 +123,11 @@ final class ClusterFeed: @unchecked Sendable {
         }
     }
 
-    /// Loads the deck's layout and every panel into the replica, once a leader wrote them.
-    private func reload() throws(PostgresError) {
-        guard let header = try session.query("SELECT header FROM statedeck_layout")[0, 0] else { return }
+    /// The deck's layout and every panel, once a leader wrote them.
+    private func deck() throws(PostgresError) -> HeldPanels? {
+        guard let header = try session.query("SELECT header FROM statedeck_layout")[0, 0] else { return nil }
         let panels = try panels(where: "true", [])
-        member.server.hold(header: Array(header.utf8), order: panels.map(\.id), panels: panels)
-        hasDeck = true
+        return .deck(header: Array(header.utf8), order: panels.map(\.id), panels: panels)
     }
 
     private func panels(where condition: String, _ parameters: [String?]) throws(PostgresError) -> [ExportedPanel] {

@@ -17,7 +17,6 @@ final class ClusterLeader {
     static let panelsPerStatement = 1_000
 
     private let session: PostgresConnection
-    private let member: ClusterMember
     /// The id of the next event; consecutive while this leader leads, since only the lock's
     /// holder writes.
     private var nextID: UInt64
@@ -28,7 +27,7 @@ final class ClusterLeader {
     private let partitionTimeout: Duration
 
     /// Takes the leader's lock on `session`, or returns nil while another server holds it.
-    init?(session: PostgresConnection, member: ClusterMember, keptEvents: Int,
+    init?(session: PostgresConnection, keptEvents: Int,
           partitionTimeout: Duration) throws(PostgresError) {
         let newest: UInt64? = try session.failing(after: partitionTimeout) { session throws(PostgresError) in
             try Self.endWhenSilent(session, after: partitionTimeout)
@@ -41,7 +40,6 @@ final class ClusterLeader {
         }
         guard let newest else { return nil }
         self.session = session
-        self.member = member
         self.keptEvents = keptEvents
         self.partitionTimeout = partitionTimeout
         newestAtTakeover = newest
@@ -79,25 +77,30 @@ final class ClusterLeader {
             try session.transaction { () throws(PostgresError) in
                 var values: [String?] = []
                 for (offset, entry) in entries.enumerated() {
-                    values += [String(nextID + UInt64(offset)), entry.event, entry.data]
+                    let id = nextID + UInt64(offset)
+                    let data = entry.deck.map { String(decoding: $0.document.beforeID + Array(String(id).utf8) + $0.document.afterID,
+                                                       as: UTF8.self) } ?? entry.data
+                    values += [String(id), entry.event, data]
                 }
                 try session.query("INSERT INTO statedeck_events (id, event, data) VALUES \(Self.rows(entries.count, of: 3))", values)
-                if entries.contains(where: { $0.event == "snapshot" }) {
-                    let layout = member.server.exportedLayout()
+                // The rows hold each panel as the batch's last event left it: a whole deck from
+                // the last snapshot, and each panel changed after it.
+                let newestDeck = entries.lastIndex { $0.deck != nil }
+                var positions: [String: Int] = [:]
+                if let newestDeck, let deck = entries[newestDeck].deck {
                     try session.query(
                         "INSERT INTO statedeck_layout (header, version) VALUES ($1, $2) ON CONFLICT (singleton) DO UPDATE SET header = excluded.header, version = excluded.version",
-                        [String(decoding: layout.header, as: UTF8.self), String(last)])
+                        [String(decoding: deck.header, as: UTF8.self), String(last)])
                     try session.execute("DELETE FROM statedeck_panels")
-                    let positions = Dictionary(layout.order.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
-                    try save(member.server.exportedPanels(layout.order), version: last, positions: positions)
-                } else {
-                    var changed: [String] = []
-                    var seen: Set<String> = []
-                    for entry in entries {
-                        if let panel = entry.panel, seen.insert(panel).inserted { changed.append(panel) }
-                    }
-                    try save(member.server.exportedPanels(changed), version: last, positions: [:])
+                    positions = Dictionary(deck.order.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
                 }
+                var changed: [String: ExportedPanel] = [:]
+                var order: [String] = []
+                for entry in entries[(newestDeck ?? -1) + 1..<entries.count] {
+                    for panel in entry.panels where changed.updateValue(panel, forKey: panel.id) == nil { order.append(panel.id) }
+                }
+                let deckPanels = newestDeck.flatMap { entries[$0].deck?.panels.filter { changed[$0.id] == nil } } ?? []
+                try save(deckPanels + order.compactMap { changed[$0] }, version: last, positions: positions)
                 try session.query("SELECT pg_notify($1, $2)", [ClusterFeed.channel, String(last)])
             }
         }

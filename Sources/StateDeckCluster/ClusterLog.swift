@@ -6,10 +6,25 @@ import Threading
 /// The leader's events on their way to the store: the deck's mirror relays each one here, and
 /// the leader's thread takes them in batches, in order.
 final class ClusterLog: EventRelay {
+    /// An event with the panels as it left them, exported as it was relayed: the store's rows
+    /// then hold what the event ids name, however late the leader writes them.
     struct Entry: Sendable {
         var event: String
         var data: String
         var panel: String?
+        /// The panel the event changed, as it left it.
+        var panels: [ExportedPanel] = []
+        /// A `snapshot`'s whole deck.
+        var deck: DeckExport?
+    }
+
+    /// The deck as a `snapshot` left it: its layout, every panel, and its state document around
+    /// the id the leader gives it.
+    struct DeckExport: Sendable {
+        var header: [UInt8]
+        var order: [String]
+        var panels: [ExportedPanel]
+        var document: (beforeID: [UInt8], afterID: [UInt8])
     }
 
     private struct Queue {
@@ -30,12 +45,28 @@ final class ClusterLog: EventRelay {
     private let settledCount = Watermark()
     private let arrived = DispatchSemaphore(value: 0)
 
+    /// The server whose running deck's panels each entry exports.
+    private let exporter = Locked<HostedServer?>(nil)
+
+    /// Exports the panels of `server`'s running deck with each event from now on.
+    func export(from server: HostedServer) {
+        exporter.withLock { $0 = server }
+    }
+
     func relay(event: String, data: @autoclosure () -> String, panel: String?) {
-        // A replica makes its own snapshot document from the panels the batch exports.
-        let data = event == "snapshot" ? "" : data()
+        guard queue.withLock({ $0.accepting }), let server = exporter.current else { return }
+        // The leader writes a snapshot's document with the id it gives it.
+        var entry = Entry(event: event, data: event == "snapshot" ? "" : data(), panel: panel)
+        if event == "snapshot" {
+            let layout = server.exportedLayout()
+            entry.deck = DeckExport(header: layout.header, order: layout.order, panels: server.exportedPanels(layout.order),
+                                    document: server.exportedDocument())
+        } else if let panel {
+            entry.panels = server.exportedPanels([panel])
+        }
         let first = queue.withLock { queue -> Bool in
             guard queue.accepting else { return false }
-            queue.entries.append(Entry(event: event, data: data, panel: panel))
+            queue.entries.append(entry)
             queue.appended += 1
             return queue.entries.count == 1
         }

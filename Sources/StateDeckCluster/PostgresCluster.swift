@@ -94,6 +94,7 @@ public final class PostgresCluster: DeckCluster {
         let opened = try await DetachedThread.value { Result { () throws(PostgresError) in try ClusterFeed(url: url, member: member, held: held) } }
         let feed = try opened.mapError { ClusterError.unreachable($0.message) }.get()
         if feed.hasDeck { hasDeck.raise(to: 1) }
+        log.export(from: member.server)
         running.withLock { $0 = 2 }
         DetachedThread.run { [self] in runFeed(feed, member: member) }
         DetachedThread.run { [self] in runLeader(member) }
@@ -195,7 +196,7 @@ public final class PostgresCluster: DeckCluster {
                 var taken: ClusterLeader?
                 if let session = try? PostgresConnection(url), (try? ClusterSchema.migrate(session)) != nil {
                     do {
-                        taken = try ClusterLeader(session: session, member: member, keptEvents: configuration.keptEvents,
+                        taken = try ClusterLeader(session: session, keptEvents: configuration.keptEvents,
                                                   partitionTimeout: configuration.partitionTimeout)
                         if taken == nil { electionsLost.raise(by: 1) }
                     } catch {}   // tried again after a pause

@@ -277,17 +277,22 @@ public final class HistoryKeeper: Sendable {
     /// A process that does not write answers what the writing one saved: before a read it reads
     /// the history anew, at most once a second, so every process of a cluster gives the same
     /// figures (the writer's as of its last save), and one that wrote before counts nothing of
-    /// its own any more.
-    private func readAnewUnlessWriting() {
+    /// its own any more. A read that fails is said, and tried again by the next: what memory holds
+    /// then is not the store's, and answering it would give other figures than the other processes.
+    private func readAnewUnlessWriting() throws(HistoryDatabaseError) {
         let now = configuration.clock.wall().millisecondsSince1970
-        writing.withLock { writing in
+        try writing.withLock { writing throws(HistoryDatabaseError) in
             guard !writing, readAnewAt.withLock({ at in
                 guard at.map({ abs(now - $0) >= 1_000 }) ?? true else { return false }
                 at = now
                 return true
             }) else { return }
-            if let (history, _) = try? Self.load(database, following: false, configuration: configuration) {
+            do throws(HistoryDatabaseError) {
+                let (history, _) = try Self.load(database, following: false, configuration: configuration)
                 memory.withLock { $0 = history }
+            } catch {
+                readAnewAt.withLock { $0 = nil }
+                throw error
             }
         }
     }
@@ -358,9 +363,9 @@ public final class HistoryKeeper: Sendable {
 
     /// `panel`'s uptime and timeline; with a `to` in the past, its health is the one it had then.
     public func uptime(of panel: String, _ query: TimelineQuery) throws(HistoryStoreError) -> UptimeReport {
-        readAnewUnlessWriting()
-        let reading = configuration.clock.read()
         do {
+            try readAnewUnlessWriting()
+            let reading = configuration.clock.read()
             var view = view(of: panel, at: reading)
             if !writing.current { try view.countSaved(stored: savedTally) }
             var report = try view.uptime(of: panel, query, now: reading.wall) { resolution, from throws(HistoryDatabaseError) in
@@ -426,7 +431,11 @@ public final class HistoryKeeper: Sendable {
     /// The state document's parts at `instant`: each part's newest form at or before it (the
     /// latest by time, of two at one time the one kept last), saved or waiting to be.
     public func moment(at instant: Date) throws(MomentError) -> Moment {
-        readAnewUnlessWriting()
+        do {
+            try readAnewUnlessWriting()
+        } catch {
+            throw .unreadable(error.description)
+        }
         let now = configuration.clock.wall()
         let at = instant.millisecondsSince1970
         // Moments are named to the millisecond: "now", written out, rounds up as often as down.

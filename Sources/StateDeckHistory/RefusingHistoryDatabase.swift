@@ -2,15 +2,19 @@ import StateDeck
 import StateDeckNotifications
 
 /// A history database whose commits are refused while `refusal` gives a reason, as a full or
-/// read-only disk refuses them, or a process gone commits nothing more: the simulator's faults and
-/// the tests'. Everything else is the wrapped database's.
+/// read-only disk refuses them, or a process gone commits nothing more, and whose whole reads
+/// (`load`) fail while `unreadable` gives one: the simulator's faults and the tests'. Everything
+/// else is the wrapped database's.
 public final class RefusingHistoryDatabase: HistoryDatabase {
     private let database: any HistoryDatabase
     private let refusal: @Sendable () -> HistoryDatabaseError?
+    private let unreadable: @Sendable () -> HistoryDatabaseError?
 
-    public init(_ database: any HistoryDatabase, refusal: @escaping @Sendable () -> HistoryDatabaseError?) {
+    public init(_ database: any HistoryDatabase, refusal: @escaping @Sendable () -> HistoryDatabaseError?,
+                unreadable: @escaping @Sendable () -> HistoryDatabaseError? = { nil }) {
         self.database = database
         self.refusal = refusal
+        self.unreadable = unreadable
     }
 
     private func refusingWrites() throws(HistoryDatabaseError) {
@@ -18,7 +22,8 @@ public final class RefusingHistoryDatabase: HistoryDatabase {
     }
 
     public func load(following: Bool) throws(HistoryDatabaseError) -> StoredHistory {
-        try database.load(following: following)
+        if let unreadable = unreadable() { throw unreadable }
+        return try database.load(following: following)
     }
 
     public func takeWriting() throws(HistoryDatabaseError) {

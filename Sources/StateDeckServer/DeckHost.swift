@@ -53,16 +53,18 @@ public struct HostedServer: Sendable {
         held.hold(header: header, order: order, panels: panels)
     }
 
-    /// Updates these panels of the held copy.
-    public func hold(_ panels: [ExportedPanel]) {
-        held.hold(panels)
+    /// Holds `panels` anew and serves `events`, which the deck made where it runs and the host
+    /// numbered, to this server's pages, as one step (``StateMirror/serve(_:afterGap:holding:)``):
+    /// `panels` are as of the last of them. `afterGap`: events came between the last one served
+    /// and the first of these that this server never got, so a page from before them gets a
+    /// snapshot; otherwise the ids may still jump.
+    public func serve(_ events: [HeldEvent], afterGap: Bool, holding panels: HeldPanels?) {
+        held.serve(events, afterGap: afterGap, holding: panels)
     }
 
-    /// Serves an event the deck made where it runs, numbered `id` by the host, to this server's
-    /// pages. `afterGap`: events came between the last one served and this one that this server
-    /// never got, so a page from before them gets a snapshot; otherwise the ids may still jump.
+    /// Serves one event that changes no panel, as ``serve(_:afterGap:holding:)`` does.
     public func serve(event: String, data: String, id: UInt64, afterGap: Bool) {
-        held.serve(event: event, data: data, id: id, afterGap: afterGap)
+        serve([HeldEvent(event: event, data: data, id: id)], afterGap: afterGap, holding: nil)
     }
 
     /// Shows why the pages may be behind (above every panel, and on the server's own panel), or
@@ -85,5 +87,10 @@ public struct HostedServer: Sendable {
     /// These panels of the running deck, while it runs here.
     public func exportedPanels(_ ids: some Sequence<String>) -> [ExportedPanel] {
         runner.source.exportedPanels(ids)
+    }
+
+    /// The running deck's state document around its `lastEventId`, while the deck runs here.
+    public func exportedDocument() -> (beforeID: [UInt8], afterID: [UInt8]) {
+        runner.source.documentParts()
     }
 }

@@ -272,29 +272,45 @@ final class StateMirror: Sendable {
     /// event (the mirror is updated before each publish), and may hold one about to be published.
     func stateDocument(at eventID: UInt64) -> SharedBytes {
         contents.withLock { contents in
-            let now = ContinuousClock.now
-            if let toast = contents.toast, toast.expires <= now {
-                contents.toast = nil
-                contents.document = nil
-            }
+            endExpiredToast(in: &contents)
             if let document = contents.document, document.eventID == eventID {
                 return document.body
             }
-            var bytes = contents.header + Array(String(eventID).utf8) + Array(",\"panels\":[".utf8)
-            for (index, id) in contents.order.enumerated() {
-                if index > 0 { bytes.append(UInt8(ascii: ",")) }
-                bytes += compactForm(of: id, in: &contents)
-            }
-            bytes += Array("],\"notice\":".utf8) + (contents.ownNotice ?? contents.notice)
-            bytes += Array(",\"maintenance\":".utf8) + contents.windows.json
-            bytes += Array(",\"incidents\":".utf8) + contents.incidentItems.json
-            bytes += Array(",\"toast\":".utf8)
-            bytes += contents.toast?.bytes ?? Array("null".utf8)
-            bytes.append(UInt8(ascii: "}"))
-            let body = SharedBytes(bytes)
+            let parts = documentParts(of: &contents)
+            let body = SharedBytes(parts.beforeID + Array(String(eventID).utf8) + parts.afterID)
             contents.document = (eventID, body)
             return body
         }
+    }
+
+    /// The state document as it is now, around its `lastEventId`: a host that numbers events puts
+    /// the id of the `snapshot` it sends in between.
+    func documentParts() -> (beforeID: [UInt8], afterID: [UInt8]) {
+        contents.withLock { contents in
+            endExpiredToast(in: &contents)
+            return documentParts(of: &contents)
+        }
+    }
+
+    private func endExpiredToast(in contents: inout Contents) {
+        guard let toast = contents.toast, toast.expires <= ContinuousClock.now else { return }
+        contents.toast = nil
+        contents.document = nil
+    }
+
+    private func documentParts(of contents: inout Contents) -> (beforeID: [UInt8], afterID: [UInt8]) {
+        var bytes = Array(",\"panels\":[".utf8)
+        for (index, id) in contents.order.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            bytes += compactForm(of: id, in: &contents)
+        }
+        bytes += Array("],\"notice\":".utf8) + (contents.ownNotice ?? contents.notice)
+        bytes += Array(",\"maintenance\":".utf8) + contents.windows.json
+        bytes += Array(",\"incidents\":".utf8) + contents.incidentItems.json
+        bytes += Array(",\"toast\":".utf8)
+        bytes += contents.toast?.bytes ?? Array("null".utf8)
+        bytes.append(UInt8(ascii: "}"))
+        return (contents.header, bytes)
     }
 
     /// Keeps `bytes` as the newest form of the deck's `part`, holding from `date` (now when nil),
@@ -454,16 +470,36 @@ extension StateMirror {
         contents.withLock { $0.held[id] }?.memory
     }
 
-    /// Keeps what an event another process published changes (the notice, the maintenance, the incidents) and publishes the
-    /// event on this server's hub as `id`, after a gap or not (``EventHub/publish(event:data:id:afterGap:)``).
-    /// A `snapshot` is this copy's own state document at `id`: `hold(header:order:panels:)`
-    /// must have loaded the new deck first.
+    /// Holds `panels`, then keeps what each of `events` changes (the notice, the maintenance, the
+    /// incidents) and publishes it on this server's hub under its id, the first after a gap or not
+    /// (``EventHub/publish(event:data:id:afterGap:)``), all as one step: a stream opening meanwhile
+    /// gets a snapshot holding all of it or none, so its id names the document it names on every
+    /// server following the same events.
+    ///
+    /// A `snapshot` is published as the process running the deck wrote it, or, without data (one
+    /// made here after a gap), as this copy's own state document at its id: `panels` must then
+    /// hold the deck as of that id.
     ///
     /// A toast is only passed on, never kept for the state document: when it ends would be
     /// counted from when each server read it (a server catching up reads it late), so the same
     /// event id would name documents with and without it on different servers.
-    func serve(event: String, data: String, id: UInt64, afterGap: Bool) {
-        switch event {
+    func serve(_ events: [HeldEvent], afterGap: Bool, holding panels: HeldPanels?) {
+        hub.publishTogether { publish in
+            switch panels {
+            case .deck(let header, let order, let panels): hold(header: header, order: order, panels: panels)
+            case .changed(let panels): hold(panels)
+            case nil: break
+            }
+            for (index, event) in events.enumerated() {
+                publish(event.event, keep(event), event.id, afterGap && index == 0)
+            }
+        }
+    }
+
+    /// Keeps what `event` changes; returns the data to publish.
+    private func keep(_ event: HeldEvent) -> String {
+        let data = event.data
+        switch event.event {
         case "notice":
             contents.withLock { contents in
                 contents.notice = Array(data.utf8)
@@ -498,15 +534,33 @@ extension StateMirror {
                 contents.incidentItems.apply(Self.items(of: change.incident.map { [$0] } ?? [], encoder: encoder).first, key: change.id)
                 contents.document = nil
             }
-        case "snapshot":
-            hub.publish(event: event, data: String(decoding: stateDocument(at: id).bytes, as: UTF8.self), id: id,
-                        afterGap: afterGap)
-            return
+        case "snapshot" where data.isEmpty:
+            return String(decoding: stateDocument(at: event.id).bytes, as: UTF8.self)
         default:
             break
         }
-        hub.publish(event: event, data: data, id: id, afterGap: afterGap)
+        return data
     }
+}
+
+/// An event the process running the deck made, numbered by the host.
+public struct HeldEvent: Sendable, Equatable {
+    public var event: String
+    public var data: String
+    public var id: UInt64
+
+    public init(event: String, data: String, id: UInt64) {
+        self.event = event
+        self.data = data
+        self.id = id
+    }
+}
+
+/// What a held copy holds anew with a batch of events: the whole deck (its layout, and every
+/// panel), or the panels the events changed.
+public enum HeldPanels: Sendable {
+    case deck(header: [UInt8], order: [String], panels: [ExportedPanel])
+    case changed([ExportedPanel])
 }
 
 // MARK: - A frozen moment

@@ -37,7 +37,7 @@ struct EventNumberingTests {
     static func leadAndWrite(_ store: TemporaryPostgres) throws -> UInt64 {
         let session = try PostgresConnection(store.url)
         try ClusterSchema.migrate(session)
-        let leader = try #require(try ClusterLeader(session: session, member: member(), keptEvents: 10,
+        let leader = try #require(try ClusterLeader(session: session, keptEvents: 10,
                                                     partitionTimeout: .seconds(6)))
         try leader.write([ClusterLog.Entry(event: "toast", data: "{}", panel: nil)])
         return try #require(try ids(in: session).last)
@@ -70,7 +70,7 @@ struct EventNumberingTests {
             try ClusterSchema.migrate(session)
             // An earlier leader's events, then this one's, numbered from the time.
             try session.execute("INSERT INTO statedeck_events SELECT id, 'toast', '{}' FROM generate_series(1, 8) id")
-            let leader = try #require(try ClusterLeader(session: session, member: Self.member(), keptEvents: 10,
+            let leader = try #require(try ClusterLeader(session: session, keptEvents: 10,
                                                         partitionTimeout: .seconds(6)))
             try leader.write(Array(repeating: ClusterLog.Entry(event: "toast", data: "{}", panel: nil), count: 4))
             let written = try Self.ids(in: session, "id > 8")

@@ -144,6 +144,49 @@ struct PostgresClusterTests {
         }
     }
 
+    /// A new leader's deck starts with a `snapshot`, its panels restored and loading; their first
+    /// loads follow as events. Every server sends that snapshot as the deck was at its id, not as
+    /// the panels were when it read them, which may be after those loads.
+    @Test func aNewLeadersSnapshotIsTheDeckAtItsIDOnEveryServer() async throws {
+        try await TemporaryPostgres.with { store in
+            let (first, second) = try await Self.members(of: store)
+            let third = try await LiveDeckServer(deck: Self.makeDeck(), options: try Self.member(of: store.url))
+            let pages = [try await second.events(), try await third.events()]
+            for page in pages { _ = try await page.opening() }
+            await first.stop()
+
+            // Each page up to the counter's first load by the new leader's deck; its numbered
+            // snapshots by id (one without an id is a server's own news: no leader just now).
+            var snapshots: [[UInt64: String]] = []
+            var takeovers: [SSEEvent] = []
+            for page in pages {
+                var seen: [SSEEvent] = []
+                repeat {
+                    seen.append(try #require(try await page.nextEvent()))
+                } while !(seen.last?.event == "panel" && seen.last?.data.contains(#""id":"counter","phase":"loaded""#) == true)
+                snapshots.append(Dictionary(seen.filter { $0.event == "snapshot" }.compactMap { event in
+                    event.id.flatMap(UInt64.init).map { ($0, event.data) }
+                }, uniquingKeysWith: { $1 }))
+                // The new deck's snapshot comes right before its first event, the counter loading.
+                let loading = try #require(seen.firstIndex { $0.data.hasPrefix(#"{"id":"counter","phase":"loading""#) })
+                takeovers.append(try #require(seen[..<loading].last { $0.event == "snapshot" && $0.id != nil }))
+            }
+            #expect(takeovers[0] == takeovers[1], "the new leader's snapshot, the same on every server")
+            for (id, data) in snapshots[0] where snapshots[1][id] != nil {
+                #expect(data == snapshots[1][id], "snapshot \(id): one id, one document, on every server")
+            }
+            let document = try #require(try JSONSerialization.jsonObject(with: Data(takeovers[0].data.utf8)) as? [String: Any])
+            let panels = try #require(document["panels"] as? [[String: Any]])
+            let counter = try #require(panels.first { $0["id"] as? String == "counter" })
+            #expect(counter["restored"] as? Bool == true && counter["phase"] as? String != "loaded",
+                    "restored at the snapshot; its first load is an event after it")
+            #expect(document["lastEventId"] as? NSNumber == takeovers[0].id.flatMap(UInt64.init).map { NSNumber(value: $0) })
+            for page in pages { page.close() }
+            await third.stop()
+            await second.stop()
+        }
+    }
+
     /// The panel's `flapping` in `document`, as the state writes it.
     static func flapping(in document: String) -> String? {
         document.range(of: #""flapping":\{[^}]*\}"#, options: .regularExpression).map { String(document[$0]) }

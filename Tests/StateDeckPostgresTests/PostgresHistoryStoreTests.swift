@@ -178,6 +178,46 @@ struct PostgresHistoryStoreTests {
         }
     }
 
+    /// A process that does not write answers only what it read from the store: when a read fails,
+    /// its memory is not the store's, so it says so rather than answering figures of its own.
+    @Test func aProcessThatCannotReadTheStoreSaysSoAndReadsItAgainNext() async throws {
+        try await TemporaryPostgres.with { server in
+            let fixture = PostgresStoreFixture(server)
+            let contract = fixture.contract
+            let unreadable = Locked(false)
+            let first = try fixture.open()
+            let second = try fixture.open {
+                $0.waitsToWrite = true
+                $0.database = {
+                    RefusingHistoryDatabase($0, refusal: { nil }) {
+                        unreadable.current ? .unreadable("the session was lost", from: "the test's store") : nil
+                    }
+                }
+            }
+            let query = TimelineQuery(span: .seconds(3_600), slots: 4)
+            contract.advance(by: .seconds(5))
+            first.record(contract.change("p", .loaded(Info(summary: "up"))))
+            contract.advance(by: .seconds(55))
+            first.flush()
+            #expect(try second.uptime(of: "p", query).current?.health == .up)
+
+            first.record(contract.change("p", .error(PanelError(.timeout))))
+            contract.advance(by: .seconds(30))
+            first.flush()
+            unreadable.withLock { $0 = true }
+            #expect(throws: HistoryStoreError.self, "the store could not be read: no figures of its own") {
+                try second.uptime(of: "p", query)
+            }
+            #expect(throws: MomentError.self) { try second.moment(at: contract.now) }
+
+            unreadable.withLock { $0 = false }
+            #expect(try second.uptime(of: "p", query).current?.health == .down, "read again at the next read")
+            #expect(try second.uptime(of: "p", query) == (try first.uptime(of: "p", query)))
+            first.close()
+            second.close()
+        }
+    }
+
     @Test func aCrashLosesOnlyTheTimeSinceTheLastSave() async throws {
         try await TemporaryPostgres.with { server in
             try PostgresStoreFixture(server).contract.aCrashLosesOnlyTheTimeSinceTheLastSave()
