@@ -298,9 +298,11 @@ public final class HistoryKeeper: Sendable {
     }
 
     /// No longer writing: what memory counted is held as another's history until the next read
-    /// reads the history anew (at once).
+    /// reads the history anew (at once), and the changes queued, which this process will never
+    /// save, are dropped (a deck that lost the history records some until it stops).
     private func stopCounting() {
         memory.withLock { $0.stopCounting() }
+        _ = writer.takeQueued()
         readAnewAt.withLock { $0 = nil }
     }
 

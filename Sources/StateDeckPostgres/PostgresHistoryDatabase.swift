@@ -334,13 +334,24 @@ final class PostgresHistoryDatabase: HistoryDatabase {
     /// is dropped.
     private func read<T>(_ body: (PostgresConnection) throws(PostgresError) -> T) throws(HistoryDatabaseError) -> T {
         try reading.withLock { slot throws(HistoryDatabaseError) in
-            do throws(PostgresError) {
+            func attempt() throws(PostgresError) -> T {
                 let session = try slot.connected { () throws(PostgresError) in try PostgresConnection(address.url) }
                 do throws(PostgresError) {
                     return try body(session)
                 } catch {
                     slot.failed(error)
                     throw error
+                }
+            }
+            do throws(PostgresError) {
+                // A session idle for long may have been ended under it (the server restarted, a
+                // proxy dropped it) while the server answers: a read that finds it broken is
+                // tried once more on a new one.
+                let kept = slot.session != nil
+                do throws(PostgresError) {
+                    return try attempt()
+                } catch where kept && slot.session == nil {
+                    return try attempt()
                 }
             } catch {
                 var unreadable = HistoryDatabaseError.unreadable(error.message, from: "PostgreSQL at \(server)")

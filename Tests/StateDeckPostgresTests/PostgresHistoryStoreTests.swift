@@ -178,6 +178,62 @@ struct PostgresHistoryStoreTests {
         }
     }
 
+    /// A session ended under a process while it idled (the server restarted, a proxy dropped it)
+    /// costs no read: the read finds it broken and goes on over a new one.
+    @Test func aReadSessionEndedWhileIdleIsMadeAnewForTheRead() async throws {
+        try await TemporaryPostgres.with { server in
+            let fixture = PostgresStoreFixture(server)
+            let contract = fixture.contract
+            let first = try fixture.open()
+            let second = try fixture.open { $0.waitsToWrite = true }
+            let query = TimelineQuery(span: .seconds(3_600), slots: 4)
+            contract.advance(by: .seconds(5))
+            first.record(contract.change("p", .loaded(Info(summary: "up"))))
+            contract.advance(by: .seconds(55))
+            first.flush()
+            #expect(try second.uptime(of: "p", query).current?.health == .up)
+
+            let admin = try PostgresConnection(server.url)
+            try admin.query("""
+                SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+                WHERE datname = current_database() AND pid <> pg_backend_pid() AND backend_type = 'client backend'
+                """)
+            contract.advance(by: .seconds(2))
+            #expect(try second.uptime(of: "p", query).current?.health == .up, "read over a new session")
+            first.close()
+            second.close()
+        }
+    }
+
+    /// A process whose history another took over runs its deck until it stops, and that deck's
+    /// changes are never saved: once it stops writing, it answers the new writer's figures, not
+    /// those changes besides them.
+    @Test func aProcessThatLostTheHistoryCountsNoChangeItsDeckMadeAfter() async throws {
+        try await TemporaryPostgres.with { server in
+            let fixture = PostgresStoreFixture(server)
+            let contract = fixture.contract
+            let first = try fixture.open()
+            let second = try fixture.open { $0.waitsToWrite = true }
+            let query = TimelineQuery(span: .seconds(3_600), slots: 4)
+            contract.advance(by: .seconds(5))
+            first.record(contract.change("p", .loaded(Info(summary: "up"))))
+            contract.advance(by: .seconds(55))
+            first.flush()
+            second.setWriting(true)
+            contract.advance(by: .seconds(30))
+            first.record(contract.change("p", .error(PanelError(.timeout))))
+            first.flush()   // refused: the other took the history over
+            contract.advance(by: .seconds(1))
+            first.record(contract.change("p", .error(PanelError(.serverError))))
+            first.setWriting(false)
+            second.flush()
+            #expect(try first.uptime(of: "p", query) == (try second.uptime(of: "p", query)))
+            #expect(try first.uptime(of: "p", query).current?.health == .up, "the new writer's health, not the lost deck's")
+            first.close()
+            second.close()
+        }
+    }
+
     /// A process that does not write answers only what it read from the store: when a read fails,
     /// its memory is not the store's, so it says so rather than answering figures of its own.
     @Test func aProcessThatCannotReadTheStoreSaysSoAndReadsItAgainNext() async throws {
