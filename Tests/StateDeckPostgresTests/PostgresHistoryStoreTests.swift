@@ -38,6 +38,22 @@ final class PostgresStoreFixture: Sendable {
         return try PostgresHistoryStore(url: server.url, configuration: configuration)
     }
 
+    /// A writer, and a process waiting to write (`adjust` sets it up further), once the writer
+    /// saved panel "p" up from 5 s to 60 s on the contract's clock.
+    func writerAndReader(_ adjust: (inout PostgresHistoryStore.Configuration) -> Void = { _ in })
+        throws -> (writer: PostgresHistoryStore, reader: PostgresHistoryStore) {
+        let writer = try open()
+        let reader = try open {
+            $0.waitsToWrite = true
+            adjust(&$0)
+        }
+        contract.advance(by: .seconds(5))
+        writer.record(contract.change("p", .loaded(Info(summary: "up"))))
+        contract.advance(by: .seconds(55))
+        writer.flush()
+        return (writer, reader)
+    }
+
     /// `sql`'s first column of its first row as another session sees it: what a process killed now leaves.
     func integer(_ sql: String) throws -> Int64? {
         try PostgresConnection(server.url).query(sql).integer(0, 0)
@@ -184,13 +200,8 @@ struct PostgresHistoryStoreTests {
         try await TemporaryPostgres.with { server in
             let fixture = PostgresStoreFixture(server)
             let contract = fixture.contract
-            let first = try fixture.open()
-            let second = try fixture.open { $0.waitsToWrite = true }
+            let (first, second) = try fixture.writerAndReader()
             let query = TimelineQuery(span: .seconds(3_600), slots: 4)
-            contract.advance(by: .seconds(5))
-            first.record(contract.change("p", .loaded(Info(summary: "up"))))
-            contract.advance(by: .seconds(55))
-            first.flush()
             #expect(try second.uptime(of: "p", query).current?.health == .up)
 
             let admin = try PostgresConnection(server.url)
@@ -212,13 +223,8 @@ struct PostgresHistoryStoreTests {
         try await TemporaryPostgres.with { server in
             let fixture = PostgresStoreFixture(server)
             let contract = fixture.contract
-            let first = try fixture.open()
-            let second = try fixture.open { $0.waitsToWrite = true }
+            let (first, second) = try fixture.writerAndReader()
             let query = TimelineQuery(span: .seconds(3_600), slots: 4)
-            contract.advance(by: .seconds(5))
-            first.record(contract.change("p", .loaded(Info(summary: "up"))))
-            contract.advance(by: .seconds(55))
-            first.flush()
             second.setWriting(true)
             contract.advance(by: .seconds(30))
             first.record(contract.change("p", .error(PanelError(.timeout))))
@@ -241,9 +247,7 @@ struct PostgresHistoryStoreTests {
             let fixture = PostgresStoreFixture(server)
             let contract = fixture.contract
             let unreadable = Locked(false)
-            let first = try fixture.open()
-            let second = try fixture.open {
-                $0.waitsToWrite = true
+            let (first, second) = try fixture.writerAndReader {
                 $0.database = {
                     RefusingHistoryDatabase($0, refusal: { nil }) {
                         unreadable.current ? .unreadable("the session was lost", from: "the test's store") : nil
@@ -251,10 +255,6 @@ struct PostgresHistoryStoreTests {
                 }
             }
             let query = TimelineQuery(span: .seconds(3_600), slots: 4)
-            contract.advance(by: .seconds(5))
-            first.record(contract.change("p", .loaded(Info(summary: "up"))))
-            contract.advance(by: .seconds(55))
-            first.flush()
             #expect(try second.uptime(of: "p", query).current?.health == .up)
 
             first.record(contract.change("p", .error(PanelError(.timeout))))
