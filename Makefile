@@ -45,12 +45,14 @@ test-browser:
 	STATEDECK_BIN=$(CURDIR)/$(DEBUG_BIN) Tests/browser/run.sh -q -n 2 --dist loadfile
 
 # The optimizer changes code paths: a release-only crash once passed every debug test. Then the
-# same binary under libfaketime, its wall clock moved while it runs (about two minutes).
+# same binary under libfaketime, its wall clock moved while it runs (about two minutes), and a
+# cluster of it through a chaos run of a minute, judged by the checker (about two minutes).
 test-release:
 	$(SWIFT) build $(RELEASE_FLAGS) --product statedeck
 	python3 Tests/release/smoke.py $(RELEASE_BIN)
 	python3 Tests/release/clock_jump.py $(RELEASE_BIN)
 	python3 Tests/chaos/test_checker.py
+	$(MAKE) --no-print-directory chaos-run MINUTES=1 SEED=1 CHAOS_OUT=.build/chaos/test
 
 SEEDS        ?= 2000
 SEED         ?=

@@ -148,7 +148,9 @@ public final class PostgresConnection {
             let message = PostgresError.oneLine(String(cString: PQresultErrorMessage(result)))
             let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
             PQclear(result)
-            guard isConnected else { throw connectionError(fallback: message) }
+            // The server gives every error of its own a SQLSTATE; libpq's own (the connection
+            // lost) has none, and the session may still say it is connected until its next call.
+            guard isConnected, state != nil else { throw connectionError(fallback: message) }
             throw PostgresError(kind: .statement, message: message, sqlState: state)
         }
     }

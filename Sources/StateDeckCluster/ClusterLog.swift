@@ -54,14 +54,14 @@ final class ClusterLog: EventRelay {
     }
 
     func relay(event: String, data: @autoclosure () -> String, panel: String?) {
-        guard queue.withLock({ $0.accepting }), let server = exporter.current else { return }
+        guard queue.withLock({ $0.accepting }) else { return }
         // The leader writes a snapshot's document with the id it gives it.
         var entry = Entry(event: event, data: event == "snapshot" ? "" : data(), panel: panel)
-        if event == "snapshot" {
+        if let server = exporter.current, event == "snapshot" {
             let layout = server.exportedLayout()
             entry.deck = DeckExport(header: layout.header, order: layout.order, panels: server.exportedPanels(layout.order),
                                     document: server.exportedDocument())
-        } else if let panel {
+        } else if let server = exporter.current, let panel {
             entry.panels = server.exportedPanels([panel])
         }
         let first = queue.withLock { queue -> Bool in

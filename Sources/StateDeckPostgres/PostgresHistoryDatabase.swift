@@ -344,13 +344,12 @@ final class PostgresHistoryDatabase: HistoryDatabase {
                 }
             }
             do throws(PostgresError) {
-                // A session idle for long may have been ended under it (the server restarted, a
-                // proxy dropped it) while the server answers: a read that finds it broken is
-                // tried once more on a new one.
-                let kept = slot.session != nil
+                // A session may be ended under it (the server restarted, a proxy dropped it) while
+                // the server answers again: a read that finds its session broken is tried once
+                // more on a new one.
                 do throws(PostgresError) {
                     return try attempt()
-                } catch where kept && slot.session == nil {
+                } catch where slot.session == nil && error.kind == .connection {
                     return try attempt()
                 }
             } catch {

@@ -604,7 +604,7 @@ class Run:
                 panel = f"p{n:02d}"
                 status, answer = http("GET", f"{member.url}/api/panels/{panel}/uptime?span=24h&slots=24", timeout=10)
                 keep = answer
-                if isinstance(answer, dict):
+                if isinstance(answer, dict) and status == 200:
                     keep = {k: answer.get(k) for k in ("24h", "current", "unwatched")}
                 self.history.add("uptime", member=member.name, panel=panel, status=status, answer=keep)
 
