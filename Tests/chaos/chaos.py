@@ -495,7 +495,10 @@ class Run:
 
     def nemesis(self, end: float, done: threading.Event) -> None:
         rng = random.Random(self.rng.random())
-        while not done.wait(rng.uniform(15, 35)):
+        # 15 to 35 s between faults; a run shorter than 3 minutes waits less, so that a run of a
+        # minute still injects a few.
+        scale = min(1.0, self.minutes / 3)
+        while not done.wait(rng.uniform(15, 35) * scale):
             if time.time() > end - 20:
                 return
             kind = rng.choice(FAULT_KINDS)
