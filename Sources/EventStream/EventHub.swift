@@ -216,32 +216,29 @@ extension EventHub {
     /// - Returns: Whether the event was published.
     @discardableResult
     public func publish(event: String, data: String, id: UInt64, afterGap: Bool) -> Bool {
-        let failed: [Subscriber]? = history.withLock { history in
-            guard id > history.lastID else { return nil }
-            let bytes = ServerSentEvent(event: event, id: id, data: data).encoded()
-            history.append(bytes, id: id, afterGap: afterGap)
-            return pacedBroadcast(bytes)
-        }
-        guard let failed else { return false }
-        published.raise(to: id)
-        drop(failed)
-        return true
+        var isPublished = false
+        publishTogether { publish in isPublished = publish(event, data, id, afterGap) }
+        return isPublished
     }
 
     /// Publishes events numbered elsewhere as one step, as ``publish(event:data:id:afterGap:)``
     /// publishes each: `body` prepares what a snapshot would hold and hands over the events, in
     /// order, through the function it gets, and no client subscribes meanwhile. So a client's
     /// opening snapshot holds all of them or none, and its id names the same document on every
-    /// server that publishes the same events. `body` must not call back into this hub.
-    public func publishTogether(_ body: (_ publish: (_ event: String, _ data: String, _ id: UInt64, _ afterGap: Bool) -> Void) -> Void) {
+    /// server that publishes the same events. The function `body` gets says whether it published
+    /// each. `body` must not call back into this hub.
+    public func publishTogether(
+        _ body: (_ publish: (_ event: String, _ data: String, _ id: UInt64, _ afterGap: Bool) -> Bool) -> Void
+    ) {
         // A client that failed once is written to by the next events until it is dropped.
         var failed: [UInt64: Subscriber] = [:]
         let newest: UInt64 = history.withLock { history in
             body { event, data, id, afterGap in
-                guard id > history.lastID else { return }
+                guard id > history.lastID else { return false }
                 let bytes = ServerSentEvent(event: event, id: id, data: data).encoded()
                 history.append(bytes, id: id, afterGap: afterGap)
                 for subscriber in pacedBroadcast(bytes) { failed[subscriber.token] = subscriber }
+                return true
             }
             return history.lastID
         }

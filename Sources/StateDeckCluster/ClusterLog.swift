@@ -11,7 +11,6 @@ final class ClusterLog: EventRelay {
     struct Entry: Sendable {
         var event: String
         var data: String
-        var panel: String?
         /// The panel the event changed, as it left it.
         var panels: [ExportedPanel] = []
         /// A `snapshot`'s whole deck.
@@ -56,13 +55,15 @@ final class ClusterLog: EventRelay {
     func relay(event: String, data: @autoclosure () -> String, panel: String?) {
         guard queue.withLock({ $0.accepting }) else { return }
         // The leader writes a snapshot's document with the id it gives it.
-        var entry = Entry(event: event, data: event == "snapshot" ? "" : data(), panel: panel)
-        if let server = exporter.current, event == "snapshot" {
-            let layout = server.exportedLayout()
-            entry.deck = DeckExport(header: layout.header, order: layout.order, panels: server.exportedPanels(layout.order),
-                                    document: server.exportedDocument())
-        } else if let server = exporter.current, let panel {
-            entry.panels = server.exportedPanels([panel])
+        var entry = Entry(event: event, data: event == "snapshot" ? "" : data())
+        if let server = exporter.current {
+            if event == "snapshot" {
+                let layout = server.exportedLayout()
+                entry.deck = DeckExport(header: layout.header, order: layout.order, panels: server.exportedPanels(layout.order),
+                                        document: server.exportedDocument())
+            } else if let panel {
+                entry.panels = server.exportedPanels([panel])
+            }
         }
         let first = queue.withLock { queue -> Bool in
             guard queue.accepting else { return false }

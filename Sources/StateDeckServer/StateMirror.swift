@@ -491,7 +491,7 @@ extension StateMirror {
             case nil: break
             }
             for (index, event) in events.enumerated() {
-                publish(event.event, keep(event), event.id, afterGap && index == 0)
+                _ = publish(event.event, keep(event), event.id, afterGap && index == 0)
             }
         }
     }

@@ -39,7 +39,7 @@ struct EventNumberingTests {
         try ClusterSchema.migrate(session)
         let leader = try #require(try ClusterLeader(session: session, keptEvents: 10,
                                                     partitionTimeout: .seconds(6)))
-        try leader.write([ClusterLog.Entry(event: "toast", data: "{}", panel: nil)])
+        try leader.write([ClusterLog.Entry(event: "toast", data: "{}")])
         return try #require(try ids(in: session).last)
     }
 
@@ -72,7 +72,7 @@ struct EventNumberingTests {
             try session.execute("INSERT INTO statedeck_events SELECT id, 'toast', '{}' FROM generate_series(1, 8) id")
             let leader = try #require(try ClusterLeader(session: session, keptEvents: 10,
                                                         partitionTimeout: .seconds(6)))
-            try leader.write(Array(repeating: ClusterLog.Entry(event: "toast", data: "{}", panel: nil), count: 4))
+            try leader.write(Array(repeating: ClusterLog.Entry(event: "toast", data: "{}"), count: 4))
             let written = try Self.ids(in: session, "id > 8")
             try leader.trim()
             #expect(try Self.ids(in: session) == Array(3...8) + written, "the newest 10, the last leader's among them")
