@@ -123,11 +123,16 @@ final class ClusterFeed: @unchecked Sendable {
         }
     }
 
-    /// The deck's layout and every panel, once a leader wrote them.
+    /// The deck's layout, every panel and its other parts, once a leader wrote them.
     private func deck() throws(PostgresError) -> HeldPanels? {
-        guard let header = try session.query("SELECT header FROM statedeck_layout")[0, 0] else { return nil }
+        let layout = try session.query("SELECT header, notice, maintenance, incidents FROM statedeck_layout")
+        guard let header = layout[0, 0] else { return nil }
+        var parts: ExportedDeckParts?
+        if let notice = layout[0, 1], let maintenance = layout[0, 2], let incidents = layout[0, 3] {
+            parts = ExportedDeckParts(notice: Array(notice.utf8), maintenance: Array(maintenance.utf8), incidents: Array(incidents.utf8))
+        }
         let panels = try panels(where: "true", [])
-        return .deck(header: Array(header.utf8), order: panels.map(\.id), panels: panels)
+        return .deck(header: Array(header.utf8), order: panels.map(\.id), panels: panels, parts: parts)
     }
 
     private func panels(where condition: String, _ parameters: [String?]) throws(PostgresError) -> [ExportedPanel] {

@@ -69,7 +69,8 @@ final class ClusterLeader {
     }
 
     /// Writes `entries` (oldest first) in one transaction: the events, the panels they changed
-    /// (every panel and the layout after a `snapshot`), and a notification of the newest id.
+    /// (every panel and the layout after a `snapshot`), the deck's other parts as the newest that
+    /// carries them left them, and a notification of the newest id.
     func write(_ entries: [ClusterLog.Entry]) throws(PostgresError) {
         guard !entries.isEmpty else { return }
         let last = nextID + UInt64(entries.count) - 1
@@ -101,6 +102,10 @@ final class ClusterLeader {
                 }
                 let deckPanels = newestDeck.flatMap { entries[$0].deck?.panels.filter { changed[$0.id] == nil } } ?? []
                 try save(deckPanels + order.compactMap { changed[$0] }, version: last, positions: positions)
+                if let parts = entries.reversed().lazy.compactMap({ $0.parts ?? $0.deck?.parts }).first {
+                    try session.query("UPDATE statedeck_layout SET notice = $1, maintenance = $2, incidents = $3",
+                                      [parts.notice, parts.maintenance, parts.incidents].map { String(decoding: $0, as: UTF8.self) })
+                }
                 try session.query("SELECT pg_notify($1, $2)", [ClusterFeed.channel, String(last)])
             }
         }

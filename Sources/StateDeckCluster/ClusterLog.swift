@@ -13,6 +13,8 @@ final class ClusterLog: EventRelay {
         var data: String
         /// The panel the event changed, as it left it.
         var panels: [ExportedPanel] = []
+        /// The deck's other parts as an event that names no panel left them.
+        var parts: ExportedDeckParts?
         /// A `snapshot`'s whole deck.
         var deck: DeckExport?
     }
@@ -23,6 +25,7 @@ final class ClusterLog: EventRelay {
         var header: [UInt8]
         var order: [String]
         var panels: [ExportedPanel]
+        var parts: ExportedDeckParts
         var document: (beforeID: [UInt8], afterID: [UInt8])
     }
 
@@ -60,9 +63,11 @@ final class ClusterLog: EventRelay {
             if event == "snapshot" {
                 let layout = server.exportedLayout()
                 entry.deck = DeckExport(header: layout.header, order: layout.order, panels: server.exportedPanels(layout.order),
-                                        document: server.exportedDocument())
+                                        parts: server.exportedDeckParts(), document: server.exportedDocument())
             } else if let panel {
                 entry.panels = server.exportedPanels([panel])
+            } else {
+                entry.parts = server.exportedDeckParts()
             }
         }
         let first = queue.withLock { queue -> Bool in

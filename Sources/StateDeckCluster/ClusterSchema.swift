@@ -52,6 +52,12 @@ enum ClusterSchema {
         ALTER TABLE statedeck_panels
             ADD COLUMN in_maintenance boolean NOT NULL DEFAULT false, ADD COLUMN flapping boolean NOT NULL DEFAULT false;
         """,
+        // The deck's notice, maintenance and incidents as the newest event left them (null until a
+        // leader of this version told them): a server that starts, or reads after a gap, holds them
+        // as it holds the panels, not as the events it read last left them.
+        """
+        ALTER TABLE statedeck_layout ADD COLUMN notice text, ADD COLUMN maintenance text, ADD COLUMN incidents text;
+        """,
     ]
 
     /// Connects to `url` once and brings its tables to the current version.

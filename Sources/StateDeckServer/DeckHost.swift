@@ -89,6 +89,11 @@ public struct HostedServer: Sendable {
         runner.source.exportedPanels(ids)
     }
 
+    /// The running deck's notice, maintenance and incidents, while the deck runs here.
+    public func exportedDeckParts() -> ExportedDeckParts {
+        runner.source.exportedDeckParts()
+    }
+
     /// The running deck's state document around its `lastEventId`, while the deck runs here.
     public func exportedDocument() -> (beforeID: [UInt8], afterID: [UInt8]) {
         runner.source.documentParts()

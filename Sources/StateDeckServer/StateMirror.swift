@@ -374,6 +374,20 @@ public struct ExportedPanel: Sendable, Equatable {
     }
 }
 
+/// The deck's parts besides its panels as the state document holds them, each as JSON: its notice,
+/// its maintenance windows and its incidents.
+public struct ExportedDeckParts: Sendable, Equatable {
+    public var notice: [UInt8]
+    public var maintenance: [UInt8]
+    public var incidents: [UInt8]
+
+    public init(notice: [UInt8], maintenance: [UInt8], incidents: [UInt8]) {
+        self.notice = notice
+        self.maintenance = maintenance
+        self.incidents = incidents
+    }
+}
+
 extension StateMirror {
     /// The state document's opening (title, debug, settings, groups) and the panels' order.
     func exportedLayout() -> (header: [UInt8], order: [String]) {
@@ -390,6 +404,11 @@ extension StateMirror {
                                        memoryRecord: ExportedMemory(state, flaps: contents.flaps[id] ?? FlapRecord()).encoded)
             }
         }
+    }
+
+    /// The notice, maintenance and incidents as the state document holds them now.
+    func exportedDeckParts() -> ExportedDeckParts {
+        contents.withLock { ExportedDeckParts(notice: $0.notice, maintenance: $0.windows.json, incidents: $0.incidentItems.json) }
     }
 
     /// Holds the deck of `header` and `order`, with these panels (all of them), in place of
@@ -486,7 +505,13 @@ extension StateMirror {
     func serve(_ events: [HeldEvent], afterGap: Bool, holding panels: HeldPanels?) {
         hub.publishTogether { publish in
             switch panels {
-            case .deck(let header, let order, let panels): hold(header: header, order: order, panels: panels)
+            case .deck(let header, let order, let panels, let parts):
+                hold(header: header, order: order, panels: panels)
+                if let parts {
+                    for (event, data) in [("notice", parts.notice), ("maintenance", parts.maintenance), ("incidents", parts.incidents)] {
+                        _ = keep(HeldEvent(event: event, data: String(decoding: data, as: UTF8.self), id: 0))
+                    }
+                }
             case .changed(let panels): hold(panels)
             case nil: break
             }
@@ -556,10 +581,10 @@ public struct HeldEvent: Sendable, Equatable {
     }
 }
 
-/// What a held copy holds anew with a batch of events: the whole deck (its layout, and every
-/// panel), or the panels the events changed.
+/// What a held copy holds anew with a batch of events: the whole deck (its layout, every panel,
+/// and its other parts once told), or the panels the events changed.
 public enum HeldPanels: Sendable {
-    case deck(header: [UInt8], order: [String], panels: [ExportedPanel])
+    case deck(header: [UInt8], order: [String], panels: [ExportedPanel], parts: ExportedDeckParts?)
     case changed([ExportedPanel])
 }
 

@@ -23,13 +23,14 @@ struct PostgresClusterTests {
     }
 
     /// A member of the cluster on `store` whose deck `makeDeck` makes (by default ``makeDeck(loading:)``'s).
-    static func member(of store: String, loading: Duration = .zero, makeDeck: (@Sendable () -> Deck)? = nil)
-        throws -> LiveDeckServer.Options {
+    static func member(of store: String, loading: Duration = .zero, heldEvents: Int = 4_096,
+                       makeDeck: (@Sendable () -> Deck)? = nil) throws -> LiveDeckServer.Options {
         var options = LiveDeckServer.Options()
         options.debug = true
         options.ownPanelID = "itself"
         var configuration = PostgresCluster.Configuration()
         configuration.electionInterval = .milliseconds(200)
+        configuration.heldEvents = heldEvents
         options.cluster = (try PostgresCluster(url: store, configuration: configuration, logger: LiveDeckServer.quietLogger),
                            makeDeck ?? { Self.makeDeck(loading: loading) })
         return options
@@ -184,6 +185,37 @@ struct PostgresClusterTests {
             for page in pages { page.close() }
             await third.stop()
             await second.stop()
+        }
+    }
+
+    /// A server that starts reads only the newest events: the incidents, maintenance and notice
+    /// told before them come from the store's rows, as its panels do.
+    @Test func aServerJoiningAfterTheEventsThatToldTheDecksIncidentsAndMaintenanceHoldsThem() async throws {
+        try await TemporaryPostgres.with { store in
+            let (first, second) = try await Self.members(of: store)
+            let opened = try await first.post("/api/incidents", json: #"""
+                {"title": "Slow answers", "panels": ["counter"], "status": "investigating", "message": "Looking"}
+                """#)
+            #expect(opened.status == 201)
+            #expect(try await first.post("/api/maintenance", json: #"{"panels": ["counter"], "minutes": 30, "reason": "Disk"}"#).status == 201)
+            for summary in ["one", "two"] { try await Self.push(summary, on: first) }
+            let late = try await LiveDeckServer(deck: Self.makeDeck(), options: try Self.member(of: store.url, heldEvents: 1))
+
+            func deckParts(_ server: LiveDeckServer) async throws -> NSDictionary {
+                let document = try #require(try JSONSerialization.jsonObject(with: Data(try await server.get("/api/state").text.utf8))
+                    as? [String: Any])
+                return NSDictionary(dictionary: ["incidents": document["incidents"] ?? NSNull(),
+                                                 "maintenance": document["maintenance"] ?? NSNull(),
+                                                 "notice": document["notice"] ?? NSNull()])
+            }
+            #expect(try await eventually { try await late.get("/api/state").text.contains(#""summary":"two""#) })
+            let told = try await deckParts(first)
+            #expect((told["incidents"] as? [Any])?.count == 1)
+            #expect(try await eventually { try await deckParts(second) == told })
+            #expect(try await deckParts(late) == told, "the incident and the window, as the leader tells them")
+            await late.stop()
+            await second.stop()
+            await first.stop()
         }
     }
 
