@@ -16,16 +16,28 @@ import StateDeckNotifications
 /// until the state changes. A held copy holds each panel's encoded forms and headline as the
 /// process running the deck exported them (``ExportedPanel``), not its `PanelState`.
 final class StateMirror: Sendable {
+    /// One panel as the mirror holds it: the state of the deck this process runs, with its
+    /// compact form once a document needed it, or the forms the process running the deck
+    /// exported (a held copy's).
+    private enum Panel {
+        case running(PanelState, compact: [UInt8]?)
+        case held(ExportedPanel)
+
+        var state: PanelState? {
+            if case .running(let state, _) = self { state } else { nil }
+        }
+
+        var exported: ExportedPanel? {
+            if case .held(let panel) = self { panel } else { nil }
+        }
+    }
+
     private struct Contents {
         /// Counts the decks followed: events of a deck no longer followed are ignored.
         var generation = 0
         var header: [UInt8]
         var order: [String]
-        var panels: [String: PanelState]
-        /// Each panel's compact form (a patch against nothing), encoded when a document needs it.
-        var compact: [String: [UInt8]] = [:]
-        /// A held copy's panels, as exported.
-        var held: [String: ExportedPanel] = [:]
+        var panels: [String: Panel]
         /// Each panel's flapping count, as its newest change carried it: a held copy's memory keeps
         /// it, so the next process to run the deck flaps on.
         var flaps: [String: FlapRecord] = [:]
@@ -57,10 +69,10 @@ final class StateMirror: Sendable {
         /// The deck's clock, once a deck is followed: when each form kept for moments was taken.
         var now: (@Sendable () -> Date)?
 
-        /// Panel `id` as a held copy shows it: its own version while set, else as exported.
-        func heldPanel(_ id: String) -> ExportedPanel? {
-            if let ownPanel, ownPanel.id == id { return ownPanel }
-            return held[id]
+        /// Panel `id` as this server shows it: a held copy's own version while set, else as held.
+        func panel(_ id: String) -> Panel? {
+            if let ownPanel, ownPanel.id == id { return .held(ownPanel) }
+            return panels[id]
         }
     }
 
@@ -121,9 +133,7 @@ final class StateMirror: Sendable {
             + Array(",\"debug\":\(debug),\"settings\":".utf8) + settings + Array(",\"groups\":".utf8) + groups
             + Array(",\"lastEventId\":".utf8)
         contents.order = snapshot.panels.map(\.id)
-        contents.panels = Dictionary(snapshot.panels.map { ($0.id, $0) }, uniquingKeysWith: { $1 })
-        contents.compact = [:]
-        contents.held = [:]
+        contents.panels = Dictionary(snapshot.panels.map { ($0.id, .running($0, compact: nil)) }, uniquingKeysWith: { $1 })
         contents.toast = nil
         contents.windows.replace(with: snapshot.maintenance, encoder: encoder)
         contents.incidents = snapshot.incidents
@@ -139,7 +149,7 @@ final class StateMirror: Sendable {
         switch event {
         case .panel(let panel):
             // The deck calls in order, so nothing changes the panel between reading and writing.
-            guard let old = contents.withLock({ $0.generation == generation ? .some($0.panels[panel.id]) : nil })
+            guard let old = contents.withLock({ $0.generation == generation ? .some($0.panels[panel.id]?.state) : nil })
             else { return }
             let patch = PanelPatch(from: old, to: panel)
             // A patch of measurements alone (a load whose result is the one shown) is held for
@@ -148,10 +158,9 @@ final class StateMirror: Sendable {
             if !patch.isEmpty, bytes == nil { return }
             let (current, now) = contents.withLock { contents -> (Bool, (@Sendable () -> Date)?) in
                 guard contents.generation == generation else { return (false, nil) }
-                if contents.panels.updateValue(panel, forKey: panel.id) == nil {
+                if contents.panels.updateValue(.running(panel, compact: nil), forKey: panel.id) == nil {
                     contents.order.append(panel.id)
                 }
-                contents.compact[panel.id] = nil
                 if bytes == nil { contents.document = nil }
                 return (true, contents.now)
             }
@@ -244,8 +253,11 @@ final class StateMirror: Sendable {
     /// One panel's current `PanelState` document, every field and its history included, or nil
     /// for an unknown id.
     func panel(_ id: String) -> [UInt8]? {
-        let (state, held) = contents.withLock { ($0.panels[id], $0.heldPanel(id)?.document) }
-        return state.flatMap { try? encoder.encode($0) } ?? held
+        switch contents.withLock({ $0.panel(id) }) {
+        case .running(let state, _): try? encoder.encode(state)
+        case .held(let panel): panel.document
+        case nil: nil
+        }
     }
 
     /// The incidents open and those resolved lately, newest first.
@@ -260,7 +272,11 @@ final class StateMirror: Sendable {
 
     /// Panel `id`'s headline (``PanelHeadline``), or nil for an unknown id.
     func headline(of id: String) -> PanelHeadline? {
-        contents.withLock { $0.panels[id].map(PanelHeadline.init) ?? $0.heldPanel(id)?.headline }
+        switch contents.withLock({ $0.panel(id) }) {
+        case .running(let state, _): PanelHeadline(state)
+        case .held(let panel): panel.headline
+        case nil: nil
+        }
     }
 
     /// The `GET /api/state` document; rebuilt only when an event came since the last one.
@@ -325,7 +341,7 @@ final class StateMirror: Sendable {
     private func everyForm(of contents: Contents, at date: Date) -> [MomentForm] {
         let at = date.millisecondsSince1970
         let lists = contents.windows.forms + contents.incidentItems.items.map { (MomentForm.Part.incident($0.key), $0.json) }
-        return contents.order.compactMap { contents.panels[$0].flatMap { form(of: $0, at: date) } }
+        return contents.order.compactMap { contents.panels[$0]?.state.flatMap { form(of: $0, at: date) } }
             + [MomentForm(part: .notice, at: at, json: String(decoding: contents.notice, as: UTF8.self))]
             + lists.map { MomentForm(part: $0.0, at: at, json: String(decoding: $0.1, as: UTF8.self)) }
     }
@@ -343,12 +359,15 @@ final class StateMirror: Sendable {
     }
 
     private func compactForm(of id: String, in contents: inout Contents) -> [UInt8] {
-        if let held = contents.heldPanel(id) { return held.compact }
-        if let bytes = contents.compact[id] { return bytes }
-        let state = contents.panels[id]
-        let bytes = state.flatMap { try? encoder.encode(PanelPatch(from: nil, to: $0)) } ?? []
-        contents.compact[id] = bytes
-        return bytes
+        switch contents.panel(id) {
+        case .held(let panel): return panel.compact
+        case .running(_, let compact?): return compact
+        case .running(let state, nil):
+            let bytes = (try? encoder.encode(PanelPatch(from: nil, to: state))) ?? []
+            contents.panels[id] = .running(state, compact: bytes)
+            return bytes
+        case nil: return []
+        }
     }
 }
 
@@ -398,7 +417,7 @@ extension StateMirror {
     func exportedPanels(_ ids: some Sequence<String>) -> [ExportedPanel] {
         contents.withLock { contents in
             ids.compactMap { id in
-                guard let state = contents.panels[id], let document = try? encoder.encode(state) else { return nil }
+                guard let state = contents.panels[id]?.state, let document = try? encoder.encode(state) else { return nil }
                 return ExportedPanel(id: id, compact: compactForm(of: id, in: &contents), document: document,
                                        headline: PanelHeadline(state),
                                        memoryRecord: ExportedMemory(state, flaps: contents.flaps[id] ?? FlapRecord()).encoded)
@@ -419,8 +438,6 @@ extension StateMirror {
             contents.header = header
             contents.order = order
             contents.panels = [:]
-            contents.compact = [:]
-            contents.held = [:]
             contents.document = nil
             Self.hold(panels, in: &contents)
         }
@@ -428,7 +445,7 @@ extension StateMirror {
 
     /// Each held panel's memory: what every page was shown of it.
     func heldMemories() -> [String: PanelMemory] {
-        contents.withLock { $0.held }.compactMapValues(\.memory)
+        contents.withLock { $0.panels }.compactMapValues { $0.exported?.memory }
     }
 
     /// Updates these panels of a held copy.
@@ -438,7 +455,7 @@ extension StateMirror {
 
     private static func hold(_ panels: [ExportedPanel], in contents: inout Contents) {
         for panel in panels {
-            if contents.held.updateValue(panel, forKey: panel.id) == nil, !contents.order.contains(panel.id) {
+            if contents.panels.updateValue(.held(panel), forKey: panel.id) == nil, !contents.order.contains(panel.id) {
                 contents.order.append(panel.id)
             }
         }
@@ -486,7 +503,7 @@ extension StateMirror {
 
     /// The held memory of panel `id`, or nil for a panel the held copy does not hold.
     func heldMemory(of id: String) -> PanelMemory? {
-        contents.withLock { $0.held[id] }?.memory
+        contents.withLock { $0.panels[id]?.exported }?.memory
     }
 
     /// Holds `panels`, then keeps what each of `events` changes (the notice, the maintenance, the
