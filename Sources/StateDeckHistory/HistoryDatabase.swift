@@ -30,6 +30,11 @@ public protocol HistoryDatabase: AnyObject, Sendable {
     /// Commits the ledger's `writes` in a transaction of their own.
     func commit(_ writes: [NotificationRecords.Write]) throws(HistoryDatabaseError)
 
+    /// Claims the deliveries of these ids (as the ledger's writes name them) for this process's
+    /// takeover of the history, and returns those it claimed: kept, and not claimed by it
+    /// already.
+    func claim(deliveries ids: [String]) throws(HistoryDatabaseError) -> Set<String>
+
     /// `panel`'s saved changes in `range`, newest first.
     func changes(of panel: String, in range: ChangeRange) throws(HistoryDatabaseError) -> [PositionedEntry]
 

@@ -504,17 +504,48 @@ public final class HistoryKeeper: Sendable {
             records.markSaved()
             return (value, nil)
         }
-        if let failure {
-            memory.withLock { $0.failed(failure) }
-            reportTrouble()
-            if failure.isFenced, writing.withLock({ writing in
-                defer { writing = false }
-                stopCounting()
-                return writing
-            }) {
-                tellLostWriting()
+        if let failure { ledgerFailed(failure) }
+        return value
+    }
+
+    /// Claims `deliveries` in the database, after whatever of the ledger waits (``claim(deliveries:)``
+    /// of ``HistoryDatabase``): nil while that cannot be written, none once another process took
+    /// the history over.
+    public func claim(_ deliveries: [PendingDelivery.ID]) -> Set<PendingDelivery.ID>? {
+        let byID = Dictionary(deliveries.map { ($0.uuidString, $0) }, uniquingKeysWith: { first, _ in first })
+        let claimed = records.withLock { records -> Result<Set<String>, HistoryDatabaseError> in
+            guard !ledgerClosed.current else { return .success([]) }
+            do throws(HistoryDatabaseError) {
+                try takeOverIfNotYet()
+                if records.hasUnsaved {
+                    try database.commit(records.unsavedWrites)
+                    records.markSaved()
+                }
+                return .success(try database.claim(deliveries: Array(byID.keys)))
+            } catch {
+                return .failure(error)
             }
         }
-        return value
+        switch claimed {
+        case .success(let ids):
+            return Set(ids.compactMap { byID[$0] })
+        case .failure(let failure):
+            ledgerFailed(failure)
+            return failure.isFenced ? [] : nil
+        }
+    }
+
+    /// Says why the ledger's write failed, as a failed save does; a process that another took the
+    /// history over from stops writing.
+    private func ledgerFailed(_ failure: HistoryDatabaseError) {
+        memory.withLock { $0.failed(failure) }
+        reportTrouble()
+        if failure.isFenced, writing.withLock({ writing in
+            defer { writing = false }
+            stopCounting()
+            return writing
+        }) {
+            tellLostWriting()
+        }
     }
 }

@@ -105,4 +105,8 @@ extension KeptHistoryStore {
     public func withRecords<T>(saving: Bool, _ body: (inout NotificationRecords) -> T) -> T {
         keeper.withRecords(saving: saving, body)
     }
+
+    public func claim(_ deliveries: [PendingDelivery.ID]) -> Set<PendingDelivery.ID>? {
+        keeper.claim(deliveries)
+    }
 }

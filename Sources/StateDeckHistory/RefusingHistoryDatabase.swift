@@ -26,6 +26,11 @@ public final class RefusingHistoryDatabase: HistoryDatabase {
         return try database.load(following: following)
     }
 
+    public func claim(deliveries ids: [String]) throws(HistoryDatabaseError) -> Set<String> {
+        try refusingWrites()
+        return try database.claim(deliveries: ids)
+    }
+
     public func takeWriting() throws(HistoryDatabaseError) {
         try refusingWrites()
         try database.takeWriting()

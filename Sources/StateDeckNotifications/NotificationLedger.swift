@@ -28,6 +28,13 @@ public protocol NotificationLedger: Sendable {
     /// delivered is likely to work too. False while the writes fail (a full or read-only disk),
     /// even of deliveries written before the disk filled.
     func hasKept(_ deliveries: [PendingDelivery.ID]) -> Bool
+    /// Claims `deliveries` for the message about to carry them, where the next run or another
+    /// process would read them: those returned are this notifier's to send, and no other claims
+    /// them again (another process, or another notifier here, whatever its memory holds) until
+    /// a later process takes the ledger over from this one; one claimed already, or done, is left
+    /// out. Nil while the claim cannot be written (the database cannot be reached): the notifier
+    /// tries again later; empty once another process took the ledger over.
+    func claim(_ deliveries: [PendingDelivery.ID]) -> Set<PendingDelivery.ID>?
 }
 
 extension NotificationLedger {

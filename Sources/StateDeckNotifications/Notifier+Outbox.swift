@@ -165,12 +165,13 @@ extension Notifier {
     }
 
     /// Delivers `message` (which the ledger has kept) in a task of its own, alone as it was
-    /// decided or gathered, then forgets every delivery it carried in the ledger and sends what
-    /// collected behind it. A stop before
+    /// decided or gathered, under the ledger's claim of its deliveries (those another notifier
+    /// claimed are left to it), then forgets every delivery it carried in the ledger and sends
+    /// what collected behind it. A stop before
     /// they are forgotten (SIGTERM while a webhook waits to retry) leaves them to the next run,
     /// which sends them then. The one window that repeats a notification: the process killed
     /// (`kill -9`, or a stop that waited ``finishDeliveries(within:)`` in vain for a slow target)
-    /// after the target took it and before the ledger's write just after.
+    /// after its claim and before the ledger's write after the target's answer.
     private func send(_ message: NotificationOutbox.Message) {
         guard let subscription = subscriptionsByKey[message.deliveries[0].key] else { return }
         let target = subscription.target
@@ -181,34 +182,56 @@ extension Notifier {
             notification.id = delivery.id.uuidString.lowercased()
             return notification
         }
-        let gathered = notifications.count > 1 ? GatheredNotification(notifications, at: now()) : nil
+        let (at, clock, delays) = (now(), clock, limits.ledgerRetryDelays)
         sending.formUnion(ids)
         Task { [weak self] in
+            let claimed = await Self.claim(ids, in: ledger, retryingAfter: delays, on: clock)
+            let mine = zip(ids, notifications).filter { claimed.contains($0.0) }.map(\.1)
+            let gathered = mine.count > 1 ? GatheredNotification(mine, at: at) : nil
             var outcome = Delivery.Outcome.sent
             do {
-                if let gathered { try await target.deliver(gathered) } else { try await target.deliver(notifications[0]) }
+                if let gathered { try await target.deliver(gathered) } else if let alone = mine.first { try await target.deliver(alone) }
             } catch {
                 outcome = .failed("\(error)")
             }
-            ledger?.finished(ids)
-            await self?.delivered(message, to: subscription, told: gathered?.message ?? notifications[0].message, outcome)
+            ledger?.finished(ids.filter(claimed.contains))
+            await self?.delivered(message, claimed: claimed, to: subscription, told: gathered?.message ?? mine.first?.message, outcome)
         }
     }
 
-    private func delivered(_ message: NotificationOutbox.Message, to subscription: Subscription, told: String,
-                           _ outcome: Delivery.Outcome) {
+    /// `ids` as `ledger` claims them, tried again after each of `delays` (doubling) while the
+    /// claim cannot be written; all of them without a ledger (the page's).
+    private static func claim(_ ids: [PendingDelivery.ID], in ledger: (any NotificationLedger)?,
+                              retryingAfter delays: ClosedRange<Duration>, on clock: any Clock<Duration>) async -> Set<PendingDelivery.ID> {
+        guard let ledger else { return Set(ids) }
+        var delay = delays.lowerBound
+        while true {
+            if let claimed = ledger.claim(ids) { return claimed }
+            guard (try? await clock.sleep(for: delay)) != nil else { return [] }
+            delay = min(delay * 2, delays.upperBound)
+        }
+    }
+
+    /// Settles `message`: its deliveries `claimed` as the target's answer says, the others as
+    /// left to the notifier that claimed them.
+    private func delivered(_ message: NotificationOutbox.Message, claimed: Set<PendingDelivery.ID>, to subscription: Subscription,
+                           told: String?, _ outcome: Delivery.Outcome) {
         sending.subtract(message.deliveries.map(\.id))
         if let next = outbox.finished(message.group, ifKept: isKept) { send(next) }
-        report(outcome, of: message.deliveries.map(\.notification), message: told, to: subscription.target)
+        let sent = message.deliveries.filter { claimed.contains($0.id) }
+        if let told { report(outcome, of: sent.map(\.notification), message: told, to: subscription.target) }
         guard !subscription.isPage else { return }
-        let others = message.deliveries.count - 1
         let logged: NotificationLog.Outcome = switch outcome {
-        case .sent: others == 0 ? .sent : .gathered(others: others)
+        case .sent: sent.count == 1 ? .sent : .gathered(others: sent.count - 1)
         case .failed(let why): .failed(why)
         case .dropped(let why): .dropped(why)
         }
-        for delivery in message.deliveries { log.settle(delivery.id, as: logged) }
+        for delivery in message.deliveries {
+            log.settle(delivery.id, as: claimed.contains(delivery.id) ? logged : .dropped(Self.claimedElsewhere))
+        }
     }
+
+    static let claimedElsewhere = "another notifier claimed it in the ledger"
 
     private func report(_ outcome: Delivery.Outcome, of notifications: [DeckNotification], message: String,
                         to target: any NotificationTarget) {

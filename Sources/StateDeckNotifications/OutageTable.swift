@@ -26,4 +26,7 @@ public final class OutageTable: NotificationLedger {
 
     /// Nothing is written: no run after this one reads a delivery.
     public func hasKept(_ deliveries: [PendingDelivery.ID]) -> Bool { true }
+
+    /// One notifier at a time: the deck served replaces the last, and nothing is handed over.
+    public func claim(_ deliveries: [PendingDelivery.ID]) -> Set<PendingDelivery.ID>? { Set(deliveries) }
 }

@@ -118,6 +118,23 @@ final class PostgresHistoryDatabase: HistoryDatabase {
         try fenced { session, _ throws(PostgresError) in try Self.write(writes, session) }
     }
 
+    /// Marks each delivery claimed in this epoch, unless a claim of this epoch or a later one
+    /// holds it; the rows of deliveries done are gone, so a memory that still holds one claims
+    /// nothing. A process killed between its claim and the target's answer leaves its claim to
+    /// the next epoch, which sends the delivery again under the same id.
+    func claim(deliveries ids: [String]) throws(HistoryDatabaseError) -> Set<String> {
+        guard !ids.isEmpty else { return [] }
+        var claimed: Set<String> = []
+        try fenced { session, writing throws(PostgresError) in
+            let rows = try session.query("""
+                UPDATE statedeck.notify_outbox SET claimed = $2
+                WHERE id = ANY(string_to_array($1, ',')) AND (claimed IS NULL OR claimed < $2) RETURNING id
+                """, [ids.joined(separator: ","), String(writing.epoch ?? 0)])
+            claimed = Set((0..<rows.count).compactMap { rows[$0, 0] })
+        }
+        return claimed
+    }
+
     /// Runs `body` in a transaction that first checks, holding the epoch's row against a takeover
     /// until it ends, that no process took the history over since this one did; if one did,
     /// writes nothing and throws ``HistoryDatabaseError/fenced(_:)``.

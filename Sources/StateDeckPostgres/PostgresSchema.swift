@@ -102,6 +102,12 @@ enum PostgresSchema {
         ALTER TABLE statedeck.latest ADD COLUMN flap_changes TEXT;
         ALTER TABLE statedeck.latest ADD COLUMN flapping_since BIGINT;
         """,
+        // A delivery is sent under a claim: the epoch of the takeover whose process claimed it,
+        // so that no two processes send it (a later epoch may claim it again: the one before was
+        // killed before the target's answer was written).
+        """
+        ALTER TABLE statedeck.notify_outbox ADD COLUMN claimed BIGINT;
+        """,
     ]
 
     static var currentVersion: Int { migrations.count }

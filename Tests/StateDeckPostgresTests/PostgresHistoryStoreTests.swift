@@ -503,6 +503,33 @@ struct PostgresHistoryStoreTests {
         }
     }
 
+    /// Once rests on the delivery's row: a claim holds it for the process that made it, whatever
+    /// another's memory holds (or its own, a second time); a delivery done claims nothing again;
+    /// the next process to take the history over claims what the last left unanswered, and the
+    /// one it took over from claims nothing more.
+    @Test func aDeliveryIsClaimedByOneProcessAtATime() async throws {
+        try await TemporaryPostgres.with { server in
+            let fixture = PostgresStoreFixture(server)
+            let now = fixture.contract.now
+            let first = try fixture.open()
+            let (told, answered) = (LedgerSamples.delivery(.failure, at: now), LedgerSamples.delivery(.failure, key: "db#0", at: now))
+            first.keep(LedgerSamples.toldOutage(at: now), for: "api#0", delivering: told)
+            first.keep(LedgerSamples.toldOutage(at: now), for: "db#0", delivering: answered)
+            #expect(first.claim([told.id, answered.id]) == [told.id, answered.id])
+            #expect(first.claim([told.id]) == [], "claimed once")
+            first.finished(answered.id)
+
+            let next = try fixture.open { $0.waitsToWrite = true }
+            #expect(next.setWriting(true))
+            #expect(next.takeUndelivered().map(\.id) == [told.id], "left unanswered by the process before")
+            #expect(next.claim([told.id, answered.id]) == [told.id], "claimed again after the takeover; the one answered is done")
+            #expect(first.claim([told.id]) == [], "the process taken over from claims nothing")
+            #expect(try fixture.integer("SELECT count(*) FROM statedeck.notify_outbox WHERE claimed IS NOT NULL") == 1)
+            first.close()
+            next.close()
+        }
+    }
+
     @Test func aServerThatStopsAndComesBackLosesNoChange() async throws {
         try await TemporaryPostgres.with { server in
             let fixture = PostgresStoreFixture(server)

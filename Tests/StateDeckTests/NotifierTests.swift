@@ -107,6 +107,18 @@ extension DeckNotification {
         /// Kept in memory as the keep returns.
         func hasKept(_ deliveries: [PendingDelivery.ID]) -> Bool { true }
 
+        /// Deliveries claimed in this ledger's run (the next run's ledger claims them again).
+        let claimed = Locked<Set<PendingDelivery.ID>>([])
+
+        func claim(_ deliveries: [PendingDelivery.ID]) -> Set<PendingDelivery.ID>? {
+            let owed = Set(pending.current.map(\.id))
+            return claimed.withLock { claimed in
+                let mine = Set(deliveries).filter { owed.contains($0) && !claimed.contains($0) }
+                claimed.formUnion(mine)
+                return mine
+            }
+        }
+
         func takeUndelivered() -> [PendingDelivery] {
             let undone = Set(pending.current.map(\.id))
             return left.withLock { left in
@@ -438,6 +450,29 @@ extension DeckNotification {
         await test.settle()
         #expect(target.sent.all.isEmpty, "the failure was told, and is still being delivered by the first")
         #expect(ledger.pending.current.count == 1)
+    }
+
+    /// A delivery an earlier run left, which another notifier (another process whose memory held
+    /// it too) claimed first: this one sends nothing of it and leaves it owed to that one.
+    @Test func aDeliveryAnotherNotifierClaimedIsLeftToIt() async throws {
+        let target = RecordingTarget()
+        let key = Self.key(NotifyRule(failures: 1), target)
+        func left(_ title: String) -> PendingDelivery {
+            PendingDelivery(key: key, notification: DeckNotification(
+                event: .failure, panel: "p", title: title, group: nil, error: nil, downSince: TestDeck.origin, at: TestDeck.origin))
+        }
+        let (claimedElsewhere, mine) = (left("claimed elsewhere"), left("mine"))
+        let ledger = MemoryLedger(leftByEarlierRun: [claimedElsewhere, mine])
+        ledger.claimed.withLock { $0 = [claimedElsewhere.id] }
+        let test = await Self.deck(ScriptedLoader(.success(.one)))
+        let notifier = await Self.notifier(test, NotifyRule(failures: 1), target, ledger: ledger)
+        defer { Task { await notifier.stop() } }
+        let sent = await test.eventually { target.sent.all.isEmpty ? nil : target.sent.all }
+        #expect(sent?.map(\.title) == ["mine"])
+        await test.eventually { ledger.pending.current.count == 1 ? true : nil }
+        await test.settle()
+        #expect(target.sent.all.count == 1)
+        #expect(ledger.pending.current.map(\.id) == [claimedElsewhere.id], "owed by the notifier that claimed it")
     }
 
     @Test func aStopWaitsForDeliveriesUnderWayAtMostItsLimit() async {
