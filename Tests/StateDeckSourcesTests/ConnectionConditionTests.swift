@@ -12,12 +12,14 @@ struct ConnectionConditionTests {
     final class BannerServer: Sendable {
         let port: Int
         private let listener: Int32
+        /// Signalled once the accepting thread no longer uses the listener.
+        private let done = DispatchSemaphore(value: 0)
 
         init(_ chunks: [String], hold: Double = 0) throws {
             let (listener, port) = try LoopbackListener.listen()
             self.listener = listener
             self.port = Int(port)
-            Thread.detachNewThread {
+            Thread.detachNewThread { [done] in
                 while case let client = accept(listener, nil, nil), client >= 0 {
                     for (index, chunk) in chunks.enumerated() {
                         if index > 0 { Thread.sleep(forTimeInterval: 0.05) }
@@ -26,11 +28,16 @@ struct ConnectionConditionTests {
                     Thread.sleep(forTimeInterval: hold)
                     close(client)
                 }
+                done.signal()
             }
         }
 
+        /// Closes the listener only once its thread is out of `accept`: closed before, its number
+        /// may be the next test's listener by the time the thread accepts again, and the next
+        /// test's connection would get this one's banner.
         deinit {
             shutdown(listener, Int32(SHUT_RDWR))
+            done.wait()
             close(listener)
         }
     }
