@@ -7,16 +7,18 @@ PORT         ?= 8080
 ARGS         ?=
 BUILD_DEBS   := libmicrohttpd-dev libcurl4-openssl-dev libyaml-dev libsqlite3-dev libpq-dev libc-ares-dev libpcre2-dev pkg-config tzdata
 TEST_DEBS    := chromium fonts-dejavu-core node-typescript postgresql nginx iproute2 curl faketime
+PACKAGE_DEBS := dpkg-dev binutils lintian debootstrap systemd
 # The standard library linked in and relative relocations packed (lld): fewer pages to map and
 # relocate at start, so less resident memory (docs/PERFORMANCE-FINDINGS.md, finding d). Generic
 # code of one module specialized in the others (cross-module optimization): the locks and lines a
 # check goes through otherwise look up their generic metadata at run time, about 5 % of its CPU.
 RELEASE_FLAGS := -c release --static-swift-stdlib -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs \
-                 -Xswiftc -cross-module-optimization
+                 -Xswiftc -cross-module-optimization --disable-local-rpath
 RELEASE_BIN  := .build/release/statedeck
 DEBUG_BIN    := .build/debug/statedeck
 
-.PHONY: run build test test-swift test-browser test-release sim chaos chaos-run deps test-deps snapshots clean release-flags
+.PHONY: run build test test-swift test-browser test-release deb package-test sim chaos chaos-run deps test-deps package-deps \
+        snapshots clean release-flags
 
 ## Build a release binary and serve the built-in demo deck on http://$(HOST):$(PORT)/
 run: deps
@@ -27,8 +29,8 @@ build: deps
 	$(SWIFT) build
 
 ## Every test: Swift unit and live tests, browser tests in headless Chromium, then the release
-## binary `make run` builds against a deck of every kind of source.
-test: deps test-deps test-swift test-browser test-release
+## binary `make run` builds against a deck of every kind of source, and its Debian package.
+test: deps test-deps test-swift test-browser test-release package-test
 
 # One test at a time: the live suites start servers, time what they do on this machine's two
 # cores, and some load them on purpose; run beside each other, one suite's load fails another's
@@ -50,9 +52,25 @@ test-browser:
 test-release:
 	$(SWIFT) build $(RELEASE_FLAGS) --product statedeck
 	python3 Tests/release/smoke.py $(RELEASE_BIN)
+	python3 Tests/release/alone.py $(RELEASE_BIN)
 	python3 Tests/release/clock_jump.py $(RELEASE_BIN)
 	python3 Tests/chaos/test_checker.py
 	$(MAKE) --no-print-directory chaos-run MINUTES=1 SEED=1 CHAOS_OUT=.build/chaos/test
+
+DEB_OUT      := .build/deb
+## A Debian package of the release build, $(DEB_OUT)/statedeck_VERSION-1_ARCH.deb, that lintian
+## finds nothing wrong with (packaging/debian/lintian-overrides says why of each tag it keeps).
+deb: deps package-deps
+	$(SWIFT) build $(RELEASE_FLAGS) --product statedeck
+	rm -rf $(DEB_OUT)
+	packaging/build-deb $(RELEASE_BIN) $(DEB_OUT)
+	lintian --fail-on error,warning $(DEB_OUT)/statedeck_*-1_*.deb
+
+## The package installed, served by its unit's command line, upgraded to a newer build (revision 2),
+## removed and purged, in a throw-away Debian root (packaging/package-test; about a minute and a half).
+package-test: deb
+	packaging/build-deb $(RELEASE_BIN) $(DEB_OUT) 2
+	packaging/package-test $(DEB_OUT)/statedeck_*-1_*.deb $(DEB_OUT)/statedeck_*-2_*.deb
 
 SEEDS        ?= 2000
 SEED         ?=
@@ -97,6 +115,10 @@ deps:
 ## Debian packages the browser tests need; Tests/browser/run.sh keeps Playwright in .venv.
 test-deps:
 	@scripts/ensure-packages.sh $(TEST_DEBS)
+
+## What building and testing the Debian package needs.
+package-deps:
+	@scripts/ensure-packages.sh $(PACKAGE_DEBS)
 
 ## The flags of a release build, for Benchmarks/run.py.
 release-flags:

@@ -99,11 +99,15 @@ let package = Package(
         // The built-in demo deck: every loading, error and toast case, simulated.
         .target(name: "StateDeckDemo", dependencies: ["StateDeck", "Locking"]),
         // Serves a deck: routes, the state mirror and its event stream, static files, the gate.
+        // The page's files (`Public/`), compiled in at build time: the binary alone serves the page.
+        .executableTarget(name: "PageEmbedder"),
+        .plugin(name: "EmbedPage", capability: .buildTool(), dependencies: ["PageEmbedder"]),
+        .target(name: "StateDeckPage", plugins: ["EmbedPage"]),
         .target(
             name: "StateDeckServer",
             dependencies: [
-                "MicroHTTP", "EventStream", "StateDeck", "StateDeckHistory", "StateDeckNotifications", "Locking",
-                "CLaunchArguments",
+                "MicroHTTP", "EventStream", "StateDeck", "StateDeckHistory", "StateDeckNotifications", "StateDeckPage",
+                "Locking", "CLaunchArguments",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ]

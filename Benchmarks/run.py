@@ -971,6 +971,73 @@ def http_markdown(results, targets, seconds, report, with_statedeck):
     return "\n".join(lines)
 
 
+# --------------------------------------------------------------------------- the page built in
+
+def bench_page(args, statedeck, report):
+    """The page as the binary carries it against the same files read from a folder (`--public`),
+    one process of each, measured in turn: requests a second for two of the page's files, and the
+    time from process start to the start-up line."""
+    if not statedeck:
+        return "StateDeck not measured."
+    seconds = 3 if args.quick else args.wrk_seconds
+    rounds = 1 if args.quick else max(args.rounds, args.http_rounds)
+    starts = 3 if args.quick else 5
+    workdir = Path(tempfile.mkdtemp(prefix="statedeck-bench-page-"))
+    kinds = {"built in": [], "folder (--public)": ["--public", str(workdir / "public")]}
+    paths = ["/", "/app.js"]
+    results = {(kind, path): [] for kind in kinds for path in paths}
+    startup = {kind: [] for kind in kinds}
+    servers = {}
+    try:
+        shutil.copytree(ROOT / "Public", workdir / "public")
+        for _ in range(starts):
+            for kind, extra in kinds.items():
+                server = start_statedeck(statedeck, extra=["--seed", "1", *extra], debug=False)
+                startup[kind].append(server.startup_seconds * 1000)
+                server.stop()
+        servers = {kind: start_statedeck(statedeck, extra=["--seed", "1", *extra], debug=False)
+                   for kind, extra in kinds.items()}
+        for path in paths:
+            bodies = {kind: http("GET", f"{server.base}{path}")[1] for kind, server in servers.items()}
+            if len(set(bodies.values())) != 1:
+                raise BenchError(f"{path}: the page built in and the folder's differ")
+            for server in servers.values():
+                run_wrk(f"{server.base}{path}", 1)
+        for round_index in range(rounds):
+            for path in paths:
+                # Each first in every other round: the machine's drift falls on both alike.
+                for kind, server in sorted(servers.items(), reverse=round_index % 2 == 1):
+                    cpu_before = server.cpu_seconds()
+                    result = run_wrk(f"{server.base}{path}", seconds)
+                    result["cpu_us"] = (server.cpu_seconds() - cpu_before) / result["requests"] * 1e6
+                    results[(kind, path)].append(result)
+                    log(f"wrk {path}, {kind}, round {round_index + 1}/{rounds}: {result['rps']:.0f} req/s, "
+                        f"{result['cpu_us']:.2f} µs of server CPU per request")
+    finally:
+        for server in servers.values():
+            server.stop()
+        shutil.rmtree(workdir, ignore_errors=True)
+    report["page"] = {"startup_ms": startup, "wrk": {f"{kind}|{path}": rows for (kind, path), rows in results.items()}}
+    built, folder = list(kinds)
+    lines = [f"Two processes serving the demo deck, one with the page built in and one with `--public` "
+             f"on a copy of `Public/`; `wrk -t2 -c64 -d{seconds}s` on each in turn, {rounds} rounds; "
+             f"{starts} cold starts of each, interleaved.", "",
+             f"| measure | {built} | {folder} | built in / folder |", "| --- | --- | --- | --- |"]
+    for path in paths:
+        rps = [median(r["rps"] for r in results[(kind, path)]) for kind in kinds]
+        cpu = [median(r["cpu_us"] for r in results[(kind, path)]) for kind in kinds]
+        lines.append(f"| `GET {path}`, requests a second | {rps[0]:,.0f} | {rps[1]:,.0f} | {ratio_text(rps[0], rps[1])} |")
+        lines.append(f"| `GET {path}`, server CPU per request (µs) | {cpu[0]:.2f} | {cpu[1]:.2f} | "
+                     f"{ratio_text(cpu[0], cpu[1])} |")
+        paired = sorted(a["rps"] / b["rps"] for a, b in zip(results[(built, path)], results[(folder, path)]))
+        lines.append(f"| `GET {path}`, built in / folder round by round | | | {median(paired):.2f}× "
+                     f"({paired[0]:.2f}–{paired[-1]:.2f}×) |")
+    start_ms = [median(startup[kind]) for kind in kinds]
+    lines.append(f"| process start → start-up line (ms) | {start_ms[0]:.1f} | {start_ms[1]:.1f} | "
+                 f"{ratio_text(start_ms[0], start_ms[1])} |")
+    return "\n".join(lines)
+
+
 # --------------------------------------------------------------------------- start-up
 
 def bench_startup(args, statedeck, report):
@@ -1413,7 +1480,7 @@ def bench_moments(args, statedeck, report):
     return moments_bench.bench_moments(args, statedeck, report, sys.modules[__name__])
 
 
-BENCHMARKS = {"startup": bench_startup, "fanout": bench_fanout, "http": bench_http,
+BENCHMARKS = {"startup": bench_startup, "page": bench_page, "fanout": bench_fanout, "http": bench_http,
               "browser": bench_browser, "churn": bench_churn, "cycles": bench_cycles,
               "history": bench_history, "many": bench_many, "overview": bench_overview,
               "cluster": bench_cluster, "outbox": bench_outbox, "reads": bench_reads,

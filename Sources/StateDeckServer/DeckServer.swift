@@ -95,7 +95,7 @@ public final class DeckServer: Sendable {
         }
         if let trouble = history?.trouble { source.setNotice(ErrorPresenter().card(for: trouble)) }
 
-        let files = try StaticFiles(directory: configuration.publicDirectory)
+        let files = try configuration.publicDirectory.map(StaticFiles.init(directory:)) ?? .embedded
         let gate = RequestGate(configuredHost: configuration.host, publicAddresses: configuration.publicAddresses,
                                access: configuration.accessList, trustedProxies: configuration.trustedProxies) { [runner] segments in
             RequestGate.statusPage(segments) || StatusRoutes.isPublicBadge(segments, of: runner.deck.statusPage)

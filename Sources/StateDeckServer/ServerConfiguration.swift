@@ -9,8 +9,8 @@ public struct ServerConfiguration: Sendable {
     public var port = 8080
     /// Whether `/api/debug/...` may force panel states.
     public var debug = false
-    /// The folder the page is served from.
-    public var publicDirectory: URL
+    /// The folder the page is served from, read at start; nil for the page compiled into the binary.
+    public var publicDirectory: URL?
     /// How often idle streams get a `: ping` comment (which also frees dead clients).
     public var pingInterval: Duration = .seconds(15)
     /// The secret every request must carry, when the dashboard is reachable by others: one
@@ -32,13 +32,12 @@ public struct ServerConfiguration: Sendable {
     /// shows there (and above every panel) that it cannot reach the store.
     public var ownPanelID: String?
 
-    /// Serves on `host:port` the page of `publicDirectory`, or of the `Public/` folder found by
-    /// ``PublicDirectory/locate(override:)`` when nil.
+    /// Serves on `host:port` the page of `publicDirectory`, or the one compiled into the binary
+    /// when nil.
     public init(host: String = "127.0.0.1", port: Int = 8080, publicDirectory: URL? = nil) {
         self.host = host
         self.port = port
-        self.publicDirectory = publicDirectory ?? PublicDirectory.locate(override: nil)
-            ?? URL(fileURLWithPath: "Public")
+        self.publicDirectory = publicDirectory
     }
 
     /// The transport settings these imply.

@@ -1,7 +1,9 @@
 import FoundationEssentials
 import MicroHTTP
+import StateDeckPage
 
-/// Serves the files of `Public/` from a manifest built once at start.
+/// Serves the page's files from a manifest built once at start: those compiled into the binary,
+/// or a folder's (`--public DIR`, for work on the page).
 ///
 /// A request is a dictionary lookup of its decoded path segments, so no spelling of `..`, `%2f`,
 /// `%00` or `//` can name anything outside the folder: what is not in the manifest does not exist.
@@ -32,14 +34,22 @@ public struct StaticFiles: Sendable {
 
     /// Reads every servable file below `directory`.
     public init(directory: URL) throws {
+        try self.init(files: Self.regularFiles(below: directory).map { segments in
+            (segments, try [UInt8](Data(contentsOf: directory.appendingPathComponent(segments.joined(separator: "/")))))
+        })
+    }
+
+    /// The page compiled into the binary.
+    public static let embedded = StaticFiles(files: PageFile.embedded.map { ($0.path.split(separator: "/").map(String.init), $0.bytes) })
+
+    /// Serves `files`, each by its path's segments.
+    private init(files: [(segments: [String], bytes: [UInt8])]) {
         var entries: [[String]: Entry] = [:]
-        for segments in try Self.regularFiles(below: directory) {
-            let relativePath = segments.joined(separator: "/")
-            let bytes = try [UInt8](Data(contentsOf: directory.appendingPathComponent(relativePath)))
+        for (segments, bytes) in files {
             let etag = ETag.strong(for: bytes)
             let validators: HTTPHeaders = ["ETag": etag, "Cache-Control": "no-cache"]
             var headers = validators
-            headers.add("Content-Type", ContentType.forPath(relativePath))
+            headers.add("Content-Type", ContentType.forPath(segments.joined(separator: "/")))
             entries[segments] = Entry(body: SharedBytes(bytes), etag: etag, validators: validators, headers: headers)
         }
         self.entries = entries

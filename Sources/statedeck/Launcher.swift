@@ -44,11 +44,13 @@ struct Launcher {
     }
 
     private func serverConfiguration() -> ServerConfiguration {
-        guard let publicDirectory = PublicDirectory.locate(override: options.public),
-              FileManager.default.fileExists(atPath: publicDirectory.appendingPathComponent("index.html").path)
-        else {
-            let looked = options.public.map { "\($0) holds no index.html" } ?? "cannot find the page folder Public/"
-            Self.fail("\(looked); give the page folder with --public DIR", status: 2)
+        let publicDirectory = options.public.map { URL(fileURLWithPath: $0).standardizedFileURL }
+        if let publicDirectory {
+            guard FileManager.default.fileExists(atPath: publicDirectory.appendingPathComponent("index.html").path) else {
+                Self.fail("--public: \(publicDirectory.path) holds no index.html; give the page's folder, or leave --public out "
+                          + "to serve the page built into statedeck", status: 2)
+            }
+            Logger(label: "statedeck").notice("serving the page from \(publicDirectory.path), not the one built in")
         }
         var configuration = ServerConfiguration(publicDirectory: publicDirectory)
         configuration.host = options.host

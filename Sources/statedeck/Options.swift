@@ -11,6 +11,7 @@ struct Options: ParsableCommand {
         usage: "statedeck [<options>]\n  statedeck --replay <file> [<options>]\n  statedeck check <file>\n  statedeck probe --cluster <url> --config <file> --location <name>\n"
             + "  statedeck token add --access <file> <name> --role <role>",
         discussion: "Without --config it serves the built-in demo deck. 'statedeck check FILE' validates a deck file and exits.",
+        version: Version.current,
         subcommands: [CheckOptions.self, ProbeOptions.self, TokenOptions.self]
     )
 
@@ -43,7 +44,7 @@ struct Options: ParsableCommand {
     @Flag(name: .long, help: "Allow forcing panel states from the page and /api/debug.")
     var debug = false
 
-    @Option(name: .long, help: ArgumentHelp("Serve the page from this folder.", valueName: "dir"))
+    @Option(name: .long, help: ArgumentHelp("Serve the page from this folder, read at start, instead of the one built in: for work on the page.", valueName: "dir"))
     var `public`: String?
 
     @Option(name: .long, help: ArgumentHelp(

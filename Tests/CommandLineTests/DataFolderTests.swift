@@ -10,16 +10,15 @@ import Glibc
 /// to another stops the start with status 2, and so does a folder whose lock cannot be made,
 /// each message naming the file.
 @Suite struct DataFolderTests {
-    /// A temporary folder holding a one-page `Public/`, a data folder `data/` and a folder
-    /// `elsewhere/` for links to point into; removed after.
+    /// A temporary folder holding a data folder `data/` and a folder `elsewhere/` for links to
+    /// point into; removed after.
     private final class Folder: Sendable {
         let path = FileManager.default.temporaryDirectory.path + "/statedeck-data-\(UUID().uuidString)"
 
         init() throws {
-            for folder in ["Public", "data", "elsewhere"] {
+            for folder in ["data", "elsewhere"] {
                 try FileManager.default.createDirectory(atPath: path + "/" + folder, withIntermediateDirectories: true)
             }
-            try Data("<!doctype html><title>x</title>\n".utf8).write(to: URL(fileURLWithPath: path + "/Public/index.html"))
         }
 
         deinit {
@@ -35,7 +34,7 @@ import Glibc
 
         /// Runs `statedeck` with its data in `data/`.
         func start() async throws -> StatedeckBinary.Run {
-            try await StatedeckBinary.run(["--data", data, "--port", "0", "--public", path + "/Public"])
+            try await StatedeckBinary.run(["--data", data, "--port", "0"])
         }
     }
 

@@ -5,14 +5,12 @@ import Testing
 /// `statedeck check FILE`: start-up's reading of a deck file, its answer and its exit status,
 /// with nothing served, stored or run.
 @Suite struct DeckCheckTests {
-    /// A folder of its own, removed after, holding the deck file under test and a page folder
-    /// for the start-up runs compared with.
+    /// A folder of its own, removed after, holding the deck file under test.
     private final class Folder: Sendable {
         let path = FileManager.default.temporaryDirectory.path + "/statedeck-check-\(UUID().uuidString)"
 
         init() throws {
-            try FileManager.default.createDirectory(atPath: path + "/Public", withIntermediateDirectories: true)
-            try Data("<!doctype html><title>x</title>\n".utf8).write(to: URL(fileURLWithPath: path + "/Public/index.html"))
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         }
 
         /// Writes `bytes` to `name` in the folder and gives its path.
@@ -76,7 +74,7 @@ import Testing
         #expect(check.status == 2)
         #expect(check.standardOutput.isEmpty)
         let startUp = try await StatedeckBinary.run([
-            "--config", deck, "--port", "0", "--data", "none", "--public", folder.path + "/Public",
+            "--config", deck, "--port", "0", "--data", "none",
         ])
         #expect(startUp.status == 2)
         #expect(check.standardError == startUp.standardError)

@@ -7,26 +7,9 @@ import Testing
 /// older name `--store`) or `--data URL` (this process's alone): refused at start with status 2
 /// when the URL cannot be used, without ever printing a password.
 @Suite struct StoreOptionTests {
-    /// A page folder of its own, so that start-up gets as far as opening the history.
-    private final class PageFolder: Sendable {
-        let path = FileManager.default.temporaryDirectory.path + "/statedeck-store-\(UUID().uuidString)"
-
-        init() throws {
-            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-            try Data("<!doctype html><title>x</title>\n".utf8).write(to: URL(fileURLWithPath: path + "/index.html"))
-        }
-
-        deinit {
-            try? FileManager.default.removeItem(atPath: path)
-        }
-    }
-
-    /// Runs `statedeck option url` serving a page folder of its own.
+    /// Runs `statedeck option url`.
     private static func start(store url: String, option: String = "--store") async throws -> StatedeckBinary.Run {
-        let page = try PageFolder()
-        let run = try await StatedeckBinary.run([option, url, "--port", "0", "--public", page.path])
-        withExtendedLifetime(page) {}
-        return run
+        try await StatedeckBinary.run([option, url, "--port", "0"])
     }
 
     @Test func aUrlWithAPasswordIsStatus2NamingWhereThePasswordGoesAndNeverPrintingIt() async throws {
@@ -67,8 +50,7 @@ import Testing
     /// leader is elected (none of the cluster's tables is made), and the history is written.
     @Test func dataOfAPostgresURLKeepsTheHistoryThereWithoutACluster() async throws {
         try await TemporaryPostgres.with { server in
-            let page = try PageFolder()
-            let serving = try ServingProcess(["--data", server.url, "--port", "0", "--public", page.path])
+            let serving = try ServingProcess(["--data", server.url, "--port", "0"])
             defer { serving.stop() }
             #expect(try await serving.port() != nil)
             let session = try PostgresConnection(server.url)

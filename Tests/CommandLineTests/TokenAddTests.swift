@@ -10,13 +10,12 @@ import Glibc
 /// (never the token) appended to the file, made with mode 0600 when missing; a name listed
 /// already is status 2. A server started with `--access FILE` then lets that token in.
 @Suite struct TokenAddTests {
-    /// A temporary folder with a one-page `Public/`, removed after.
+    /// A temporary folder, removed after.
     final class Folder: Sendable {
         let path = FileManager.default.temporaryDirectory.path + "/statedeck-token-\(UUID().uuidString)"
 
         init() throws {
-            try FileManager.default.createDirectory(atPath: path + "/Public", withIntermediateDirectories: true)
-            try Data("<!doctype html><title>x</title>\n".utf8).write(to: URL(fileURLWithPath: path + "/Public/index.html"))
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         }
 
         deinit {
@@ -74,7 +73,7 @@ import Glibc
         let folder = try Folder()
         let added = try await StatedeckBinary.run(["token", "add", "--access", folder.access, "ops", "--role", "operator"])
         let token = added.standardOutput.trimmingCharacters(in: .newlines)
-        let server = try ServingProcess(["--access", folder.access, "--port", "0", "--data", "none", "--public", folder.path + "/Public"])
+        let server = try ServingProcess(["--access", folder.access, "--port", "0", "--data", "none"])
         defer { server.stop() }
         let port = try #require(try await server.port())
         let state = { (headers: [(String, String)]) in

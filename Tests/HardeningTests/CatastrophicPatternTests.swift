@@ -62,7 +62,7 @@ extension Live {
             defer { folder.remove() }
             // The history in memory: what is measured is the deck and its routes, not the disk.
             let server = try StatedeckProcess(arguments: ["--config", folder.path("deck.yaml"), "--port", "0",
-                                                          "--public", folder.path("Public"), "--data", "none"])
+                                                          "--data", "none"])
             defer { server.kill() }
             let port = try #require(await server.port(), "statedeck printed no address")
             let stream = try await AsyncSSEClient.open(port: port, path: "/events")

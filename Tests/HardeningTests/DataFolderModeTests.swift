@@ -30,8 +30,7 @@ extension Live {
         /// Serves the deck with `data` under a umask of 000 until its history has a log, and
         /// returns the modes seen while serving, then stops it.
         static func serve(_ folder: DeckFolder, data: String) async throws -> [String: mode_t] {
-            let server = try StatedeckProcess(arguments: ["--config", folder.path("deck.yaml"), "--data", data, "--port", "0",
-                                                          "--public", folder.path("Public")], umask: "000")
+            let server = try StatedeckProcess(arguments: ["--config", folder.path("deck.yaml"), "--data", data, "--port", "0"], umask: "000")
             defer { server.kill() }
             let port = try #require(await server.port(), "statedeck printed no address")
             _ = try await offPool { try HTTPTestClient.request("GET", "/api/state", port: port) }

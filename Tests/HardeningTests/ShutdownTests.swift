@@ -204,14 +204,13 @@ extension Live {
     }
 }
 
-/// A temporary folder holding `deck.yaml` and a one-page `Public/`, for `statedeck` to serve.
+/// A temporary folder holding `deck.yaml`, for `statedeck` to serve.
 struct DeckFolder {
     let url: URL
 
     init(yaml: String) throws {
         url = FileManager.default.temporaryDirectory.appendingPathComponent("statedeck-deck-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url.appendingPathComponent("Public"), withIntermediateDirectories: true)
-        try Data("<!doctype html><title>x</title>\n".utf8).write(to: url.appendingPathComponent("Public/index.html"))
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         try yaml.write(to: url.appendingPathComponent("deck.yaml"), atomically: true, encoding: .utf8)
     }
 
@@ -255,7 +254,7 @@ final class StatedeckProcess: Sendable {
 
     /// Serves the deck and page of `folder` on a free port.
     convenience init(serving folder: DeckFolder) throws {
-        try self.init(arguments: ["--config", folder.path("deck.yaml"), "--port", "0", "--public", folder.path("Public")])
+        try self.init(arguments: ["--config", folder.path("deck.yaml"), "--port", "0"])
     }
 
     /// The port from the `StateDeck serving on http://HOST:PORT/` line.

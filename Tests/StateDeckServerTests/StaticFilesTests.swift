@@ -25,6 +25,21 @@ import Testing
         #expect(tag != ETag.strong(for: Array("hellp".utf8)))
     }
 
+    /// The page compiled in is the repository's `Public/` as a folder serves it: the same files,
+    /// byte for byte, under the same tags.
+    @Test func thePageBuiltInIsTheFolderItWasBuiltFrom() throws {
+        let folder = try StaticFiles(directory: RepositoryFile.root.appendingPathComponent("Public"))
+        let embedded = StaticFiles.embedded
+        #expect(folder.headEntries.count > 10)
+        #expect(embedded.headEntries.keys.sorted() == folder.headEntries.keys.sorted())
+        for (target, entry) in folder.headEntries {
+            let built = try #require(embedded.headEntries[target])
+            #expect(built.body.bytes == entry.body.bytes, "\(target)")
+            #expect(built.etag == entry.etag && built.headers == entry.headers, "\(target)")
+        }
+        #expect(embedded.entry(for: [""])?.body.bytes == folder.entry(for: ["index.html"])?.body.bytes)
+    }
+
     /// Every served file is kept in memory from the start: one past the limit is refused before
     /// anything is read, naming the file.
     @Test func aFilePastTheSizeLimitIsRefusedAtStart() throws {

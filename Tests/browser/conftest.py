@@ -28,7 +28,6 @@ from polling import wait_for
 from receivers import Receiver
 
 REPO = Path(__file__).resolve().parents[2]
-PUBLIC = REPO / "Public"
 BIN = Path(os.environ.get("STATEDECK_BIN", str(REPO / ".build" / "debug" / "statedeck")))
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 START_LINE = re.compile(r"StateDeck serving on http://(\[[^\]]+\]|[^:/\s]+):(\d+)/")
@@ -84,7 +83,7 @@ class Server:
     def start(self, port: int = 0, timeout: float = 20.0) -> "Server":
         if not BIN.exists():
             pytest.fail(f"server binary not found: {BIN} (build it with `swift build`, or set STATEDECK_BIN)")
-        cmd = [str(BIN), "--port", str(port), "--public", str(PUBLIC), *self.args]
+        cmd = [str(BIN), "--port", str(port), *self.args]
         self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, bufsize=1)
         found: dict[str, str] = {}
         ready = threading.Event()

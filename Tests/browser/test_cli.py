@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import BIN, PUBLIC, REPO, START_LINE
+from conftest import BIN, REPO, START_LINE
 
 LONG_FLAG = re.compile(r"(?<![\w-])--[a-z][a-z0-9-]*")
 # Debian's faketime package: its constructor adds FAKETIME_SHARED to the environment.
@@ -87,6 +87,28 @@ def documented_flags(doc: str) -> tuple[set[str], set[str]]:
     return table, set(LONG_FLAG.findall(synopsis.group(1)))
 
 
+def test_the_man_page_describes_every_flag_help_prints_and_every_subcommand(tmp_path: Path):
+    """statedeck(1) is made from the definitions `--help` prints (packaging/man-pages): every flag
+    of the command and of each subcommand is in it, and groff reads both pages without a warning."""
+    subprocess.run([str(REPO / "packaging/man-pages"), str(BIN), str(tmp_path)], check=True, timeout=30)
+    page = (tmp_path / "statedeck.1").read_text().replace("\\-", "-")
+    for command in [[], ["check"], ["probe"], ["token", "add"]]:
+        result = run(*command, "--help")
+        assert result.returncode == 0, result.stderr
+        flags = {flag for line in result.stdout.split("OPTIONS:", 1)[1].splitlines() if line.lstrip().startswith("-")
+                 for flag in LONG_FLAG.findall(re.split(r"\s{2,}", line.strip())[0])}
+        assert {"--help"} <= flags, command
+        missing = {flag for flag in flags - {"--help"} if not re.search(rf"\\fB{flag}\\fR", page)}
+        assert missing == set(), f"statedeck {' '.join(command)}: printed by --help, not in statedeck(1)"
+        if command:
+            assert f".SS statedeck {' '.join(command)}" in page, f"statedeck(1) has no section for {command}"
+    for name in ["statedeck.1", "statedeck-deck.5"]:
+        rendered = subprocess.run(["groff", "-man", "-Tutf8", "-ww", "-z", str(tmp_path / name)],
+                                  capture_output=True, text=True, timeout=30)
+        assert rendered.returncode == 0 and rendered.stderr == "", f"{name}: {rendered.stderr}"
+    assert "--version" in page and "http" in (tmp_path / "statedeck-deck.5").read_text()
+
+
 @pytest.mark.parametrize("doc", ["README.md", "docs/PROTOCOL.md"])
 def test_the_documented_flags_are_the_ones_help_prints(doc: str):
     printed = printed_flags()
@@ -94,13 +116,13 @@ def test_the_documented_flags_are_the_ones_help_prints(doc: str):
     table, synopsis = documented_flags(doc)
     assert printed - table == set(), f"printed by --help but not in {doc}'s command-line table"
     assert table - printed == set(), f"in {doc}'s command-line table but not printed by --help"
-    assert printed - {"--help"} - synopsis == set(), f"printed by --help but not in {doc}'s synopsis"
+    assert printed - {"--help", "--version"} - synopsis == set(), f"printed by --help but not in {doc}'s synopsis"
     assert synopsis - printed == set(), f"in {doc}'s synopsis but not printed by --help"
 
 
 def test_sigterm_with_a_stream_open_exits_0_within_2_seconds(tmp_path: Path):
     # The demo deck keeps its history in the test's folder, not in the user's state folder.
-    proc = subprocess.Popen([str(BIN), "--port", "0", "--public", str(PUBLIC), "--seed", "1", "--data", str(tmp_path / "data")],
+    proc = subprocess.Popen([str(BIN), "--port", "0", "--seed", "1", "--data", str(tmp_path / "data")],
                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     try:
         match = START_LINE.search(proc.stdout.readline())

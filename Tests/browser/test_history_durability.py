@@ -15,14 +15,14 @@ from pathlib import Path
 
 import pytest
 
-from conftest import BIN, PUBLIC, START_LINE
+from conftest import BIN, START_LINE
 from helpers import sse_events
 from helpers import SmallDisk, churn_deck
 from polling import wait_for
 
 def start(*args: str) -> tuple[subprocess.Popen, str]:
     """Starts the server on a free port and returns it with its address."""
-    process = subprocess.Popen([str(BIN), "--port", "0", "--public", str(PUBLIC), *args],
+    process = subprocess.Popen([str(BIN), "--port", "0", *args],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     assert process.stdout is not None
     line = process.stdout.readline()
@@ -91,7 +91,7 @@ def test_a_file_that_is_no_history_exits_2_naming_it_and_is_left_alone(tmp_path:
     data.mkdir()
     database = data / "history.sqlite3"
     database.write_bytes(b"name,value\n1,2\n")
-    result = subprocess.run([str(BIN), "--port", "0", "--public", str(PUBLIC), "--data", str(data)],
+    result = subprocess.run([str(BIN), "--port", "0", "--data", str(data)],
                             capture_output=True, text=True, timeout=10)
     assert result.returncode == 2
     assert f"{database} is not a StateDeck history: it is not an SQLite database" in result.stderr
@@ -103,7 +103,7 @@ def test_a_second_process_on_the_same_folder_is_refused(tmp_path: Path):
     data = tmp_path / "data"
     first, _ = start("--data", str(data))
     try:
-        result = subprocess.run([str(BIN), "--port", "0", "--public", str(PUBLIC), "--data", str(data)],
+        result = subprocess.run([str(BIN), "--port", "0", "--data", str(data)],
                                 capture_output=True, text=True, timeout=10)
         assert result.returncode == 2
         assert f"the history folder {data} is in use by another StateDeck (pid {first.pid})" in result.stderr

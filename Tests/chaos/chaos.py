@@ -222,7 +222,7 @@ class Member:
     def start(self, timeout: float = 20) -> None:
         store = f"postgres://statedeck@127.0.0.1:{self.proxy.port}/postgres"
         command = [str(self.run.bin), "--config", str(self.run.deck), "--store", store, "--port", str(self.port),
-                   "--public", str(REPO / "Public"), "--public-url", f"http://127.0.0.1:{self.run.nginx_port}"]
+                   "--public-url", f"http://127.0.0.1:{self.run.nginx_port}"]
         deadline = time.monotonic() + timeout
         while True:
             self.leading = False

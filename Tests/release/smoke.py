@@ -92,11 +92,13 @@ def holds(failures: list[str], condition, seconds: float, message) -> None:
         failures.append(str(error))
 
 
-def start(command: list[str], environment: dict | None = None) -> tuple[subprocess.Popen, str | None, str]:
-    """Starts statedeck: the process, its base URL once it printed its start-up line (None when
-    20 lines passed without one) and what it printed until then. The rest of its output is read on
-    a thread, so that a full pipe never blocks its logging."""
-    server = subprocess.Popen(command, env=environment, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+def start(command: list[str], environment: dict | None = None,
+          cwd: Path | None = None) -> tuple[subprocess.Popen, str | None, str]:
+    """Starts statedeck (in `cwd`, when given): the process, its base URL once it printed its
+    start-up line (None when 20 lines passed without one) and what it printed until then. The rest
+    of its output is read on a thread, so that a full pipe never blocks its logging."""
+    server = subprocess.Popen(command, env=environment, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                              text=True)
     printed = []
     match = None
     while not match and len(printed) < 20:
