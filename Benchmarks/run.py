@@ -405,15 +405,16 @@ def builds(args, statedeck):
         public = args.baseline_public or page_folder(binary)
         if not (public / "index.html").is_file():
             raise BenchError(f"the baseline's page folder {public} holds no index.html")
-        # Given explicitly: a binary copied out of its checkout would find no Public/ above it and
-        # serve the one in the working directory, this build's page.
+        # Given explicitly: a binary built before the page was compiled in looks for a Public/
+        # above it, and one copied out of its checkout would find the working directory's, this
+        # build's page; one built since serves the folder given as it would its own.
         measured.append(Build("baseline", binary, str(public)))
     return measured
 
 
 def page_folder(binary):
     """The `Public/` of the checkout a binary was built in: it lies under `<checkout>/.build*/…`
-    (after links, as the binary looks for its page itself)."""
+    (after links)."""
     for folder in binary.resolve().parents:
         if (folder / "Public" / "index.html").is_file():
             return folder / "Public"
