@@ -79,7 +79,7 @@ struct PingRoutes: Sendable {
 }
 
 /// How often one key may ping: `burst` at once, then `refillPerSecond`.
-private struct PingAllowance {
+struct PingAllowance {
     var tokens = PingRoutes.burst
     var counted = ContinuousClock.now
 
