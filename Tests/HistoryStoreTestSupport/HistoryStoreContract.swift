@@ -793,7 +793,7 @@ public struct HistoryStoreContract<Store: FlushingHistoryStore>: Sendable {
         let second = try store.changes(of: "p", HistoryQuery(limit: 3, cursor: cursor))
         #expect(second.entries.map(\.summary) == ["waiting 1", "waiting 0", "saved 3"])
         store.record(change("p", .loaded(Info(summary: "after"))))
-        let third = try store.changes(of: "p", HistoryQuery(limit: 5, cursor: try #require(second.next.flatMap(HistoryCursor.init))))
+        let third = try store.changes(of: "p", HistoryQuery(limit: 5, cursor: HistoryCursor(try #require(second.next))))
         #expect(third.entries.map(\.summary) == ["saved 2", "saved 1", "saved 0"])
         #expect(third.next == nil)
         store.close()

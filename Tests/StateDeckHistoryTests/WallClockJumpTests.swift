@@ -33,7 +33,7 @@ private func counted(_ report: UptimeReport) -> [Int64] {
 
 /// `p`'s timeline of `slots` minutes up to `end`, from what the state holds (nothing saved).
 private func minutes(_ state: HistoryState, _ slots: Int, to end: Int64) throws -> UptimeReport {
-    try state.uptime(of: "p", TimelineQuery(span: .seconds(60 * slots), slots: slots, to: at(end)), now: at(end)) { _, _ in [] }
+    state.uptime(of: "p", TimelineQuery(span: .seconds(60 * slots), slots: slots, to: at(end)), now: at(end)) { _, _ in [] }
 }
 
 /// The wall clock set forward or back, on virtual clocks: the wall and the time that ran given apart.
@@ -87,7 +87,7 @@ struct WallClockJumpTests {
         state.absorb([panelChange(.loaded(Info()), health: .up, at: 7_440_000)],
                      at: reading(wall: 7_440_000, ran: 11_100_000), unsavedLimit: 1_000)
         state.absorb([], at: reading(wall: 7_500_000, ran: 11_160_000), unsavedLimit: 1_000)
-        let hours = try state.uptime(of: "p", TimelineQuery(span: .seconds(3 * 3_600), slots: 3, to: at(7_500_000)),
+        let hours = state.uptime(of: "p", TimelineQuery(span: .seconds(3 * 3_600), slots: 3, to: at(7_500_000)),
                                      now: at(7_500_000)) { _, _ in [] }
         #expect(hours.slots.map(\.tally.upMs) == [100_000, 0, 60_000])
         #expect(hours.slots.map(\.tally.downMs) == [3_500_000, 3_600_000, 240_000])
@@ -202,10 +202,10 @@ struct WallClockJumpTests {
                      at: reading(wall: 3_690_000, ran: 3_690_000), unsavedLimit: 1_000)
         state.absorb([], at: reading(wall: 4_290_000, ran: 4_290_000), unsavedLimit: 1_000)
         func timeline(days: Int, to end: Int64) throws -> UptimeReport {
-            try state.uptime(of: "p", TimelineQuery(span: .seconds(86_400 * days), slots: days, to: at(end)),
+            state.uptime(of: "p", TimelineQuery(span: .seconds(86_400 * days), slots: days, to: at(end)),
                              now: at(4_290_000)) { _, _ in [] }
         }
-        let hours = try state.uptime(of: "p", TimelineQuery(span: .seconds(86_400), slots: 24), now: at(4_290_000)) { _, _ in [] }
+        let hours = state.uptime(of: "p", TimelineQuery(span: .seconds(86_400), slots: 24), now: at(4_290_000)) { _, _ in [] }
         #expect(counted(hours).suffix(3) == [0, 3_600_000, 600_000], "the hour before, and 10 min of the next")
         #expect(hours.slots.map(\.tally.upMs).reduce(0, +) == 4_200_000)
         let days = try timeline(days: 100, to: 4_290_000)
