@@ -21,19 +21,24 @@ enum MachineAddresses {
         return addresses
     }
 
+    /// The text `inet_ntop` wrote into `buffer`, up to its terminating zero.
+    private static func text(of buffer: [CChar]) -> String {
+        String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
     private static func text(of address: UnsafeMutablePointer<sockaddr>) -> String? {
         var buffer = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
         switch Int32(address.pointee.sa_family) {
         case AF_INET:
             var inet = address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { $0.pointee.sin_addr }
             guard inet_ntop(AF_INET, &inet, &buffer, socklen_t(buffer.count)) != nil else { return nil }
-            return String(cString: buffer)
+            return text(of: buffer)
         case AF_INET6:
             var inet6 = address.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { $0.pointee.sin6_addr }
             // fe80::/10
             let isLinkLocal = withUnsafeBytes(of: &inet6) { $0[0] == 0xFE && $0[1] & 0xC0 == 0x80 }
             guard !isLinkLocal, inet_ntop(AF_INET6, &inet6, &buffer, socklen_t(buffer.count)) != nil else { return nil }
-            return "[\(String(cString: buffer))]"
+            return "[\(text(of: buffer))]"
         default:
             return nil
         }
