@@ -166,8 +166,7 @@ public final class DeckServer: Sendable {
     private static func perform(_ action: ForwardedAction, on router: Router) async -> ForwardedAction.Answer {
         let response: HTTPResponse
         do {
-            let request = try HTTPRequest(method: HTTPMethod(rawValue: action.method), target: action.target,
-                                          headers: ["Content-Type": "application/json"], body: action.body)
+            let request = try action.request()
             response = await ForwardedAction.$performedFor.withValue(action.caller) {
                 switch router.respond(to: request) {
                 case .response(let answer): answer

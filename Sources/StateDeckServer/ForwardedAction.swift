@@ -17,6 +17,11 @@ public struct ForwardedAction: Sendable, Equatable {
         self.caller = caller
     }
 
+    /// The request as it came, to run here: its body is JSON, as every action's is.
+    func request() throws -> HTTPRequest {
+        try HTTPRequest(method: HTTPMethod(rawValue: method), target: target, headers: ["Content-Type": "application/json"], body: body)
+    }
+
     /// The caller of the forwarded action being performed here, while its routes run it: its
     /// ``RequestContext`` takes it for who asks rather than whoever this server's own gate would
     /// see (nobody: a forwarded request carries no credentials). Nil for a request this server's

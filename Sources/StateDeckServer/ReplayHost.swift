@@ -51,8 +51,7 @@ public final class ReplayHost: DeckHost, EventRelay {
     public func forward(_ action: ForwardedAction) async -> ForwardedAction.Answer {
         let request: HTTPRequest
         do {
-            request = try HTTPRequest(method: HTTPMethod(rawValue: action.method), target: action.target,
-                                      headers: ["Content-Type": "application/json"], body: action.body)
+            request = try action.request()
         } catch {
             return answer(.apiError(.badRequest, code: "bad_request", message: "\(error)"))
         }
