@@ -496,16 +496,23 @@ public final class HistoryKeeper: Sendable {
             let value = body(&records)
             guard saving, records.hasUnsaved, !ledgerClosed.current else { return (value, nil) }
             do throws(HistoryDatabaseError) {
-                try takeOverIfNotYet()
-                try database.commit(records.unsavedWrites)
+                try saveWaiting(&records)
             } catch {
                 return (value, error)
             }
-            records.markSaved()
             return (value, nil)
         }
         if let failure { ledgerFailed(failure) }
         return value
+    }
+
+    /// Commits whatever of the ledger waits, taking the history over first where that is still
+    /// to do; what fails stays waiting.
+    private func saveWaiting(_ records: inout NotificationRecords) throws(HistoryDatabaseError) {
+        try takeOverIfNotYet()
+        guard records.hasUnsaved else { return }
+        try database.commit(records.unsavedWrites)
+        records.markSaved()
     }
 
     /// Claims `deliveries` in the database, after whatever of the ledger waits (``claim(deliveries:)``
@@ -516,11 +523,7 @@ public final class HistoryKeeper: Sendable {
         let claimed = records.withLock { records -> Result<Set<String>, HistoryDatabaseError> in
             guard !ledgerClosed.current else { return .success([]) }
             do throws(HistoryDatabaseError) {
-                try takeOverIfNotYet()
-                if records.hasUnsaved {
-                    try database.commit(records.unsavedWrites)
-                    records.markSaved()
-                }
+                try saveWaiting(&records)
                 return .success(try database.claim(deliveries: Array(byID.keys)))
             } catch {
                 return .failure(error)
