@@ -1020,7 +1020,8 @@ def bench_page(args, statedeck, report):
         shutil.rmtree(workdir, ignore_errors=True)
     report["page"] = {"startup_ms": startup, "wrk": {f"{kind}|{path}": rows for (kind, path), rows in results.items()}}
     built, folder = list(kinds)
-    lines = [f"Two processes serving the demo deck, one with the page built in and one with `--public` "
+    lines = [f"Two processes serving the demo deck with the history off (both would take the demo's one "
+             f"history folder; what is measured is the page's files), one with the page built in and one with `--public` "
              f"on a copy of `Public/`; `wrk -t2 -c64 -d{seconds}s` on each in turn, {rounds} rounds; "
              f"{starts} cold starts of each, interleaved.", "",
              f"| measure | {built} | {folder} | built in / folder |", "| --- | --- | --- | --- |"]

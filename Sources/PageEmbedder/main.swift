@@ -5,7 +5,7 @@ import Foundation
 ///
 /// A file of UTF-8 text whose every line ends in a bare line feed is a raw string literal, which
 /// the compiler takes quickly however long; any other (a carriage return, a control character,
-/// bytes that are not UTF-8) is Base64, decoded when the page is first served.
+/// bytes that are not UTF-8) is Base64, decoded as the server starts.
 let arguments = CommandLine.arguments
 guard arguments.count >= 3 else {
     FileHandle.standardError.write(Data("usage: PageEmbedder PAGE_FOLDER OUTPUT FILE…\n".utf8))
