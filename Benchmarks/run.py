@@ -22,7 +22,8 @@ heartbeats (10,000 heartbeat panels each pinged once a minute, 167 pings a secon
 deck unpinged: the CPU the pings cost), status (the public status page of a 1,000-panel deck over 90
 days of history: the server's render time, and wrk's requests per second from its 5 s cache), moments
 (`GET /api/state?at=` at 1,000 and 10,000 panels over a week of kept forms, and the forms' bytes a
-panel-day). Every comparison runs its contenders interleaved, A B A B ..., and reports medians and ratios.
+panel-day), ping (1,000 ping panels every 10 s against `fping` sending the same requests: CPU per
+request). Every comparison runs its contenders interleaved, A B A B ..., and reports medians and ratios.
 Results go to BENCHMARKS.md between markers and, raw, to bench-results/.
 
     python3 Benchmarks/run.py --only overview,browser,reads --baseline-bin ../other/.build-bench/release/statedeck
@@ -62,7 +63,8 @@ TOOLS = ROOT / ".build-bench" / "bench-tools"
 RESULTS_DIR = ROOT / "bench-results"
 BENCHMARKS_MD = ROOT / "BENCHMARKS.md"
 DEBS = ["wrk", "nginx", "libnginx-mod-nchan", "build-essential", "libmicrohttpd-dev", "libcurl4-openssl-dev",
-        "libyaml-dev", "libsqlite3-dev", "libpq-dev", "postgresql", "pkg-config", "chromium", "fonts-dejavu-core"]
+        "libyaml-dev", "libsqlite3-dev", "libpq-dev", "postgresql", "pkg-config", "chromium", "fonts-dejavu-core",
+        "fping"]
 NCHAN_MODULE = "/usr/lib/nginx/modules/ngx_nchan_module.so"
 CLK_TCK = os.sysconf("SC_CLK_TCK")
 RATE_LADDER = [1, 2, 3, 5, 7, 10, 15, 20, 30, 50, 70, 100, 150, 200, 300, 500, 700, 1000, 1500, 2000]
@@ -1477,6 +1479,11 @@ def bench_status(args, statedeck, report):
     return status_bench.bench_status(args, statedeck, report, sys.modules[__name__])
 
 
+def bench_ping(args, statedeck, report):
+    import ping_bench
+    return ping_bench.bench_ping(args, statedeck, report, sys.modules[__name__])
+
+
 def bench_moments(args, statedeck, report):
     import moments_bench
     return moments_bench.bench_moments(args, statedeck, report, sys.modules[__name__])
@@ -1486,7 +1493,7 @@ BENCHMARKS = {"startup": bench_startup, "page": bench_page, "fanout": bench_fano
               "browser": bench_browser, "churn": bench_churn, "cycles": bench_cycles,
               "history": bench_history, "many": bench_many, "overview": bench_overview,
               "cluster": bench_cluster, "outbox": bench_outbox, "reads": bench_reads,
-              "heartbeats": bench_heartbeats, "status": bench_status, "moments": bench_moments}
+              "heartbeats": bench_heartbeats, "status": bench_status, "moments": bench_moments, "ping": bench_ping}
 
 
 def parse_args(argv):

@@ -79,6 +79,7 @@ export function createPanelShell(panelId, actions) {
   const phaseLabel = h("span", { class: "phase-label", data: { testid: "phase-label" } });
   const updated = h("time", { class: "updated" });
   const loadTime = h("span", { class: "load-time", data: { testid: "load-time" }, attrs: { title: "How long the newest load took" } });
+  const readings = h("dl", { class: "readings", data: { testid: "readings" }, attrs: { title: "What the newest load measured" } });
   const footerExtra = h("span", { class: "footer-extra" });
   const el = h(
     "section",
@@ -90,11 +91,11 @@ export function createPanelShell(panelId, actions) {
       tools,
     ),
     body,
-    h("footer", { class: "panel-footer" }, phaseLabel, updated, loadTime, footerExtra),
+    h("footer", { class: "panel-footer" }, phaseLabel, updated, loadTime, readings, footerExtra),
   );
   return {
     el, title, heading, pinnedBadge, restoredBadge, offlineNote, refresh, historyButton, tools, body,
-    phaseLabel, updated, loadTime, footerExtra,
+    phaseLabel, updated, loadTime, readings, footerExtra,
     /** @type {HTMLElement | null} the locations drawn over the body, for a panel checked from several places */
     locations: null,
     /** @type {import('./heartbeat.js').HeartbeatView | null} under the body, for a heartbeat panel; made at its first status */
@@ -154,6 +155,10 @@ export function drawLocationsAndFooter(shell, s, view) {
   // The server's own field, sent with each change: checks that show the same result send
   // nothing, so this is the newest load time as of the newest change or snapshot.
   shell.loadTime.textContent = typeof s.loadMs === "number" && s.phase !== "initial" ? `took ${loadTimeText(s.loadMs)}` : "";
+  // Measurements of the same load (a ping's round trips), as the server sent them with it.
+  const readings = view === "loaded" && !s.stale && Array.isArray(s.readings) ? s.readings : [];
+  replaceChildren(shell.readings, ...readings.map((r) =>
+    h("div", { class: "reading" }, h("dt", { text: String(r.label ?? "") }), h("dd", { text: String(r.value ?? "") }))));
   replaceChildren(shell.footerExtra, view === "loaded" && !s.stale && s.retry ? retryLine(s.retry) : null);
 }
 

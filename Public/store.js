@@ -48,7 +48,7 @@ function blankPanel(id, settings) {
     latestValidInfo: null, latestInfo: null, latestValidError: null, latestError: null, latestNonLoading: null,
     modifyingIds: null, presentation: /** @type {PanelState["presentation"]} */ (settings?.presentation ?? {}),
     placeholder: null, retry: null, debugPinned: false, stale: false, restored: false, queued: false,
-    locations: null, locationsSummary: null, loadMs: null, heartbeat: null,
+    locations: null, locationsSummary: null, loadMs: null, readings: null, heartbeat: null,
     dependsOn: [], probableCauses: [], flapping: null,
   };
 }

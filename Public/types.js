@@ -134,6 +134,8 @@
  * @property {string | null} [locationsSummary] the server's one line over `locations`
  * @property {number | null} [loadMs] how long the newest load ran, in ms; sent with each change, never
  *   alone (a check whose result is the one shown sends no event)
+ * @property {Field[] | null} [readings] the newest load's measurements (a ping's round trips and
+ *   loss), sent like `loadMs`: with each change, never alone; null after an error
  * @property {HeartbeatStatus | null} [heartbeat] a heartbeat panel's expectation and where it stands;
  *   null for a panel that loads
  * @property {string[]} [dependsOn] the ids of the panels it depends on, as declared

@@ -93,6 +93,9 @@ final class CurlTransfer: @unchecked Sendable {
         if let roots = request.trustedRoots {
             set(CURLOPT_CAINFO, roots)
         }
+        if let socket = request.unixSocketPath {
+            set(CURLOPT_UNIX_SOCKET_PATH, socket)
+        }
         if let connectTo = request.connectTo {
             connectToList = curl.slist_append(nil, connectTo)
             statedeck_curl_set_pointer(curl, easy, CURLOPT_CONNECT_TO, connectToList)
@@ -166,6 +169,12 @@ final class CurlTransfer: @unchecked Sendable {
     /// `CURLE_TOO_LARGE`, which libcurl 8.6 added: newer than the headers built against, perhaps
     /// not than the library loaded.
     private static let tooLarge = CURLcode(rawValue: 100)
+
+    /// The line of the engine's admission queue `request` waits in: its unix socket's path
+    /// (`unix:/var/run/docker.sock`), else ``hostKey(of:)`` of its URL.
+    static func hostKey(of request: HTTPClientRequest) -> String {
+        request.unixSocketPath.map { "unix:\($0)" } ?? hostKey(of: request.url)
+    }
 
     /// The scheme, host and port of `url`, lowercased (`http://example.com:8080`): requests to
     /// one server wait in one line. The port is written only when the URL gives it. Read as bytes:

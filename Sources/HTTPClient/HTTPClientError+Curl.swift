@@ -20,6 +20,8 @@ extension HTTPClientError.Reason {
             switch systemError {
             case ECONNREFUSED: self = .refused
             case ENETUNREACH, EHOSTUNREACH, ENETDOWN: self = .noRoute
+            case EACCES, EPERM: self = .permissionDenied
+            case ENOENT: self = .noSocket
             default: self = .connectFailed
             }
         case CURLE_PEER_FAILED_VERIFICATION:

@@ -11,6 +11,11 @@ public struct HTTPClientError: Error, Sendable, Equatable {
         /// The system has no route to the address (no network).
         case noRoute
         case connectFailed
+        /// The system refused to connect (EACCES, EPERM): a unix socket the process may not open
+        /// (its permissions, or a folder's on its path), or a local firewall rule.
+        case permissionDenied
+        /// No unix socket at the path given (ENOENT): the service that makes it is not running.
+        case noSocket
         /// TLS failed: the handshake, or a certificate of the client.
         case insecure
         /// The server's certificate is not trusted, or not for the name connected to.

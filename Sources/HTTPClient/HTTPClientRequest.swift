@@ -30,6 +30,11 @@ public struct HTTPClientRequest: Sendable {
     /// `CURLOPT_CONNECT_TO`'s `name:port:host:port`: connect to `host` while sending and checking
     /// `name`.
     var connectTo: String?
+    /// A unix socket to connect to instead of the URL's host and port (`CURLOPT_UNIX_SOCKET_PATH`),
+    /// such as the Docker engine's `/var/run/docker.sock`. The URL still gives the path and the
+    /// `Host` header (`http://localhost/containers/api/json`). Requests to one socket wait in one
+    /// line behind the limit per host.
+    public var unixSocketPath: String?
 
     public init(
         url: String, method: String = "GET", headers: [(name: String, value: String)] = [],

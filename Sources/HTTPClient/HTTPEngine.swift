@@ -75,7 +75,7 @@ final class HTTPEngine: @unchecked Sendable {
     func send(
         _ request: HTTPClientRequest, waiting: @Sendable (Bool) async -> Void
     ) async throws(HTTPClientError) -> HTTPClientResponse {
-        let host = CurlTransfer.hostKey(of: request.url)
+        let host = CurlTransfer.hostKey(of: request)
         do { try await admission.enter(host, waiting: waiting) } catch { throw Self.cancellation }
         let transfer: CurlTransfer
         do { transfer = try CurlTransfer(request, hostKey: host, handles: handles) } catch {

@@ -75,15 +75,10 @@ extension Deck {
     /// Records a heartbeat's result, unless it is what the panel shows (then it only counts, as a
     /// check whose result is the one shown) or a debug state pins the panel.
     private func takeResult(_ state: ViewState, in index: Int, at date: Date, cause: PanelChange.Cause) {
-        let outcome: Result<Info, PanelError>? = switch state {
-        case .loaded(let info): .success(info)
-        case .error(let error): .failure(error)
-        case .initial, .loading: nil
-        }
         if panels[index].debugPinned {
             panels[index].heldWhilePinned = state
             publish(index)
-        } else if let outcome, panels[index].shows(outcome) {
+        } else if panels[index].shows(state) {
             emitChange(state, on: index, at: date, cause: cause, recorded: false)
             publish(index)
         } else {

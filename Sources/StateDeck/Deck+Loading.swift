@@ -190,29 +190,21 @@ extension Deck {
     private func finishLoad(_ index: Int, ticket: Int, answer: Runner.Answer?) {
         guard let load = panels[index].load, load.ticket == ticket, let answer else { return }
         endLoad(index)
-        let outcome = answer.outcome
+        let result: ViewState = switch answer.outcome {
+        case .success(let info): .loaded(info)
+        case .failure(let error): .error(error)
+        }
+        let state = panels[index].takeReadings(of: result)
         // From the start to the answer, retries included: not the minimum loading time it was held.
         let duration = answer.answeredAt - load.startedAt
         panels[index].latestLoadDuration = duration
         let cause = PanelChange.Cause.load(duration)
-        if load.quiet, panels[index].shows(outcome) {
-            let state: ViewState = switch outcome {
-            case .success(let info): .loaded(info)
-            case .failure(let error): .error(error)
-            }
+        panels[index].notBefore = if case .error(let error) = state { error.retryAfter.map { clock.now + $0 } } else { nil }
+        if load.quiet, panels[index].shows(state) {
             emitChange(state, on: index, at: configuration.now(), cause: cause, recorded: false)
-            panels[index].notBefore = if case .failure(let error) = outcome { error.retryAfter.map { clock.now + $0 } } else { nil }
             publish(index)
-            scheduleNextLoad(index)
-            return
-        }
-        switch outcome {
-        case .success(let info):
-            panels[index].notBefore = nil
-            record(.loaded(info), in: index, cause: cause, manual: load.manual)
-        case .failure(let error):
-            panels[index].notBefore = error.retryAfter.map { clock.now + $0 }
-            record(.error(error), in: index, cause: cause, manual: load.manual)
+        } else {
+            record(state, in: index, cause: cause, manual: load.manual)
         }
         scheduleNextLoad(index)
     }

@@ -4,7 +4,8 @@ extension Deck {
     /// Pushes a state from the library user's own code; results toast like loaded ones. While a
     /// debug state pins the panel, the newest push waits and is recorded when the pin is released.
     public func push(_ state: ViewState, panel id: String) throws(DeckError) {
-        recordUnlessPinned(checked(state), in: try index(of: id))
+        let index = try index(of: id)
+        recordUnlessPinned(checked(panels[index].takeReadings(of: state)), in: index)
     }
 
     /// `state`, or for info past the limits the error card naming the limit.

@@ -10,17 +10,17 @@ extension ErrorKind {
         switch self {
         case .noNetwork: "wifi-off"
         case .timeout: "clock"
-        case .unreachable, .serverError, .dnsServerFailure, .dnsAnswerTooLarge: "server"
+        case .unreachable, .serverError, .dnsServerFailure, .dnsAnswerTooLarge, .containerNotRunning: "server"
         case .serverMaintenance: "wrench"
-        case .notFound, .dnsNameNotFound: "search"
+        case .notFound, .dnsNameNotFound, .domainNotRegistered, .noRDAPServer, .containerNotFound: "search"
         case .unauthorized, .certificateExpiring, .certificateUntrusted: "lock"
-        case .invalidResponse, .checkFailed: "file-warning"
+        case .invalidResponse, .checkFailed, .containerUnhealthy: "file-warning"
         case .commandFailed: "terminal"
         case .outOfSpace: "hard-drive"
         case .updateAvailable, .updateRequired: "download"
-        case .pingMissed: "clock"
+        case .pingMissed, .domainExpiring: "clock"
         case .jobFailed: "terminal"
-        case .unknown: "alert"
+        case .domainExpired, .unknown: "alert"
         }
     }
 
@@ -31,7 +31,8 @@ extension ErrorKind {
         case .noNetwork, .unreachable, .timeout, .serverError, .serverMaintenance, .dnsServerFailure, .unknown: true
         case .notFound, .unauthorized, .invalidResponse, .checkFailed, .commandFailed, .outOfSpace,
             .updateAvailable, .updateRequired, .dnsNameNotFound, .dnsAnswerTooLarge, .certificateExpiring, .certificateUntrusted,
-            .pingMissed, .jobFailed: false
+            .pingMissed, .jobFailed, .domainExpiring, .domainExpired, .domainNotRegistered, .noRDAPServer,
+            .containerNotRunning, .containerUnhealthy, .containerNotFound: false
         }
     }
 
@@ -40,11 +41,12 @@ extension ErrorKind {
     /// | kinds | buttons |
     /// | --- | --- |
     /// | noNetwork, unreachable, timeout, serverError, serverMaintenance, dnsServerFailure, commandFailed, unknown | Try again (primary), Dismiss |
-    /// | notFound, unauthorized, invalidResponse, checkFailed, updateAvailable, updateRequired, outOfSpace, dnsNameNotFound, dnsAnswerTooLarge, certificateExpiring, certificateUntrusted | Check again (secondary), Dismiss |
+    /// | notFound, unauthorized, invalidResponse, checkFailed, updateAvailable, updateRequired, outOfSpace, dnsNameNotFound, dnsAnswerTooLarge, certificateExpiring, certificateUntrusted, domainExpiring, domainExpired, domainNotRegistered, noRDAPServer, containerNotRunning, containerUnhealthy, containerNotFound | Check again (secondary), Dismiss |
     /// | pingMissed, jobFailed | Dismiss |
     ///
     /// A retry may fix the first row; the second needs a fix elsewhere first (credentials, a URL,
-    /// a check, an update, disk space, a DNS zone or server, a certificate), so loading again is offered but not as the primary action.
+    /// a check, an update, disk space, a DNS zone or server, a certificate, a domain's renewal or
+    /// registry, a container to start, mend or name), so loading again is offered but not as the primary action.
     /// A heartbeat loads nothing: only the job's next ping changes what it shows.
     public var recoveryOptions: [RecoveryOption] {
         switch self {
@@ -52,7 +54,8 @@ extension ErrorKind {
             .unknown:
             [.tryAgain, .cancel]
         case .notFound, .unauthorized, .invalidResponse, .checkFailed, .updateAvailable, .updateRequired, .outOfSpace,
-            .dnsNameNotFound, .dnsAnswerTooLarge, .certificateExpiring, .certificateUntrusted:
+            .dnsNameNotFound, .dnsAnswerTooLarge, .certificateExpiring, .certificateUntrusted, .domainExpiring, .domainExpired,
+            .domainNotRegistered, .noRDAPServer, .containerNotRunning, .containerUnhealthy, .containerNotFound:
             [.checkAgain, .cancel]
         case .pingMissed, .jobFailed:
             [.cancel]
@@ -101,6 +104,20 @@ extension ErrorKind {
             ("No ping", "The job did not ping in time.")
         case .jobFailed:
             ("Job failed", "The job reported a failure.")
+        case .domainExpiring:
+            ("Domain expires soon", "The domain's registration expires soon. Renew it before it does.")
+        case .domainExpired:
+            ("Domain expired", "The domain's registration has expired. Renew it while the registrar still can.")
+        case .domainNotRegistered:
+            ("Domain not registered", "The registry has no registration for this domain.")
+        case .noRDAPServer:
+            ("No registration data", "No RDAP server is known for this domain's top-level domain, so its registration can't be checked.")
+        case .containerNotRunning:
+            ("Container not running", "The container exists but is not running.")
+        case .containerUnhealthy:
+            ("Container unhealthy", "The container runs, but its healthcheck fails.")
+        case .containerNotFound:
+            ("No such container", "The container engine has no container by this name.")
         case .unknown:
             ("Something went wrong", "An unexpected error happened.")
         }

@@ -30,5 +30,19 @@ public enum ErrorKind: String, Sendable, Hashable, Codable, CaseIterable {
     case pingMissed
     /// A heartbeat's job said it failed.
     case jobFailed
+    /// A domain's registration expires within the panel's `warnBefore`.
+    case domainExpiring
+    /// A domain's registration has expired.
+    case domainExpired
+    /// The registry's RDAP server has no such domain (404): it is not registered.
+    case domainNotRegistered
+    /// No RDAP server is known for the domain's top-level domain.
+    case noRDAPServer
+    /// A container exists but does not run: exited, paused, restarting or dead.
+    case containerNotRunning
+    /// A running container's healthcheck fails.
+    case containerUnhealthy
+    /// The container engine has no container by that name (404).
+    case containerNotFound
     case unknown
 }

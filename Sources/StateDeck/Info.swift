@@ -12,19 +12,26 @@ public struct Info: Sendable, Hashable, Codable {
     public var image: String?
     /// Free text, such as the tail of a log.
     public var text: String?
+    /// Measurements of the load that gave this info, such as a ping's round trips: label and
+    /// value pairs that differ at nearly every check. The deck takes them out of the info it
+    /// keeps and shows them as the panel's `readings`, a measurement like its load time: a load
+    /// whose info differs only in its readings is not a change, and the history keeps none.
+    public var readings: [Field]?
 
     public init(
         summary: String? = nil,
         fields: [Field]? = nil,
         items: [Item]? = nil,
         image: String? = nil,
-        text: String? = nil
+        text: String? = nil,
+        readings: [Field]? = nil
     ) {
         self.summary = summary
         self.fields = fields
         self.items = items
         self.image = image
         self.text = text
+        self.readings = readings
     }
 
     /// A label and its value.

@@ -26,6 +26,7 @@ extension PanelRuntime {
             locations: locations,
             locationsSummary: locations.map(PanelLocation.summary(of:)),
             loadMs: latestLoadDuration.map { Int(($0 / .milliseconds(1)).rounded()) },
+            readings: latestReadings,
             heartbeat: panel.heartbeat?.status(pings),
             maintenance: maintenance,
             dependsOn: panel.dependsOn

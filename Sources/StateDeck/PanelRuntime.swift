@@ -43,6 +43,9 @@ struct PanelRuntime {
     var load: Load?
     /// How long the newest load that ended ran; nil before the first and after a reset.
     var latestLoadDuration: Duration?
+    /// The measurements of the newest load that ended with info (``Info/readings``); nil after
+    /// one that ended with an error, before the first and after a reset.
+    var latestReadings: [Info.Field]?
     /// A heartbeat panel's pings.
     var pings = HeartbeatPings()
     /// Its changes of health, for flapping.
@@ -102,16 +105,34 @@ struct PanelRuntime {
     mutating func reset() {
         history.reset()
         latestLoadDuration = nil
+        latestReadings = nil
         stale = false
         restored = false
     }
 
-    /// Whether `outcome` is what the panel shows already: the same info (not stale), or the same
+    /// `state` without the readings of its info, which become the panel's newest (an error
+    /// clears them): measurements, kept apart so that they never make a change.
+    mutating func takeReadings(of state: ViewState) -> ViewState {
+        switch state {
+        case .loaded(var info):
+            latestReadings = info.readings
+            info.readings = nil
+            return .loaded(info)
+        case .error:
+            latestReadings = nil
+            return state
+        case .initial, .loading:
+            return state
+        }
+    }
+
+    /// Whether the result is what the panel shows already: the same info (not stale), or the same
     /// error.
-    func shows(_ outcome: Result<Info, PanelError>) -> Bool {
-        switch outcome {
-        case .success(let info): !stale && history.latestValidInfo == panel.offeringItemActions(in: info)
-        case .failure(let error): history.latestValidError == error
+    func shows(_ result: ViewState) -> Bool {
+        switch result {
+        case .loaded(let info): !stale && history.latestValidInfo == panel.offeringItemActions(in: info)
+        case .error(let error): history.latestValidError == error
+        case .initial, .loading: false
         }
     }
 

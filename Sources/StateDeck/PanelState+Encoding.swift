@@ -2,7 +2,7 @@ extension PanelState: Encodable {
     private enum CodingKeys: String, CodingKey {
         case id, title, group, phase, health, isInitialLoading, isLoading, latestValidInfo, latestInfo
         case latestValidError, latestError, latestNonLoading, modifyingIds, history, presentation
-        case placeholder, retry, debugPinned, stale, restored, queued, locations, locationsSummary, loadMs
+        case placeholder, retry, debugPinned, stale, restored, queued, locations, locationsSummary, loadMs, readings
         case heartbeat, maintenance, dependsOn, probableCauses, flapping
     }
 
@@ -33,6 +33,7 @@ extension PanelState: Encodable {
         try container.encode(locations, forKey: .locations)
         try container.encode(locationsSummary, forKey: .locationsSummary)
         try container.encode(loadMs, forKey: .loadMs)
+        try container.encode(readings, forKey: .readings)
         try container.encode(heartbeat, forKey: .heartbeat)
         try container.encode(maintenance, forKey: .maintenance)
         try container.encode(dependsOn, forKey: .dependsOn)

@@ -52,6 +52,9 @@ public struct PanelState: Sendable, Equatable {
     /// minimum loading time that held the answer back), whether its result was recorded or was
     /// the one shown already; nil before the first load ends and after a reset.
     public var loadMs: Int? = nil
+    /// The newest load's measurements, such as a ping's round trips (``Info/readings``): like
+    /// `loadMs`, a measurement and not a change; nil after a load that ended with an error.
+    public var readings: [Info.Field]? = nil
     /// What a heartbeat panel's job is expected to do and where it stands; nil for other panels.
     public var heartbeat: HeartbeatStatus? = nil
     /// The maintenance window the panel is under: its id, reason and end; nil otherwise.

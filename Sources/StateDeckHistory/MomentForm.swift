@@ -2,7 +2,7 @@ import FoundationEssentials
 import StateDeck
 
 /// One form a part of the state document took, from `at` until the next form of the same part:
-/// a panel's compact form (as the live `GET /api/state` writes it, without `loadMs`), the deck's
+/// a panel's compact form (as the live `GET /api/state` writes it, without `loadMs` and `readings`), the deck's
 /// notice, one incident, or one maintenance window active or next. `GET /api/state?at=` is rebuilt
 /// from the newest form of each part at or before its instant, the lists from their items'.
 ///

@@ -18,9 +18,10 @@ import StateDeck
 /// `history` stays on `GET /api/panels/{id}`; the stream carries only `since`, when the newest
 /// state began.
 ///
-/// `loadMs` is a measurement, not a change: a patch that would say nothing else is empty (a load
-/// whose result is the one shown sends no event), and every patch that is sent carries it, so a
-/// page holds the newest load time of each change whatever it missed between them.
+/// `loadMs` and `readings` are measurements, not changes: a patch that would say nothing else is
+/// empty (a load whose result is the one shown sends no event), and every patch that is sent
+/// carries them, so a page holds the newest measurements of each change whatever it missed
+/// between them.
 struct PanelPatch: Encodable {
     let old: PanelState?
     let new: PanelState
@@ -40,7 +41,7 @@ struct PanelPatch: Encodable {
     private enum CodingKeys: String, CodingKey {
         case id, title, group, phase, health, since, isInitialLoading, isLoading, latestValidInfo, latestInfo
         case latestValidError, latestError, modifyingIds, presentation, placeholder, retry, debugPinned, stale
-        case restored, queued, locations, locationsSummary, loadMs, heartbeat, maintenance, dependsOn, probableCauses
+        case restored, queued, locations, locationsSummary, loadMs, readings, heartbeat, maintenance, dependsOn, probableCauses
         case flapping
     }
 
@@ -169,6 +170,7 @@ struct PanelPatch: Encodable {
         .value(.locations, \.locations, default: nil),
         .text(.locationsSummary, \.locationsSummary, default: nil),
         .measurement(.loadMs, \.loadMs),
+        .measurement(.readings, \.readings),
         .value(.heartbeat, \.heartbeat, default: nil),
         .value(.maintenance, \.maintenance, default: nil),
         .value(.dependsOn, \.dependsOn, default: []),

@@ -22,7 +22,7 @@ extension StateMirror {
     /// | `at` | the instant asked, ISO 8601 with milliseconds |
     /// | `watched` | false while no process ran the deck (between a stop or a crash and the next start) |
     /// | `panels` | each panel's newest form at or before `at`, in the deck's order now, then any removed since, by id; a panel not shown yet, or removed by then, is left out |
-    /// | panel `loadMs` | left out: a measurement, not a state |
+    /// | panel `loadMs`, `readings` | left out: measurements, not a state |
     /// | panel `heartbeat` | never with a ping path, which a form kept by an older StateDeck holds: `hasPingURL` in its place |
     /// | `notice` | its newest form at or before `at` |
     /// | `maintenance`, `incidents` | each window's and each incident's newest form at or before `at`, in the lists' order; before histories kept them one by one, the whole list's |

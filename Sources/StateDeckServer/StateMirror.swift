@@ -346,11 +346,12 @@ final class StateMirror: Sendable {
             + lists.map { MomentForm(part: $0.0, at: at, json: String(decoding: $0.1, as: UTF8.self)) }
     }
 
-    /// `state`'s form at `date`: its compact form without `loadMs`, a measurement each load
-    /// changes (moments leave it out), with its headline.
+    /// `state`'s form at `date`: its compact form without `loadMs` and `readings`, measurements
+    /// each load changes (moments leave them out), with its headline.
     private func form(of state: PanelState, at date: Date) -> MomentForm? {
         var measured = state
         measured.loadMs = nil
+        measured.readings = nil
         guard let bytes = try? encoder.encode(PanelPatch(from: nil, to: measured)) else { return nil }
         let summary = state.latestValidInfo?.summary ?? state.latestValidError?.description
         return MomentForm(part: .panel(state.id), at: date.millisecondsSince1970, json: String(decoding: bytes, as: UTF8.self),

@@ -73,3 +73,23 @@ public struct SocketAddress: Sendable {
         }
     }
 }
+
+extension SocketAddress {
+    /// An address a system call wrote (a `sockaddr_in` or `sockaddr_in6`); nil for another
+    /// family, such as the `AF_UNSPEC` of an error that names no sender.
+    public init?(sockaddr bytes: [UInt8]) {
+        guard bytes.count >= 2 else { return nil }
+        let family = Int32(bytes.withUnsafeBytes { $0.loadUnaligned(as: sa_family_t.self) })
+        guard family == AF_INET || family == AF_INET6 else { return nil }
+        self.family = family
+        self.bytes = bytes
+    }
+
+    /// The address in numbers, such as `127.0.0.1` or `::1` (`getnameinfo`, `NI_NUMERICHOST`).
+    public var numericHost: String {
+        var host = [CChar](repeating: 0, count: Int(NI_MAXHOST))
+        let code = withSockaddr { getnameinfo($0, $1, &host, socklen_t(host.count), nil, 0, NI_NUMERICHOST) }
+        guard code == 0 else { return "?" }
+        return String(decoding: host.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}

@@ -106,11 +106,25 @@ import Glibc
 final class ServingProcess {
     private let process: Process
     private let output: Pipe
+    /// The binary's copy that `nobody` runs, removed as it stops.
+    private var copied: URL?
 
-    init(_ arguments: [String]) throws {
+    /// Serves with `arguments`; as the user `nobody` (through `setpriv`, which a test run as root
+    /// needs to meet a permission refused) when `asNobody`, from a copy of the binary in a folder
+    /// anyone may enter, since the build's may be in one only root may (such as /root).
+    init(_ arguments: [String], asNobody: Bool = false) throws {
         process = Process()
-        process.executableURL = try StatedeckBinary.url()
-        process.arguments = arguments
+        let binary = try StatedeckBinary.url()
+        if asNobody {
+            let copy = FileManager.default.temporaryDirectory.appendingPathComponent("statedeck-\(UUID().uuidString)")
+            try FileManager.default.copyItem(at: binary, to: copy)
+            copied = copy
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+            process.arguments = ["--reuid=nobody", "--regid=nogroup", "--clear-groups", copy.path] + arguments
+        } else {
+            process.executableURL = binary
+            process.arguments = arguments
+        }
         output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
@@ -136,6 +150,7 @@ final class ServingProcess {
     func stop() {
         process.terminate()
         process.waitUntilExit()
+        if let copied { try? FileManager.default.removeItem(at: copied) }
     }
 }
 

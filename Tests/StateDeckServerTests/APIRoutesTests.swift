@@ -10,7 +10,7 @@ extension Routed {
             "id", "title", "group", "phase", "health", "isInitialLoading", "isLoading", "latestValidInfo", "latestInfo",
             "latestValidError", "latestError", "latestNonLoading", "modifyingIds", "history",
             "presentation", "placeholder", "retry", "debugPinned", "stale", "restored", "queued", "locations", "locationsSummary",
-            "loadMs", "heartbeat", "maintenance", "dependsOn", "probableCauses", "flapping",
+            "loadMs", "readings", "heartbeat", "maintenance", "dependsOn", "probableCauses", "flapping",
         ]
 
         // MARK: GET /api/state and /api/panels/{id}

@@ -86,6 +86,32 @@ struct ConditionReadingTests {
         #expect(try #require(deck.panels[0].source.tcp).conditions == expected)
     }
 
+    @Test func aPingIsReadWithItsConditionsAndDefaults() throws {
+        let deck = try parse("""
+            panels:
+              - id: gateway
+                ping: { host: 192.0.2.1, count: 5, timeout: 1s, expect: [{ loss: { below: 20% } }, { under: 50ms }] }
+              - { id: router, ping: { host: router.lan } }
+            """)
+        #expect(try #require(deck.panels[0].source.ping) == PingSource(
+            host: "192.0.2.1", count: 5, timeout: .seconds(1), conditions: [.lossBelow(0.2), .under(.milliseconds(50))]))
+        #expect(try #require(deck.panels[1].source.ping) == PingSource(host: "router.lan", count: 3, timeout: .seconds(2)))
+        #expect(deck.panels[1].source.timeout == .milliseconds(2_400), "the whole check's limit: every request's")
+    }
+
+    @Test(arguments: [
+        ("[{ loss: { below: 120% } }]", "panels[0].ping.expect[0].loss.below: must be a percentage from 0% to 100%, not 120%"),
+        ("[{ loss: 5% }]", "panels[0].ping.expect[0].loss: must be a mapping of keys to values"),
+        ("[{ loss: {} }]", "panels[0].ping.expect[0].loss.below: is required"),
+        ("[{ under: 2s }]", "panels[0].ping.expect[0].under: must be shorter than the timeout, 2 s, which ends the check first"),
+        ("[{ banner: { contains: x } }]", "panels[0].ping.expect[0].banner: unknown key (expected loss, under)"),
+        ("[{ loss: { below: 5% }, below: 5% }]", "panels[0].ping.expect[0].below: unknown key (expected loss, under)"),
+    ])
+    func aBrokenPingConditionNamesTheProblem(condition: String, problem: String) {
+        #expect(deckFileProblems("panels:\n  - id: gateway\n    ping:\n      host: 192.0.2.1\n      expect: \(condition)")
+            == ["deck.yaml:5: " + problem])
+    }
+
     /// A broken condition, written on line 5, and the one problem it must report (read as
     /// DeckFileProblemTests reads a file).
     struct Case: Sendable, CustomTestStringConvertible {

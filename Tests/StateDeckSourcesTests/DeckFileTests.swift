@@ -12,7 +12,8 @@ struct DeckFileTests {
     @Test func theExampleLoads() throws {
         let deck = try DeckFile.load(path: Self.example, environment: [:])
         #expect(deck.title == "Local stack")
-        #expect(deck.panels.map(\.id) == ["api", "db", "worker", "build", "backup", "site-address", "site-certificate"])
+        #expect(deck.panels.map(\.id) == ["api", "db", "worker", "build", "backup", "site-address", "site-certificate",
+                                          "gateway", "site-domain", "web-container"])
         #expect(deck.status?.components.map(\.name) == ["API", "Services"])
         let api = deck.panels[0]
         let http = try #require(api.source.http)
@@ -36,7 +37,8 @@ struct DeckFileTests {
         #expect(api.recovery.first?.action?.message == "API restarted, checking it again")
         #expect(deck.panels[2].settings.retry == .none)
         #expect(deck.panels[2].actions.map(\.id) == ["restart", "logs-to-file"])
-        #expect(deck.panels.map(\.group?.id) == ["services", "services", "services", "tooling", "tooling", "services", "services"])
+        #expect(deck.panels.map(\.group?.id) == ["services", "services", "services", "tooling", "tooling", "services", "services",
+                                                "services", "services", "services"])
         #expect(deck.panels[3].settings.refresh == .manual, "from its group's defaults")
         let backup = try #require(deck.panels[4].source.heartbeat)
         #expect(backup.expectation == .schedule(try CronSchedule(parsing: "30 2 * * *")))
@@ -46,6 +48,11 @@ struct DeckFileTests {
         let site = try #require(deck.panels[5].source.dns)
         #expect(site == DNSSource(name: "example.com", type: .a, timeout: .seconds(2)))
         #expect(deck.panels[6].source.tls == TLSSource(host: "example.com", timeout: .seconds(5)))
+        #expect(deck.panels[7].source.ping == PingSource(host: "127.0.0.1", count: 3, timeout: .seconds(2),
+                                                         conditions: [.lossBelow(0.5), .under(.milliseconds(100))]))
+        #expect(deck.panels[8].source.domain == DomainSource(name: "example.com", timeout: .seconds(5)))
+        #expect(deck.panels[9].source.docker?.socket == "/var/run/docker.sock")
+        #expect(deck.panels[9].source.docker?.timeout == .seconds(2))
         #expect(deck.statedeckPanel)
     }
 

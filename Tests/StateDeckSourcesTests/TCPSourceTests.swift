@@ -104,7 +104,7 @@ struct TCPSourceTests {
         defer { fillers.forEach { $0.close() } }
         let probe = Task { try await TCPSource(host: "127.0.0.1", port: Int(port), timeout: .seconds(10)).load() }
         // Cancelled before it connects, it would end at once whatever the loop does with a probe in flight.
-        try #require(await eventually { TCPProbeLoop.shared.watchedCount >= 1 }, "the probe never began connecting")
+        try #require(await eventually { ProbeLoop.shared.clientCount >= 1 }, "the probe never began connecting")
         let started = ContinuousClock.now
         probe.cancel()
         await #expect(throws: CancellationError.self) { try await probe.value }

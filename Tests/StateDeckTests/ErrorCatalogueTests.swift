@@ -83,7 +83,8 @@ import Testing
         let retry = try #require(options.first { $0.id == RecoveryOption.retryId })
         let fixedElsewhere: Set<ErrorKind> = [
             .notFound, .unauthorized, .invalidResponse, .checkFailed, .updateAvailable, .updateRequired, .outOfSpace,
-            .dnsNameNotFound, .dnsAnswerTooLarge, .certificateExpiring, .certificateUntrusted,
+            .dnsNameNotFound, .dnsAnswerTooLarge, .certificateExpiring, .certificateUntrusted, .domainExpiring, .domainExpired,
+            .domainNotRegistered, .noRDAPServer, .containerNotRunning, .containerUnhealthy, .containerNotFound,
         ]
         if fixedElsewhere.contains(kind) {
             #expect(retry == ErrorCard.Option(id: "try-again", label: "Check again", role: .secondary))

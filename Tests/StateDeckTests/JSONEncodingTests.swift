@@ -79,7 +79,7 @@ import Testing
              "latestNonLoading": null, "modifyingIds": null,
              "history": [{"state": "initial", "at": "2026-11-22T10:00:00.123Z"}],
              "presentation": \(Self.presentation), "placeholder": null, "retry": null, "debugPinned": false, "stale": false, "restored": false, "queued": false,
-             "locations": null, "locationsSummary": null, "loadMs": null, "heartbeat": null, "maintenance": null,
+             "locations": null, "locationsSummary": null, "loadMs": null, "readings": null, "heartbeat": null, "maintenance": null,
              "dependsOn": [], "probableCauses": [], "flapping": null}
             """)
     }
@@ -109,7 +109,7 @@ import Testing
                          {"state": "error", "at": "2026-11-22T10:00:00.123Z"}],
              "presentation": \(Self.presentation), "placeholder": null,
              "retry": {"attempt": 2, "of": 3, "nextAt": "2026-11-22T10:00:00.123Z"}, "debugPinned": false, "stale": false, "restored": false, "queued": false,
-             "locations": null, "locationsSummary": null, "loadMs": 5, "heartbeat": null, "maintenance": null,
+             "locations": null, "locationsSummary": null, "loadMs": 5, "readings": null, "heartbeat": null, "maintenance": null,
              "dependsOn": [], "probableCauses": [], "flapping": null}
             """)
     }

@@ -37,6 +37,15 @@ public final class TestHTTPServer: Sendable {
         Thread.detachNewThread { [self] in acceptLoop() }
     }
 
+    /// The same server on a unix socket at `socketPath` (its `port` is 0), as an engine such as
+    /// Docker's answers on its socket file.
+    public init(routes: [String: Response], socketPath: String) throws {
+        self.routes = routes
+        listener = try UnixSocketListener.listen(at: socketPath)
+        port = 0
+        Thread.detachNewThread { [self] in acceptLoop() }
+    }
+
     deinit {
         shutdown(listener, Int32(SHUT_RDWR))
         close(listener)

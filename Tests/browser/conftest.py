@@ -41,7 +41,7 @@ def whole_panel(compact: dict, settings: dict) -> dict:
         "isLoading": False, "latestValidInfo": None, "latestInfo": None, "latestValidError": None,
         "latestError": None, "modifyingIds": None, "presentation": settings["presentation"],
         "placeholder": None, "retry": None, "debugPinned": False, "stale": False, "restored": False, "queued": False,
-        "locations": None, "locationsSummary": None, "loadMs": None, "heartbeat": None,
+        "locations": None, "locationsSummary": None, "loadMs": None, "readings": None, "heartbeat": None,
         **compact,
     }
     if panel["latestValidInfo"] is not None:

@@ -24,7 +24,8 @@ ERROR_KINDS = [
     "noNetwork", "unreachable", "timeout", "serverError", "serverMaintenance", "notFound", "unauthorized",
     "invalidResponse", "checkFailed", "commandFailed", "outOfSpace", "updateAvailable", "updateRequired",
     "dnsNameNotFound", "dnsServerFailure", "dnsAnswerTooLarge", "certificateExpiring", "certificateUntrusted",
-    "pingMissed", "jobFailed", "unknown",
+    "pingMissed", "jobFailed", "domainExpiring", "domainExpired", "domainNotRegistered", "noRDAPServer",
+    "containerNotRunning", "containerUnhealthy", "containerNotFound", "unknown",
 ]
 
 

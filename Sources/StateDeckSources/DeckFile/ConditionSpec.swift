@@ -95,6 +95,32 @@ extension ConnectionCondition {
     }
 }
 
+// MARK: - ping
+
+extension PingCondition {
+    /// What a condition of a ping source checks.
+    static let subjects = ["loss", "under"]
+
+    /// `expect:` of a ping source: `{ loss: { below: 50% } }`, `{ under: 100ms }` (the average
+    /// round trip). `timeout` is each request's, which an `under` must be shorter than.
+    static func list(reading node: ConfigNode, timeout: Duration) -> [PingCondition]? {
+        node.conditions { PingCondition(reading: $0, timeout: timeout) }
+    }
+
+    /// One entry of `expect`.
+    init?(reading node: ConfigNode, timeout: Duration) {
+        guard let condition = ConditionReading(node, subjects: Self.subjects, tests: [:]) else { return nil }
+        if condition.subject == "loss" {
+            guard let map = condition.value.mapping(allowing: ["below"]),
+                  let share = map.required("below")?.percentage() else { return nil }
+            self = .lossBelow(share)
+        } else {
+            guard let limit = condition.value.time(under: timeout) else { return nil }
+            self = .under(limit)
+        }
+    }
+}
+
 // MARK: - One condition
 
 /// A condition's mapping, split into the one key naming what it checks (its subject) and, for a
@@ -147,6 +173,7 @@ struct ConditionReading {
         case "body": "write the test inside it, like { body: { contains: ok } }"
         case "banner": "write the test inside it, like { banner: { contains: SSH } }"
         case "certificate": "write { certificate: { validFor: 14d } }"
+        case "loss": "write the test inside it, like { loss: { below: 20% } }"
         default: "write { under: 500ms }"
         }
     }
@@ -254,6 +281,17 @@ extension ConfigNode {
             return nil
         }
         return limit
+    }
+
+    /// A share written as a percentage, `25%` (or `25`), from 0 to 100: the fraction, 0.25.
+    func percentage() -> Double? {
+        guard let text = string() else { return nil }
+        let number = text.hasSuffix("%") ? String(text.dropLast()) : text
+        guard let percent = Double(number.trimmed()), (0...100).contains(percent) else {
+            problem("must be a percentage from 0% to 100%, not \(text)")
+            return nil
+        }
+        return percent / 100
     }
 
     /// A number, written plain or from a variable; never infinite or NaN.

@@ -3,12 +3,17 @@ import HTTPClient
 import StateDeck
 
 /// A panel's one source of info: in a deck file, the panel's one key among `http`, `tcp`, `dns`,
-/// `tls`, `command`, `file` and `heartbeat`.
+/// `tls`, `ping`, `domain`, `docker`, `command`, `file` and `heartbeat`.
 public enum SourceSpec: Sendable, Hashable {
     case http(HTTPSource)
     case tcp(TCPSource)
     case dns(DNSSource)
     case tls(TLSSource)
+    case ping(PingSource)
+    /// A domain's registration, from its registry's RDAP server.
+    case domain(DomainSource)
+    /// A container, from its engine's API over a unix socket.
+    case docker(DockerSource)
     case command(CommandSource)
     case file(FileSource)
     /// Told by a job's pings; it loads nothing.
@@ -21,19 +26,26 @@ public enum SourceSpec: Sendable, Hashable {
         case .tcp(let source): try await source.load()
         case .dns(let source): try await source.load()
         case .tls(let source): try await source.load()
+        case .ping(let source): try await source.load()
+        case .domain(let source): try await source.load()
+        case .docker(let source): try await source.load()
         case .command(let source): try await source.load()
         case .file(let source): try await source.load()
         case .heartbeat: throw Heartbeat.loadsNothing
         }
     }
 
-    /// Its key in a deck file: `http`, `tcp`, `dns`, `tls`, `command`, `file` or `heartbeat`.
+    /// Its key in a deck file: `http`, `tcp`, `dns`, `tls`, `ping`, `domain`, `docker`, `command`, `file`
+    /// or `heartbeat`.
     public var kind: String {
         switch self {
         case .http: "http"
         case .tcp: "tcp"
         case .dns: "dns"
         case .tls: "tls"
+        case .ping: "ping"
+        case .domain: "domain"
+        case .docker: "docker"
         case .command: "command"
         case .file: "file"
         case .heartbeat: "heartbeat"
@@ -47,6 +59,9 @@ public enum SourceSpec: Sendable, Hashable {
         case .tcp(let source): source.timeout
         case .dns(let source): source.timeout
         case .tls(let source): source.timeout
+        case .ping(let source): source.checkTimeout
+        case .domain(let source): source.timeout
+        case .docker(let source): source.timeout
         case .command(let source): source.command.timeout
         case .file, .heartbeat: nil
         }
@@ -57,7 +72,7 @@ public enum SourceSpec: Sendable, Hashable {
 
 extension SourceSpec {
     /// The keys that name a panel's source, one of which a panel gives.
-    static let keys = ["http", "tcp", "dns", "tls", "command", "file", "heartbeat"]
+    static let keys = ["http", "tcp", "dns", "tls", "ping", "domain", "docker", "command", "file", "heartbeat"]
 
     /// The one source key of the panel `map`; `timeout` is the limit of a source that gives none.
     init?(readingOneOf map: ConfigMapping, timeout: Duration) {
@@ -74,6 +89,9 @@ extension SourceSpec {
         case "tcp": TCPSource(reading: node, timeout: timeout).map(SourceSpec.tcp)
         case "dns": DNSSource(reading: node, timeout: timeout).map(SourceSpec.dns)
         case "tls": TLSSource(reading: node, timeout: timeout).map(SourceSpec.tls)
+        case "ping": PingSource(reading: node).map(SourceSpec.ping)
+        case "domain": DomainSource(reading: node, timeout: timeout).map(SourceSpec.domain)
+        case "docker": DockerSource(reading: node, timeout: timeout).map(SourceSpec.docker)
         case "command": CommandSource(reading: node, timeout: timeout).map(SourceSpec.command)
         case "heartbeat": HeartbeatSource(reading: node).map(SourceSpec.heartbeat)
         default: FileSource(reading: node).map(SourceSpec.file)
@@ -167,6 +185,22 @@ extension TCPSource {
         let expect = map["expect"].flatMap { ConnectionCondition.list(reading: $0, timeout: limit ?? timeout) }
         guard let host, let port else { return nil }
         self.init(host: host, port: port, timeout: limit ?? timeout, conditions: expect ?? [])
+    }
+}
+
+// MARK: - ping
+
+extension PingSource {
+    /// `{ host, count, timeout, expect }`; its own defaults (3 requests, 2 s each), not the deck's
+    /// timeout, which is a whole exchange's.
+    init?(reading node: ConfigNode) {
+        guard let map = node.mapping(allowing: ["host", "count", "timeout", "expect"]) else { return nil }
+        let host = map.required("host")?.text()
+        let count = map["count"]?.int(in: 1...10)
+        let limit = map["timeout"]?.duration(atLeast: .milliseconds(1))
+        let expect = map["expect"].flatMap { PingCondition.list(reading: $0, timeout: limit ?? Self.defaultTimeout) }
+        guard let host else { return nil }
+        self.init(host: host, count: count ?? 3, timeout: limit ?? Self.defaultTimeout, conditions: expect ?? [])
     }
 }
 

@@ -22,7 +22,7 @@ extension HTTPSource {
             return .refused(host, port, detail: detail)
         case .unresolved:
             return .unresolved(host, detail: detail)
-        case .connectFailed:
+        case .connectFailed, .permissionDenied, .noSocket:
             return .connectFailed(host, port, detail: detail)
         case .connectionLost:
             return PanelError(.unreachable, failureReason: "The connection closed before an answer came.",

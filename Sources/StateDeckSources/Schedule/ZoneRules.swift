@@ -76,6 +76,13 @@ public struct ZoneRules: Sendable, Hashable {
         return "\(minuteOfDay / 600)\(minuteOfDay / 60 % 10):\(minuteOfDay % 60 / 10)\(minuteOfDay % 10)"
     }
 
+    /// The date and the time of day the wall clock here shows at `instant`, to the minute:
+    /// "5 January 2026, 14:02".
+    public func dateAndTime(_ instant: Date) -> String {
+        let date = CivilDate(second: Self.second(of: instant), offset: offset(at: instant))
+        return "\(date.written), \(clockTime(instant))"
+    }
+
     /// The latest transition at or before `second`, from the file's table or the footer's rule.
     public func transition(atOrBefore second: Int) -> Transition? {
         if let last = transitions.last, second >= last.instant, let rule {

@@ -1,3 +1,4 @@
+import CEpoll
 import Locking
 import Threading
 
@@ -7,30 +8,30 @@ import Glibc
 import Musl
 #endif
 
-/// One probe on the `TCPProbeLoop`: each address in turn until one connects, then, when asked,
+/// One TCP probe on the `ProbeLoop`: each address in turn until one connects, then, when asked,
 /// the service's banner (the first line it sends), all before one deadline. The outcome is nil
 /// when the probe was cancelled.
 ///
 /// Sendable for `outcome`, which a cancelling task may settle; the rest is the loop's thread's.
-final class ConnectAttempt: @unchecked Sendable {
-    let id: UInt64
-    let deadline: ContinuousClock.Instant
+final class ConnectAttempt: ProbeLoopTask, @unchecked Sendable {
     let outcome = FirstResult<Result<TCPProbe.Connection, TCPProbe.Failure>?>()
     /// Whether the banner is read once connected.
-    let readsBanner: Bool
-    /// The socket whose connection, or banner, is under way, watched by the loop.
-    private(set) var socket: Int32?
-    /// The time the connection took, once made, while the banner is read.
-    private(set) var connectTime: Duration?
-    /// The banner's bytes so far.
-    private var banner: [UInt8] = []
+    private let readsBanner: Bool
     private let addresses: [SocketAddress]
     private let started = ContinuousClock.now
+    private let deadline: ContinuousClock.Instant
+    /// Its name on the loop, once started.
+    private var token: UInt64?
+    /// The socket whose connection, or banner, is under way.
+    private var socket: Int32?
+    /// The time the connection took, once made, while the banner is read.
+    private var connectTime: Duration?
+    /// The banner's bytes so far.
+    private var banner: [UInt8] = []
     private var next = 0
     private var failure = TCPProbe.Failure.timedOut
 
-    init(id: UInt64, addresses: [SocketAddress], timeout: Duration, readsBanner: Bool) {
-        self.id = id
+    init(addresses: [SocketAddress], timeout: Duration, readsBanner: Bool) {
         self.addresses = addresses
         self.readsBanner = readsBanner
         deadline = started + timeout
@@ -40,67 +41,93 @@ final class ConnectAttempt: @unchecked Sendable {
     /// short line, and a service that sends more is not waited for.
     static let bannerLimit = 1024
 
-    /// Whether the loop waits for the banner (the socket readable) rather than the connection
-    /// (the socket writable).
-    var isReadingBanner: Bool { connectTime != nil }
+    /// Starts connecting, unless the probe was cancelled already.
+    func start(on loop: ProbeLoop) {
+        guard !outcome.isSettled else { return }
+        let token = loop.add(self)
+        self.token = token
+        loop.setDeadline(deadline, for: token)
+        connectNext(on: loop)
+    }
 
-    /// Starts connecting to the next address with time left: returns the socket to watch (for
-    /// writability, or readability once connected, see `isReadingBanner`), or nil once the
-    /// outcome is settled (connected at once without a banner to read, or nothing left).
-    func connectNext() -> Int32? {
+    /// Ends the probe its task gave up on: its socket closed, the loop done with it.
+    func cancel(on loop: ProbeLoop) {
+        finish(on: loop)
+    }
+
+    func socketReady(_ socket: Int32, events: UInt32, on loop: ProbeLoop) {
+        if connectTime != nil {
+            if readBanner(from: socket) { finish(on: loop) }
+            return
+        }
+        let code = Self.connectionError(of: socket)
+        guard code == 0, readsBanner else {
+            closeSocket(on: loop)
+            guard code == 0 else {
+                note(code)
+                return connectNext(on: loop)
+            }
+            settle(.success(TCPProbe.Connection(time: ContinuousClock.now - started, banner: nil)), on: loop)
+            return
+        }
+        connectTime = ContinuousClock.now - started
+        let watched = loop.watch(socket, for: EPOLLIN.rawValue, by: token ?? 0)
+        guard watched != 0 else { return }
+        closeSocket(on: loop)
+        note(watched)
+        connectNext(on: loop)
+    }
+
+    /// The deadline passed. A banner begun is kept; a connection that never sent one is a
+    /// service that did not answer.
+    func deadlineCame(on loop: ProbeLoop) {
+        let result: Result<TCPProbe.Connection, TCPProbe.Failure> = if let connectTime {
+            banner.isEmpty ? .failure(.silent) : .success(TCPProbe.Connection(time: connectTime, banner: bannerLine))
+        } else {
+            .failure(.timedOut)
+        }
+        settle(result, on: loop)
+    }
+
+    /// Starts connecting to the next address with time left, and watches its socket (for
+    /// writability, or readability when it connected at once and has a banner to read); settles
+    /// the outcome when it connected at once without a banner to read, or nothing is left.
+    private func connectNext(on loop: ProbeLoop) {
         while next < addresses.count, ContinuousClock.now < deadline {
             let address = addresses[next]
             next += 1
             switch address.startConnecting() {
-            case .success((let descriptor, connected: true)) where readsBanner:
-                socket = descriptor
-                startReadingBanner()
-                return descriptor
-            case .success((let descriptor, connected: true)):
-                close(descriptor)
-                outcome.offer(.success(TCPProbe.Connection(time: ContinuousClock.now - started, banner: nil)))
-                return nil
-            case .success((let descriptor, connected: false)):
-                socket = descriptor
-                return descriptor
+            case .success((let descriptor, connected: true)) where !readsBanner:
+                _ = Glibc.close(descriptor)
+                return settle(.success(TCPProbe.Connection(time: ContinuousClock.now - started, banner: nil)), on: loop)
+            case .success((let descriptor, let connected)):
+                if connected { connectTime = ContinuousClock.now - started }
+                let watched = loop.watch(descriptor, for: connected ? EPOLLIN.rawValue : EPOLLOUT.rawValue, by: token ?? 0)
+                guard watched != 0 else {
+                    socket = descriptor
+                    return
+                }
+                _ = Glibc.close(descriptor)
+                connectTime = nil
+                note(watched)
             case .failure(let error):
                 note(error.code)
             }
         }
-        outcome.offer(.failure(failure))
-        return nil
-    }
-
-    /// The watched socket's connection ended (`SO_ERROR`) and the loop closed the socket: `code`
-    /// 0 settles the outcome, anything else moves on to the next address.
-    func connectionEnded(_ code: Int32) -> Int32? {
-        socket = nil
-        connectTime = nil
-        guard code != 0 else {
-            outcome.offer(.success(TCPProbe.Connection(time: ContinuousClock.now - started, banner: nil)))
-            return nil
-        }
-        note(code)
-        return connectNext()
-    }
-
-    /// The watched socket connected and stays open: from now on the loop waits for its banner.
-    func startReadingBanner() {
-        connectTime = ContinuousClock.now - started
+        settle(.failure(failure), on: loop)
     }
 
     /// Reads what the service sent, the socket being readable; true once the outcome is settled
     /// (at the banner's first line end, at `bannerLimit` bytes, or when the service closed the
-    /// connection or reset it), the loop then closing the socket.
-    func readBanner() -> Bool {
-        guard let socket, let connectTime else { return true }
+    /// connection or reset it).
+    private func readBanner(from socket: Int32) -> Bool {
+        guard let connectTime else { return true }
         let room = Self.bannerLimit - banner.count
         var chunk = [UInt8](repeating: 0, count: room)
         let count = recv(socket, &chunk, room, 0)
         guard count >= 0 else {
             let code = errno
             guard code != EAGAIN, code != EINTR else { return false }
-            self.socket = nil
             outcome.offer(banner.isEmpty ? .failure(.failed(TCPProbe.describe(code)))
                 : .success(TCPProbe.Connection(time: connectTime, banner: bannerLine)))
             return true
@@ -109,20 +136,25 @@ final class ConnectAttempt: @unchecked Sendable {
         guard count == 0 || banner.count >= Self.bannerLimit || chunk.prefix(count).contains(UInt8(ascii: "\n")) else {
             return false
         }
-        self.socket = nil
         outcome.offer(.success(TCPProbe.Connection(time: connectTime, banner: bannerLine)))
         return true
     }
 
-    /// The deadline passed; the loop has already closed the socket. A banner begun is kept; a
-    /// connection that never sent one is a service that did not answer.
-    func expire() {
+    private func settle(_ result: Result<TCPProbe.Connection, TCPProbe.Failure>, on loop: ProbeLoop) {
+        outcome.offer(result)
+        finish(on: loop)
+    }
+
+    /// Closes the socket, if any, and leaves the loop.
+    private func finish(on loop: ProbeLoop) {
+        closeSocket(on: loop)
+        token.map(loop.remove)
+        token = nil
+    }
+
+    private func closeSocket(on loop: ProbeLoop) {
+        socket.map(loop.close)
         socket = nil
-        guard let connectTime else {
-            outcome.offer(.failure(.timedOut))
-            return
-        }
-        outcome.offer(banner.isEmpty ? .failure(.silent) : .success(TCPProbe.Connection(time: connectTime, banner: bannerLine)))
     }
 
     /// The banner's first line, without its line end; nil when the service sent nothing.
@@ -141,5 +173,13 @@ final class ConnectAttempt: @unchecked Sendable {
         case ENETUNREACH: failure = failure == .refused ? failure : .noRoute(TCPProbe.describe(code))
         default: failure = failure == .refused ? failure : .failed(TCPProbe.describe(code))
         }
+    }
+
+    /// The connection's result (`SO_ERROR`): 0 when connected.
+    private static func connectionError(of socket: Int32) -> Int32 {
+        var code: Int32 = 0
+        var length = socklen_t(MemoryLayout<Int32>.size)
+        guard getsockopt(socket, SOL_SOCKET, SO_ERROR, &code, &length) == 0 else { return errno }
+        return code
     }
 }

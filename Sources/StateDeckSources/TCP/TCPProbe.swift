@@ -7,7 +7,7 @@ import Musl
 #endif
 
 /// One TCP connection attempt with a deadline: the host's name resolved (`NameResolver`), then
-/// each address in turn on the `TCPProbeLoop`, then, when asked, the banner the service sends.
+/// each address in turn on the `ProbeLoop`, then, when asked, the banner the service sends.
 struct TCPProbe {
     /// A connection made.
     struct Connection: Equatable {
@@ -40,14 +40,9 @@ struct TCPProbe {
     ///
     /// - Throws: `CancellationError` at once when the task is cancelled.
     func connect() async throws(CancellationError) -> Result<Connection, Failure> {
-        let resolved = if let numeric = SocketAddress.numeric(host: host, port: port) {
-            numeric.mapError { Failure.unresolved($0.message) }
-        } else {
-            try await NameResolver.resolve(host: host, port: port)
-        }
-        switch resolved {
+        switch try await NameResolver.addresses(of: host, port: port).mapError({ Failure.unresolved($0.message) }) {
         case .success(let addresses):
-            return try await TCPProbeLoop.shared.connect(to: addresses, within: timeout, readingBanner: readsBanner)
+            return try await ProbeLoop.shared.run(ConnectAttempt(addresses: addresses, timeout: timeout, readsBanner: readsBanner))
         case .failure(let failure): return .failure(failure)
         }
     }

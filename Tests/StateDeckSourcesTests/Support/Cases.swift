@@ -7,6 +7,9 @@ extension SourceSpec {
     var tcp: TCPSource? { if case .tcp(let source) = self { source } else { nil } }
     var dns: DNSSource? { if case .dns(let source) = self { source } else { nil } }
     var tls: TLSSource? { if case .tls(let source) = self { source } else { nil } }
+    var ping: PingSource? { if case .ping(let source) = self { source } else { nil } }
+    var domain: DomainSource? { if case .domain(let source) = self { source } else { nil } }
+    var docker: DockerSource? { if case .docker(let source) = self { source } else { nil } }
     var command: CommandSource? { if case .command(let source) = self { source } else { nil } }
     var file: FileSource? { if case .file(let source) = self { source } else { nil } }
     var heartbeat: HeartbeatSource? { if case .heartbeat(let source) = self { source } else { nil } }
