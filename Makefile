@@ -5,8 +5,8 @@ SWIFT        ?= swift
 HOST         ?= 127.0.0.1
 PORT         ?= 8080
 ARGS         ?=
-BUILD_DEBS   := libmicrohttpd-dev libcurl4-openssl-dev libyaml-dev libsqlite3-dev libpq-dev libc-ares-dev libpcre2-dev pkg-config tzdata
-TEST_DEBS    := chromium fonts-dejavu-core node-typescript postgresql nginx iproute2 curl faketime
+BUILD_DEBS   := libmicrohttpd-dev libcurl4-openssl-dev libyaml-dev libsqlite3-dev libpq-dev libmariadb-dev libssl-dev libc-ares-dev libpcre2-dev pkg-config tzdata
+TEST_DEBS    := chromium fonts-dejavu-core node-typescript postgresql mariadb-server redis-server nginx iproute2 procps curl faketime python3-venv
 PACKAGE_DEBS := dpkg-dev binutils lintian debootstrap systemd
 # The standard library linked in and relative relocations packed (lld): fewer pages to map and
 # relocate at start, so less resident memory (docs/PERFORMANCE-FINDINGS.md, finding d). Generic
@@ -112,9 +112,11 @@ snapshots: deps test-deps
 deps:
 	@scripts/ensure-packages.sh $(BUILD_DEBS)
 
-## Debian packages the browser tests need; Tests/browser/run.sh keeps Playwright in .venv.
+## Debian packages the browser tests need; Tests/browser/run.sh keeps Playwright in .venv. The
+## Python servers the source tests start (SMTP, WebSocket, gRPC) need packages in .venv too.
 test-deps:
 	@scripts/ensure-packages.sh $(TEST_DEBS)
+	@Tests/support/venv.sh
 
 ## What building and testing the Debian package needs.
 package-deps:

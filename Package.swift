@@ -39,6 +39,10 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // C: libpq, PostgreSQL's client library, for the shared store of several processes.
         .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        // C: MariaDB Connector/C, the mysql source's client of MariaDB and MySQL servers.
+        .systemLibrary(name: "CMariaDB", pkgConfig: "libmariadb", providers: [.apt(["libmariadb-dev"])]),
+        // C: OpenSSL's TLS client, for the websocket source's wss:// connections on the probe loop.
+        .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
         // C: PCRE2, the regular expressions of conditions, matched under limits of steps and depth.
         .systemLibrary(name: "CPCRE2", pkgConfig: "libpcre2-8", providers: [.apt(["libpcre2-dev"])]),
         // C: the argc and argv glibc passes the executable's initializers, kept before a preloaded
@@ -71,7 +75,8 @@ let package = Package(
         .target(
             name: "StateDeckSources",
             dependencies: [
-                "StateDeck", "StateDeckHistory", "HTTPClient", "YAML", "PCRE2", "CEpoll", "CAres", "Locking", "Threading",
+                "StateDeck", "StateDeckHistory", "HTTPClient", "YAML", "PCRE2", "CEpoll", "CAres", "COpenSSL", "CPostgres", "CMariaDB",
+                "Locking", "Threading",
             ]
         ),
         // SQLite's C API as a connection and its statements.

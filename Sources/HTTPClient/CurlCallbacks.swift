@@ -1,6 +1,7 @@
 // Every `@convention(c)` function libcurl calls for a `CurlTransfer`.
 
 import CCurl
+import Locking
 
 /// Points libcurl's header and body callbacks at `transfer` (`CURLOPT_HEADERFUNCTION`,
 /// `CURLOPT_WRITEFUNCTION`).
@@ -29,6 +30,7 @@ private func receiveHeader(_ data: UnsafeMutablePointer<CChar>?, _ size: Int, _ 
     while end > bytes.startIndex, bytes[end - 1] == UInt8(ascii: "\n") || bytes[end - 1] == UInt8(ascii: "\r") { end -= 1 }
     let line = bytes[..<end]
     let target = transfer(cls)
+    if let replies = target.replyLines { return keepReply(line, length, of: target, in: replies) }
     let isStatusLine = line.starts(with: "HTTP/".utf8)
     if isStatusLine {
         // "HTTP/1.1 503 Service Unavailable": the reason is the third part, if any.
@@ -48,6 +50,21 @@ private func receiveHeader(_ data: UnsafeMutablePointer<CChar>?, _ size: Int, _ 
         target.response.headers.append((String(decoding: line[..<colon], as: UTF8.self), String(decoding: value, as: UTF8.self)))
     }
     return length
+}
+
+/// One line of a mail server's, kept in `replies`. A first line that is not an SMTP reply (three
+/// digits) stops the session at once: libcurl would wait for one until the timeout.
+private func keepReply(_ line: UnsafeRawBufferPointer.SubSequence, _ length: Int, of target: CurlTransfer,
+                       in replies: Locked<[String]>) -> Int {
+    let text = String(decoding: line, as: UTF8.self)
+    let isFirst = replies.withLock { lines in
+        defer { lines.append(text) }
+        return lines.isEmpty
+    }
+    guard isFirst, !(line.count >= 3 && line.prefix(3).allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else {
+        return length
+    }
+    return refuse(target, .invalidAnswer, "the server's greeting is not an SMTP reply")
 }
 
 /// A piece of the body; the body over the transfer's limit stops the exchange.

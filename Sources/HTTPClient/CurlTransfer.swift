@@ -25,6 +25,8 @@ final class CurlTransfer: @unchecked Sendable {
     let maxHeaderCount: Int
     let readsCertificate: Bool
     let handshakeOnly: Bool
+    /// A mail session's reply lines, which the header callback keeps here (`SMTPSession`).
+    let replyLines: Locked<[String]>?
     /// Filled by the header and body callbacks while the engine runs it.
     var response = HTTPClientResponse()
     /// The bytes of `response`'s status line and headers so far.
@@ -48,6 +50,7 @@ final class CurlTransfer: @unchecked Sendable {
         maxHeaderCount = request.maxHeaderCount
         readsCertificate = request.readsCertificate || request.handshakeOnly
         handshakeOnly = request.handshakeOnly
+        replyLines = request.mailSession?.replies
         headerList = request.headers.reduce(nil) { curl.slist_append($0, "\($1.name): \($1.value)") }
         errorText.initialize(to: 0)
         configure(for: request)
@@ -96,11 +99,20 @@ final class CurlTransfer: @unchecked Sendable {
         if let socket = request.unixSocketPath {
             set(CURLOPT_UNIX_SOCKET_PATH, socket)
         }
+        if request.http2PriorKnowledge {
+            set(CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_2_PRIOR_KNOWLEDGE)
+        }
+        if let session = request.mailSession {
+            configure(session, timeout: request.timeout)
+        }
         if let connectTo = request.connectTo {
             connectToList = curl.slist_append(nil, connectTo)
             statedeck_curl_set_pointer(curl, easy, CURLOPT_CONNECT_TO, connectToList)
         }
-        if request.method == "HEAD" {
+        if request.mailSession != nil {
+            // NOOP: a command every server takes, so the session ends with a QUIT.
+            set(CURLOPT_CUSTOMREQUEST, "NOOP")
+        } else if request.method == "HEAD" {
             set(CURLOPT_NOBODY, 1)
         } else if request.method != "GET" || request.body != nil {
             set(CURLOPT_CUSTOMREQUEST, request.method)
@@ -111,6 +123,20 @@ final class CurlTransfer: @unchecked Sendable {
             body.withUnsafeBytes { _ = statedeck_curl_set_pointer(curl, easy, CURLOPT_COPYPOSTFIELDS, $0.baseAddress) }
         }
         receive(into: self, from: easy, with: curl)
+    }
+
+    /// An SMTP session, which libcurl ends on a connection of its own with `QUIT`, waiting for
+    /// its reply on the engine's thread (`smtp_disconnect` blocks): at most `timeout` in whole
+    /// seconds, rounded up (`CURLOPT_SERVER_RESPONSE_TIMEOUT`, each reply's limit), and a server
+    /// that answered NOOP answers QUIT at once.
+    private func configure(_ session: SMTPSessionRequest.Session, timeout: Duration) {
+        set(CURLOPT_PROTOCOLS_STR, "smtp")
+        set(CURLOPT_FOLLOWLOCATION, 0)
+        set(CURLOPT_USE_SSL, Int((session.startsTLS ? CURLUSESSL_ALL : CURLUSESSL_NONE).rawValue))
+        set(CURLOPT_SERVER_RESPONSE_TIMEOUT, max(1, Int((timeout / .seconds(1)).rounded(.up))))
+        set(CURLOPT_FRESH_CONNECT, 1)
+        set(CURLOPT_FORBID_REUSE, 1)
+        set(CURLOPT_SSL_SESSIONID_CACHE, 0)
     }
 
     private func set(_ option: CURLoption, _ value: Int) {

@@ -35,6 +35,14 @@ public struct HTTPClientRequest: Sendable {
     /// `Host` header (`http://localhost/containers/api/json`). Requests to one socket wait in one
     /// line behind the limit per host.
     public var unixSocketPath: String?
+    /// HTTP/2 from the first byte (`CURLOPT_HTTP_VERSION`, `CURL_HTTP_VERSION_2_PRIOR_KNOWLEDGE`):
+    /// over http without asking to upgrade (h2c), as a gRPC server expects; over https offered in
+    /// the handshake (ALPN), a server that does not take it answered in HTTP/1.1. The trailers
+    /// HTTP/2 sends after the body follow the headers in the answer's `headers`.
+    public var http2PriorKnowledge = false
+    /// An SMTP session at an `smtp://` URL instead of an HTTP exchange: what `HTTPClient.greet`
+    /// sends.
+    var mailSession: SMTPSessionRequest.Session?
 
     public init(
         url: String, method: String = "GET", headers: [(name: String, value: String)] = [],

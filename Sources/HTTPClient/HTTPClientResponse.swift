@@ -3,7 +3,7 @@ public struct HTTPClientResponse: Sendable {
     public var status: Int
     /// The status line's reason phrase as the server sent it; empty over HTTP/2.
     public var reason: String
-    /// The header fields in order.
+    /// The header fields in order, then the trailers an HTTP/2 answer sends after its body.
     public var headers: [(name: String, value: String)]
     public var body: [UInt8]
     /// From the request's turn to the end of the answer, redirects included (libcurl's total

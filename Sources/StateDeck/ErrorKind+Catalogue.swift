@@ -10,11 +10,11 @@ extension ErrorKind {
         switch self {
         case .noNetwork: "wifi-off"
         case .timeout: "clock"
-        case .unreachable, .serverError, .dnsServerFailure, .dnsAnswerTooLarge, .containerNotRunning: "server"
+        case .unreachable, .serverError, .dnsServerFailure, .dnsAnswerTooLarge, .containerNotRunning, .serviceNotServing: "server"
         case .serverMaintenance: "wrench"
         case .notFound, .dnsNameNotFound, .domainNotRegistered, .noRDAPServer, .containerNotFound: "search"
         case .unauthorized, .certificateExpiring, .certificateUntrusted: "lock"
-        case .invalidResponse, .checkFailed, .containerUnhealthy: "file-warning"
+        case .invalidResponse, .checkFailed, .containerUnhealthy, .queryFailed: "file-warning"
         case .commandFailed: "terminal"
         case .outOfSpace: "hard-drive"
         case .updateAvailable, .updateRequired: "download"
@@ -32,7 +32,7 @@ extension ErrorKind {
         case .notFound, .unauthorized, .invalidResponse, .checkFailed, .commandFailed, .outOfSpace,
             .updateAvailable, .updateRequired, .dnsNameNotFound, .dnsAnswerTooLarge, .certificateExpiring, .certificateUntrusted,
             .pingMissed, .jobFailed, .domainExpiring, .domainExpired, .domainNotRegistered, .noRDAPServer,
-            .containerNotRunning, .containerUnhealthy, .containerNotFound: false
+            .containerNotRunning, .containerUnhealthy, .containerNotFound, .queryFailed, .serviceNotServing: false
         }
     }
 
@@ -41,12 +41,12 @@ extension ErrorKind {
     /// | kinds | buttons |
     /// | --- | --- |
     /// | noNetwork, unreachable, timeout, serverError, serverMaintenance, dnsServerFailure, commandFailed, unknown | Try again (primary), Dismiss |
-    /// | notFound, unauthorized, invalidResponse, checkFailed, updateAvailable, updateRequired, outOfSpace, dnsNameNotFound, dnsAnswerTooLarge, certificateExpiring, certificateUntrusted, domainExpiring, domainExpired, domainNotRegistered, noRDAPServer, containerNotRunning, containerUnhealthy, containerNotFound | Check again (secondary), Dismiss |
+    /// | notFound, unauthorized, invalidResponse, checkFailed, updateAvailable, updateRequired, outOfSpace, dnsNameNotFound, dnsAnswerTooLarge, certificateExpiring, certificateUntrusted, domainExpiring, domainExpired, domainNotRegistered, noRDAPServer, containerNotRunning, containerUnhealthy, containerNotFound, queryFailed, serviceNotServing | Check again (secondary), Dismiss |
     /// | pingMissed, jobFailed | Dismiss |
     ///
     /// A retry may fix the first row; the second needs a fix elsewhere first (credentials, a URL,
     /// a check, an update, disk space, a DNS zone or server, a certificate, a domain's renewal or
-    /// registry, a container to start, mend or name), so loading again is offered but not as the primary action.
+    /// registry, a container to start, mend or name, a query, a service to serve), so loading again is offered but not as the primary action.
     /// A heartbeat loads nothing: only the job's next ping changes what it shows.
     public var recoveryOptions: [RecoveryOption] {
         switch self {
@@ -55,7 +55,8 @@ extension ErrorKind {
             [.tryAgain, .cancel]
         case .notFound, .unauthorized, .invalidResponse, .checkFailed, .updateAvailable, .updateRequired, .outOfSpace,
             .dnsNameNotFound, .dnsAnswerTooLarge, .certificateExpiring, .certificateUntrusted, .domainExpiring, .domainExpired,
-            .domainNotRegistered, .noRDAPServer, .containerNotRunning, .containerUnhealthy, .containerNotFound:
+            .domainNotRegistered, .noRDAPServer, .containerNotRunning, .containerUnhealthy, .containerNotFound, .queryFailed,
+            .serviceNotServing:
             [.checkAgain, .cancel]
         case .pingMissed, .jobFailed:
             [.cancel]
@@ -118,6 +119,10 @@ extension ErrorKind {
             ("Container unhealthy", "The container runs, but its healthcheck fails.")
         case .containerNotFound:
             ("No such container", "The container engine has no container by this name.")
+        case .queryFailed:
+            ("Query failed", "The database answered the panel's query with an error.")
+        case .serviceNotServing:
+            ("Service not serving", "The service answers, but its health check says it is not serving.")
         case .unknown:
             ("Something went wrong", "An unexpected error happened.")
         }

@@ -44,5 +44,9 @@ public enum ErrorKind: String, Sendable, Hashable, Codable, CaseIterable {
     case containerUnhealthy
     /// The container engine has no container by that name (404).
     case containerNotFound
+    /// A database server ran the panel's query (or Redis command) and answered an error.
+    case queryFailed
+    /// A gRPC service's health check answers that it is not serving (NOT_SERVING, UNKNOWN).
+    case serviceNotServing
     case unknown
 }

@@ -40,7 +40,7 @@ struct DeckFileProblemTests {
             panels:
               - id: db
                 title: Database
-            """, problem: "deck.yaml:2: panels[0]: needs a source: one of http, tcp, dns, tls, ping, domain, docker, command, file, heartbeat"),
+            """, problem: "deck.yaml:2: panels[0]: needs a source: one of http, tcp, dns, tls, ping, domain, docker, smtp, websocket, grpc, postgres, mysql, redis, command, file, heartbeat"),
         Case(name: "a panel with two sources", yaml: """
             panels:
               - id: db
@@ -173,7 +173,7 @@ struct DeckFileProblemTests {
                 tcp: { host: localhost, port: 5432 }
                 recovery:
                   - { id: restart, label: Restart, run: [true], kinds: [unreachable, offline] }
-            """, problem: #"deck.yaml:5: panels[0].recovery[0].kinds[1]: "offline" is not allowed here (expected noNetwork, unreachable, timeout, serverError, serverMaintenance, notFound, unauthorized, invalidResponse, checkFailed, commandFailed, outOfSpace, updateAvailable, updateRequired, dnsNameNotFound, dnsServerFailure, dnsAnswerTooLarge, certificateExpiring, certificateUntrusted, pingMissed, jobFailed, domainExpiring, domainExpired, domainNotRegistered, noRDAPServer, containerNotRunning, containerUnhealthy, containerNotFound, unknown)"#),
+            """, problem: #"deck.yaml:5: panels[0].recovery[0].kinds[1]: "offline" is not allowed here (expected noNetwork, unreachable, timeout, serverError, serverMaintenance, notFound, unauthorized, invalidResponse, checkFailed, commandFailed, outOfSpace, updateAvailable, updateRequired, dnsNameNotFound, dnsServerFailure, dnsAnswerTooLarge, certificateExpiring, certificateUntrusted, pingMissed, jobFailed, domainExpiring, domainExpired, domainNotRegistered, noRDAPServer, containerNotRunning, containerUnhealthy, containerNotFound, queryFailed, serviceNotServing, unknown)"#),
         Case(name: "an alignment a presentation beside the content cannot draw", yaml: """
             panels:
               - id: db
@@ -461,7 +461,7 @@ struct DeckFileProblemTests {
             "deck.yaml:7: panels[1].tcp.port: must be a whole number from 1 to 65535, not 0",
             "deck.yaml:9: panels[2].command.run: needs at least the program to run",
             #"deck.yaml:9: panels[2].command.output: "csv" is not allowed here (expected auto, json, text, lines)"#,
-            "deck.yaml:10: panels[2].colour: unknown key (expected id, title, group, http, tcp, dns, tls, ping, domain, docker, command, file, heartbeat, refresh, timeout, retry, minimumLoading, loading, notify, dependsOn, placeholder, toasts, recovery, actions)",
+            "deck.yaml:10: panels[2].colour: unknown key (expected id, title, group, http, tcp, dns, tls, ping, domain, docker, smtp, websocket, grpc, postgres, mysql, redis, command, file, heartbeat, refresh, timeout, retry, minimumLoading, loading, notify, dependsOn, placeholder, toasts, recovery, actions)",
         ])
     }
 
@@ -471,7 +471,7 @@ struct DeckFileProblemTests {
             Issue.record("a broken file loaded")
         } catch {
             #expect(error.description == """
-                stack.yaml:1: panels[0]: needs a source: one of http, tcp, dns, tls, ping, domain, docker, command, file, heartbeat
+                stack.yaml:1: panels[0]: needs a source: one of http, tcp, dns, tls, ping, domain, docker, smtp, websocket, grpc, postgres, mysql, redis, command, file, heartbeat
                 stack.yaml:1: panels[0].id: "A" must be lowercase letters, digits and dashes, like api-health
                 """)
         }

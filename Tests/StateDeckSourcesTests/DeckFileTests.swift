@@ -13,7 +13,8 @@ struct DeckFileTests {
         let deck = try DeckFile.load(path: Self.example, environment: [:])
         #expect(deck.title == "Local stack")
         #expect(deck.panels.map(\.id) == ["api", "db", "worker", "build", "backup", "site-address", "site-certificate",
-                                          "gateway", "site-domain", "web-container"])
+                                          "gateway", "site-domain", "web-container", "mail", "live-feed", "orders", "app-database",
+                                          "shop-database", "cache"])
         #expect(deck.status?.components.map(\.name) == ["API", "Services"])
         let api = deck.panels[0]
         let http = try #require(api.source.http)
@@ -38,7 +39,8 @@ struct DeckFileTests {
         #expect(deck.panels[2].settings.retry == .none)
         #expect(deck.panels[2].actions.map(\.id) == ["restart", "logs-to-file"])
         #expect(deck.panels.map(\.group?.id) == ["services", "services", "services", "tooling", "tooling", "services", "services",
-                                                "services", "services", "services"])
+                                                "services", "services", "services", "services", "services", "services", "services",
+                                                "services", "services"])
         #expect(deck.panels[3].settings.refresh == .manual, "from its group's defaults")
         let backup = try #require(deck.panels[4].source.heartbeat)
         #expect(backup.expectation == .schedule(try CronSchedule(parsing: "30 2 * * *")))
@@ -53,6 +55,16 @@ struct DeckFileTests {
         #expect(deck.panels[8].source.domain == DomainSource(name: "example.com", timeout: .seconds(5)))
         #expect(deck.panels[9].source.docker?.socket == "/var/run/docker.sock")
         #expect(deck.panels[9].source.docker?.timeout == .seconds(2))
+        #expect(deck.panels[10].source.smtp == SMTPSource(host: "127.0.0.1", timeout: .seconds(5)))
+        #expect(deck.panels[11].source.websocket?.conditions == [.message(.contains("pong")), .under(.milliseconds(200))])
+        #expect(deck.panels[12].source.grpc == GRPCSource(host: "127.0.0.1", port: 50051, service: "shop.Orders",
+                                                          timeout: .seconds(2)))
+        let postgres = try #require(deck.panels[13].source.postgres)
+        #expect(postgres.url == DatabaseURL(scheme: "postgres", user: "monitor", host: "127.0.0.1", port: 5432, database: "app"))
+        #expect(postgres.conditions == [.column("status", .equals("ok")), .column("queued", .below(100)), .rows(.above(0)),
+                                        .under(.milliseconds(200))])
+        #expect(deck.panels[14].source.mysql?.conditions == [.column("pending", .below(500))])
+        #expect(deck.panels[15].source.redis?.command == ["LLEN", "jobs"])
         #expect(deck.statedeckPanel)
     }
 

@@ -85,6 +85,7 @@ import Testing
             .notFound, .unauthorized, .invalidResponse, .checkFailed, .updateAvailable, .updateRequired, .outOfSpace,
             .dnsNameNotFound, .dnsAnswerTooLarge, .certificateExpiring, .certificateUntrusted, .domainExpiring, .domainExpired,
             .domainNotRegistered, .noRDAPServer, .containerNotRunning, .containerUnhealthy, .containerNotFound,
+            .queryFailed, .serviceNotServing,
         ]
         if fixedElsewhere.contains(kind) {
             #expect(retry == ErrorCard.Option(id: "try-again", label: "Check again", role: .secondary))

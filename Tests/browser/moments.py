@@ -25,7 +25,8 @@ ERROR_KINDS = [
     "invalidResponse", "checkFailed", "commandFailed", "outOfSpace", "updateAvailable", "updateRequired",
     "dnsNameNotFound", "dnsServerFailure", "dnsAnswerTooLarge", "certificateExpiring", "certificateUntrusted",
     "pingMissed", "jobFailed", "domainExpiring", "domainExpired", "domainNotRegistered", "noRDAPServer",
-    "containerNotRunning", "containerUnhealthy", "containerNotFound", "unknown",
+    "containerNotRunning", "containerUnhealthy", "containerNotFound", "queryFailed", "serviceNotServing",
+    "unknown",
 ]
 
 

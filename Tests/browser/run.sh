@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# StateDeck browser tests. Creates <repo>/.venv once, installs requirements.txt into it, then runs
+# StateDeck browser tests. Creates <repo>/.venv once, installs requirements.txt into it (Tests/support/venv.sh), then runs
 # pytest here with any arguments given (e.g. -k snapshot, -x, -v).
 #
 #   Tests/browser/run.sh                                # all browser tests
@@ -10,15 +10,7 @@
 set -euo pipefail
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 venv="${VENV:-$repo/.venv}"
-req="$repo/Tests/browser/requirements.txt"
-if [ ! -x "$venv/bin/python" ]; then
-  python3 -m venv "$venv"
-fi
-stamp="$venv/.statedeck-browser-requirements"
-if ! cmp -s "$req" "$stamp" 2>/dev/null; then
-  "$venv/bin/python" -m pip install --quiet --disable-pip-version-check -r "$req"
-  cp "$req" "$stamp"
-fi
+VENV="$venv" "$repo/Tests/support/venv.sh" "$repo/Tests/browser/requirements.txt"
 export STATEDECK_BIN="${STATEDECK_BIN:-$repo/.build/debug/statedeck}"
 cd "$repo/Tests/browser"
 exec "$venv/bin/python" -m pytest "$@"

@@ -121,6 +121,92 @@ extension PingCondition {
     }
 }
 
+// MARK: - postgres, mysql
+
+extension QueryCondition {
+    /// What a condition of a postgres or mysql source checks.
+    static let subjects = ["column", "rows", "under"]
+
+    /// `expect:` of a postgres or mysql source: `{ column: status, equals: ok }`,
+    /// `{ column: lag, below: 30 }`, `{ rows: { above: 0 } }`, `{ under: 200ms }` (the query's
+    /// time). `timeout` is the source's, which an `under` must be shorter than.
+    static func list(reading node: ConfigNode, timeout: Duration) -> [QueryCondition]? {
+        node.conditions { QueryCondition(reading: $0, timeout: timeout) }
+    }
+
+    /// One entry of `expect`.
+    init?(reading node: ConfigNode, timeout: Duration) {
+        let tests: KeyValuePairs<String, [String]> = ["column": ResultTest.names]
+        guard let condition = ConditionReading(node, subjects: Self.subjects, tests: tests) else { return nil }
+        switch condition.subject {
+        case "column":
+            let name = condition.value.text()
+            let test = condition.test.flatMap { $0.value.resultTest(named: $0.name) }
+            guard let name, let test else { return nil }
+            self = .column(name, test)
+        case "rows":
+            guard let test = condition.value.countTest() else { return nil }
+            self = .rows(test)
+        default:
+            guard let limit = condition.value.time(under: timeout) else { return nil }
+            self = .under(limit)
+        }
+    }
+}
+
+// MARK: - redis
+
+extension ReplyCondition {
+    /// What a condition of a redis source checks.
+    static let subjects = ["reply", "under"]
+
+    /// `expect:` of a redis source: `{ reply: { equals: PONG } }`, `{ reply: { below: 1000 } }`,
+    /// `{ under: 50ms }` (the command's time). `timeout` is the source's, which an `under` must
+    /// be shorter than.
+    static func list(reading node: ConfigNode, timeout: Duration) -> [ReplyCondition]? {
+        node.conditions { ReplyCondition(reading: $0, timeout: timeout) }
+    }
+
+    /// One entry of `expect`.
+    init?(reading node: ConfigNode, timeout: Duration) {
+        guard let condition = ConditionReading(node, subjects: Self.subjects, tests: [:]) else { return nil }
+        if condition.subject == "reply" {
+            guard let map = condition.value.mapping(allowing: ResultTest.names),
+                  let test = map.oneTest(of: ResultTest.names).flatMap({ $0.value.resultTest(named: $0.name) }) else { return nil }
+            self = .reply(test)
+        } else {
+            guard let limit = condition.value.time(under: timeout) else { return nil }
+            self = .under(limit)
+        }
+    }
+}
+
+// MARK: - websocket
+
+extension MessageCondition {
+    /// What a condition of a websocket source checks.
+    static let subjects = ["message", "under"]
+
+    /// `expect:` of a websocket source: `{ message: { contains: pong } }`, `{ message: { matches: "^ok" } }`
+    /// (the answer to `send`), `{ under: 200ms }` (from connecting to the answer). `timeout` is the
+    /// source's, which an `under` must be shorter than.
+    static func list(reading node: ConfigNode, timeout: Duration) -> [MessageCondition]? {
+        node.conditions { MessageCondition(reading: $0, timeout: timeout) }
+    }
+
+    /// One entry of `expect`.
+    init?(reading node: ConfigNode, timeout: Duration) {
+        guard let condition = ConditionReading(node, subjects: Self.subjects, tests: [:]) else { return nil }
+        if condition.subject == "message" {
+            guard let test = condition.value.bodyTest() else { return nil }
+            self = .message(test)
+        } else {
+            guard let limit = condition.value.time(under: timeout) else { return nil }
+            self = .under(limit)
+        }
+    }
+}
+
 // MARK: - One condition
 
 /// A condition's mapping, split into the one key naming what it checks (its subject) and, for a
@@ -174,6 +260,9 @@ struct ConditionReading {
         case "banner": "write the test inside it, like { banner: { contains: SSH } }"
         case "certificate": "write { certificate: { validFor: 14d } }"
         case "loss": "write the test inside it, like { loss: { below: 20% } }"
+        case "message": "write the test inside it, like { message: { contains: pong } }"
+        case "rows": "write the test inside it, like { rows: { above: 0 } }"
+        case "reply": "write the test inside it, like { reply: { equals: PONG } }"
         default: "write { under: 500ms }"
         }
     }
@@ -206,6 +295,53 @@ extension ConfigNode {
         case "above": finiteNumber().map(ValueTest.above)
         default: pattern().map(ValueTest.matches)
         }
+    }
+}
+
+// MARK: - Tests of database answers
+
+extension ResultTest {
+    /// The keys of a test of a column or a reply.
+    static let names = ["equals", "contains", "matches", "below", "above"]
+    /// The keys of a test of a number of rows.
+    static let countNames = ["equals", "below", "above"]
+}
+
+extension ConfigMapping {
+    /// The one of `names` the mapping gives, with its node; nil, reported, for none or more. A
+    /// key reported unknown may be the test misspelt: that it is missing is not told again.
+    fileprivate func oneTest(of names: [String]) -> (name: String, value: ConfigNode)? {
+        let given = present(names)
+        guard let name = given.first, let value = self[name] else {
+            let allKnown = if case .mapping(let pairs) = node.node.kind { pairs.count == entries.count } else { true }
+            if allKnown { node.problem("needs a test: one of \(names.joined(separator: ", "))") }
+            return nil
+        }
+        for other in given.dropFirst() { self[other]?.problem("a condition has one test, and this one already has \(name)") }
+        return given.count == 1 ? (name, value) : nil
+    }
+}
+
+extension ConfigNode {
+    /// The test of a column or a reply named by its key: `equals`, `contains` or `matches` (a
+    /// text), `below` or `above` (a number).
+    func resultTest(named name: String) -> ResultTest? {
+        switch name {
+        case "equals": string().map(ResultTest.equals)
+        case "contains": text().map(ResultTest.contains)
+        case "matches": pattern().map(ResultTest.matches)
+        case "below": finiteNumber().map(ResultTest.below)
+        default: finiteNumber().map(ResultTest.above)
+        }
+    }
+
+    /// `{ equals: 1 }`, `{ below: 100 }` or `{ above: 0 }`: the test of a number of rows.
+    func countTest() -> ResultTest? {
+        guard let map = mapping(allowing: ResultTest.countNames), let test = map.oneTest(of: ResultTest.countNames) else {
+            return nil
+        }
+        guard test.name != "equals" else { return test.value.int(in: 0...Int.max).map { ResultTest.equals(String($0)) } }
+        return test.value.resultTest(named: test.name)
     }
 }
 

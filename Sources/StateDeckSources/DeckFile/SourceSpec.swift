@@ -3,7 +3,8 @@ import HTTPClient
 import StateDeck
 
 /// A panel's one source of info: in a deck file, the panel's one key among `http`, `tcp`, `dns`,
-/// `tls`, `ping`, `domain`, `docker`, `command`, `file` and `heartbeat`.
+/// `tls`, `ping`, `domain`, `docker`, `smtp`, `websocket`, `grpc`, `postgres`, `mysql`, `redis`, `command`,
+/// `file` and `heartbeat`.
 public enum SourceSpec: Sendable, Hashable {
     case http(HTTPSource)
     case tcp(TCPSource)
@@ -14,6 +15,18 @@ public enum SourceSpec: Sendable, Hashable {
     case domain(DomainSource)
     /// A container, from its engine's API over a unix socket.
     case docker(DockerSource)
+    /// A mail server's greeting, extensions and STARTTLS certificate.
+    case smtp(SMTPSource)
+    /// A WebSocket's upgrade, and the answer to a message.
+    case websocket(WebSocketSource)
+    /// A gRPC server's standard health check.
+    case grpc(GRPCSource)
+    /// A query's answer from a PostgreSQL server.
+    case postgres(PostgresSource)
+    /// A query's answer from a MariaDB or MySQL server.
+    case mysql(MySQLSource)
+    /// A command's reply from a Redis server.
+    case redis(RedisSource)
     case command(CommandSource)
     case file(FileSource)
     /// Told by a job's pings; it loads nothing.
@@ -29,14 +42,20 @@ public enum SourceSpec: Sendable, Hashable {
         case .ping(let source): try await source.load()
         case .domain(let source): try await source.load()
         case .docker(let source): try await source.load()
+        case .smtp(let source): try await source.load()
+        case .websocket(let source): try await source.load()
+        case .grpc(let source): try await source.load()
+        case .postgres(let source): try await source.load()
+        case .mysql(let source): try await source.load()
+        case .redis(let source): try await source.load()
         case .command(let source): try await source.load()
         case .file(let source): try await source.load()
         case .heartbeat: throw Heartbeat.loadsNothing
         }
     }
 
-    /// Its key in a deck file: `http`, `tcp`, `dns`, `tls`, `ping`, `domain`, `docker`, `command`, `file`
-    /// or `heartbeat`.
+    /// Its key in a deck file: `http`, `tcp`, `dns`, `tls`, `ping`, `domain`, `docker`, `smtp`, `websocket`,
+    /// `grpc`, `postgres`, `mysql`, `redis`, `command`, `file` or `heartbeat`.
     public var kind: String {
         switch self {
         case .http: "http"
@@ -46,6 +65,12 @@ public enum SourceSpec: Sendable, Hashable {
         case .ping: "ping"
         case .domain: "domain"
         case .docker: "docker"
+        case .smtp: "smtp"
+        case .websocket: "websocket"
+        case .grpc: "grpc"
+        case .postgres: "postgres"
+        case .mysql: "mysql"
+        case .redis: "redis"
         case .command: "command"
         case .file: "file"
         case .heartbeat: "heartbeat"
@@ -62,6 +87,12 @@ public enum SourceSpec: Sendable, Hashable {
         case .ping(let source): source.checkTimeout
         case .domain(let source): source.timeout
         case .docker(let source): source.timeout
+        case .smtp(let source): source.timeout
+        case .websocket(let source): source.timeout
+        case .grpc(let source): source.timeout
+        case .postgres(let source): source.timeout
+        case .mysql(let source): source.timeout
+        case .redis(let source): source.timeout
         case .command(let source): source.command.timeout
         case .file, .heartbeat: nil
         }
@@ -72,7 +103,10 @@ public enum SourceSpec: Sendable, Hashable {
 
 extension SourceSpec {
     /// The keys that name a panel's source, one of which a panel gives.
-    static let keys = ["http", "tcp", "dns", "tls", "ping", "domain", "docker", "command", "file", "heartbeat"]
+    static let keys = [
+        "http", "tcp", "dns", "tls", "ping", "domain", "docker", "smtp", "websocket", "grpc", "postgres", "mysql", "redis",
+        "command", "file", "heartbeat",
+    ]
 
     /// The one source key of the panel `map`; `timeout` is the limit of a source that gives none.
     init?(readingOneOf map: ConfigMapping, timeout: Duration) {
@@ -92,6 +126,12 @@ extension SourceSpec {
         case "ping": PingSource(reading: node).map(SourceSpec.ping)
         case "domain": DomainSource(reading: node, timeout: timeout).map(SourceSpec.domain)
         case "docker": DockerSource(reading: node, timeout: timeout).map(SourceSpec.docker)
+        case "smtp": SMTPSource(reading: node, timeout: timeout).map(SourceSpec.smtp)
+        case "websocket": WebSocketSource(reading: node, timeout: timeout).map(SourceSpec.websocket)
+        case "grpc": GRPCSource(reading: node, timeout: timeout).map(SourceSpec.grpc)
+        case "postgres": PostgresSource(reading: node, timeout: timeout).map(SourceSpec.postgres)
+        case "mysql": MySQLSource(reading: node, timeout: timeout).map(SourceSpec.mysql)
+        case "redis": RedisSource(reading: node, timeout: timeout).map(SourceSpec.redis)
         case "command": CommandSource(reading: node, timeout: timeout).map(SourceSpec.command)
         case "heartbeat": HeartbeatSource(reading: node).map(SourceSpec.heartbeat)
         default: FileSource(reading: node).map(SourceSpec.file)

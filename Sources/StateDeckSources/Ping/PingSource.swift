@@ -48,7 +48,7 @@ public struct PingSource: Sendable, Hashable {
         case .failure(.noRoute(let reason)): throw PanelError.noRoute(host, detail: "ping \(host): \(reason)")
         case .failure(.notPermitted(let reason)):
             throw PanelError(.unauthorized, failureReason: reason,
-                             recoverySuggestion: "Let its group send pings (sysctl net.ipv4.ping_group_range, which systemd opens to every group), or give it CAP_NET_RAW.",
+                             recoverySuggestion: "Let its group send pings (sysctl net.ipv4.ping_group_range=\"0 2147483647\" opens them to every group), or give it CAP_NET_RAW.",
                              detail: "ping \(host)")
         case .failure(.failed(let reason)):
             throw PanelError(.unreachable, failureReason: "The ping to \(host) could not be sent.", detail: "ping \(host): \(reason)")

@@ -30,6 +30,46 @@ protocol ProbeLoopTask: ProbeLoopClient, Sendable {
     func cancel(on loop: ProbeLoop)
 }
 
+/// A `ProbeLoopTask` that runs under one deadline from its start and holds what it must close
+/// (a socket, a library's connection) until it ends: its start, cancel and settle are written
+/// here once, each probe giving what it begins with and what it releases.
+protocol DeadlineProbe: ProbeLoopTask {
+    var deadline: ContinuousClock.Instant { get }
+    /// Its name on the loop while it runs.
+    var token: UInt64? { get set }
+    /// Its first step, once on the loop with its deadline set.
+    func begin(on loop: ProbeLoop)
+    /// Closes what it holds; called as it ends, settled or cancelled.
+    func release(on loop: ProbeLoop)
+}
+
+extension DeadlineProbe {
+    func start(on loop: ProbeLoop) {
+        guard !outcome.isSettled else { return }
+        let token = loop.add(self)
+        self.token = token
+        loop.setDeadline(deadline, for: token)
+        begin(on: loop)
+    }
+
+    func cancel(on loop: ProbeLoop) {
+        finish(on: loop)
+    }
+
+    /// Offers `result` and ends.
+    func settle(_ result: Outcome, on loop: ProbeLoop) {
+        outcome.offer(result)
+        finish(on: loop)
+    }
+
+    /// Releases what it holds and leaves the loop.
+    func finish(on loop: ProbeLoop) {
+        release(on: loop)
+        token.map(loop.remove)
+        token = nil
+    }
+}
+
 /// Every probe of the process that waits on a socket (TCP connections, banners, ICMP echoes) on
 /// one thread (`probes`): sockets watched by one epoll set, and a deadline per client, so
 /// thousands of probes cost one thread rather than a thread each.
@@ -132,8 +172,14 @@ final class ProbeLoop: @unchecked Sendable {
 
     /// Takes `socket` out of the epoll set, then closes it.
     func close(_ socket: Int32) {
-        if watchers.removeValue(forKey: socket) != nil { epoll_ctl(poller, EPOLL_CTL_DEL, socket, nil) }
+        unwatch(socket)
         _ = Glibc.close(socket)
+    }
+
+    /// Takes `socket` out of the epoll set, leaving it open: a socket a client library owns and
+    /// closes itself (libpq's, MariaDB's), or one it closed already, whose number may come back.
+    func unwatch(_ socket: Int32) {
+        if watchers.removeValue(forKey: socket) != nil { epoll_ctl(poller, EPOLL_CTL_DEL, socket, nil) }
     }
 
     /// The loop: sockets ready, work handed in, deadlines passed; then `epoll_wait` until the

@@ -21,6 +21,15 @@ extension SocketAddress {
         return .success((descriptor, false))
     }
 
+    /// The result of a connection started by ``startConnecting()`` (`SO_ERROR`), once its
+    /// socket is writable: 0 when connected.
+    static func connectionError(of socket: Int32) -> Int32 {
+        var code: Int32 = 0
+        var length = socklen_t(MemoryLayout<Int32>.size)
+        guard getsockopt(socket, SOL_SOCKET, SO_ERROR, &code, &length) == 0 else { return errno }
+        return code
+    }
+
     /// An `errno` of a connection attempt.
     struct ConnectError: Error {
         let code: Int32

@@ -51,3 +51,16 @@ struct TCPProbe {
         String(cString: strerror(code))
     }
 }
+
+extension TCPProbe.Failure {
+    /// The most telling failure of this one and that of an attempt that failed with `errno`
+    /// `code`: a refusal anywhere says most.
+    func noting(_ code: Int32) -> TCPProbe.Failure {
+        switch code {
+        case ETIMEDOUT: .timedOut
+        case ECONNREFUSED: .refused
+        case ENETUNREACH: self == .refused ? self : .noRoute(TCPProbe.describe(code))
+        default: self == .refused ? self : .failed(TCPProbe.describe(code))
+        }
+    }
+}

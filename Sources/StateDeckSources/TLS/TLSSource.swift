@@ -76,13 +76,10 @@ public struct TLSSource: Sendable, Hashable {
     /// - Throws: `CancellationError` when the handshake was cancelled.
     func failure(for error: HTTPClientError) throws(CancellationError) -> PanelError {
         let detail = "\(address): \(error.message)"
+        if let failure = try PanelError.connection(error, host: host, port: port, timeout: timeout, detail: detail) {
+            return failure
+        }
         switch error.reason {
-        case .cancelled: throw CancellationError()
-        case .timedOut: return .timedOut(after: timeout, detail: detail)
-        case .noRoute: return .noRoute(host, detail: detail)
-        case .refused: return .refused(host, port, detail: detail)
-        case .unresolved: return .unresolved(host, detail: detail)
-        case .connectFailed: return .connectFailed(host, port, detail: detail)
         case .insecure, .connectionLost:
             return PanelError(.unreachable, failureReason: "\(host):\(port) refused the TLS handshake.", detail: detail)
         default: return PanelError(.unknown, detail: detail)

@@ -10,6 +10,12 @@ extension SourceSpec {
     var ping: PingSource? { if case .ping(let source) = self { source } else { nil } }
     var domain: DomainSource? { if case .domain(let source) = self { source } else { nil } }
     var docker: DockerSource? { if case .docker(let source) = self { source } else { nil } }
+    var smtp: SMTPSource? { if case .smtp(let source) = self { source } else { nil } }
+    var websocket: WebSocketSource? { if case .websocket(let source) = self { source } else { nil } }
+    var grpc: GRPCSource? { if case .grpc(let source) = self { source } else { nil } }
+    var postgres: PostgresSource? { if case .postgres(let source) = self { source } else { nil } }
+    var mysql: MySQLSource? { if case .mysql(let source) = self { source } else { nil } }
+    var redis: RedisSource? { if case .redis(let source) = self { source } else { nil } }
     var command: CommandSource? { if case .command(let source) = self { source } else { nil } }
     var file: FileSource? { if case .file(let source) = self { source } else { nil } }
     var heartbeat: HeartbeatSource? { if case .heartbeat(let source) = self { source } else { nil } }

@@ -8,14 +8,23 @@ final class SupportScript: Sendable {
     private let process: Process
     private let input: Pipe
 
-    /// Starts `Tests/support/NAME` with `arguments` and waits, blocking, for its first line.
-    init(_ name: String, arguments: [String] = []) throws {
-        let script = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("support/\(name)")
+    /// `Tests/support/`.
+    static let folder = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("support")
+
+    /// The Python of `<repo>/.venv`, which `Tests/support/venv.sh` makes, for a script that needs
+    /// packages of `Tests/support/requirements.txt`.
+    static let venvPython = folder.deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent(".venv/bin/python").path
+
+    /// Starts `Tests/support/NAME` with `arguments`, run by `python` (the system's `python3` unless
+    /// given), and waits, blocking, for its first line.
+    init(_ name: String, arguments: [String] = [], python: String = "python3") throws {
+        let script = Self.folder.appendingPathComponent(name)
         let process = Process(), input = Pipe(), output = Pipe()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", script.path] + arguments
+        process.arguments = [python, script.path] + arguments
         process.standardInput = input
         process.standardOutput = output
         try process.run()
