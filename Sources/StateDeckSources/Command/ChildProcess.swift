@@ -76,7 +76,7 @@ struct PipeEnds {
     init() throws(LaunchFailure) {
         var ends: [Int32] = [-1, -1]
         guard pipe(&ends) == 0 else {
-            throw LaunchFailure(reason: "cannot create a pipe: \(String(cString: strerror(errno)))", code: errno)
+            throw LaunchFailure(reason: "cannot create a pipe: \(String(errno: errno))", code: errno)
         }
         for end in ends {
             _ = fcntl(end, F_SETFD, FD_CLOEXEC)
@@ -100,7 +100,7 @@ struct PipeEnds {
         defer { close(pipe.write) }
         guard writeWhole(bytes, to: pipe.write) else {
             close(pipe.read)
-            throw LaunchFailure(reason: "cannot write standard input: \(String(cString: strerror(errno)))", code: errno)
+            throw LaunchFailure(reason: "cannot write standard input: \(String(errno: errno))", code: errno)
         }
         return pipe.read
     }
@@ -155,7 +155,7 @@ extension ChildProcess {
         }
         guard code == 0 else {
             let program = arguments.first ?? ""
-            throw LaunchFailure(reason: "cannot start \(program): \(String(cString: strerror(code)))", code: code)
+            throw LaunchFailure(reason: "cannot start \(program): \(String(errno: code))", code: code)
         }
         return id
     }

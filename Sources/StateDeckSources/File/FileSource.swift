@@ -85,7 +85,7 @@ public struct FileSource: Sendable, Hashable {
         case ENXIO: PanelError(.invalidResponse, failureReason: "\(path) is a socket, not a file.",
                                recoverySuggestion: "Point the panel at a regular file.")
         case EACCES, EPERM: PanelError(.unauthorized, failureReason: "StateDeck may not read \(path).")
-        default: PanelError(.unknown, failureReason: "\(path) could not be read.", detail: String(cString: strerror(code)))
+        default: PanelError(.unknown, failureReason: "\(path) could not be read.", detail: String(errno: code))
         }
     }
 }

@@ -72,7 +72,7 @@ public struct PingKeys: Sendable {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
         guard descriptor >= 0 else {
             if errno == ENOENT { return nil }
-            throw Failure(path: path, reason: "cannot be read: \(String(cString: strerror(errno)))")
+            throw Failure(path: path, reason: "cannot be read: \(String(errno: errno))")
         }
         defer { close(descriptor) }
         var status = stat()
@@ -84,7 +84,7 @@ public struct PingKeys: Sendable {
         }
         var bytes = [UInt8](repeating: 0, count: Int(status.st_size))
         guard bytes.isEmpty || read(descriptor, &bytes, bytes.count) == bytes.count else {
-            throw Failure(path: path, reason: "cannot be read: \(String(cString: strerror(errno)))")
+            throw Failure(path: path, reason: "cannot be read: \(String(errno: errno))")
         }
         return bytes
     }
@@ -105,7 +105,7 @@ public struct PingKeys: Sendable {
         unlink(temporary)
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
-            throw Failure(path: path, reason: "cannot be written: \(String(cString: strerror(errno)))")
+            throw Failure(path: path, reason: "cannot be written: \(String(errno: errno))")
         }
         // 0600 whatever the umask: open's mode is narrowed by it, never widened.
         let restricted = DataFolderFile.restrict(descriptor) == nil
@@ -113,7 +113,7 @@ public struct PingKeys: Sendable {
         let synced = fsync(descriptor)
         close(descriptor)
         guard written == bytes.count, synced == 0, rename(temporary, path) == 0 else {
-            let reason = String(cString: strerror(errno))
+            let reason = String(errno: errno)
             unlink(temporary)
             throw Failure(path: path, reason: "cannot be written: \(reason)")
         }

@@ -176,7 +176,7 @@ final class MySQLConversation: DeadlineProbe, @unchecked Sendable {
         if status & MYSQL_WAIT_WRITE != 0 { events |= EPOLLOUT.rawValue }
         if status & MYSQL_WAIT_EXCEPT != 0 { events |= EPOLLPRI.rawValue }
         let code = socket < 0 ? EBADF : loop.watch(socket, for: events, by: token)
-        if code != 0 { settle(.failure(.connectFailed(String(cString: strerror(code)))), on: loop) }
+        if code != 0 { settle(.failure(.connectFailed(String(errno: code))), on: loop) }
     }
 
     /// Closes the connection (`mysql_close`, which closes its socket), in the middle of a call

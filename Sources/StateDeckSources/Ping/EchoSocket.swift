@@ -47,8 +47,8 @@ struct EchoSocket: Sendable {
             let descriptor = socket(family, type, family == AF_INET6 ? Int32(IPPROTO_ICMPV6) : Int32(IPPROTO_ICMP))
             guard descriptor >= 0 else {
                 refusals.append(kind == .datagram
-                    ? "an ICMP datagram socket (\(String(cString: strerror(errno))): net.ipv4.ping_group_range does not hold its group)"
-                    : "a raw socket (\(String(cString: strerror(errno))): it lacks CAP_NET_RAW)")
+                    ? "an ICMP datagram socket (\(String(errno: errno)): net.ipv4.ping_group_range does not hold its group)"
+                    : "a raw socket (\(String(errno: errno)): it lacks CAP_NET_RAW)")
                 continue
             }
             var on: Int32 = 1

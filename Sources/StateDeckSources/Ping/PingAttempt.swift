@@ -75,7 +75,7 @@ final class PingAttempt: ProbeLoopTask, @unchecked Sendable {
     /// An error (`code`, an `errno`) was reported about request `index`, by `reporter`.
     func failed(_ index: Int, code: Int32, reporter: String?, on loop: ProbeLoop) {
         guard waiting.removeValue(forKey: index) != nil else { return }
-        reported = PingProbe.Unreachable(reason: PingProbe.describe(code), reporter: reporter)
+        reported = PingProbe.Unreachable(reason: String(errno: code), reporter: reporter)
         proceed(on: loop)
     }
 
@@ -85,14 +85,14 @@ final class PingAttempt: ProbeLoopTask, @unchecked Sendable {
         case .success(let sequence):
             waiting[sent] = (sequence, ContinuousClock.now)
         case .failure(let error) where error.code == ENETUNREACH:
-            return settle(.failure(.noRoute(PingProbe.describe(error.code))), on: loop)
+            return settle(.failure(.noRoute(String(errno: error.code))), on: loop)
         case .failure(let error) where error.code == EHOSTUNREACH:
-            reported = PingProbe.Unreachable(reason: PingProbe.describe(error.code), reporter: nil)
+            reported = PingProbe.Unreachable(reason: String(errno: error.code), reporter: nil)
         case .failure(let error) where error.code == EAGAIN || error.code == ENOBUFS:
             // The socket's buffer is full, thousands of requests going out at once: this one is lost.
             break
         case .failure(let error):
-            return settle(.failure(.failed(PingProbe.describe(error.code))), on: loop)
+            return settle(.failure(.failed(String(errno: error.code))), on: loop)
         }
         sent += 1
         nextSendAt = ContinuousClock.now + interval

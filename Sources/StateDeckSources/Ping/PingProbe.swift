@@ -63,8 +63,4 @@ struct PingProbe {
         case .failure(let failure): return .failure(failure)
         }
     }
-
-    static func describe(_ code: Int32) -> String {
-        String(cString: strerror(code))
-    }
 }

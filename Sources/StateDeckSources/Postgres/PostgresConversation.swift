@@ -110,7 +110,7 @@ final class PostgresConversation: DeadlineProbe, @unchecked Sendable {
         socket = PQsocket(connection)
         let events = writing ? EPOLLOUT.rawValue | EPOLLIN.rawValue : EPOLLIN.rawValue
         let code = socket < 0 ? EBADF : loop.watch(socket, for: events, by: token)
-        if code != 0 { settle(.failure(.connectFailed(String(cString: strerror(code)))), on: loop) }
+        if code != 0 { settle(.failure(.connectFailed(String(errno: code))), on: loop) }
     }
 
     /// Keeps what matters of one of the query's results: the first error, or the rows.

@@ -104,7 +104,7 @@ final class RedisConversation: DeadlineProbe, @unchecked Sendable {
         let count = unsent.withUnsafeBytes { Glibc.send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
         guard count >= 0 else {
             let code = errno
-            guard code == EAGAIN || code == EINTR else { return settle(.failure(.connectFailed(TCPProbe.describe(code))), on: loop) }
+            guard code == EAGAIN || code == EINTR else { return settle(.failure(.connectFailed(String(errno: code))), on: loop) }
             return
         }
         unsent = unsent.dropFirst(count)
@@ -120,7 +120,7 @@ final class RedisConversation: DeadlineProbe, @unchecked Sendable {
         guard count > 0 else {
             let code = errno
             if count < 0, code == EAGAIN || code == EINTR { return }
-            return settle(.failure(.connectFailed(count == 0 ? "the server closed the connection" : TCPProbe.describe(code))), on: loop)
+            return settle(.failure(.connectFailed(count == 0 ? "the server closed the connection" : String(errno: code))), on: loop)
         }
         received += chunk.prefix(count)
         guard received.count <= Self.replyLimit else {

@@ -68,7 +68,7 @@ extension ZoneRules {
         guard descriptor >= 0 else {
             let code = errno
             let hint = code == ENOENT ? " (no such zone, or the tzdata package is not installed)" : ""
-            throw LoadError.Problem("cannot open: \(String(cString: strerror(code)))\(hint)")
+            throw LoadError.Problem("cannot open: \(String(errno: code))\(hint)")
         }
         defer { close(descriptor) }
         var bytes: [UInt8] = []
@@ -81,7 +81,7 @@ extension ZoneRules {
             } else if got == 0 {
                 return bytes
             } else if errno != EINTR {
-                throw LoadError.Problem("cannot read: \(String(cString: strerror(errno)))")
+                throw LoadError.Problem("cannot read: \(String(errno: errno))")
             }
         }
     }

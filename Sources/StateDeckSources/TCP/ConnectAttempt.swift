@@ -107,7 +107,7 @@ final class ConnectAttempt: DeadlineProbe, @unchecked Sendable {
         guard count >= 0 else {
             let code = errno
             guard code != EAGAIN, code != EINTR else { return false }
-            outcome.offer(banner.isEmpty ? .failure(.failed(TCPProbe.describe(code)))
+            outcome.offer(banner.isEmpty ? .failure(.failed(String(errno: code)))
                 : .success(TCPProbe.Connection(time: connectTime, banner: bannerLine)))
             return true
         }

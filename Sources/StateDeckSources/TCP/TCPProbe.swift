@@ -46,10 +46,6 @@ struct TCPProbe {
         case .failure(let failure): return .failure(failure)
         }
     }
-
-    static func describe(_ code: Int32) -> String {
-        String(cString: strerror(code))
-    }
 }
 
 extension TCPProbe.Failure {
@@ -59,8 +55,8 @@ extension TCPProbe.Failure {
         switch code {
         case ETIMEDOUT: .timedOut
         case ECONNREFUSED: .refused
-        case ENETUNREACH: self == .refused ? self : .noRoute(TCPProbe.describe(code))
-        default: self == .refused ? self : .failed(TCPProbe.describe(code))
+        case ENETUNREACH: self == .refused ? self : .noRoute(String(errno: code))
+        default: self == .refused ? self : .failed(String(errno: code))
         }
     }
 }

@@ -216,7 +216,7 @@ final class WebSocketAttempt: DeadlineProbe, @unchecked Sendable {
         }
         guard let socket else { return }
         let watched = loop.watch(socket, for: events, by: token ?? 0)
-        if watched != 0 { settle(.failure(.failed(TCPProbe.describe(watched))), on: loop) }
+        if watched != 0 { settle(.failure(.failed(String(errno: watched))), on: loop) }
     }
 
     /// Writes what the socket takes of `bytes`, through the TLS session when there is one.
@@ -241,7 +241,7 @@ final class WebSocketAttempt: DeadlineProbe, @unchecked Sendable {
     }
 
     private static func progress(errno code: Int32, waiting: TLSChannel.Progress) -> TLSChannel.Progress {
-        code == EAGAIN || code == EINTR ? waiting : .failed(TCPProbe.describe(code), untrusted: false)
+        code == EAGAIN || code == EINTR ? waiting : .failed(String(errno: code), untrusted: false)
     }
 
     /// Four random bytes, a client frame's mask.
