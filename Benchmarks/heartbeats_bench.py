@@ -21,13 +21,14 @@ def key(index: int) -> str:
     return f"bench-heartbeat-key-{index:06d}"
 
 
-def heartbeat_deck(folder: Path, panels: int) -> Path:
+def heartbeat_deck(folder: Path, panels: int, extra=()) -> Path:
+    """`panels` heartbeat panels, `job-0` … each pinged at its `key`, then the `extra` panels."""
     path = folder / "heartbeats.json"
     path.write_text(json.dumps({
         "title": "Heartbeats",
         "statedeckPanel": False,
         "panels": [{"id": f"job-{i}", "heartbeat": {"period": "1m", "grace": "30s", "key": key(i)}}
-                   for i in range(panels)],
+                   for i in range(panels)] + list(extra),
     }))
     return path
 

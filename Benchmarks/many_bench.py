@@ -432,9 +432,11 @@ class FloorContender:
 
 # --------------------------------------------------------------------------- one measurement
 
-def measure(run, contender, log: AccessLog, panels: int, refresh: float, window: float):
-    """Starts `contender`, waits until every panel was checked twice, measures over `window` seconds,
-    stops it, and analyses what nginx logged."""
+def measure(run, contender, log: AccessLog, panels: int, refresh: float, window: float,
+            warm_limit: float | None = None):
+    """Starts `contender`, waits until every panel was checked twice (at most `warm_limit` seconds,
+    by default three intervals and a minute), measures over `window` seconds, stops it, and
+    analyses what nginx logged."""
     log.reset()
     arrivals, samples = [], []   # samples: (wall time, threads, RSS KiB)
     seen = Counter()   # checks per panel
@@ -455,7 +457,7 @@ def measure(run, contender, log: AccessLog, panels: int, refresh: float, window:
         # refresh. StateDeck spreads the first refreshes of panels sharing an interval over half
         # an interval to one and a half; from the second check on, each keeps its interval, which
         # is what lateness measures against.
-        warm_deadline = time.monotonic() + 3 * refresh + 60
+        warm_deadline = time.monotonic() + (warm_limit or 3 * refresh + 60)
         while sum(1 for n in seen.values() if n >= 2) < panels and time.monotonic() < warm_deadline:
             tick()
             time.sleep(SAMPLE_EVERY)
@@ -529,6 +531,9 @@ def analyse(arrivals, panels, refresh, started, warm_end, t0, t1):
         "planned_per_s": planned_rate,
         "non_200": sum(1 for a in window if a[3] != 200),
         "panels_never_checked": panels - len(per_panel),
+        # When the last panel's first check came, from the contender's start.
+        "all_checked_seconds": (max(min(c) for c in per_panel.values()) - started
+                                if len(per_panel) == panels else None),
         "lateness_p50_ms": 1000 * percentile(lateness, 0.50) if lateness else None,
         "lateness_p99_ms": 1000 * percentile(lateness, 0.99) if lateness else None,
         "lateness_max_ms": 1000 * max(lateness) if lateness else None,

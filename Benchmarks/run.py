@@ -23,7 +23,9 @@ deck unpinged: the CPU the pings cost), status (the public status page of a 1,00
 days of history: the server's render time, and wrk's requests per second from its 5 s cache), moments
 (`GET /api/state?at=` at 1,000 and 10,000 panels over a week of kept forms, and the forms' bytes a
 panel-day), ping (1,000 ping panels every 10 s against `fping` sending the same requests: CPU per
-request). Every comparison runs its contenders interleaved, A B A B ..., and reports medians and ratios.
+request), scale (a deck of 100,000 heartbeat panels pinged 10,000 times a second over keep-alive
+connections, against the same deck unpinged: CPU per ping, latency, every ping counted). Every
+comparison runs its contenders interleaved, A B A B ..., and reports medians and ratios.
 Results go to BENCHMARKS.md between markers and, raw, to bench-results/.
 
     python3 Benchmarks/run.py --only overview,browser,reads --baseline-bin ../other/.build-bench/release/statedeck
@@ -241,7 +243,7 @@ def build_tools():
     TOOLS.mkdir(parents=True, exist_ok=True)
     flags = ["-O2", "-Wall", "-Wextra"]
     builds = {"sse-client": (["-pthread"], "sse-client.c"), "bare-mhd": (["-lmicrohttpd"], "bare-mhd.c"),
-              "curl-multi-floor": (["-lcurl"], "curl-multi-floor.c")}
+              "curl-multi-floor": (["-lcurl"], "curl-multi-floor.c"), "ping-load": ([], "ping-load.c")}
     for name, (libs, source) in builds.items():
         out, src = TOOLS / name, BENCH / source
         if not out.exists() or out.stat().st_mtime < src.stat().st_mtime:
@@ -1489,11 +1491,21 @@ def bench_moments(args, statedeck, report):
     return moments_bench.bench_moments(args, statedeck, report, sys.modules[__name__])
 
 
+def bench_scale(args, statedeck, report):
+    """Decks of 100,000 panels; its parts write sections of their own."""
+    import scale_bench
+    import scale_pings_bench
+    parts = {"http": ("scale-http", scale_bench.run_http), "pings": ("scale-pings", scale_pings_bench.run_pings)}
+    return {parts[part][0]: parts[part][1](sys.modules[__name__], args, statedeck, report)
+            for part in args.scale_parts.split(",")}
+
+
 BENCHMARKS = {"startup": bench_startup, "page": bench_page, "fanout": bench_fanout, "http": bench_http,
               "browser": bench_browser, "churn": bench_churn, "cycles": bench_cycles,
               "history": bench_history, "many": bench_many, "overview": bench_overview,
               "cluster": bench_cluster, "outbox": bench_outbox, "reads": bench_reads,
-              "heartbeats": bench_heartbeats, "status": bench_status, "moments": bench_moments, "ping": bench_ping}
+              "heartbeats": bench_heartbeats, "status": bench_status, "moments": bench_moments, "ping": bench_ping,
+              "scale": bench_scale}
 
 
 def parse_args(argv):
@@ -1522,6 +1534,10 @@ def parse_args(argv):
     p.add_argument("--browser-seconds", type=int, default=30)
     p.add_argument("--browser-python", help="a Python with Playwright (default: .venv)")
     p.add_argument("--chromium", default="/usr/bin/chromium")
+    p.add_argument("--scale-panels", type=int, default=100_000,
+                   help="http panels of the scale benchmark (default 100,000)")
+    p.add_argument("--scale-parts", default="http,pings",
+                   help="the parts of the scale benchmark: http (100,000 http panels), pings (10,000 a second)")
     p.add_argument("--many-n", default=None,
                    help="panels in the many-panels decks (default 1000,3000,10000; quick: 1000,10000)")
     p.add_argument("--many-refresh", default="15,5",
@@ -1586,7 +1602,8 @@ def main(argv):
         info = machine_info(args, statedeck, measured[1:])
         for name in [b for b in BENCHMARKS if b in args.only]:
             log(f"=== {name} ===")
-            sections[name] = BENCHMARKS[name](args, statedeck, report)
+            result = BENCHMARKS[name](args, statedeck, report)
+            sections.update(result if isinstance(result, dict) else {name: result})
         write_report(sections, info, report, args)
         return 0
     except (BenchError, subprocess.CalledProcessError) as error:

@@ -81,24 +81,24 @@ extension [UInt8] {
     /// Appends one `name` field per line of `text`, splitting on CRLF, CR and LF alike (the
     /// three line ends the format accepts). Empty text still gives one field.
     mutating func appendLines(of text: String, as name: String) {
-        // Scanning bytes is safe: no byte of a multi-byte UTF-8 sequence is below 0x80.
-        let utf8 = text.utf8
-        var lineStart = utf8.startIndex
-        var index = lineStart
-        while index != utf8.endIndex {
-            let byte = utf8[index]
-            guard byte.isLineBreak else {
-                utf8.formIndex(after: &index)
-                continue
+        // Over the text's contiguous bytes, each line copied at once: every event's data passes
+        // here. Scanning bytes is safe: no byte of a multi-byte UTF-8 sequence is below 0x80.
+        var text = text
+        text.withUTF8 { utf8 in
+            var lineStart = 0
+            var index = 0
+            while index != utf8.count {
+                let byte = utf8[index]
+                index += 1
+                guard byte.isLineBreak else { continue }
+                appendField(name, UnsafeBufferPointer(rebasing: utf8[lineStart..<index - 1]))
+                if byte == .carriageReturn, index != utf8.count, utf8[index] == .lineFeed {
+                    index += 1
+                }
+                lineStart = index
             }
-            appendField(name, utf8[lineStart..<index])
-            utf8.formIndex(after: &index)
-            if byte == .carriageReturn, index != utf8.endIndex, utf8[index] == .lineFeed {
-                utf8.formIndex(after: &index)
-            }
-            lineStart = index
+            appendField(name, UnsafeBufferPointer(rebasing: utf8[lineStart...]))
         }
-        appendField(name, utf8[lineStart..<utf8.endIndex])
     }
 }
 

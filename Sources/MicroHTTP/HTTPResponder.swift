@@ -1,7 +1,7 @@
 /// Turns a request into a reply.
 public protocol HTTPResponder: Sendable {
     /// Called on libmicrohttpd's polling thread, which also serves every other connection on it:
-    /// it must not block. Return `.deferred` for anything that waits.
+    /// it must not block. Return `.deferred` or `.awaiting` for anything that waits.
     func respond(to request: HTTPRequest) -> HTTPReply
 
     /// The fast path: an answer from the request's head alone, asked first for every request

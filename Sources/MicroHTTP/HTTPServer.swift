@@ -72,7 +72,7 @@ public final class HTTPServer: Sendable {
         core.liveStreamCount
     }
 
-    /// Requests answered off libmicrohttpd's threads (`HTTPReply.deferred`) that have not ended:
+    /// Requests answered off libmicrohttpd's threads (`HTTPReply.deferred`, `.awaiting`) that have not ended:
     /// their answer still being worked out, or a stream it opened still open.
     public var deferredRequestCount: Int {
         core.deferredRequestCount

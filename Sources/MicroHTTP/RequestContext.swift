@@ -59,9 +59,9 @@ final class RequestContext: Sendable {
         self.targetSize = targetSize
     }
 
-    /// Suspends the connection while `work` runs, then resumes it with the answer. False,
-    /// with nothing started, if the server stopped first.
-    func runDeferred(_ work: @escaping @Sendable () async -> HTTPResponse) -> Bool {
+    /// Suspends the connection and hands `start` the function that resumes it with the answer
+    /// (``HTTPReply/awaiting(_:)``). False, with nothing started, if the server stopped first.
+    func runDeferred(_ start: (@escaping @Sendable (HTTPResponse) -> Void) -> Void) -> Bool {
         let started = state.withLock { state in
             guard case .dispatched = state.phase else { return false }
             state.phase = .deferred
@@ -69,8 +69,7 @@ final class RequestContext: Sendable {
             return true
         }
         guard started else { return false }
-        Task {
-            let response = await work()
+        start { [self] response in
             // Resumed under the lock, so a stop that cancels after this finds it done.
             state.withLock { state in
                 guard case .deferred = state.phase else { return }

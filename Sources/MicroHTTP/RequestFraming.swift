@@ -8,12 +8,13 @@
 enum RequestFraming {
     /// The refusal for `headers`, or nil when the framing is unambiguous.
     static func refusal(for headers: HTTPHeaders) -> HTTPResponse? {
-        let lengths = headers.values(for: "Content-Length").map(trimmed)
+        let lengths = headers.values(for: "Content-Length")
         let codings = headers.values(for: "Transfer-Encoding")
         if !codings.isEmpty, !lengths.isEmpty {
             return refuse("Content-Length and Transfer-Encoding must not come together")
         }
-        if lengths.count > 1, Set(lengths).count > 1 {
+        // Trimmed only when there is more than one to compare: nearly every request has one.
+        if lengths.count > 1, Set(lengths.map(trimmed)).count > 1 {
             return refuse("the request has conflicting Content-Length headers")
         }
         if !codings.isEmpty {

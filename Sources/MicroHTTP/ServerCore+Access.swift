@@ -150,16 +150,26 @@ extension ServerCore {
         case .response(let response):
             return send(response, for: context)
         case .deferred(let work):
-            let accepted = registry.withLock { registry in
-                guard !registry.shuttingDown else { return false }
-                registry.deferred[ObjectIdentifier(context)] = context
-                return true
+            return wait(for: context) { answer in
+                Task { answer(await work()) }
             }
-            if accepted {
-                context.state.withLock { $0.deferred = true }
-            }
-            let started = accepted && context.runDeferred(work)
-            return started || send(stopping, for: context)
+        case .awaiting(let start):
+            return wait(for: context, start)
         }
+    }
+
+    /// Suspends `context`'s connection until `start`'s answer comes; answers 503 at once if the
+    /// server is stopping.
+    private func wait(for context: RequestContext, _ start: (@escaping @Sendable (HTTPResponse) -> Void) -> Void) -> Bool {
+        let accepted = registry.withLock { registry in
+            guard !registry.shuttingDown else { return false }
+            registry.deferred[ObjectIdentifier(context)] = context
+            return true
+        }
+        if accepted {
+            context.state.withLock { $0.deferred = true }
+        }
+        let started = accepted && context.runDeferred(start)
+        return started || send(stopping, for: context)
     }
 }

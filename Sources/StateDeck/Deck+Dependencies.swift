@@ -35,11 +35,11 @@ extension Deck {
         return nil
     }
 
-    /// Each panel's dependencies and dependents, by index, checked as ids are: every dependency
-    /// is a panel of the deck and none makes a cycle (a deck file reports both earlier, naming the
-    /// line).
-    static func dependencyIndices(of panels: [Panel], ids: [String]) -> (dependencies: [[Int]], dependents: [[Int]]) {
-        let positions = Dictionary(uniqueKeysWithValues: ids.enumerated().map { ($1, $0) })
+    /// Each panel's dependencies and dependents, by index (`positions`, by id), checked as ids are:
+    /// every dependency is a panel of the deck and none makes a cycle (a deck file reports both
+    /// earlier, naming the line).
+    static func dependencyIndices(of panels: [Panel], ids: [String],
+                                  positions: [String: Int]) -> (dependencies: [[Int]], dependents: [[Int]]) {
         var dependents = Array(repeating: [Int](), count: panels.count)
         let dependencies = panels.enumerated().map { index, panel in
             panel.dependsOn.map { id in

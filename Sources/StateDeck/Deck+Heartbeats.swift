@@ -30,6 +30,13 @@ extension Deck {
         takeResult(state, in: index, at: date, cause: .ping(duration))
     }
 
+    /// Takes `pings` in order, each as ``ping(panel:_:body:)`` takes it, in one turn of the deck's
+    /// actor: pings that arrive together cost one hop, not one each. Returns each one's outcome,
+    /// in the same order.
+    public func ping(_ pings: [Ping]) -> [Result<Void, DeckError>] {
+        pings.map { ping in Result { () throws(DeckError) in try self.ping(panel: ping.panel, ping.signal, body: ping.body) } }
+    }
+
     /// Starts watching every heartbeat panel from its last run, restored from an earlier server
     /// run or deck. One that showed a result without a known last run (a history kept before runs
     /// were) is counted from now: it goes down no sooner than a run and its grace after the start,
@@ -46,10 +53,11 @@ extension Deck {
 
     /// Sets heartbeat panel `index`'s alarm at the time it goes down unless a ping comes first:
     /// the end of the grace after the run in progress began, or after the next run is due. A panel
-    /// waiting for its first ping has none.
+    /// waiting for its first ping has none. An alarm set for no later than that time stays: when
+    /// it rings it finds the time moved and is set again, so a job that pings on time costs about
+    /// one alarm a run rather than one a ping.
     func watchHeartbeat(_ index: Int) {
         guard let heartbeat = panels[index].panel.heartbeat else { return }
-        panels[index].pings.cancelAlarm()
         let pings = panels[index].pings
         let grace = heartbeat.grace / .seconds(1)
         let lateAt = if let started = pings.started {
@@ -58,17 +66,21 @@ extension Deck {
             pings.lastRun.flatMap(heartbeat.nextDue)?.addingTimeInterval(grace)
         }
         panels[index].pings.lateAt = lateAt
-        guard let lateAt, isStarted else { return }
+        guard let lateAt, isStarted else { return panels[index].pings.cancelAlarm() }
+        if let armed = pings.armedFor, armed <= lateAt { return }
+        panels[index].pings.cancelAlarm()
         let deadline = clock.now + .seconds(max(0, lateAt.timeIntervalSince(configuration.now())))
         panels[index].pings.alarm = clock.alarm(at: deadline) { [weak self] in await self?.heartbeatLate(index, lateAt) }
+        panels[index].pings.armedFor = lateAt
     }
 
-    /// Heartbeat panel `index`'s alarm for `lateAt` rang: unless a ping moved it meanwhile, the
-    /// panel is down. A wall clock set back since the alarm was set waits again.
-    private func heartbeatLate(_ index: Int, _ lateAt: Date) {
-        guard panels[index].pings.lateAt == lateAt else { return }
-        panels[index].pings.alarm = nil
-        guard configuration.now() >= lateAt else { return watchHeartbeat(index) }
+    /// Heartbeat panel `index`'s alarm set for `armed` rang: unless another replaced it, the panel
+    /// is down once its time has come, and the alarm is set again for a time a ping moved later
+    /// (or a wall clock set back since the alarm was set).
+    private func heartbeatLate(_ index: Int, _ armed: Date) {
+        guard panels[index].pings.armedFor == armed else { return }
+        (panels[index].pings.alarm, panels[index].pings.armedFor) = (nil, nil)
+        guard let lateAt = panels[index].pings.lateAt, configuration.now() >= lateAt else { return watchHeartbeat(index) }
         takeResult(.error(missedPing(index)), in: index, at: configuration.now(), cause: .deadline)
     }
 
@@ -127,9 +139,11 @@ struct HeartbeatPings {
     /// When the panel goes down unless a ping comes first.
     var lateAt: Date?
     var alarm: DeckClock.Alarm?
+    /// The `lateAt` the alarm was set for: no later than `lateAt`.
+    var armedFor: Date?
 
     mutating func cancelAlarm() {
         alarm?.cancel()
-        alarm = nil
+        (alarm, armedFor) = (nil, nil)
     }
 }

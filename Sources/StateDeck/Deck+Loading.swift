@@ -58,10 +58,13 @@ extension Deck {
         isStarted = false
         isStopped = true
         for index in panels.indices {
+            // Only a load in flight (its retry, a recovery by retry) changes what a panel shows as
+            // it stops: the others are not built again, and a deck of 100,000 stops at once.
+            let loading = panels[index].load != nil || panels[index].retry != nil
             abandonLoad(index)
             panels[index].pings.cancelAlarm()
             panels[index].flaps.cancelAlarm()
-            publish(index)
+            if loading { publish(index) }
         }
         loadSchedule.removeAll()
         startWaveAlarm?.cancel()

@@ -30,6 +30,9 @@ public actor Deck {
     /// The public status page, its groups' panels filled; nil when the deck shows none.
     public nonisolated let statusPage: StatusPage?
     let clock: DeckClock
+    /// Each panel's index by id: an action or a ping finds its panel at once, however many the
+    /// deck has.
+    let indices: [String: Int]
     /// Each panel's dependencies, and the panels that depend on it, by index: a change of health
     /// republishes only its dependents, however many panels the deck has.
     let dependencyIndices: [[Int]]
@@ -77,7 +80,8 @@ public actor Deck {
         panelIds = ids
         sourceKinds = Dictionary(uniqueKeysWithValues: panels.compactMap { panel in panel.sourceKind.map { (panel.id, $0) } })
         dependencies = Dictionary(uniqueKeysWithValues: panels.compactMap { $0.dependsOn.isEmpty ? nil : ($0.id, $0.dependsOn) })
-        (dependencyIndices, dependentIndices) = Self.dependencyIndices(of: panels, ids: ids)
+        indices = Dictionary(uniqueKeysWithValues: ids.enumerated().map { ($1, $0) })
+        (dependencyIndices, dependentIndices) = Self.dependencyIndices(of: panels, ids: ids, positions: indices)
         notifyDeclarations = Dictionary(uniqueKeysWithValues: panels.map { ($0.id, $0.notify) })
         pingTargets = Dictionary(panels.compactMap { panel in panel.heartbeat?.pingPath.map { ($0, panel.id) } }) { first, _ in first }
         var seen = Set<String>()
@@ -140,14 +144,12 @@ public actor Deck {
     /// Panel `index`'s state, with what the deck decides from beyond the panel: its probable
     /// causes and its flapping.
     func state(_ index: Int) -> PanelState {
-        var state = panels[index].state()
-        state.probableCauses = probableCauses(of: index)
-        state.flapping = configuration.flapping.flatMap(panels[index].flaps.status)
-        return state
+        panels[index].state(probableCauses: probableCauses(of: index),
+                            flapping: configuration.flapping.flatMap(panels[index].flaps.status))
     }
 
     func index(of id: String) throws(DeckError) -> Int {
-        guard let index = panelIds.firstIndex(of: id) else { throw .unknownPanel(id) }
+        guard let index = indices[id] else { throw .unknownPanel(id) }
         return index
     }
 

@@ -23,8 +23,31 @@ public enum DeckJSON {
         let (days, millisecondOfDay) = milliseconds.floorDivided(by: 86_400_000)
         let (year, month, day) = civilDate(daysSince1970: days)
         let seconds = millisecondOfDay / 1000
-        return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(seconds / 3600, 2)):"
-            + "\(pad(seconds / 60 % 60, 2)):\(pad(seconds % 60, 2)).\(pad(millisecondOfDay % 1000, 3))Z"
+        guard (0...9999).contains(year) else {
+            return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(seconds / 3600, 2)):"
+                + "\(pad(seconds / 60 % 60, 2)):\(pad(seconds % 60, 2)).\(pad(millisecondOfDay % 1000, 3))Z"
+        }
+        // Four digits of year: written into the string's own 24 bytes, with no string between.
+        return String(unsafeUninitializedCapacity: 24) { bytes in
+            var end = 0
+            func put(_ value: Int64, _ width: Int, then separator: UInt8) {
+                var rest = value
+                for position in (end..<end + width).reversed() {
+                    bytes[position] = UInt8(ascii: "0") + UInt8(rest % 10)
+                    rest /= 10
+                }
+                bytes[end + width] = separator
+                end += width + 1
+            }
+            put(year, 4, then: UInt8(ascii: "-"))
+            put(month, 2, then: UInt8(ascii: "-"))
+            put(day, 2, then: UInt8(ascii: "T"))
+            put(seconds / 3600, 2, then: UInt8(ascii: ":"))
+            put(seconds / 60 % 60, 2, then: UInt8(ascii: ":"))
+            put(seconds % 60, 2, then: UInt8(ascii: "."))
+            put(millisecondOfDay % 1000, 3, then: UInt8(ascii: "Z"))
+            return end
+        }
     }
 
     /// Year, month and day of the proleptic Gregorian calendar (Howard Hinnant's `civil_from_days`).

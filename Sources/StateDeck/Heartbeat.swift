@@ -79,6 +79,20 @@ public enum PingSignal: Sendable, Equatable {
     case failure(exitStatus: Int?)
 }
 
+/// A job's ping of heartbeat panel `panel`, as ``Deck/ping(_:)`` takes many at once.
+public struct Ping: Sendable, Equatable {
+    public var panel: String
+    public var signal: PingSignal
+    /// What the job sent: the info of a run that ended well, the detail of one that failed.
+    public var body: String
+
+    public init(panel: String, _ signal: PingSignal, body: String) {
+        self.panel = panel
+        self.signal = signal
+        self.body = body
+    }
+}
+
 /// A heartbeat panel's expectation and where it stands, as the page draws it.
 public struct HeartbeatStatus: Sendable, Equatable, Encodable {
     /// The expectation and its grace, as people read them: "every 1 h, 10 min grace".

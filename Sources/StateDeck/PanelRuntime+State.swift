@@ -1,8 +1,9 @@
 extension PanelRuntime {
-    /// The document the page draws.
-    func state() -> PanelState {
+    /// The document the page draws, its probable causes and flapping (which the deck decides
+    /// from beyond the panel) as given.
+    func state(probableCauses: [String] = [], flapping: FlappingStatus? = nil) -> PanelState {
         let showPreloader = recovering != nil
-        return PanelState(
+        return PanelState(PanelState.Fields(
             id: panel.id,
             title: panel.title,
             group: panel.group?.id,
@@ -29,8 +30,10 @@ extension PanelRuntime {
             readings: latestReadings,
             heartbeat: panel.heartbeat?.status(pings),
             maintenance: maintenance,
-            dependsOn: panel.dependsOn
-        )
+            dependsOn: panel.dependsOn,
+            probableCauses: probableCauses,
+            flapping: flapping
+        ))
     }
 
     /// The deck's own location first, then the others by name; nil while no other reports.

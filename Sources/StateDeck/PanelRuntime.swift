@@ -17,7 +17,18 @@ struct PanelRuntime {
         let turn: TurnWait
     }
 
-    let panel: Panel
+    /// Held by reference, as it never changes: a deck's runtimes stay small however many fields a
+    /// declaration has.
+    private final class Declaration: Sendable {
+        let panel: Panel
+
+        init(_ panel: Panel) {
+            self.panel = panel
+        }
+    }
+
+    private let declaration: Declaration
+    var panel: Panel { declaration.panel }
     let presenter: ErrorPresenter
     var history: ViewStateHistory
     var retry: RetryStatus?
@@ -72,7 +83,7 @@ struct PanelRuntime {
     var maintenance: MaintenanceMark?
 
     init(_ panel: Panel, at date: Date, location: String = Deck.Configuration.ownLocation) {
-        self.panel = panel
+        declaration = Declaration(panel)
         presenter = ErrorPresenter(panelOptions: panel.recoveryOptions)
         history = ViewStateHistory(at: date)
         self.location = location

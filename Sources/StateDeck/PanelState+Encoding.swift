@@ -1,4 +1,10 @@
 extension PanelState: Encodable {
+    public func encode(to encoder: any Encoder) throws {
+        try fields.encode(to: encoder)
+    }
+}
+
+extension PanelState.Fields: Encodable {
     private enum CodingKeys: String, CodingKey {
         case id, title, group, phase, health, isInitialLoading, isLoading, latestValidInfo, latestInfo
         case latestValidError, latestError, latestNonLoading, modifyingIds, history, presentation

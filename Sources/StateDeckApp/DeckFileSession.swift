@@ -80,7 +80,9 @@ public actor DeckFileSession {
             return
         }
         guard edited != file else { return }
-        let unchanged = Set(edited.panels.filter(file.panels.contains).map(\.id))
+        // By id: a deck of 100,000 panels compares each once, not with every other.
+        let before = Dictionary(file.panels.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let unchanged = Set(edited.panels.filter { before[$0.id] == $0 }.map(\.id))
         let kept = edited.statedeckPanel && file.statedeckPanel ? unchanged.union([StateDeckPanel.id]) : unchanged
         let deck = makeDeck(of: edited, memories: await server.deck.memories(of: kept))
         file = edited

@@ -22,8 +22,11 @@ public final class HistoryKeeper: Sendable {
         public var retention = HistoryRetention()
         /// The longest a change waits to be saved.
         public var flushInterval: Duration = .seconds(1)
-        /// Changes that make the writer save at once.
-        public var batchSize = 1_000
+        /// Changes that make the writer save at once. Each save also counts every panel's time, so
+        /// saves come by the interval rather than by the batch up to thousands of changes a second
+        /// (10,000 pings a second of a 100,000-panel deck: at 1,000, counting took a tenth of the
+        /// CPU the pings cost).
+        public var batchSize = 10_000
         /// The most changes and tallies kept in memory while saving fails; the oldest go first.
         public var unsavedLimit = 100_000
         /// The clocks buckets end and uptimes are counted by.

@@ -342,12 +342,15 @@ public struct HistoryState: Sendable {
             unsavedChangeCount = limit
         }
         let rowCount = unsavedRowsByPanel.values.reduce(0) { $0 + $1.count }
-        if rowCount > limit {
+        // Each minute's end hands out a row of every resolution for every panel counted, which
+        // the next save takes: a deck of more panels than the limit keeps at least those.
+        let rowLimit = max(limit, Resolution.allCases.count * aggregator.tracks.count)
+        if rowCount > rowLimit {
             // Minutes go before hours and hours before days, the oldest first within each: the
             // 90-day and 2-year views keep what the 24-hour view loses first.
             let dropping = unsavedRowsByPanel.flatMap { panel, rows in rows.keys.map { (panel, $0) } }
                 .sorted { ($0.1.resolution.rawValue, $0.1.start) < ($1.1.resolution.rawValue, $1.1.start) }
-                .prefix(rowCount - limit)
+                .prefix(rowCount - rowLimit)
             for (panel, key) in dropping { unsavedRowsByPanel[panel]?[key] = nil }
         }
     }

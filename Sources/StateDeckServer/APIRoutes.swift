@@ -124,7 +124,7 @@ struct APIRoutes: Sendable {
         }
         BadgeRoute(mirror: mirror, historyReader: historyReader) { deck().statusPage?.publicName(ofPanel: $0) }
             .register(on: &router)
-        PingRoutes(deck: deck) { request, work in action(request) { _ in ActionOutcome(try await work()) } }.register(on: &router)
+        PingRoutes(deck: deck) { request, work in action(request, answering: work) }.register(on: &router)
         NotifyRoutes(log: notificationLog) { request, work in respond(to: request, through: reads) { _ in try await work() } }
             .register(on: &router)
         NotifyTestRoute(deck: deck, log: notificationLog) { request, work in action(request) { _ in try await work() } }.register(on: &router)
@@ -245,6 +245,18 @@ struct APIRoutes: Sendable {
             }
             return outcome.response
         }
+    }
+
+    /// An action whose `work` answers by calling the function it is handed, once, from any thread,
+    /// rather than by returning, and signs nothing: many requests then wait on one piece of work
+    /// (the pings a deck takes in one turn) without a task each. With no middleware in
+    /// ``actions`` (a server alone) nothing stands between the request and `work`, which runs at
+    /// once; otherwise it runs through them, as every action does.
+    func action(_ request: HTTPRequest, answering work: @escaping PingRoutes.Answering) -> HTTPReply {
+        guard actions.middlewares.isEmpty else {
+            return action(request) { _ in ActionOutcome(await HTTPReply.awaiting(work).answer()) }
+        }
+        return .awaiting(work)
     }
 
     /// Keeps `note` signed by `caller` at the deck's time; returns once it is saved. Every route

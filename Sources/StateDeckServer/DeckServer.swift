@@ -168,10 +168,7 @@ public final class DeckServer: Sendable {
         do {
             let request = try action.request()
             response = await ForwardedAction.$performedFor.withValue(action.caller) {
-                switch router.respond(to: request) {
-                case .response(let answer): answer
-                case .deferred(let work): await work()
-                }
+                await router.respond(to: request).answer()
             }
         } catch {
             response = .apiError(.badRequest, code: "bad_request", message: "\(error)")

@@ -86,6 +86,11 @@ struct JSONBytesEncoder {
         /// `text` quoted, with the escapes JSON requires, and U+2028/9 so it is safe in JavaScript too.
         func string(_ text: String) {
             bytes.append(UInt8(ascii: "\""))
+            defer { bytes.append(UInt8(ascii: "\"")) }
+            // Most text needs no escape: copied whole. 0xE2 leads U+2028 and U+2029, escaped below.
+            guard text.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0xE2 }) else {
+                return bytes.append(contentsOf: text.utf8)
+            }
             for scalar in text.unicodeScalars {
                 switch scalar.value {
                 case 0x22: literal("\\\"")
@@ -100,7 +105,6 @@ struct JSONBytesEncoder {
                 default: UTF8.encode(scalar) { bytes.append($0) }
                 }
             }
-            bytes.append(UInt8(ascii: "\""))
         }
     }
 }

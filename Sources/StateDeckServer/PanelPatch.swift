@@ -1,3 +1,4 @@
+import FoundationEssentials
 import StateDeck
 
 /// A panel's state as the stream and the state document carry it: the fields that differ from
@@ -23,19 +24,48 @@ import StateDeck
 /// carries them, so a page holds the newest measurements of each change whatever it missed
 /// between them.
 struct PanelPatch: Encodable {
-    let old: PanelState?
-    let new: PanelState
+    /// The states' fields, read straight: a patch compares every field of two states at each check.
+    let old: PanelState.Fields?
+    let new: PanelState.Fields
 
     /// The fields of `new` that `old` lacks; every non-default field when `old` is nil.
     init(from old: PanelState?, to new: PanelState) {
-        self.old = old
-        self.new = new
+        self.old = old?.fields
+        self.new = new.fields
+    }
+
+    /// What a patch says beyond the panel's id.
+    enum Content {
+        /// Its measurements alone: a load whose result is the one shown. Sent to no stream.
+        case measurements
+        /// Its measurements and a heartbeat's newest ping (`lastPing`, `lastRun`, `lateAt`): a
+        /// ping that shows what the panel shows. Sent, but no change a moment keeps.
+        case ping
+        /// A change of what the panel shows.
+        case change
+    }
+
+    /// What the patch says, found in one pass over the fields.
+    var content: Content {
+        guard let old else { return .change }
+        var content = Content.measurements
+        for field in Self.fields where !field.isMeasurement && !field.isUnchanged(old, new) {
+            guard field.key == .heartbeat, old.heartbeat.map(Self.standing) == new.heartbeat.map(Self.standing) else {
+                return .change
+            }
+            content = .ping
+        }
+        return content
     }
 
     /// Whether the patch says nothing beyond the panel's id and its measurements.
-    var isEmpty: Bool {
-        guard let old else { return false }
-        return Self.fields.allSatisfy { $0.isMeasurement || $0.isUnchanged(old, new) }
+    var isEmpty: Bool { content == .measurements }
+
+    /// `status` without its newest ping.
+    private static func standing(_ status: HeartbeatStatus) -> HeartbeatStatus {
+        var standing = status
+        (standing.lastPing, standing.lastRun, standing.lateAt) = (nil, nil, nil)
+        return standing
     }
 
     private enum CodingKeys: String, CodingKey {
@@ -76,10 +106,10 @@ struct PanelPatch: Encodable {
     /// an `Encoder` or straight into a ``JSONBytesEncoder/Writer``.
     private struct Field: Sendable {
         let key: CodingKeys
-        let isUnchanged: @Sendable (PanelState, PanelState) -> Bool
-        let isDefault: @Sendable (PanelState) -> Bool
-        let encode: @Sendable (PanelState, inout KeyedEncodingContainer<CodingKeys>) throws -> Void
-        let write: @Sendable (PanelState, JSONBytesEncoder.Writer) throws -> Void
+        let isUnchanged: @Sendable (PanelState.Fields, PanelState.Fields) -> Bool
+        let isDefault: @Sendable (PanelState.Fields) -> Bool
+        let encode: @Sendable (PanelState.Fields, inout KeyedEncodingContainer<CodingKeys>) throws -> Void
+        let write: @Sendable (PanelState.Fields, JSONBytesEncoder.Writer) throws -> Void
         /// A measurement travels with every patch but makes none alone.
         var isMeasurement = false
 
@@ -88,7 +118,7 @@ struct PanelPatch: Encodable {
 
         /// `read`, written under `key`; its default is `defaultValue`.
         static func value<Value: Encodable & Equatable & Sendable>(
-            _ key: CodingKeys, _ read: @escaping @Sendable (PanelState) -> Value, default defaultValue: Value
+            _ key: CodingKeys, _ read: @escaping @Sendable (PanelState.Fields) -> Value, default defaultValue: Value
         ) -> Field {
             Field(
                 key: key,
@@ -99,22 +129,30 @@ struct PanelPatch: Encodable {
             )
         }
 
-        /// A string, or null, written as a string without the `Encoder` layers.
-        static func text(_ key: CodingKeys, _ read: @escaping @Sendable (PanelState) -> String?, default defaultValue: String?) -> Field {
+        /// A value, or null, written by `write` without the `Encoder` layers.
+        static func straight<Value: Encodable & Equatable & Sendable>(
+            _ key: CodingKeys, _ read: @escaping @Sendable (PanelState.Fields) -> Value?, default defaultValue: Value?,
+            write: @escaping @Sendable (Value, JSONBytesEncoder.Writer) -> Void
+        ) -> Field {
             Field(
                 key: key,
                 isUnchanged: { read($0) == read($1) },
                 isDefault: { read($0) == defaultValue },
                 encode: { try $1.encode(read($0), forKey: key) },
                 write: { state, writer in
-                    if let text = read(state) { writer.string(text) } else { writer.literal("null") }
+                    if let value = read(state) { write(value, writer) } else { writer.literal("null") }
                 }
             )
         }
 
+        /// A string, or null, written straight.
+        static func text(_ key: CodingKeys, _ read: @escaping @Sendable (PanelState.Fields) -> String?, default defaultValue: String?) -> Field {
+            straight(key, read, default: defaultValue) { $1.string($0) }
+        }
+
         /// A measurement, null by default.
         static func measurement<Value: Encodable & Equatable & Sendable>(
-            _ key: CodingKeys, _ read: @escaping @Sendable (PanelState) -> Value?
+            _ key: CodingKeys, _ read: @escaping @Sendable (PanelState.Fields) -> Value?
         ) -> Field {
             var field = value(key, read, default: nil)
             field.isMeasurement = true
@@ -122,7 +160,7 @@ struct PanelPatch: Encodable {
         }
 
         /// A flag, false by default.
-        static func flag(_ key: CodingKeys, _ read: @escaping @Sendable (PanelState) -> Bool) -> Field {
+        static func flag(_ key: CodingKeys, _ read: @escaping @Sendable (PanelState.Fields) -> Bool) -> Field {
             Field(
                 key: key,
                 isUnchanged: { read($0) == read($1) },
@@ -134,8 +172,8 @@ struct PanelPatch: Encodable {
 
         /// The newest info or error, which travels only while the valid one, `shown`, is null.
         static func newest<Value: Encodable & Equatable & Sendable>(
-            _ key: CodingKeys, _ read: @escaping @Sendable (PanelState) -> Value?,
-            shownBy shown: @escaping @Sendable (PanelState) -> Value?
+            _ key: CodingKeys, _ read: @escaping @Sendable (PanelState.Fields) -> Value?,
+            shownBy shown: @escaping @Sendable (PanelState.Fields) -> Value?
         ) -> Field {
             Field(
                 key: key,
@@ -171,7 +209,8 @@ struct PanelPatch: Encodable {
         .text(.locationsSummary, \.locationsSummary, default: nil),
         .measurement(.loadMs, \.loadMs),
         .measurement(.readings, \.readings),
-        .value(.heartbeat, \.heartbeat, default: nil),
+        // Written straight: it travels with every ping.
+        .straight(.heartbeat, \.heartbeat, default: nil) { $0.write(to: $1) },
         .value(.maintenance, \.maintenance, default: nil),
         .value(.dependsOn, \.dependsOn, default: []),
         .value(.probableCauses, \.probableCauses, default: []),
@@ -179,7 +218,29 @@ struct PanelPatch: Encodable {
     ]
 }
 
-private extension PanelState {
+private extension HeartbeatStatus {
+    /// Writes what `encode(to:)` writes, member by member.
+    func write(to writer: JSONBytesEncoder.Writer) {
+        let level = writer.openContainer(UInt8(ascii: "{"), UInt8(ascii: "}"))
+        writer.startMember("expects", in: level)
+        writer.string(expects)
+        writer.startMember("graceMs", in: level)
+        writer.literal(String(graceMs))
+        writer.startMember("hasPingURL", in: level)
+        writer.literal(hasPingURL ? "true" : "false")
+        func time(_ key: String, _ time: Date?) {
+            writer.startMember(key, in: level)
+            if let time { writer.string(DeckJSON.timestamp(time)) } else { writer.literal("null") }
+        }
+        time("lastPing", lastPing)
+        time("lastRun", lastRun)
+        time("runningSince", runningSince)
+        time("lateAt", lateAt)
+        writer.close(to: level)
+    }
+}
+
+private extension PanelState.Fields {
     /// When the newest state began, as the page's "since 10:42" says it.
     var since: String? {
         history.last.map { DeckJSON.timestamp($0.at) }

@@ -17,19 +17,26 @@ import StateDeck
 /// dashboard's token or `Host`), and reaches nothing but its panel. A key no panel has is a 404,
 /// as a panel that does not exist; each key may ping `burst` times at once, then once a second.
 /// The body's first ``bodyLimit`` bytes, as text, are the run's info or its failure's detail.
+/// A ping is answered once the deck took it, gathered with the others that came meanwhile
+/// (``PingGathering``).
 struct PingRoutes: Sendable {
+    /// Work that answers by calling the function it is handed, once.
+    typealias Answering = @Sendable (_ answer: @escaping @Sendable (HTTPResponse) -> Void) -> Void
+
     let deck: @Sendable () -> Deck
     /// Runs an action here, or where the deck runs (a host's process).
-    let action: @Sendable (HTTPRequest, @escaping @Sendable () async throws -> HTTPResponse) -> HTTPReply
+    let action: @Sendable (HTTPRequest, @escaping Answering) -> HTTPReply
     private let allowance = Locked<[String: PingAllowance]>([:])
+    private let gathering = PingGathering()
 
-    init(deck: @escaping @Sendable () -> Deck,
-         action: @escaping @Sendable (HTTPRequest, @escaping @Sendable () async throws -> HTTPResponse) -> HTTPReply) {
+    init(deck: @escaping @Sendable () -> Deck, action: @escaping @Sendable (HTTPRequest, @escaping Answering) -> HTTPReply) {
         self.deck = deck
         self.action = action
     }
 
     static let bodyLimit = 10 * 1024
+    /// The answer to a ping the deck took: one response, built once and sent to every ping.
+    static let taken = SharedBytes(Array(#"{"ok":true}"#.utf8))
     static let burst = 10.0
     static let refillPerSecond = 1.0
 
@@ -70,10 +77,14 @@ struct PingRoutes: Sendable {
             refused.headers.set("Retry-After", "\(wait)")
             return .response(refused)
         }
-        let body = String(decoding: request.body.prefix(Self.bodyLimit), as: UTF8.self)
-        return action(request) {
-            try await deck().ping(panel: panel, signal, body: body)
-            return .api(.ok, #"{"ok":true}"#)
+        let ping = Ping(panel: panel, signal, body: String(decoding: request.body.prefix(Self.bodyLimit), as: UTF8.self))
+        return action(request) { [gathering, deck] answer in
+            gathering.ping(ping, on: deck()) { outcome in
+                switch outcome {
+                case .success: answer(.api(.ok, Self.taken))
+                case .failure(let error): answer(error.response)
+                }
+            }
         }
     }
 }

@@ -152,10 +152,11 @@ final class StateMirror: Sendable {
             guard let old = contents.withLock({ $0.generation == generation ? .some($0.panels[panel.id]?.state) : nil })
             else { return }
             let patch = PanelPatch(from: old, to: panel)
+            let content = patch.content
             // A patch of measurements alone (a load whose result is the one shown) is held for
             // the documents and the next patch, and sent to no stream.
-            let bytes = patch.isEmpty ? nil : try? encoder.encode(patch)
-            if !patch.isEmpty, bytes == nil { return }
+            let bytes = content == .measurements ? nil : try? encoder.encode(patch)
+            if content != .measurements, bytes == nil { return }
             let (current, now) = contents.withLock { contents -> (Bool, (@Sendable () -> Date)?) in
                 guard contents.generation == generation else { return (false, nil) }
                 if contents.panels.updateValue(.running(panel, compact: nil), forKey: panel.id) == nil {
@@ -164,7 +165,8 @@ final class StateMirror: Sendable {
                 if bytes == nil { contents.document = nil }
                 return (true, contents.now)
             }
-            if current, bytes != nil, let now, let moments, let form = form(of: panel, at: now()) { moments.keep(form: form) }
+            // A ping that shows what the panel shows is kept with the panel's next change.
+            if current, content == .change, let now, let moments, let form = form(of: panel, at: now()) { moments.keep(form: form) }
             if current, let bytes { relay.relay(event: "panel", data: String(decoding: bytes, as: UTF8.self), panel: panel.id) }
         case .toast(let toast):
             guard let bytes = try? encoder.encode(toast) else { return }
@@ -364,7 +366,12 @@ final class StateMirror: Sendable {
         case .held(let panel): return panel.compact
         case .running(_, let compact?): return compact
         case .running(let state, nil):
-            let bytes = (try? encoder.encode(PanelPatch(from: nil, to: state))) ?? []
+            // Kept until the panel changes: without the encoder's spare capacity, which at 100,000
+            // panels would be 20 MB held for nothing.
+            let encoded = (try? encoder.encode(PanelPatch(from: nil, to: state))) ?? []
+            let bytes = [UInt8](unsafeUninitializedCapacity: encoded.count) { buffer, count in
+                count = buffer.initialize(fromContentsOf: encoded)
+            }
             contents.panels[id] = .running(state, compact: bytes)
             return bytes
         case nil: return []

@@ -28,6 +28,7 @@ enum DeckProbe {
         let reporting = Task { await reporter.run(deck) }
         let watching = Task { await file.watchFiles(reloading: deck) }
         await deck.start()
+        termination.serving()
         print("StateDeck probe \(options.location): checking \(DeckFileCheck.summary(of: file)) from \(options.config)")
         fflush(nil)
 

@@ -30,6 +30,7 @@ struct Launcher {
         } catch {
             Self.fail(error.description, status: error.status)
         }
+        termination.serving()
         print("StateDeck serving on \(dashboard.url)")
         // The demo's heartbeat has a key StateDeck made, and no deck file to `check` for its URL.
         if options.config == nil, options.replay == nil { PingURLs.print(PingURLs.lines(of: await dashboard.heartbeatPanels(), url: dashboard.address)) }

@@ -17,8 +17,13 @@ import Musl
 /// Dispatch worker that never ran). The signal handler (`sigaction`) only writes the signal's
 /// number to a pipe; a thread of its own reads it, wakes `next()`, then waits out the deadline
 /// and ends the process with `_exit`, which runs no exit handler that could wait on a lock.
+///
+/// Before ``serving()`` a signal ends the process at once: a start reading a deck of 100,000 panels
+/// takes seconds, nothing has been served yet, and what it may have begun writing (the history,
+/// a cluster's lease) survives an end at any instant, as it survives `kill -9`.
 final class TerminationSignal: Sendable {
     private let received = Locked<(number: Int32?, waiter: CheckedContinuation<Int32, Never>?)>((nil, nil))
+    private let isServing = Locked(false)
 
     init(deadline: Duration) {
         var ends: [Int32] = [0, 0]
@@ -32,10 +37,11 @@ final class TerminationSignal: Sendable {
             action.sa_flags = SA_RESTART
             sigaction(number, &action, nil)
         }
-        DetachedThread.run { [received] in
+        DetachedThread.run { [received, isServing] in
             DetachedThread.nameCurrentThread("signals")
             var byte: UInt8 = 0
             while read(readEnd, &byte, 1) != 1 {}
+            if !isServing.withLock({ $0 }) { _exit(0) }
             let number = Int32(byte)
             let waiter = received.withLock { state -> CheckedContinuation<Int32, Never>? in
                 state.number = number
@@ -49,6 +55,11 @@ final class TerminationSignal: Sendable {
             while nanosleep(&wait, &rest) != 0 { wait = rest }
             _exit(0)
         }
+    }
+
+    /// The server is up: from now on a signal stops it cleanly, within the deadline.
+    func serving() {
+        isServing.withLock { $0 = true }
     }
 
     /// The first signal received, waiting for it if none came yet.

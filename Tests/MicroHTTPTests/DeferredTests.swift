@@ -46,6 +46,47 @@ extension Live {
             }
         }
 
+        /// Requests answered `.awaiting` wait with no task of their own until their answers come,
+        /// all at once from another thread, in any order; each connection gets its own and stays usable.
+        @Test func awaitingRepliesAreAnsweredFromAnotherThreadTogether() throws {
+            let answers = Locked<[(path: String, answer: @Sendable (HTTPResponse) -> Void)]>([])
+            let responder = CallbackResponder { request in
+                .awaiting { answer in answers.withLock { $0.append((request.path, answer)) } }
+            }
+            try withServer(responder: responder) { _, port in
+                let clients = try (0..<5).map { _ in try HTTPTestConnection(port: port) }
+                for round in 0..<2 {
+                    for (index, client) in clients.enumerated() {
+                        try client.send("POST", "/ping/\(round)-\(index)", body: Array("ok".utf8))
+                    }
+                    #expect(waitUntil { answers.current.count == clients.count })
+                    for waiting in answers.withLock({ answers in defer { answers = [] }; return answers }).reversed() {
+                        waiting.answer(.json(.ok, Array(#"{"path":"\#(waiting.path)"}"#.utf8)))
+                    }
+                    for (index, client) in clients.enumerated() {
+                        let response = try client.readResponse()
+                        #expect(response.status == 200)
+                        #expect(response.text == #"{"path":"/ping/\#(round)-\#(index)"}"#)
+                    }
+                }
+            }
+        }
+
+        /// A stop answers a request still waiting for its answer with 503; the answer that comes
+        /// later finds it answered and does nothing.
+        @Test func stopAnswersAnAwaitingRequestWith503AndDropsItsLateAnswer() throws {
+            let answers = Locked<[@Sendable (HTTPResponse) -> Void]>([])
+            let responder = CallbackResponder { _ in .awaiting { answer in answers.withLock { $0.append(answer) } } }
+            let server = HTTPServer(configuration: HTTPServer.Configuration(), responder: responder)
+            let port = try server.start()
+            let client = try HTTPTestConnection(port: port)
+            try client.send("POST", "/ping/k", body: [])
+            #expect(waitUntil { answers.current.count == 1 })
+            server.stop()
+            #expect(try client.readResponse().status == 503)
+            answers.current.forEach { $0(HTTPResponse(status: .ok)) }
+        }
+
         @Test func stopAnswersWaitingDeferredRequestsWith503() throws {
             let waiting = Locked(0)
             let responder = CallbackResponder { _ in

@@ -189,6 +189,30 @@ struct HistoryStateTests {
         #expect(starts(.hour) == (0..<25).map { Int64($0) * 3_600_000 })
         #expect(starts(.minute) == [1_439, 1_440, 1_441].map { Int64($0) * 60_000 }, "the newest three")
     }
+
+    /// A deck of more panels than the limit: a minute's end hands out a row of each resolution for
+    /// every panel, all of which the next save takes; only what waits beyond that is dropped.
+    @Test func aMinutesEndOfEveryPanelIsKeptWhateverTheLimit() {
+        let (limit, panels) = (5, (0..<10).map { "p\($0)" })
+        var state = HistoryState(retention: HistoryRetention(), storedEventID: 0, watches: [], lastPosition: 0,
+                                 opening: HistoryClock.Reading(wall: at(0)))
+        let results = panels.map { panel in
+            var result = change(.loaded(Info()), 30_000)
+            result.panel = panel
+            return result
+        }
+        state.absorb(results, at: HistoryClock.Reading(wall: at(30_000)), unsavedLimit: limit)
+        state.absorb([], at: HistoryClock.Reading(wall: at(60_000)), unsavedLimit: limit)
+        let ended = state.batch(eventID: nil).tallies.filter { $0.countedTo == nil }
+        #expect(ended.count == 3 * panels.count, "each panel's minute, hour and day")
+        #expect(Set(ended.filter { $0.resolution == .minute }.map(\.panel)) == Set(panels))
+        #expect(ended.filter { $0.resolution == .minute }.allSatisfy { $0.tally.loads == 1 && $0.tally.upMs == 30_000 })
+        // Not saved for another minute: each panel's older minute is what goes.
+        state.absorb([], at: HistoryClock.Reading(wall: at(120_000)), unsavedLimit: limit)
+        let waiting = state.batch(eventID: nil).tallies.filter { $0.countedTo == nil && $0.resolution == .minute }
+        #expect(waiting.count == panels.count)
+        #expect(waiting.allSatisfy { $0.start == day0 + 60_000 }, "the newest minute of each")
+    }
 }
 
 extension HistoryStateTests {

@@ -88,6 +88,39 @@ extension Routed {
             }
         }
 
+        /// A job's ping runs through the host's middlewares as every action does: carried to the
+        /// server that runs the deck while this one does not, and answered with the host's refusal
+        /// while what it changed may not outlive this server.
+        @Test func aPingGoesThroughTheHostAsEveryAction() async throws {
+            let host = ScriptedHost()
+            var options = LiveDeckServer.Options()
+            options.deckHost = host
+            let path = "/ping/ping-key-of-the-hosted-job"
+            let deck = Deck("Hosted", panels: [
+                Panel("job", title: "Job", heartbeat: .every(.seconds(3_600), grace: .seconds(600), pingPath: path)),
+            ])
+            try await RoutedDeckServer.run(deck, options) { server in
+                let ping = { try await server.request("POST", path, headers: [("Host", "cron.example")], body: Array("ok".utf8)) }
+                let forwarded = try await ping()
+                #expect(forwarded.status == 202)
+                #expect(forwarded.body == ScriptedHost.answer.body, "the answer where the deck runs")
+                #expect(host.forwarded.current.map(\.target) == [path])
+                #expect(try await server.deck.panelState("job").heartbeat?.lastPing == nil, "taken elsewhere")
+
+                host.running.withLock { $0 = true }
+                host.refusal.withLock { $0 = Self.notSettled }
+                let refused = try await ping()
+                #expect(refused.status == 503)
+                #expect(refused.body == Self.notSettled.body)
+                #expect(try await server.deck.panelState("job").heartbeat?.lastPing != nil, "taken here; it may have happened")
+
+                host.refusal.withLock { $0 = nil }
+                let taken = try await ping()
+                #expect(taken.status == 200)
+                #expect(taken.text == #"{"ok":true}"#)
+            }
+        }
+
         @Test func anActionAnotherServerVouchedForIsSignedAndForwardedWithItsCaller() async throws {
             let host = ScriptedHost()
             host.running.withLock { $0 = true }

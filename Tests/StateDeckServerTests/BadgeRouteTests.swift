@@ -73,10 +73,7 @@ import FoundationXML
 
     /// The answer to GET `target`, deferred or not.
     private static func get(_ server: DeckServer, _ target: String, headers: HTTPHeaders = host) async throws -> HTTPResponse {
-        switch server.responder.respond(to: try HTTPRequest(method: .get, target: target, headers: headers)) {
-        case .response(let response): return response
-        case .deferred(let work): return await work()
-        }
+        try await server.responder.respond(to: HTTPRequest(method: .get, target: target, headers: headers)).answer()
     }
 
     private static func body(_ response: HTTPResponse) throws -> String {

@@ -142,11 +142,7 @@ extension Routed {
                 let body = Array((json ?? "").utf8)
                 if !body.isEmpty { headers.add("Content-Length", String(body.count)) }
                 let request = try HTTPRequest(method: HTTPMethod(rawValue: method), target: target, headers: headers, body: body)
-                let response = switch server.responder.respond(to: request) {
-                case .response(let response): response
-                case .deferred(let work): await work()
-                }
-                return try HTTPTestResponse(routed: response)
+                return try HTTPTestResponse(routed: await server.responder.respond(to: request).answer())
             }
         }
 

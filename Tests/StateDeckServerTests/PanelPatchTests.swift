@@ -145,6 +145,31 @@ import Testing
         }
     }
 
+    /// A heartbeat's ping that shows what the panel shows moves only its ping times: a patch that
+    /// is sent but keeps no moment form. Its status is written straight as its `Encodable` form.
+    @Test func aPingThatShowsWhatIsShownIsAPingPatch() async throws {
+        let seconds = Locked(0.0)
+        let deck = Deck("Pings", configuration: Deck.Configuration(now: { Self.start.addingTimeInterval(seconds.current) }),
+                        panels: [Panel("job", title: #"The "nightly" job"#, heartbeat: .every(.seconds(3_600), grace: .seconds(600)))])
+        let waiting = try await deck.panelState("job")
+        try await deck.ping(panel: "job", .success, body: "ok")
+        let first = try await deck.panelState("job")
+        seconds.withLock { $0 = 60 }
+        try await deck.ping(panel: "job", .success, body: "ok")
+        let second = try await deck.panelState("job")
+        try await deck.ping(panel: "job", .start, body: "")
+        let started = try await deck.panelState("job")
+        #expect(PanelPatch(from: waiting, to: first).content == .change)
+        #expect(PanelPatch(from: first, to: second).content == .ping)
+        #expect(PanelPatch(from: second, to: started).content == .change, "a start is a change")
+        #expect(PanelPatch(from: second, to: second).content == .measurements)
+        for patch in [PanelPatch(from: nil, to: second), PanelPatch(from: first, to: second), PanelPatch(from: second, to: started)] {
+            #expect(try JSONBytesEncoder().encode(patch) == throughEncodable(patch))
+        }
+        let moved = String(decoding: try JSONBytesEncoder().encode(PanelPatch(from: first, to: second)), as: UTF8.self)
+        #expect(moved.contains(#""lastPing":"2026-11-22T10:01:00.000Z""#), "\(moved)")
+    }
+
     @Test func anUnchangedStateIsAnEmptyPatch() async throws {
         let loaded = try await Self.state(after: [.loading, .loaded(Self.info)])
         #expect(PanelPatch(from: loaded, to: loaded).isEmpty)

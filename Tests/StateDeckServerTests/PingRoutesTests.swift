@@ -1,6 +1,8 @@
 import DeckTestSupport
 import Foundation
+import Locking
 import StateDeck
+import StateDeckSQLite
 @testable import StateDeckServer
 import TestSupport
 import Testing
@@ -104,6 +106,53 @@ extension Routed {
             #expect(allowance.take(now: start + .seconds(100)) == nil)
             for _ in 0..<9 { #expect(allowance.take(now: start + .seconds(100)) == nil) }
             #expect(allowance.take(now: start + .seconds(100)) == 1, "a long quiet refills ten, not more")
+        }
+
+        /// Pings that come together are taken together, each answered once its deck took it.
+        @Test func pingsThatComeTogetherAreEachAnsweredOnceTaken() async throws {
+            let keys = (0..<5).map { "ping-key-of-job-number-\($0)" }
+            let deck = Deck("Pings", panels: keys.enumerated().map { index, key in
+                Panel("job-\(index)", title: "Job \(index)", heartbeat: .every(.seconds(3_600), grace: .seconds(600), pingPath: "/ping/\(key)"))
+            })
+            try await RoutedDeckServer.run(deck) { server in
+                let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+                    for key in keys {
+                        for _ in 0..<8 {
+                            group.addTask { try await Self.ping(server, "/ping/\(key)", method: "POST", body: Array("ran".utf8)).status }
+                        }
+                    }
+                    return try await group.reduce(into: [Int]()) { $0.append($1) }
+                }
+                #expect(statuses == Array(repeating: 200, count: keys.count * 8))
+                for index in keys.indices {
+                    #expect(try await server.deck.panelState("job-\(index)").latestValidInfo?.summary == "ran")
+                }
+            }
+        }
+
+        /// A ping that shows what the panel shows moves the times the page reads but keeps no
+        /// moment form: a moment after it has the times of the panel's newest change.
+        @Test func aPingThatShowsWhatIsShownKeepsNoMomentForm() async throws {
+            let wall = Locked(Date(timeIntervalSince1970: 1_793_000_000))
+            let deck = Deck("Pings", configuration: Deck.Configuration(now: { wall.current }), panels: [
+                Panel("backup", title: "Backup", heartbeat: .every(.seconds(3_600), grace: .seconds(600), pingPath: "/ping/\(Self.key)")),
+            ])
+            let fixture = HistoryFolderFixture()
+            let store = try fixture.open()
+            var options = LiveDeckServer.Options()
+            options.history = store
+            try await RoutedDeckServer.run(deck, options) { server in
+                let first = wall.current
+                #expect(try await Self.ping(server, "/ping/\(Self.key)").status == 200)
+                wall.withLock { $0 = $0.addingTimeInterval(60) }
+                #expect(try await Self.ping(server, "/ping/\(Self.key)").status == 200)
+                #expect(try await server.deck.panelState("backup").heartbeat?.lastPing == wall.current)
+                let moment = try await server.request("GET", "/api/state?at=\(DeckJSON.timestamp(wall.current))",
+                                                      headers: [("Host", server.hostHeader)])
+                #expect(moment.status == 200, "\(moment.text)")
+                #expect(moment.text.contains(#""lastPing":"\#(DeckJSON.timestamp(first))""#), "\(moment.text)")
+            }
+            store.close()
         }
 
         @Test func aHeartbeatIsNotRetried() async throws {

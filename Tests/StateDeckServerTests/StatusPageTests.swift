@@ -81,10 +81,7 @@ import FoundationXML
     }
 
     private static func get(_ server: DeckServer, _ target: String, headers: HTTPHeaders = host) async throws -> HTTPResponse {
-        switch server.responder.respond(to: try HTTPRequest(method: .get, target: target, headers: headers)) {
-        case .response(let response): return response
-        case .deferred(let work): return await work()
-        }
+        try await server.responder.respond(to: HTTPRequest(method: .get, target: target, headers: headers)).answer()
     }
 
     private static func text(_ response: HTTPResponse) -> String {

@@ -163,14 +163,21 @@ struct DeckFileTests {
         try DeckFile.parse(text, file: "deck.yaml", folder: "/stack", environment: environment)
     }
 
-    @Test func aDeckHoldsAtMostTenThousandPanels() throws {
-        func deck(panels: Int) -> String {
-            "panels:\n" + (0..<panels).map { "  - { id: p\($0), tcp: { host: localhost, port: 1 } }\n" }.joined()
-        }
-        #expect(try parse(deck(panels: DeckFile.maximumPanels)).panels.count == 10_000)
+    /// No count of panels is refused: memory bounds a deck, and the file's size bounds what is read.
+    @Test func aDeckHoldsMorePanelsThanOnceAllowed() throws {
+        let panels = (0..<20_000).map { "  - { id: p\($0), tcp: { host: localhost, port: 1 } }\n" }.joined()
+        #expect(try parse("panels:\n" + panels).panels.count == 20_000)
+    }
+
+    @Test func aDeckFileOverItsSizeLimitIsRefusedUnread() throws {
+        let folder = try TemporaryFolder()
+        let path = try folder.write("panels:\n", to: "deck.yaml")
+        // Sparse: the size is past the limit without writing 64 MiB.
+        #expect(truncate(path, off_t(DeckFile.maximumBytes) + 1) == 0)
         #expect(throws: DeckFileError(problems: [
-            DeckFileProblem(file: "deck.yaml", line: 2, path: "panels", message: "has 10001 panels; a deck holds at most 10000"),
-        ])) { try parse(deck(panels: DeckFile.maximumPanels + 1)) }
+            DeckFileProblem(file: path, line: nil, path: "",
+                            message: "is 67108865 bytes; a deck file holds at most 67108864 (64 MiB)"),
+        ])) { try DeckFile.load(path: path) }
     }
 
     /// Every problem on its own line: each key given again is reported, not only the first.

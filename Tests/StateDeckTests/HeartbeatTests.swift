@@ -7,6 +7,15 @@ import Testing
         Panel("p", title: "Backup", heartbeat: .every(.seconds(3_600), grace: .seconds(600), pingPath: "/ping/k"))
     }
 
+    /// A started deck of `backup()`, pinged once at the clock's zero and showing it.
+    static func pingedAtZero() async throws -> TestDeck {
+        let test = await TestDeck { Self.backup() }
+        await test.deck.start()
+        try await test.deck.ping(panel: "p", .success, body: "")
+        await test.until { $0.phase == .loaded }
+        return test
+    }
+
     static func changes(_ test: TestDeck) -> [PanelChange] {
         test.events.all.compactMap { if case .change(let change) = $0 { change } else { nil } }
     }
@@ -48,10 +57,7 @@ import Testing
     }
 
     @Test func aPingThatShowsWhatIsShownIsAMeasurementThatMovesTheDeadline() async throws {
-        let test = await TestDeck { Self.backup() }
-        await test.deck.start()
-        try await test.deck.ping(panel: "p", .success, body: "")
-        await test.until { $0.phase == .loaded }
+        let test = try await Self.pingedAtZero()
         await test.advance(to: .seconds(3_000))
         try await test.deck.ping(panel: "p", .success, body: "")
         let moved = await test.until { $0.heartbeat?.lastPing == TestDeck.date(at: .seconds(3_000)) }
@@ -60,6 +66,50 @@ import Testing
         await test.advance(to: .seconds(4_200))
         await test.settle()
         #expect(test.states().last?.phase == .loaded, "the first ping's deadline was moved")
+        // The alarm set for the first deadline rang there and was set again for the moved one.
+        await test.advance(to: .seconds(7_200) - .milliseconds(1))
+        await test.settle()
+        #expect(test.states().last?.phase == .loaded)
+        await test.advance(to: .seconds(7_200))
+        let late = await test.until { $0.phase == .error }
+        #expect(late?.latestValidError?.kind == .pingMissed)
+        #expect(Self.changes(test).last?.at == TestDeck.date(at: .seconds(7_200)))
+    }
+
+    @Test func aStartThatBringsTheDeadlineCloserIsDownThen() async throws {
+        let test = try await Self.pingedAtZero()
+        await test.advance(to: .seconds(100))
+        try await test.deck.ping(panel: "p", .start, body: "")
+        await test.until { $0.heartbeat?.runningSince != nil }
+        await test.advance(to: .seconds(700) - .milliseconds(1))
+        await test.settle()
+        #expect(test.states().last?.phase == .loaded, "not down before the start's grace has passed")
+        await test.advance(to: .seconds(700))
+        let late = await test.until { $0.phase == .error }
+        #expect(late?.latestValidError?.description == "Started 10:01 UTC, still running after 10 min.")
+        #expect(Self.changes(test).last?.at == TestDeck.date(at: .seconds(700)))
+    }
+
+    @Test func pingsTakenTogetherAreTakenInTheirOrderEachWithItsOutcome() async throws {
+        let test = await TestDeck {
+            Self.backup()
+            Panel("q", title: "Q") { Info() }
+        }
+        await test.deck.start()
+        let outcomes = await test.deck.ping([
+            Ping(panel: "p", .start, body: ""), Ping(panel: "nope", .success, body: ""),
+            Ping(panel: "q", .success, body: ""), Ping(panel: "p", .success, body: "done"),
+        ])
+        let errors = outcomes.map { outcome -> DeckError? in
+            guard case .failure(let error) = outcome else { return nil }
+            return error
+        }
+        #expect(errors == [nil, .unknownPanel("nope"),
+                           .conflict("panel q loads its own info; only heartbeat panels take pings"), nil])
+        let ended = await test.until { $0.phase == .loaded }
+        #expect(ended?.latestValidInfo?.summary == "done")
+        #expect(ended?.heartbeat?.runningSince == nil, "the start was taken first, then the end")
+        #expect(Self.changes(test).last?.cause == .ping(.zero))
     }
 
     @Test func aRunFromStartToEndCountsItsDuration() async throws {

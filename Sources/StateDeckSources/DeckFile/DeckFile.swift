@@ -65,6 +65,9 @@ public struct DeckFile: Sendable, Hashable {
         if stat(path, &info) == 0, info.st_mode & S_IFMT != S_IFREG {
             throw problem(nil, "is not a regular file (a folder, named pipe or device)")
         }
+        if info.st_size > Self.maximumBytes {
+            throw problem(nil, "is \(info.st_size) bytes; a deck file holds at most \(Self.maximumBytes) (64 MiB)")
+        }
         let bytes: Data
         do {
             bytes = try Data(contentsOf: url)
@@ -117,9 +120,9 @@ extension DeckFile {
     /// The id of StateDeck's own panel and of its group, which a file's panels and groups leave
     /// to it while it is on.
     public static let statedeckPanelID = "statedeck"
-    /// The most panels a deck file declares (10,000): start-up, the state document and every
-    /// stream's snapshot grow with them.
-    public static let maximumPanels = 10_000
+    /// The largest deck file read (64 MiB, about 500,000 panels of one line each): memory is what
+    /// bounds a deck's panels, and each costs the same whatever their number (README, Limits).
+    public static let maximumBytes = 64 * 1024 * 1024
 
     /// Reads the whole document, reporting every problem; nil when a required part is unusable.
     init?(reading root: ConfigNode) {
@@ -138,10 +141,6 @@ extension DeckFile {
         let groups = map["groups"].flatMap { GroupSpec.list(reading: $0, defaults: defaults) }
         guard let list = map.required("panels")?.list() else { return nil }
         if list.isEmpty { map["panels"]?.problem("needs at least one panel") }
-        guard list.count <= Self.maximumPanels else {
-            map["panels"]?.problem("has \(list.count) panels; a deck holds at most \(Self.maximumPanels)")
-            return nil
-        }
         let panels = list.map { PanelSpec(reading: $0, defaults: defaults, groups: groups) }
         ConfigNode.reportReusedIds(zip(list, panels.map { $0?.id }))
         if statedeckPanel { Self.reportStatedeckIds(zip(list, panels)) }

@@ -64,11 +64,7 @@ final class RoutedDeckServer: Sendable {
         var fields = HTTPHeaders(headers.map { (name: $0.0, value: $0.1) })
         if let body { fields.add("Content-Length", String(body.count)) }
         let request = try HTTPRequest(method: HTTPMethod(rawValue: method), target: target, headers: fields, body: body ?? [])
-        let response = switch server.responder.respond(to: request) {
-        case .response(let response): response
-        case .deferred(let work): await work()
-        }
-        return try HTTPTestResponse(routed: response)
+        return try HTTPTestResponse(routed: await server.responder.respond(to: request).answer())
     }
 }
 
