@@ -16,7 +16,7 @@ Run by run.py (`run_pings`, from its `scale` benchmark); Python 3 standard libra
 """
 
 import json
-import os
+import shutil
 import statistics
 import subprocess
 import time
@@ -37,7 +37,8 @@ ON_TIME_PANELS = 10
 ON_TIME_PERIOD_SECONDS, ON_TIME_GRACE_SECONDS = 10, 5
 # Panels whose tallied loads are compared with the 200s their keys had, spread over the deck.
 COUNTED_SAMPLE = 1_000
-# Targets.
+# Targets: a quarter of the 226 µs a ping cost at 167 a second (the heartbeats benchmark).
+CPU_LIMIT_US = 55.0
 P99_LIMIT_MS = 50.0
 LATE_LIMIT_MS = 1_000.0
 
@@ -103,8 +104,8 @@ def measure(run, statedeck, deck, data, settings, pinged):
     try:
         run.log(f"scale pings: serving {settings['panels']:,} panels after {server.startup_seconds:.1f} s")
         get_json(server.base, "/api/panels/on-time-0")
-        counts_file = data.parent / f"{data.name}-counts.txt"
         if pinged:
+            counts_file = data.parent / f"{data.name}-counts.txt"
             load = run.PROCS.start(
                 [run.TOOLS / "ping-load", "--port", server.port, "--keys", settings["panels"],
                  "--key-prefix", KEY_PREFIX, "--key-digits", KEY_DIGITS, "--rate", settings["rate"],
@@ -140,6 +141,8 @@ def measure(run, statedeck, deck, data, settings, pinged):
         result["late_ms"] = late
     finally:
         server.stop()
+        # A history of 100,000 panels takes a few hundred MB: one round's at a time.
+        shutil.rmtree(data, ignore_errors=True)
     return result
 
 
@@ -214,7 +217,8 @@ def markdown(results, settings, rounds):
         *[f"| {name} | {values} |" for name, values in rows],
         "",
         f"Per ping: **{statistics.median(per_ping):.1f} µs** of the server's CPU (the median of the rounds', the "
-        f"control's CPU subtracted); p99 **{p99:.2f} ms** (target: under {P99_LIMIT_MS:.0f} ms: "
+        f"control's CPU subtracted; target: at most {CPU_LIMIT_US:.0f} µs: "
+        f"{'met' if statistics.median(per_ping) <= CPU_LIMIT_US else 'not met'}); p99 **{p99:.2f} ms** (target: under {P99_LIMIT_MS:.0f} ms: "
         f"{'met' if p99 < P99_LIMIT_MS else 'not met'}); every ping answered 200 and counted in the history: "
         f"{'yes' if every else 'no'}; the on-time panels down within {LATE_LIMIT_MS:,.0f} ms of `lateAt`: "
         f"{'yes' if on_time else 'no'}.",
