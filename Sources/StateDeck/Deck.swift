@@ -179,6 +179,6 @@ extension Deck {
     /// How panel `id` was declared, or nil for an unknown id: a deck of that one panel shows it
     /// elsewhere as this deck would.
     public func declaration(of id: String) -> Panel? {
-        panels.first { $0.panel.id == id }?.panel
+        indices[id].map { panels[$0].panel }
     }
 }
